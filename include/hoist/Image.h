@@ -1,0 +1,120 @@
+// A loaded binary: bytes by virtual address, sections, symbols, imports and exports.
+// ELF (executables, PIE, shared objects), PE32+ (EXE, DLL) and raw code blobs.
+#pragma once
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hoist {
+
+enum class ImageFormat { Elf, Pe, Raw };
+const char *imageFormatName(ImageFormat format);
+
+struct Section {
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;        ///< size in memory
+  uint64_t fileOffset = 0;
+  uint64_t fileSize = 0;    ///< bytes backed by the file; the rest of `size` reads as zero
+  bool readable = false;
+  bool writable = false;
+  bool executable = false;
+};
+
+struct Symbol {
+  enum class Kind { Function, Object, Other };
+  enum class Source { Static, Dynamic, Coff };
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;
+  Kind kind = Kind::Other;
+  Source source = Source::Static;
+};
+
+/// An imported function or object. For ELF, `slotAddress` is the GOT slot its relocation fills
+/// and `stubAddress` the PLT entry that jumps through it; for PE, `slotAddress` is the IAT slot.
+struct Import {
+  std::string name;             ///< symbol name, or "#<ordinal>" for a PE import by ordinal
+  std::string library;          ///< DLL name (PE) or empty (ELF does not bind symbols to libraries)
+  uint64_t slotAddress = 0;
+  std::optional<uint64_t> stubAddress;
+};
+
+struct Export {
+  std::string name;
+  uint64_t address = 0;         ///< 0 for a forwarder
+  std::string forwarder;        ///< "OTHER.dll.Name" for a PE forwarder, else empty
+};
+
+class Image {
+public:
+  /// Loads an ELF or PE file; the format is detected from its contents.
+  static llvm::Expected<std::unique_ptr<Image>> load(llvm::StringRef path);
+  /// Loads a file of raw code mapped (readable, executable) at `base`.
+  static llvm::Expected<std::unique_ptr<Image>> loadRaw(llvm::StringRef path, uint64_t base);
+  /// Same as above, from bytes in memory (tests, fuzzers).
+  static llvm::Expected<std::unique_ptr<Image>> fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  static std::unique_ptr<Image> fromRawBytes(llvm::ArrayRef<uint8_t> bytes, uint64_t base,
+                                             llvm::StringRef name = "<raw>");
+
+  ~Image();
+
+  llvm::StringRef path() const { return path_; }
+  ImageFormat format() const { return format_; }
+  std::string kindDescription() const;   ///< "ELF executable", "ELF PIE", "PE32+ DLL", ...
+  uint64_t entryPoint() const { return entry_; }
+  uint64_t imageBase() const { return imageBase_; }
+  bool isPositionIndependent() const { return pie_; }
+  bool isLibrary() const { return library_; }
+
+  const std::vector<Section> &sections() const { return sections_; }
+  const std::vector<Symbol> &symbols() const { return symbols_; }
+  const std::vector<Import> &imports() const { return imports_; }
+  const std::vector<Export> &exports() const { return exports_; }
+
+  /// The section containing `address`, or null.
+  const Section *sectionAt(uint64_t address) const;
+  bool isExecutable(uint64_t address) const;
+  /// The file-backed bytes from `address` to the end of its section; empty when unmapped.
+  llvm::ArrayRef<uint8_t> bytesAt(uint64_t address) const;
+  /// Reads `size` bytes at `address` (zero-fill for memory past the file bytes); false if any
+  /// byte is outside every section.
+  bool read(uint64_t address, void *out, size_t size) const;
+
+  /// The address of a function or object symbol (static, dynamic, COFF or export), if any.
+  std::optional<uint64_t> lookupSymbol(llvm::StringRef name) const;
+  /// The best name for an address (symbol or export), if any.
+  std::optional<std::string> nameAt(uint64_t address) const;
+  const Import *importAtSlot(uint64_t slotAddress) const;
+  const Import *importAtStub(uint64_t stubAddress) const;
+
+  // For the loaders in lib/Image.
+  struct Builder;
+
+private:
+  Image() = default;
+
+  std::string path_;
+  ImageFormat format_ = ImageFormat::Raw;
+  uint64_t entry_ = 0;
+  uint64_t imageBase_ = 0;
+  bool pie_ = false;
+  bool library_ = false;
+  std::unique_ptr<llvm::MemoryBuffer> buffer_;
+  std::vector<Section> sections_;
+  std::vector<Symbol> symbols_;
+  std::vector<Import> imports_;
+  std::vector<Export> exports_;
+  std::map<uint64_t, size_t> importBySlot_, importByStub_;
+};
+
+} // namespace hoist

@@ -1,0 +1,93 @@
+#include "Decode/Decoder.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hoist {
+
+const char *decodeStatusMessage(DecodeStatus status) {
+  switch (status) {
+  case DecodeStatus::Ok:
+    return "ok";
+  case DecodeStatus::NoMoreData:
+    return "instruction runs past the end of the readable bytes";
+  case DecodeStatus::Invalid:
+    return "invalid instruction bytes";
+  }
+  return "unknown decode status";
+}
+
+Decoder::Decoder() {
+  ZydisDecoderInit(&decoder_, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+}
+
+static Operand convertOperand(const ZydisDecodedOperand &in) {
+  Operand out;
+  out.explicitOperand = in.visibility == ZYDIS_OPERAND_VISIBILITY_EXPLICIT;
+  out.read = in.actions & ZYDIS_OPERAND_ACTION_MASK_READ;
+  out.written = in.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
+  out.bits = in.size;
+  switch (in.type) {
+  case ZYDIS_OPERAND_TYPE_REGISTER:
+    out.kind = Operand::Kind::Reg;
+    out.reg = in.reg.value;
+    break;
+  case ZYDIS_OPERAND_TYPE_MEMORY:
+    out.kind = Operand::Kind::Mem;
+    out.segment = in.mem.segment;
+    out.base = in.mem.base;
+    out.index = in.mem.index;
+    out.scale = in.mem.scale;
+    out.disp = in.mem.disp.has_displacement ? in.mem.disp.value : 0;
+    out.isAgen = in.mem.type == ZYDIS_MEMOP_TYPE_AGEN;
+    break;
+  case ZYDIS_OPERAND_TYPE_IMMEDIATE:
+    out.kind = Operand::Kind::Imm;
+    out.immSigned = in.imm.is_signed;
+    out.immRelative = in.imm.is_relative;
+    out.imm = in.imm.is_signed ? static_cast<uint64_t>(in.imm.value.s) : in.imm.value.u;
+    break;
+  case ZYDIS_OPERAND_TYPE_POINTER:
+    out.kind = Operand::Kind::Ptr;
+    out.imm = in.ptr.offset;
+    break;
+  default:
+    out.kind = Operand::Kind::None;
+    break;
+  }
+  return out;
+}
+
+DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address,
+                             Instr &out) const {
+  ZydisDecodedInstruction raw;
+  ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+  ZyanStatus status = ZydisDecoderDecodeFull(&decoder_, bytes, size, &raw, ops);
+  if (!ZYAN_SUCCESS(status))
+    return status == ZYDIS_STATUS_NO_MORE_DATA ? DecodeStatus::NoMoreData : DecodeStatus::Invalid;
+
+  out = Instr{};
+  out.address = address;
+  out.length = raw.length;
+  std::memcpy(out.bytes.data(), bytes, raw.length);
+  out.mnemonic = raw.mnemonic;
+  out.category = raw.meta.category;
+  out.isaSet = raw.meta.isa_set;
+  out.operandWidth = raw.operand_width;
+  out.addressWidth = raw.address_width;
+  out.attributes = raw.attributes;
+  out.operandCount = std::min<uint8_t>(raw.operand_count, Instr::MaxOperands);
+  out.explicitCount = std::min<uint8_t>(raw.operand_count_visible, Instr::MaxOperands);
+  for (unsigned i = 0; i < out.operandCount; ++i)
+    out.operands[i] = convertOperand(ops[i]);
+  if (raw.cpu_flags) {
+    out.flagsTested = raw.cpu_flags->tested;
+    out.flagsModified = raw.cpu_flags->modified;
+    out.flagsSet0 = raw.cpu_flags->set_0;
+    out.flagsSet1 = raw.cpu_flags->set_1;
+    out.flagsUndefined = raw.cpu_flags->undefined;
+  }
+  return DecodeStatus::Ok;
+}
+
+} // namespace hoist

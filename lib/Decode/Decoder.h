@@ -1,0 +1,28 @@
+// Decodes x86-64 machine code into Instr values (64-bit long mode, Zydis underneath).
+#pragma once
+
+#include "Decode/Instr.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hoist {
+
+enum class DecodeStatus {
+  Ok,
+  NoMoreData,   ///< the bytes end in the middle of an instruction
+  Invalid,      ///< no instruction encodes as these bytes
+};
+const char *decodeStatusMessage(DecodeStatus status);
+
+class Decoder {
+public:
+  Decoder();
+  /// Decodes the instruction at `bytes` (at most `size` bytes are read), located at `address`.
+  DecodeStatus decode(const uint8_t *bytes, size_t size, uint64_t address, Instr &out) const;
+
+private:
+  ZydisDecoder decoder_;
+};
+
+} // namespace hoist

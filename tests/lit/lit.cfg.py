@@ -1,0 +1,13 @@
+import os
+import lit.formats
+
+config.name = "hoist"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".ll"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["Inputs", "CMakeLists.txt"]
+config.environment["PATH"] = os.pathsep.join(
+    [config.hoist_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%example_elf", config.example_elf))
+config.substitutions.append(("%example_pe", config.example_pe))
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))

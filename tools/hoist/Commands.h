@@ -1,0 +1,40 @@
+// The subcommands of the `hoist` program. Each returns the process exit code:
+// 0 success, 1 bad input (a clear message is printed on stderr), 2 usage error.
+#pragma once
+
+#include "hoist/Image.h"
+
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hoist {
+
+struct InputOptions {
+  std::string path;
+  std::optional<uint64_t> rawBase;   ///< set by --raw --base ADDR
+};
+
+/// Loads the input named on the command line (ELF, PE, or a raw blob with --raw).
+llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input);
+
+/// Prints `error` as "hoist: <message>" on stderr and returns exit code 1.
+int reportFailure(llvm::Error error);
+
+int runInfo(const InputOptions &input, bool json);
+
+struct LiftCommandOptions {
+  InputOptions input;
+  std::vector<std::string> functions;   ///< names or 0x addresses; empty: main, else entry
+  std::string outputPath = "-";
+  std::string emit = "ll";              ///< ll | bc
+  unsigned optLevel = 0;
+  std::string diagnosticsPath;          ///< empty: none
+};
+
+int runLift(const LiftCommandOptions &options);
+
+} // namespace hoist

@@ -1,0 +1,88 @@
+// hoist: lift x86-64 machine code to LLVM IR.
+#include "Commands.h"
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/raw_ostream.h>
+
+using namespace llvm;
+
+namespace {
+
+cl::SubCommand InfoCmd("info", "Print sections, symbols, imports and exports of a binary");
+cl::SubCommand LiftCmd("lift", "Lift functions of a binary to LLVM IR");
+
+cl::OptionCategory InputCategory("Input");
+cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
+                               cl::sub(InfoCmd), cl::sub(LiftCmd), cl::cat(InputCategory));
+cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
+                  cl::sub(InfoCmd), cl::sub(LiftCmd), cl::cat(InputCategory));
+cl::opt<std::string> Base("base", cl::desc("Load address of a --raw input (0x...)"),
+                          cl::value_desc("address"), cl::sub(InfoCmd), cl::sub(LiftCmd),
+                          cl::cat(InputCategory));
+
+cl::opt<bool> Json("json", cl::desc("Print JSON"), cl::sub(InfoCmd));
+
+cl::list<std::string> Functions("function",
+                                cl::desc("Function to lift: a symbol name or 0x address "
+                                         "(repeatable; default: main, else the entry point)"),
+                                cl::value_desc("name|0xaddr"), cl::sub(LiftCmd));
+cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
+                            cl::value_desc("file"), cl::init("-"), cl::sub(LiftCmd));
+cl::opt<std::string> Emit("emit", cl::desc("Output kind: ll or bc"), cl::init("ll"),
+                          cl::sub(LiftCmd));
+cl::opt<unsigned> OptLevel(cl::desc("Optimization level:"), cl::init(0), cl::sub(LiftCmd),
+                           cl::values(clEnumValN(0, "O0", "No optimization (default)"),
+                                      clEnumValN(1, "O1", "O1 pipeline"),
+                                      clEnumValN(2, "O2", "O2 pipeline"),
+                                      clEnumValN(3, "O3", "O3 pipeline")));
+cl::opt<std::string> DiagnosticsFile("diagnostics",
+                                     cl::desc("Write lift statistics and diagnostics as JSON"),
+                                     cl::value_desc("file.json"), cl::sub(LiftCmd));
+
+int usageError(const Twine &message) {
+  errs() << "hoist: " << message << "\n";
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions({&InputCategory});
+
+  std::string parseErrors;
+  raw_string_ostream errorStream(parseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv, "Hoist: x86-64 machine code to LLVM IR\n",
+                                   &errorStream)) {
+    errs() << errorStream.str();
+    return 2;
+  }
+
+  hoist::InputOptions input;
+  input.path = InputPath;
+  if (Raw) {
+    uint64_t base = 0;
+    if (Base.empty() || StringRef(Base).getAsInteger(0, base))
+      return usageError("--raw needs --base 0xADDRESS");
+    input.rawBase = base;
+  } else if (!Base.empty()) {
+    return usageError("--base is only meaningful with --raw");
+  }
+
+  if (InfoCmd)
+    return hoist::runInfo(input, Json);
+  if (LiftCmd) {
+    if (Emit != "ll" && Emit != "bc")
+      return usageError("--emit must be ll or bc, not '" + Emit + "'");
+    hoist::LiftCommandOptions options;
+    options.input = input;
+    options.functions.assign(Functions.begin(), Functions.end());
+    options.outputPath = Output;
+    options.emit = Emit;
+    options.optLevel = OptLevel;
+    options.diagnosticsPath = DiagnosticsFile;
+    return hoist::runLift(options);
+  }
+  return usageError("expected a subcommand: info or lift (see hoist --help)");
+}
