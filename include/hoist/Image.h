@@ -28,6 +28,7 @@ struct Section {
   bool readable = false;
   bool writable = false;
   bool executable = false;
+  bool mapped = true;       ///< false for ELF sections without SHF_ALLOC: listed, at no address
 };
 
 struct Symbol {
@@ -41,7 +42,8 @@ struct Symbol {
 };
 
 /// An imported function or object. For ELF, `slotAddress` is the GOT slot its relocation fills
-/// and `stubAddress` the PLT entry that jumps through it; for PE, `slotAddress` is the IAT slot.
+/// and `stubAddress` the PLT entry that jumps through it; for PE, `slotAddress` is the IAT slot
+/// and `stubAddress` the `jmp *[slot]` thunk a COFF symbol names (mingw), if any.
 struct Import {
   std::string name;             ///< symbol name, or "#<ordinal>" for a PE import by ordinal
   std::string library;          ///< DLL name (PE) or empty (ELF does not bind symbols to libraries)
@@ -115,6 +117,9 @@ private:
   std::vector<Import> imports_;
   std::vector<Export> exports_;
   std::map<uint64_t, size_t> importBySlot_, importByStub_;
+  std::map<uint64_t, size_t> sectionByAddress_;          ///< mapped, non-overlapping, by start
+  std::map<uint64_t, std::string> nameByAddress_;
+  std::map<std::string, uint64_t, std::less<>> addressByName_;
 };
 
 } // namespace hoist

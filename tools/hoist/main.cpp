@@ -31,11 +31,12 @@ cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
                             cl::value_desc("file"), cl::init("-"), cl::sub(LiftCmd));
 cl::opt<std::string> Emit("emit", cl::desc("Output kind: ll or bc"), cl::init("ll"),
                           cl::sub(LiftCmd));
-cl::opt<unsigned> OptLevel(cl::desc("Optimization level:"), cl::init(0), cl::sub(LiftCmd),
-                           cl::values(clEnumValN(0, "O0", "No optimization (default)"),
-                                      clEnumValN(1, "O1", "O1 pipeline"),
-                                      clEnumValN(2, "O2", "O2 pipeline"),
-                                      clEnumValN(3, "O3", "O3 pipeline")));
+enum OptimizationLevel : unsigned { O0, O1, O2, O3 };
+cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0), cl::sub(LiftCmd),
+                           cl::values(clEnumValN(O0, "O0", "No optimization (default)"),
+                                      clEnumValN(O1, "O1", "O1 pipeline"),
+                                      clEnumValN(O2, "O2", "O2 pipeline"),
+                                      clEnumValN(O3, "O3", "O3 pipeline")));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));

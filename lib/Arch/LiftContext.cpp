@@ -1,0 +1,179 @@
+#include "Arch/LiftContext.h"
+
+#include "Arch/Registers.h"
+
+namespace hoist {
+
+LiftContext::LiftContext(llvm::LLVMContext &context, RegisterFile &registers,
+                         llvm::Value *memoryBase, ControlFlow &control,
+                         DiagnosticSink &diagnostics)
+    : ir(context), registers_(registers), memoryBase_(memoryBase), control_(control),
+      diagnostics_(diagnostics) {}
+
+void LiftContext::setPosition(RegisterFile::Block *block, const Instr *instr) {
+  block_ = block;
+  instr_ = instr;
+  llvm::BasicBlock *bb = registers_.basicBlock(block);
+  if (llvm::Instruction *terminator = bb->getTerminator())
+    ir.SetInsertPoint(terminator);
+  else
+    ir.SetInsertPoint(bb);
+}
+
+llvm::Value *LiftContext::readReg(ZydisRegister reg) {
+  if (reg == ZYDIS_REGISTER_RIP)
+    return ir.getInt64(instr_->next());
+  std::optional<RegisterSlice> slice = gprSlice(reg);
+  assert(slice && "readReg on a register that is not a GPR");
+  llvm::Value *full = readVar(slice->var);
+  if (slice->bits == 64)
+    return full;
+  if (slice->offset)
+    full = ir.CreateLShr(full, slice->offset);
+  return ir.CreateTrunc(full, intType(slice->bits));
+}
+
+void LiftContext::writeReg(ZydisRegister reg, llvm::Value *value) {
+  std::optional<RegisterSlice> slice = gprSlice(reg);
+  assert(slice && "writeReg on a register that is not a GPR");
+  assert(value->getType()->getIntegerBitWidth() == slice->bits && "register width mismatch");
+  if (slice->bits == 64) {
+    writeVar(slice->var, value);
+    return;
+  }
+  llvm::Value *wide = ir.CreateZExt(value, ir.getInt64Ty());
+  if (slice->zeroExtendsOnWrite) {
+    writeVar(slice->var, wide);
+    return;
+  }
+  uint64_t mask = ((uint64_t(1) << slice->bits) - 1) << slice->offset;
+  llvm::Value *kept = ir.CreateAnd(readVar(slice->var), ir.getInt64(~mask));
+  if (slice->offset)
+    wide = ir.CreateShl(wide, slice->offset);
+  writeVar(slice->var, ir.CreateOr(kept, wide));
+}
+
+void LiftContext::writeFlags(FlagOp op, llvm::Value *lhs, llvm::Value *rhs, llvm::Value *result,
+                             llvm::Value *carryIn) {
+  registers_.writeFlags(block_, FlagThunk{op, lhs, rhs, result, carryIn});
+}
+
+llvm::Value *LiftContext::condition(Condition cc) {
+  // Odd codes are the negation of the even code before them (SDM vol. 1, appendix B).
+  unsigned code = static_cast<unsigned>(cc);
+  llvm::Value *value = nullptr;
+  switch (static_cast<Condition>(code & ~1u)) {
+  case Condition::O:
+    value = readFlag(Var::OF);
+    break;
+  case Condition::B:
+    value = readFlag(Var::CF);
+    break;
+  case Condition::E:
+    value = readFlag(Var::ZF);
+    break;
+  case Condition::BE:
+    value = ir.CreateOr(readFlag(Var::CF), readFlag(Var::ZF));
+    break;
+  case Condition::S:
+    value = readFlag(Var::SF);
+    break;
+  case Condition::P:
+    value = readFlag(Var::PF);
+    break;
+  case Condition::L:
+    value = ir.CreateICmpNE(readFlag(Var::SF), readFlag(Var::OF));
+    break;
+  case Condition::LE:
+    value = ir.CreateOr(readFlag(Var::ZF), ir.CreateICmpNE(readFlag(Var::SF), readFlag(Var::OF)));
+    break;
+  default:
+    break;
+  }
+  return (code & 1) ? ir.CreateNot(value) : value;
+}
+
+llvm::Value *LiftContext::load(llvm::Value *address, llvm::Type *type) {
+  llvm::Value *ptr = ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
+  return ir.CreateAlignedLoad(type, ptr, llvm::MaybeAlign(1));
+}
+
+void LiftContext::store(llvm::Value *address, llvm::Value *value) {
+  llvm::Value *ptr = ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
+  ir.CreateAlignedStore(value, ptr, llvm::MaybeAlign(1));
+}
+
+void LiftContext::push(llvm::Value *value) {
+  unsigned bytes = value->getType()->getIntegerBitWidth() / 8;
+  llvm::Value *rsp = ir.CreateSub(readVar(Var::RSP), ir.getInt64(bytes));
+  store(rsp, value);
+  writeVar(Var::RSP, rsp);
+}
+
+llvm::Value *LiftContext::pop(unsigned bits) {
+  llvm::Value *rsp = readVar(Var::RSP);
+  llvm::Value *value = load(rsp, intType(bits));
+  writeVar(Var::RSP, ir.CreateAdd(rsp, ir.getInt64(bits / 8)));
+  return value;
+}
+
+llvm::Value *LiftContext::effectiveAddress(const Operand &operand) {
+  // Terms are added only where present, so that `[rax]` is rax itself and not rax + 0.
+  llvm::Value *address = nullptr;
+  auto addTerm = [&](llvm::Value *term) {
+    address = address ? ir.CreateAdd(address, term) : term;
+  };
+  if (operand.base != ZYDIS_REGISTER_NONE)
+    addTerm(ir.CreateZExt(readReg(operand.base), ir.getInt64Ty()));
+  if (operand.index != ZYDIS_REGISTER_NONE) {
+    llvm::Value *index = ir.CreateZExt(readReg(operand.index), ir.getInt64Ty());
+    if (operand.scale > 1)
+      index = ir.CreateMul(index, ir.getInt64(operand.scale));
+    addTerm(index);
+  }
+  if (operand.disp != 0 || !address)
+    addTerm(ir.getInt64(static_cast<uint64_t>(operand.disp)));
+  if (instr_->addressWidth == 32)
+    address = ir.CreateZExt(ir.CreateTrunc(address, ir.getInt32Ty()), ir.getInt64Ty());
+  // In 64-bit mode only FS and GS have a base (SDM vol. 1, 3.3.4).
+  if (!operand.isAgen && operand.segment == ZYDIS_REGISTER_FS)
+    address = ir.CreateAdd(address, readVar(Var::FS_BASE));
+  else if (!operand.isAgen && operand.segment == ZYDIS_REGISTER_GS)
+    address = ir.CreateAdd(address, readVar(Var::GS_BASE));
+  return address;
+}
+
+llvm::Value *LiftContext::readOperand(unsigned index, unsigned bits) {
+  const Operand &operand = instr_->op(index);
+  if (bits == 0)
+    bits = operand.bits;
+  switch (operand.kind) {
+  case Operand::Kind::Reg: {
+    llvm::Value *value = readReg(operand.reg);
+    unsigned have = value->getType()->getIntegerBitWidth();
+    if (have == bits)
+      return value;
+    return have > bits ? ir.CreateTrunc(value, intType(bits)) : ir.CreateZExt(value, intType(bits));
+  }
+  case Operand::Kind::Mem:
+    if (operand.isAgen)
+      return ir.CreateTrunc(effectiveAddress(operand), intType(bits));
+    return load(effectiveAddress(operand), intType(bits));
+  case Operand::Kind::Imm:
+    return constant(bits, operand.imm);
+  default:
+    return llvm::PoisonValue::get(intType(bits));
+  }
+}
+
+void LiftContext::writeOperand(unsigned index, llvm::Value *value) {
+  const Operand &operand = instr_->op(index);
+  if (operand.isReg()) {
+    writeReg(operand.reg, value);
+    return;
+  }
+  assert(operand.isMem() && "write to an operand that is neither register nor memory");
+  store(effectiveAddress(operand), value);
+}
+
+} // namespace hoist

@@ -1,0 +1,93 @@
+// What a semantic sees while it lifts one instruction: operands, registers, flags, memory and
+// the control-flow operations, all in terms of the CPU. lib/Lift implements the control flow.
+#pragma once
+
+#include "Arch/RegisterFile.h"
+#include "Decode/Instr.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace hoist {
+
+class DiagnosticSink;
+
+enum class LiftStatus { Lifted, Unsupported };
+
+/// Where control goes; implemented by the function lifter, which knows the blocks.
+class ControlFlow {
+public:
+  virtual ~ControlFlow() = default;
+  virtual void jump(uint64_t target) = 0;
+  virtual void branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) = 0;
+  virtual void jumpIndirect(llvm::Value *target) = 0;
+  /// A call to `target`; lifting continues after it at `returnAddress`.
+  virtual void call(llvm::Value *target, uint64_t returnAddress) = 0;
+  virtual void ret(llvm::Value *target) = 0;
+  /// The instruction faults (ud2, int3, hlt, divide error): ends the path.
+  virtual void trap(llvm::Value *address) = 0;
+};
+
+/// Condition codes in the order of their encoding (jo=0 ... jg=15).
+enum class Condition : uint8_t { O, NO, B, AE, E, NE, BE, A, S, NS, P, NP, L, GE, LE, G };
+
+class LiftContext {
+public:
+  LiftContext(llvm::LLVMContext &context, RegisterFile &registers, llvm::Value *memoryBase,
+              ControlFlow &control, DiagnosticSink &diagnostics);
+
+  llvm::IRBuilder<> ir;   // positioned at the end of the current block
+  void setPosition(RegisterFile::Block *block, const Instr *instr);
+  const Instr &instr() const { return *instr_; }
+  RegisterFile::Block *block() const { return block_; }
+  ControlFlow &control() { return control_; }
+  DiagnosticSink &diagnostics() { return diagnostics_; }
+
+  llvm::IntegerType *intType(unsigned bits) { return ir.getIntNTy(bits); }
+  /// An integer constant of `bits`, keeping the low bits of `value`.
+  llvm::ConstantInt *constant(unsigned bits, uint64_t value) {
+    uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    return llvm::ConstantInt::get(intType(bits), value & mask);
+  }
+
+  // Registers and flags.
+  llvm::Value *readVar(Var var) { return registers_.read(block_, var); }
+  void writeVar(Var var, llvm::Value *value) { registers_.write(block_, var, value); }
+  /// A general-purpose register as an integer of its width (al is i8, ah is bits 8..15).
+  llvm::Value *readReg(ZydisRegister reg);
+  /// Writes a general-purpose register with the x86 merge rules: 8- and 16-bit writes keep the
+  /// other bits, 32-bit writes zero-extend.
+  void writeReg(ZydisRegister reg, llvm::Value *value);
+  llvm::Value *readFlag(Var flag) { return readVar(flag); }
+  void writeFlag(Var flag, llvm::Value *value) { writeVar(flag, value); }
+  void writeFlags(FlagOp op, llvm::Value *lhs, llvm::Value *rhs, llvm::Value *result,
+                  llvm::Value *carryIn = nullptr);
+  llvm::Value *condition(Condition cc);
+
+  // Memory: every access is `getelementptr i8, ptr %mem, i64 address`.
+  llvm::Value *load(llvm::Value *address, llvm::Type *type);
+  void store(llvm::Value *address, llvm::Value *value);
+  void push(llvm::Value *value);
+  llvm::Value *pop(unsigned bits);
+
+  // Operands of the current instruction.
+  llvm::Value *effectiveAddress(const Operand &operand);
+  /// Operand `index` as an integer of `bits` (0: the operand's own size); immediates are
+  /// sign- or zero-extended as the decoder says, then truncated.
+  llvm::Value *readOperand(unsigned index, unsigned bits = 0);
+  void writeOperand(unsigned index, llvm::Value *value);
+  unsigned operandBits(unsigned index) const { return instr_->op(index).bits; }
+
+  /// For a semantic that meets a form it does not handle; it must not have emitted IR yet.
+  /// The block lifter then lifts the instruction as a call to __hoist_unsupported.
+  LiftStatus unsupported() { return LiftStatus::Unsupported; }
+
+private:
+  RegisterFile &registers_;
+  llvm::Value *memoryBase_;
+  ControlFlow &control_;
+  DiagnosticSink &diagnostics_;
+  RegisterFile::Block *block_ = nullptr;
+  const Instr *instr_ = nullptr;
+};
+
+} // namespace hoist

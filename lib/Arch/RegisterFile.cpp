@@ -1,0 +1,196 @@
+#include "Arch/RegisterFile.h"
+
+#include "Arch/StateLayout.h"
+
+#include <llvm/IR/Instructions.h>
+
+namespace hoist {
+
+namespace {
+
+/// A variable's definition in one block: a value, or a pending flag thunk.
+struct Def {
+  llvm::WeakTrackingVH value;   ///< follows replaceAllUsesWith when a trivial phi goes away
+  const FlagThunk *thunk = nullptr;
+  bool defined() const { return thunk || value; }
+};
+
+/// A builder that inserts at the end of a block, before its terminator if it has one.
+struct BuilderAtEnd : llvm::IRBuilder<> {
+  explicit BuilderAtEnd(llvm::BasicBlock *bb) : llvm::IRBuilder<>(bb->getContext()) {
+    if (llvm::Instruction *terminator = bb->getTerminator())
+      SetInsertPoint(terminator);
+    else
+      SetInsertPoint(bb);
+  }
+};
+
+} // namespace
+
+struct RegisterFile::Block {
+  llvm::BasicBlock *bb;
+  llvm::SmallVector<Block *, 2> preds;
+  bool sealed = false;
+  std::array<Def, NumVars> defs;
+  llvm::SmallVector<std::pair<Var, llvm::PHINode *>, 4> placeholders;
+};
+
+RegisterFile::RegisterFile(llvm::BasicBlock *entry, llvm::Value *statePtr)
+    : statePtr_(statePtr), stateType_(getStateType(entry->getContext())) {
+  entry_ = createBlock(entry);
+  entry_->sealed = true;
+}
+
+RegisterFile::~RegisterFile() = default;
+
+RegisterFile::Block *RegisterFile::createBlock(llvm::BasicBlock *bb) {
+  blocks_.push_back(std::make_unique<Block>());
+  blocks_.back()->bb = bb;
+  return blocks_.back().get();
+}
+
+void RegisterFile::addPredecessor(Block *block, Block *pred) {
+  assert(!block->sealed && "edge into a sealed block");
+  block->preds.push_back(pred);
+}
+
+bool RegisterFile::isSealed(const Block *block) const { return block->sealed; }
+llvm::BasicBlock *RegisterFile::basicBlock(const Block *block) const { return block->bb; }
+
+void RegisterFile::seal(Block *block) {
+  if (block->sealed)
+    return;
+  block->sealed = true;
+  auto placeholders = std::move(block->placeholders);
+  for (auto &[var, phi] : placeholders) {
+    incompletePhis_.erase(phi);
+    addPhiOperands(block, var, phi);
+  }
+}
+
+void RegisterFile::write(Block *block, Var var, llvm::Value *value) {
+  Def &def = block->defs[static_cast<unsigned>(var)];
+  def.value = value;
+  def.thunk = nullptr;
+}
+
+void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
+  thunks_.push_back(thunk);
+  unsigned defined = flagsDefinedBy(thunk.op);
+  for (unsigned i = 0; i < 7; ++i) {
+    if (!(defined & (1u << i)))
+      continue;
+    Def &def = block->defs[static_cast<unsigned>(Var::CF) + i];
+    def.value = nullptr;
+    def.thunk = &thunks_.back();
+  }
+}
+
+llvm::Value *RegisterFile::read(Block *block, Var var) {
+  Def &def = block->defs[static_cast<unsigned>(var)];
+  if (def.thunk) {
+    BuilderAtEnd ir(block->bb);
+    llvm::Value *value = computeFlag(ir, *def.thunk, var);
+    def.value = value;
+    def.thunk = nullptr;
+    return value;
+  }
+  if (def.value)
+    return def.value;
+  return readRecursive(block, var);
+}
+
+llvm::Value *RegisterFile::readRecursive(Block *block, Var var) {
+  llvm::Value *value;
+  if (block == entry_) {
+    value = loadFromState(block, var);
+  } else if (!block->sealed) {
+    llvm::PHINode *phi = createPhi(block, var);
+    block->placeholders.emplace_back(var, phi);
+    incompletePhis_.insert(phi);
+    value = phi;
+  } else if (block->preds.size() == 1) {
+    value = read(block->preds.front(), var);
+  } else if (block->preds.empty()) {
+    value = llvm::PoisonValue::get(varType(block->bb->getContext(), var));
+  } else {
+    // Define the phi before reading the predecessors so that loops find it and terminate.
+    llvm::PHINode *phi = createPhi(block, var);
+    write(block, var, phi);
+    value = addPhiOperands(block, var, phi);
+  }
+  write(block, var, value);
+  return value;
+}
+
+llvm::Value *RegisterFile::addPhiOperands(Block *block, Var var, llvm::PHINode *phi) {
+  for (Block *pred : block->preds)
+    phi->addIncoming(read(pred, var), pred->bb);
+  return tryRemoveTrivialPhi(phi);
+}
+
+llvm::Value *RegisterFile::tryRemoveTrivialPhi(llvm::PHINode *phi) {
+  if (incompletePhis_.contains(phi))
+    return phi;
+  llvm::Value *same = nullptr;
+  for (llvm::Value *incoming : phi->incoming_values()) {
+    if (incoming == same || incoming == phi)
+      continue;
+    if (same)
+      return phi;   // merges two different values: not trivial
+    same = incoming;
+  }
+  if (!same)
+    same = llvm::PoisonValue::get(phi->getType());
+
+  llvm::SmallVector<llvm::PHINode *, 4> phiUsers;
+  for (llvm::User *user : phi->users())
+    if (auto *userPhi = llvm::dyn_cast<llvm::PHINode>(user); userPhi && userPhi != phi)
+      phiUsers.push_back(userPhi);
+  // Definitions are weak tracking handles, so they follow this replacement too.
+  phi->replaceAllUsesWith(same);
+  phi->eraseFromParent();
+  for (llvm::PHINode *user : phiUsers)
+    if (user->getParent())
+      tryRemoveTrivialPhi(user);
+  return same;
+}
+
+llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {
+  llvm::Type *type = varType(block->bb->getContext(), var);
+  llvm::BasicBlock *bb = block->bb;
+  auto *phi = llvm::PHINode::Create(type, 2, varName(var));
+  phi->insertInto(bb, bb->getFirstNonPHIIt());
+  return phi;
+}
+
+llvm::Value *RegisterFile::fieldPointer(llvm::IRBuilderBase &ir, Var var) const {
+  return ir.CreateStructGEP(stateType_, statePtr_, stateFieldOf(var),
+                            llvm::Twine(varName(var)) + ".ptr");
+}
+
+llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
+  BuilderAtEnd ir(block->bb);
+  llvm::Value *ptr = fieldPointer(ir, var);
+  if (isFlagVar(var))
+    return ir.CreateICmpNE(ir.CreateLoad(ir.getInt8Ty(), ptr), ir.getInt8(0), varName(var));
+  return ir.CreateLoad(ir.getInt64Ty(), ptr, varName(var));
+}
+
+void RegisterFile::reloadAll(Block *block) {
+  for (unsigned i = 0; i < NumVars; ++i)
+    write(block, static_cast<Var>(i), loadFromState(block, static_cast<Var>(i)));
+}
+
+void RegisterFile::storeAll(Block *block) {
+  for (unsigned i = 0; i < NumVars; ++i) {
+    Var var = static_cast<Var>(i);
+    llvm::Value *value = read(block, var);
+    BuilderAtEnd ir(block->bb);
+    if (isFlagVar(var))
+      value = ir.CreateZExt(value, ir.getInt8Ty());
+    ir.CreateStore(value, fieldPointer(ir, var));
+  }
+}
+
+} // namespace hoist

@@ -1,0 +1,73 @@
+// Registers and flags in SSA while lifting, after Braun et al., "Simple and Efficient
+// Construction of Static Single Assignment Form" (CC 2013).
+//
+// Each block keeps its own definitions. A read with no local definition asks the predecessors:
+// in a block whose predecessors are not all known yet (unsealed) it becomes a phi placeholder,
+// completed when the block is sealed; trivial phis are removed as soon as they are complete.
+// A read that reaches the function entry becomes a load from State in the entry block.
+//
+// Flags may be defined lazily by a FlagThunk; the flag's IR is built, at the end of the
+// defining block, only when someone reads it.
+#pragma once
+
+#include "Arch/Flags.h"
+#include "Arch/Registers.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/ValueHandle.h>
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace hoist {
+
+class RegisterFile {
+public:
+  struct Block;
+
+  /// `entry` is the function's first block, where State is loaded; it has no predecessors.
+  RegisterFile(llvm::BasicBlock *entry, llvm::Value *statePtr);
+  ~RegisterFile();
+
+  Block *entryBlock() const { return entry_; }
+  Block *createBlock(llvm::BasicBlock *bb);
+  /// Records the edge pred -> block; only before `block` is sealed.
+  void addPredecessor(Block *block, Block *pred);
+  /// No more predecessors will be added to `block`: completes its placeholder phis.
+  void seal(Block *block);
+  bool isSealed(const Block *block) const;
+  llvm::BasicBlock *basicBlock(const Block *block) const;
+
+  /// The value of `var` at the end of `block` (for the block being lifted: at this point).
+  llvm::Value *read(Block *block, Var var);
+  void write(Block *block, Var var, llvm::Value *value);
+  /// Defines every flag the thunk's operation sets, lazily.
+  void writeFlags(Block *block, const FlagThunk &thunk);
+
+  /// Defines every variable as a fresh load from State at the end of `block` (after a call
+  /// or an intrinsic that may have changed it).
+  void reloadAll(Block *block);
+  /// Stores every variable's value at the end of `block` into State.
+  void storeAll(Block *block);
+
+  llvm::Value *fieldPointer(llvm::IRBuilderBase &ir, Var var) const;
+
+private:
+  llvm::Value *readRecursive(Block *block, Var var);
+  llvm::Value *addPhiOperands(Block *block, Var var, llvm::PHINode *phi);
+  llvm::Value *tryRemoveTrivialPhi(llvm::PHINode *phi);
+  llvm::PHINode *createPhi(Block *block, Var var);
+  llvm::Value *loadFromState(Block *block, Var var);
+
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::deque<FlagThunk> thunks_;
+  Block *entry_;
+  llvm::Value *statePtr_;
+  llvm::StructType *stateType_;
+  llvm::DenseSet<llvm::PHINode *> incompletePhis_;
+};
+
+} // namespace hoist

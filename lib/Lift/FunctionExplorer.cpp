@@ -1,0 +1,151 @@
+#include "Lift/FunctionExplorer.h"
+
+#include "Semantics/Semantics.h"
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+
+#include <llvm/ADT/DenseSet.h>
+
+#include <set>
+
+namespace hoist {
+
+bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets) {
+  // Without a semantic the instruction is lifted as __hoist_unsupported and lifting goes on
+  // after it, so for the block structure it falls through.
+  if (!findSemantic(instr.mnemonic))
+    return false;
+  const Operand &first = instr.op(0);
+  switch (instr.category) {
+  case ZYDIS_CATEGORY_COND_BR:
+    if (first.isImm() && first.immRelative)
+      targets.push_back(instr.next() + first.imm);
+    targets.push_back(instr.next());
+    return true;
+  case ZYDIS_CATEGORY_UNCOND_BR:
+    if (first.isImm() && first.immRelative)
+      targets.push_back(instr.next() + first.imm);
+    return true;
+  case ZYDIS_CATEGORY_RET:
+    return true;
+  default:
+    break;
+  }
+  switch (instr.mnemonic) {
+  case ZYDIS_MNEMONIC_UD2:
+  case ZYDIS_MNEMONIC_INT3:
+  case ZYDIS_MNEMONIC_HLT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+
+/// Pass 1: every address that starts a block (leaders) and every instruction reached.
+struct LeaderScan {
+  LeaderScan(InstructionCache &cache, const LiftOptions &options)
+      : cache(cache), options(options) {}
+
+  InstructionCache &cache;
+  const LiftOptions &options;
+  std::set<uint64_t> leaders;
+  llvm::DenseSet<uint64_t> visited;
+  uint64_t instructions = 0;
+  bool budgetExhausted = false;
+
+  void run(uint64_t entry) {
+    std::vector<uint64_t> worklist{entry};
+    leaders.insert(entry);
+    std::vector<uint64_t> targets;
+    while (!worklist.empty()) {
+      uint64_t address = worklist.back();
+      worklist.pop_back();
+      while (true) {
+        if (!visited.insert(address).second) {
+          leaders.insert(address);   // two paths meet here
+          break;
+        }
+        const DecodedAt *decoded = cache.at(address);
+        if (!decoded || decoded->status != DecodeStatus::Ok)
+          break;
+        if (++instructions > options.maxInstructionsPerFunction) {
+          budgetExhausted = true;
+          return;
+        }
+        const Instr &instr = decoded->instr;
+        targets.clear();
+        if (blockEndTargets(instr, targets)) {
+          for (uint64_t target : targets)
+            if (cache.at(target) && leaders.size() < options.maxBlocksPerFunction &&
+                leaders.insert(target).second)
+              worklist.push_back(target);
+          break;
+        }
+        address = instr.next();
+      }
+    }
+  }
+};
+
+} // namespace
+
+ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
+                                 const LiftOptions &options, DiagnosticSink &diagnostics) {
+  LeaderScan scan(cache, options);
+  scan.run(entry);
+  if (scan.budgetExhausted || scan.leaders.size() >= options.maxBlocksPerFunction)
+    diagnostics.warning("budget-exhausted", entry,
+                        "function " + formatAddress(entry) +
+                            ": instruction or block budget exhausted; the rest is lifted as "
+                            "exits to __hoist_jmp");
+
+  // Pass 2: each leader's block runs until it ends or the next instruction starts a block.
+  ExploredFunction function;
+  function.entry = entry;
+  std::vector<uint64_t> targets;
+  for (uint64_t leader : scan.leaders) {
+    MachineBlock block;
+    block.start = leader;
+    uint64_t address = leader;
+    while (true) {
+      if (address != leader && scan.leaders.count(address)) {
+        block.end = MachineBlock::End::Fallthrough;
+        block.successors.push_back(address);
+        break;
+      }
+      if (!scan.visited.contains(address)) {
+        block.end = MachineBlock::End::Budget;
+        break;
+      }
+      const DecodedAt *decoded = cache.at(address);
+      if (!decoded) {
+        block.end = MachineBlock::End::LeavesCode;
+        break;
+      }
+      if (decoded->status != DecodeStatus::Ok) {
+        block.end = MachineBlock::End::Invalid;
+        break;
+      }
+      const Instr &instr = decoded->instr;
+      block.instrs.push_back(&instr);
+      address = instr.next();
+      targets.clear();
+      if (blockEndTargets(instr, targets)) {
+        block.end = MachineBlock::End::Terminator;
+        for (uint64_t target : targets)
+          if (scan.leaders.count(target) &&
+              std::find(block.successors.begin(), block.successors.end(), target) ==
+                  block.successors.end())
+            block.successors.push_back(target);
+        break;
+      }
+    }
+    block.endAddress = address;
+    function.blocks.emplace(leader, std::move(block));
+  }
+  return function;
+}
+
+} // namespace hoist

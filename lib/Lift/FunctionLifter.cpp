@@ -1,0 +1,283 @@
+#include "Lift/FunctionLifter.h"
+
+#include "Arch/LiftContext.h"
+#include "Arch/StateLayout.h"
+#include "Lift/Intrinsics.h"
+#include "Semantics/Semantics.h"
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <set>
+
+namespace hoist {
+namespace {
+
+class FunctionLifter final : public ControlFlow {
+public:
+  FunctionLifter(const FunctionLiftInput &input, llvm::Function &function);
+  void run();
+
+  // ControlFlow: called by semantics while the current block is being lifted.
+  void jump(uint64_t target) override;
+  void branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) override;
+  void jumpIndirect(llvm::Value *target) override;
+  void call(llvm::Value *target, uint64_t returnAddress) override;
+  void ret(llvm::Value *target) override;
+  void trap(llvm::Value *address) override;
+
+private:
+  struct Slot {
+    const MachineBlock *machine;
+    llvm::BasicBlock *bb;
+    RegisterFile::Block *registers;
+    unsigned unliftedPreds = 0;
+  };
+
+  std::vector<Slot *> reversePostOrder();
+  void liftBlock(Slot &slot);
+  void liftInstruction(const Instr &instr);
+  void finishBlock(Slot &slot);
+  /// Writes State back and calls `intrinsic`; with `returns`, reads State again afterwards,
+  /// otherwise ends the block with `ret void`.
+  void leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip, bool returns);
+  /// The block an edge from the current block to `target` goes to: the target's own block, or
+  /// a new exit block that leaves through __hoist_jmp.
+  llvm::BasicBlock *edgeTo(uint64_t target, std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
+  void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
+  void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
+
+  const FunctionLiftInput &input_;
+  llvm::Function &function_;
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  llvm::Value *state_;
+  llvm::Value *memory_;
+  RegisterFile registers_;
+  LiftContext ctx_;
+  std::map<uint64_t, Slot> slots_;
+  Slot *current_ = nullptr;
+  unsigned pcMetadataKind_;
+};
+
+llvm::BasicBlock *createEntry(llvm::Function &function) {
+  return llvm::BasicBlock::Create(function.getContext(), "entry", &function);
+}
+
+FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &function)
+    : input_(input), function_(function), module_(*function.getParent()),
+      context_(function.getContext()), state_(function.getArg(0)), memory_(function.getArg(1)),
+      registers_(createEntry(function), function.getArg(0)),
+      ctx_(function.getContext(), registers_, function.getArg(1), *this, input.diagnostics),
+      pcMetadataKind_(function.getContext().getMDKindID("hoist.pc")) {
+  for (const auto &[start, machine] : input.explored.blocks) {
+    auto *bb = llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(start, true), &function);
+    slots_.emplace(start, Slot{&machine, bb, registers_.createBlock(bb)});
+  }
+  for (auto &[start, slot] : slots_)
+    for (uint64_t successor : slot.machine->successors) {
+      Slot &target = slots_.at(successor);
+      registers_.addPredecessor(target.registers, slot.registers);
+      ++target.unliftedPreds;
+    }
+  Slot &entry = slots_.at(input.explored.entry);
+  registers_.addPredecessor(entry.registers, registers_.entryBlock());
+  llvm::BranchInst::Create(entry.bb, registers_.basicBlock(registers_.entryBlock()));
+}
+
+std::vector<FunctionLifter::Slot *> FunctionLifter::reversePostOrder() {
+  // Lifting predecessors first lets most blocks be sealed before they are lifted.
+  std::vector<Slot *> postOrder;
+  std::set<uint64_t> seen{input_.explored.entry};
+  std::vector<std::pair<Slot *, size_t>> stack{{&slots_.at(input_.explored.entry), 0}};
+  while (!stack.empty()) {
+    auto &[slot, next] = stack.back();
+    if (next < slot->machine->successors.size()) {
+      uint64_t successor = slot->machine->successors[next++];
+      if (seen.insert(successor).second)
+        stack.emplace_back(&slots_.at(successor), 0);
+      continue;
+    }
+    postOrder.push_back(slot);
+    stack.pop_back();
+  }
+  return {postOrder.rbegin(), postOrder.rend()};
+}
+
+void FunctionLifter::run() {
+  for (auto &[start, slot] : slots_)
+    if (slot.unliftedPreds == 0)
+      registers_.seal(slot.registers);
+  for (Slot *slot : reversePostOrder()) {
+    liftBlock(*slot);
+    for (uint64_t successor : slot->machine->successors) {
+      Slot &target = slots_.at(successor);
+      if (--target.unliftedPreds == 0)
+        registers_.seal(target.registers);
+    }
+  }
+  // Blocks only reachable from unreachable code do not exist (exploration starts at the entry),
+  // so every block is sealed here; the loop only guards against a broken invariant.
+  for (auto &[start, slot] : slots_) {
+    registers_.seal(slot.registers);
+    if (!slot.bb->getTerminator())
+      new llvm::UnreachableInst(context_, slot.bb);
+  }
+  input_.stats.blocks += slots_.size();
+}
+
+void FunctionLifter::liftBlock(Slot &slot) {
+  current_ = &slot;
+  for (const Instr *instr : slot.machine->instrs) {
+    if (slot.bb->getTerminator())
+      break;   // a semantic ended the block early (a trap in the middle, say)
+    liftInstruction(*instr);
+  }
+  finishBlock(slot);
+}
+
+void FunctionLifter::liftInstruction(const Instr &instr) {
+  llvm::BasicBlock *bb = current_->bb;
+  llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
+  ctx_.setPosition(current_->registers, &instr);
+  Semantic semantic = findSemantic(instr.mnemonic);
+  LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
+  if (status == LiftStatus::Unsupported) {
+    ++input_.stats.unsupported[instr.mnemonicName()];
+    input_.diagnostics.warning("unsupported-instruction", instr.address,
+                               instr.describe() + ": no semantics; lifted as __hoist_unsupported");
+    ctx_.setPosition(current_->registers, &instr);
+    leave(current_->registers, Intrinsic::Unsupported, ctx_.ir.getInt64(instr.address), true);
+  }
+  ++input_.stats.instructionsLifted;
+  tagWithAddress(bb, last, instr.address);
+}
+
+void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
+                                    uint64_t address) {
+  // Every IR instruction remembers the machine instruction it came from (diagnostics, CFG).
+  llvm::MDNode *pc = llvm::MDNode::get(
+      context_, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                    llvm::Type::getInt64Ty(context_), address)));
+  auto it = after ? std::next(after->getIterator()) : bb->begin();
+  for (; it != bb->end(); ++it)
+    if (!llvm::isa<llvm::PHINode>(*it) && !it->getMetadata(pcMetadataKind_))
+      it->setMetadata(pcMetadataKind_, pc);
+}
+
+void FunctionLifter::finishBlock(Slot &slot) {
+  if (slot.bb->getTerminator())
+    return;
+  const MachineBlock &machine = *slot.machine;
+  ctx_.setPosition(slot.registers, machine.instrs.empty() ? nullptr : machine.instrs.back());
+  llvm::Value *next = ctx_.ir.getInt64(machine.endAddress);
+  switch (machine.end) {
+  case MachineBlock::End::Fallthrough:
+    llvm::BranchInst::Create(slots_.at(machine.successors.front()).bb, slot.bb);
+    return;
+  case MachineBlock::End::Invalid: {
+    llvm::ArrayRef<uint8_t> bytes = input_.image.bytesAt(machine.endAddress);
+    std::string hex;
+    for (uint8_t byte : bytes.take_front(15))
+      hex += llvm::formatv("{0:x-2} ", byte).str();
+    input_.diagnostics.error("invalid-instruction", machine.endAddress,
+                             formatAddress(machine.endAddress) + ": invalid instruction bytes " +
+                                 llvm::StringRef(hex).rtrim().str() + "; lifted as __hoist_trap");
+    leave(slot.registers, Intrinsic::Trap, next, false);
+    return;
+  }
+  case MachineBlock::End::LeavesCode:
+    input_.diagnostics.warning("leaves-code", machine.endAddress,
+                               formatAddress(machine.endAddress) +
+                                   ": execution runs past the end of executable code; lifted as "
+                                   "__hoist_jmp");
+    leave(slot.registers, Intrinsic::Jmp, next, false);
+    return;
+  case MachineBlock::End::Budget:
+  case MachineBlock::End::Terminator:   // a terminator whose form had no semantics
+    leave(slot.registers, Intrinsic::Jmp, next, false);
+    return;
+  }
+}
+
+void FunctionLifter::leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip,
+                           bool returns) {
+  llvm::BasicBlock *bb = registers_.basicBlock(block);
+  registers_.storeAll(block);
+  llvm::IRBuilder<> ir(bb);
+  ir.CreateStore(rip, ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr"));
+  ir.CreateCall(getIntrinsic(module_, intrinsic), {state_, memory_, rip});
+  if (returns)
+    registers_.reloadAll(block);
+  else
+    ir.CreateRetVoid();
+}
+
+llvm::BasicBlock *
+FunctionLifter::edgeTo(uint64_t target,
+                       std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits) {
+  const auto &successors = current_->machine->successors;
+  if (std::find(successors.begin(), successors.end(), target) != successors.end())
+    return slots_.at(target).bb;
+  auto *bb = llvm::BasicBlock::Create(context_, "exit_" + llvm::utohexstr(target, true), &function_);
+  RegisterFile::Block *exit = registers_.createBlock(bb);
+  registers_.addPredecessor(exit, current_->registers);
+  registers_.seal(exit);
+  exits.emplace_back(exit, target);
+  return bb;
+}
+
+void FunctionLifter::fillExits(
+    const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits) {
+  // Only once the branch exists: reads from the exit look into the (now finished) block.
+  for (auto [exit, target] : exits)
+    leave(exit, Intrinsic::Jmp, llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_), target),
+          false);
+}
+
+void FunctionLifter::jump(uint64_t target) {
+  std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
+  llvm::BasicBlock *destination = edgeTo(target, exits);
+  llvm::BranchInst::Create(destination, current_->bb);
+  fillExits(exits);
+}
+
+void FunctionLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) {
+  if (taken == notTaken)
+    return jump(taken);
+  std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
+  llvm::BasicBlock *takenBB = edgeTo(taken, exits);
+  llvm::BasicBlock *notTakenBB = edgeTo(notTaken, exits);
+  llvm::BranchInst::Create(takenBB, notTakenBB, condition, current_->bb);
+  fillExits(exits);
+}
+
+void FunctionLifter::jumpIndirect(llvm::Value *target) {
+  leave(current_->registers, Intrinsic::Jmp, target, false);
+}
+
+void FunctionLifter::call(llvm::Value *target, uint64_t returnAddress) {
+  leave(current_->registers, Intrinsic::Call, target, true);
+}
+
+void FunctionLifter::ret(llvm::Value *target) {
+  leave(current_->registers, Intrinsic::Ret, target, false);
+}
+
+void FunctionLifter::trap(llvm::Value *address) {
+  leave(current_->registers, Intrinsic::Trap, address, false);
+}
+
+} // namespace
+
+void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function) {
+  FunctionLifter lifter(input, function);
+  lifter.run();
+}
+
+} // namespace hoist

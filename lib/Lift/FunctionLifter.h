@@ -1,0 +1,23 @@
+// Lifts one explored function into an LLVM function, one LLVM block per machine block.
+#pragma once
+
+#include "Lift/FunctionExplorer.h"
+#include "hoist/Lifter.h"
+
+#include <llvm/IR/Function.h>
+
+namespace hoist {
+
+class DiagnosticSink;
+
+struct FunctionLiftInput {
+  const Image &image;
+  const ExploredFunction &explored;
+  DiagnosticSink &diagnostics;
+  LiftStats &stats;
+};
+
+/// Fills `function` (declared `void (ptr noalias, ptr noalias)`, empty) with the lifted code.
+void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function);
+
+} // namespace hoist

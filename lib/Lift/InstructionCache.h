@@ -1,0 +1,29 @@
+// Each address of an image is decoded once; every later look-up is a hash-map hit.
+#pragma once
+
+#include "Decode/Decoder.h"
+#include "hoist/Image.h"
+
+#include <llvm/ADT/DenseMap.h>
+
+namespace hoist {
+
+struct DecodedAt {
+  DecodeStatus status;
+  Instr instr;   ///< valid when status is Ok
+};
+
+class InstructionCache {
+public:
+  explicit InstructionCache(const Image &image) : image_(image) {}
+
+  /// The instruction at `address`, or null when the address holds no executable bytes.
+  const DecodedAt *at(uint64_t address);
+
+private:
+  const Image &image_;
+  Decoder decoder_;
+  llvm::DenseMap<uint64_t, std::unique_ptr<DecodedAt>> cache_;
+};
+
+} // namespace hoist

@@ -1,0 +1,29 @@
+#include "Lift/Intrinsics.h"
+
+namespace hoist {
+
+const char *intrinsicName(Intrinsic intrinsic) {
+  switch (intrinsic) {
+  case Intrinsic::Call:
+    return "__hoist_call";
+  case Intrinsic::Ret:
+    return "__hoist_ret";
+  case Intrinsic::Jmp:
+    return "__hoist_jmp";
+  case Intrinsic::Unsupported:
+    return "__hoist_unsupported";
+  case Intrinsic::Trap:
+    return "__hoist_trap";
+  }
+  return "__hoist_unknown";
+}
+
+llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {ptr, ptr, llvm::Type::getInt64Ty(context)}, false);
+  return module.getOrInsertFunction(intrinsicName(intrinsic), type);
+}
+
+} // namespace hoist

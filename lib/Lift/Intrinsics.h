@@ -1,0 +1,14 @@
+// The functions lifted code calls where control leaves what Hoist could lift. Each is
+// `void @__hoist_X(ptr %state, ptr %mem, i64 address)`; see include/hoist/Lifter.h.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+namespace hoist {
+
+enum class Intrinsic { Call, Ret, Jmp, Unsupported, Trap };
+
+const char *intrinsicName(Intrinsic intrinsic);
+llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic);
+
+} // namespace hoist

@@ -1,0 +1,58 @@
+// Control transfers (Zydis categories UNCOND_BR, COND_BR, CALL, RET): jmp, jcc, call, ret.
+#include "Semantics/Semantics.h"
+
+namespace hoist {
+namespace {
+
+uint64_t relativeTarget(const Instr &instr) { return instr.next() + instr.op(0).imm; }
+
+LiftStatus liftJmp(LiftContext &ctx, const Instr &instr) {
+  if (instr.op(0).isImm())
+    ctx.control().jump(relativeTarget(instr));
+  else if (instr.op(0).isReg() || instr.op(0).isMem())
+    ctx.control().jumpIndirect(ctx.readOperand(0, 64));
+  else
+    return ctx.unsupported();   // far jumps
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftJcc(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *taken = ctx.condition(*conditionOf(instr.mnemonic));
+  ctx.control().branch(taken, relativeTarget(instr), instr.next());
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftCall(LiftContext &ctx, const Instr &instr) {
+  const Operand &target = instr.op(0);
+  if (!target.isImm() && !target.isReg() && !target.isMem())
+    return ctx.unsupported();   // far calls
+  // Read the target before the push: `call [rsp]` uses the old rsp.
+  llvm::Value *address = target.isImm() ? ctx.ir.getInt64(relativeTarget(instr))
+                                        : ctx.readOperand(0, 64);
+  ctx.push(ctx.ir.getInt64(instr.next()));
+  ctx.control().call(address, instr.next());
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftRet(LiftContext &ctx, const Instr &instr) {
+  if (instr.mnemonic != ZYDIS_MNEMONIC_RET)
+    return ctx.unsupported();   // far returns
+  llvm::Value *target = ctx.pop(64);
+  if (instr.explicitCount == 1 && instr.op(0).isImm())
+    ctx.writeVar(Var::RSP, ctx.ir.CreateAdd(ctx.readVar(Var::RSP),
+                                            ctx.ir.getInt64(instr.op(0).imm & 0xffff)));
+  ctx.control().ret(target);
+  return LiftStatus::Lifted;
+}
+
+} // namespace
+
+void registerBranch(SemanticTable &table) {
+  table.add(ZYDIS_MNEMONIC_JMP, liftJmp);
+  for (ZydisMnemonic jcc : conditionalMnemonics(ConditionalFamily::Jcc))
+    table.add(jcc, liftJcc);
+  table.add(ZYDIS_MNEMONIC_CALL, liftCall);
+  table.add(ZYDIS_MNEMONIC_RET, liftRet);
+}
+
+} // namespace hoist

@@ -1,0 +1,54 @@
+// Data movement (Zydis category DATAXFER and MISC's lea): mov, movzx, movsx, movsxd, lea, xchg.
+#include "Semantics/Semantics.h"
+
+namespace hoist {
+namespace {
+
+bool isGprOrNotRegister(const Operand &operand) {
+  return !operand.isReg() || gprSlice(operand.reg);
+}
+
+LiftStatus liftMov(LiftContext &ctx, const Instr &instr) {
+  if (!isGprOrNotRegister(instr.op(0)) || !isGprOrNotRegister(instr.op(1)))
+    return ctx.unsupported();   // segment and control registers
+  ctx.writeOperand(0, ctx.readOperand(1, ctx.operandBits(0)));
+  return LiftStatus::Lifted;
+}
+
+template <bool IsSigned>
+LiftStatus liftExtend(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *value = ctx.readOperand(1);
+  llvm::IntegerType *type = ctx.intType(ctx.operandBits(0));
+  if (value->getType() == type) {
+    ctx.writeOperand(0, value);   // movsxd r32, r/m32 is a plain move
+    return LiftStatus::Lifted;
+  }
+  ctx.writeOperand(0, IsSigned ? ctx.ir.CreateSExt(value, type) : ctx.ir.CreateZExt(value, type));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftLea(LiftContext &ctx, const Instr &instr) {
+  ctx.writeOperand(0, ctx.readOperand(1, ctx.operandBits(0)));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftXchg(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *first = ctx.readOperand(0);
+  llvm::Value *second = ctx.readOperand(1);
+  ctx.writeOperand(0, second);
+  ctx.writeOperand(1, first);
+  return LiftStatus::Lifted;
+}
+
+} // namespace
+
+void registerDataXfer(SemanticTable &table) {
+  table.add(ZYDIS_MNEMONIC_MOV, liftMov);
+  table.add(ZYDIS_MNEMONIC_MOVZX, liftExtend<false>);
+  table.add(ZYDIS_MNEMONIC_MOVSX, liftExtend<true>);
+  table.add(ZYDIS_MNEMONIC_MOVSXD, liftExtend<true>);
+  table.add(ZYDIS_MNEMONIC_LEA, liftLea);
+  table.add(ZYDIS_MNEMONIC_XCHG, liftXchg);
+}
+
+} // namespace hoist

@@ -1,0 +1,27 @@
+#include "Semantics/Semantics.h"
+
+namespace hoist {
+
+static SemanticTable buildTable() {
+  SemanticTable table;
+  registerBinary(table);
+  registerLogical(table);
+  registerShift(table);
+  registerDataXfer(table);
+  registerStack(table);
+  registerBranch(table);
+  registerConditional(table);
+  registerConvert(table);
+  registerNop(table);
+  registerSystem(table);
+  return table;
+}
+
+Semantic findSemantic(ZydisMnemonic mnemonic) {
+  static const SemanticTable table = buildTable();
+  if (mnemonic < 0 || mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)
+    return nullptr;
+  return table.find(mnemonic);
+}
+
+} // namespace hoist

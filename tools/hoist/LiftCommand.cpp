@@ -1,0 +1,160 @@
+// `hoist lift`: lift functions of a binary to LLVM IR, optionally optimized.
+#include "Commands.h"
+
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+#include "hoist/Lifter.h"
+
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/ToolOutputFile.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace hoist {
+namespace {
+
+/// A --function argument: a 0x address or a symbol name.
+llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec) {
+  uint64_t address = 0;
+  if (spec.starts_with_insensitive("0x")) {
+    if (spec.getAsInteger(0, address))
+      return makeError("{0}: '{1}' is not a valid address", image.path(), spec);
+    return address;
+  }
+  if (std::optional<uint64_t> symbol = image.lookupSymbol(spec))
+    return *symbol;
+  return makeError("{0}: no function named '{1}'", image.path(), spec);
+}
+
+/// The functions to lift: those named on the command line, else main, else the entry point.
+llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
+                                                      const std::vector<std::string> &specs) {
+  std::vector<uint64_t> addresses;
+  for (const std::string &spec : specs) {
+    llvm::Expected<uint64_t> address = resolveFunction(image, spec);
+    if (!address)
+      return address.takeError();
+    addresses.push_back(*address);
+  }
+  if (addresses.empty()) {
+    if (std::optional<uint64_t> main = image.lookupSymbol("main"))
+      addresses.push_back(*main);
+    else
+      addresses.push_back(image.entryPoint());
+  }
+  return addresses;
+}
+
+void optimize(llvm::Module &module, unsigned level) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgsccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  static const llvm::OptimizationLevel Levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
+      llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager passes = level == 0
+                                       ? builder.buildO0DefaultPipeline(Levels[0])
+                                       : builder.buildPerModuleDefaultPipeline(Levels[level]);
+  passes.run(module, modules);
+}
+
+llvm::json::Object statsToJSON(const LiftStats &stats) {
+  llvm::json::Object unsupported;
+  for (const auto &[mnemonic, count] : stats.unsupported)
+    unsupported[mnemonic] = count;
+  return llvm::json::Object{{"instructions_lifted", stats.instructionsLifted},
+                            {"blocks", stats.blocks},
+                            {"functions", stats.functions},
+                            {"unsupported", std::move(unsupported)}};
+}
+
+llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
+                             const DiagnosticSink &diagnostics, const PhaseProfile &profile) {
+  llvm::json::Object root{
+      {"lift_stats", statsToJSON(stats)},
+      {"summary", llvm::json::Object{{"warnings", diagnostics.count(Severity::Warning)},
+                                     {"errors", diagnostics.count(Severity::Error)}}},
+      {"profile_ms", profile.toJSON()},
+      {"diagnostics", diagnostics.toJSON()}};
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return makeError("{0}: cannot write diagnostics: {1}", path, error.message());
+  out << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return llvm::Error::success();
+}
+
+void printDiagnostics(const DiagnosticSink &diagnostics) {
+  for (const Diagnostic &d : diagnostics.all())
+    llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
+}
+
+} // namespace
+
+int runLift(const LiftCommandOptions &options) {
+  PhaseProfile profile;
+  DiagnosticSink diagnostics;
+  std::unique_ptr<Image> image;
+  {
+    auto scope = profile.time("load");
+    llvm::Expected<std::unique_ptr<Image>> loaded = loadInput(options.input);
+    if (!loaded)
+      return reportFailure(loaded.takeError());
+    image = std::move(*loaded);
+  }
+  llvm::Expected<std::vector<uint64_t>> addresses =
+      selectFunctions(*image, options.functions);
+  if (!addresses)
+    return reportFailure(addresses.takeError());
+
+  llvm::LLVMContext context;
+  Lifter lifter(*image, context, diagnostics);
+  {
+    auto scope = profile.time("lift");
+    for (uint64_t address : *addresses)
+      if (llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address); !lifted)
+        return reportFailure(lifted.takeError());
+  }
+  std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  {
+    auto scope = profile.time("optimize");
+    optimize(*module, options.optLevel);
+  }
+  if (llvm::verifyModule(*module, &llvm::errs()))
+    return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",
+                                   image->path()));
+
+  {
+    auto scope = profile.time("emit");
+    std::error_code error;
+    llvm::ToolOutputFile out(options.outputPath, error,
+                             options.emit == "bc" ? llvm::sys::fs::OF_None
+                                                  : llvm::sys::fs::OF_Text);
+    if (error)
+      return reportFailure(makeError("{0}: cannot write: {1}", options.outputPath,
+                                     error.message()));
+    if (options.emit == "bc")
+      llvm::WriteBitcodeToFile(*module, out.os());
+    else
+      module->print(out.os(), nullptr);
+    out.keep();
+  }
+
+  printDiagnostics(diagnostics);
+  if (!options.diagnosticsPath.empty())
+    if (llvm::Error error =
+            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile))
+      return reportFailure(std::move(error));
+  return 0;
+}
+
+} // namespace hoist
