@@ -1,0 +1,90 @@
+# Runs one instruction on the real CPU from a given state (see NativeRunner.h).
+#
+# hoist_native_enter(NativeFrame *frame) saves the host's callee-saved registers and stack,
+# loads the flags (popfq while still on the host stack) and then every GPR with mov, which leaves
+# the flags alone, and jumps to the code. Exit stubs in the code page store rax and their own
+# address, then jump to hoist_native_exit, which stores the rest, returns to the host stack and
+# only then reads the flags with pushfq.
+        .intel_syntax noprefix
+        .text
+
+        .globl hoist_native_enter
+        .type hoist_native_enter, @function
+hoist_native_enter:
+        push rbx
+        push rbp
+        push r12
+        push r13
+        push r14
+        push r15
+        mov [rip + hoist_native_frame], rdi
+        mov [rdi + 288], rsp
+        mov rax, [rdi + 136]
+        mov [rip + hoist_native_code], rax
+        push qword ptr [rdi + 128]
+        popfq
+        mov rax, rdi
+        mov rcx, [rax + 8]
+        mov rdx, [rax + 16]
+        mov rbx, [rax + 24]
+        mov rsp, [rax + 32]
+        mov rbp, [rax + 40]
+        mov rsi, [rax + 48]
+        mov rdi, [rax + 56]
+        mov r8, [rax + 64]
+        mov r9, [rax + 72]
+        mov r10, [rax + 80]
+        mov r11, [rax + 88]
+        mov r12, [rax + 96]
+        mov r13, [rax + 104]
+        mov r14, [rax + 112]
+        mov r15, [rax + 120]
+        mov rax, [rax]
+        jmp qword ptr [rip + hoist_native_code]
+
+        .globl hoist_native_exit
+        .type hoist_native_exit, @function
+hoist_native_exit:
+        mov rax, [rip + hoist_native_frame]
+        mov [rax + 152], rcx
+        mov [rax + 160], rdx
+        mov [rax + 168], rbx
+        mov [rax + 176], rsp
+        mov [rax + 184], rbp
+        mov [rax + 192], rsi
+        mov [rax + 200], rdi
+        mov [rax + 208], r8
+        mov [rax + 216], r9
+        mov [rax + 224], r10
+        mov [rax + 232], r11
+        mov [rax + 240], r12
+        mov [rax + 248], r13
+        mov [rax + 256], r14
+        mov [rax + 264], r15
+        mov rcx, [rip + hoist_native_saved_rax]
+        mov [rax + 144], rcx
+        mov rcx, [rip + hoist_native_exit_rip]
+        mov [rax + 280], rcx
+        mov rsp, [rax + 288]
+        pushfq
+        pop rcx
+        mov [rax + 272], rcx
+        cld
+        pop r15
+        pop r14
+        pop r13
+        pop r12
+        pop rbp
+        pop rbx
+        ret
+
+        .data
+        .globl hoist_native_saved_rax
+        .globl hoist_native_exit_rip
+        .balign 8
+hoist_native_frame:     .quad 0
+hoist_native_code:      .quad 0
+hoist_native_saved_rax: .quad 0
+hoist_native_exit_rip:  .quad 0
+
+        .section .note.GNU-stack,"",@progbits
