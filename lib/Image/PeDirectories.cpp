@@ -74,7 +74,7 @@ private:
       if (offset < it->second.size())
         return it->second.drop_front(offset);
     }
-    return makeError("{0} RVA {1} is outside every section", what.str(), formatAddress(rva));
+    return makeError("{0} at RVA {1} is outside every section", what.str(), formatAddress(rva));
   }
 
   std::map<uint64_t, llvm::ArrayRef<uint8_t>> byRva_;   ///< file bytes of each section
@@ -101,7 +101,7 @@ llvm::Expected<std::string> importedName(const RvaReader &reader, uint64_t entry
     return "#" + std::to_string(entry & 0xffff);
   if (entry >> 31)
     return makeError("{0} {1} has reserved bits set", what.str(), formatAddress(entry));
-  return reader.string(entry + 2, what + " name");
+  return reader.string(entry + 2, "the name of " + what);
 }
 
 class ImportReader {
@@ -115,9 +115,10 @@ public:
         return makeError("import directory has more than {0} entries (no null entry?)",
                          maxImportDescriptors);
       uint64_t rva = uint64_t(directoryRva) + uint64_t(index) * sizeof(Descriptor);
-      std::string what = index == 0 ? std::string("import directory")
-                                     : "import directory entry " + std::to_string(index);
-      auto bytes = reader_.bytes(rva, sizeof(Descriptor), what);
+      std::string what = "import directory entry " + std::to_string(index);
+      // An unreadable first entry means the directory itself is misplaced.
+      auto bytes = reader_.bytes(rva, sizeof(Descriptor),
+                                 index == 0 ? std::string("import directory") : what);
       if (!bytes)
         return bytes.takeError();
       const auto &descriptor = *reinterpret_cast<const Descriptor *>(bytes->data());
@@ -133,7 +134,7 @@ private:
   using Descriptor = llvm::object::coff_import_directory_table_entry;
 
   llvm::Error readDescriptor(const Descriptor &descriptor, const std::string &what) {
-    auto library = reader_.string(descriptor.NameRVA, what + " DLL name");
+    auto library = reader_.string(descriptor.NameRVA, "the DLL name of " + what);
     if (!library)
       return library.takeError();
     if (descriptor.ImportAddressTableRVA == 0)
@@ -144,7 +145,8 @@ private:
     for (uint64_t slot = 0;; ++slot) {
       if (thunks_++ == maxImportThunks)
         return makeError("more than {0} imports in the import directory", maxImportThunks);
-      std::string entryWhat = "import " + std::to_string(slot) + " of " + *library;
+      std::string entryWhat =
+          "entry " + std::to_string(slot) + " of the " + *library + " lookup table";
       auto entryBytes = reader_.bytes(namesRva + slot * 8, 8, entryWhat);
       if (!entryBytes)
         return entryBytes.takeError();
@@ -155,9 +157,10 @@ private:
       if (!name)
         return name.takeError();
       uint64_t slotRva = descriptor.ImportAddressTableRVA + slot * 8;
-      if (auto slotBytes = reader_.bytes(slotRva, 8, entryWhat + ": IAT slot"); !slotBytes)
+      std::string slotWhat = "IAT slot " + std::to_string(slot) + " of " + *library;
+      if (auto slotBytes = reader_.bytes(slotRva, 8, slotWhat); !slotBytes)
         return slotBytes.takeError();
-      auto slotAddress = addressOf(imageBase_, slotRva, entryWhat);
+      auto slotAddress = addressOf(imageBase_, slotRva, slotWhat);
       if (!slotAddress)
         return slotAddress.takeError();
       Import import;

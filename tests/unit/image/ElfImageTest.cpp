@@ -39,8 +39,14 @@ const Import *importNamed(const Image &image, llvm::StringRef name) {
 
 class ElfImageTest : public testing::TestWithParam<const char *> {};
 
+#ifdef HOIST_TEST_ELF_PIE_LLD_IBT
+const char *const elfPieLldIbt = HOIST_TEST_ELF_PIE_LLD_IBT;
+const char *const allElfBinaries[] = {elfExecutable, elfPie, elfPieIbt, elfPieLldIbt, elfLibrary};
+const char *const elfPrograms[] = {elfExecutable, elfPie, elfPieIbt, elfPieLldIbt};
+#else
 const char *const allElfBinaries[] = {elfExecutable, elfPie, elfPieIbt, elfLibrary};
 const char *const elfPrograms[] = {elfExecutable, elfPie, elfPieIbt};
+#endif
 
 TEST_P(ElfImageTest, EntryPointMatchesHeader) {
   auto image = loadOrFail(GetParam());
@@ -130,11 +136,10 @@ TEST_P(ElfImageTest, PltStubsMatchGnuObjdump) {
   auto truth = pltStubs(GetParam());
   ASSERT_FALSE(truth.empty());
   for (const auto &[name, address] : truth) {
-    const Import *import = importNamed(*image, name);
-    ASSERT_TRUE(import) << name;
-    ASSERT_TRUE(import->stubAddress) << name;
-    EXPECT_EQ(*import->stubAddress, address) << name;
-    EXPECT_EQ(image->importAtStub(address), import);
+    // A symbol may have two slots (lld: GLOB_DAT and JUMP_SLOT); the stub uses one of them.
+    const Import *import = image->importAtStub(address);
+    ASSERT_TRUE(import) << name << " has no stub at " << std::hex << address;
+    EXPECT_EQ(import->name, name);
   }
   for (const Import &import : image->imports()) {
     if (import.stubAddress) {

@@ -423,12 +423,13 @@ TEST_F(MalformedPeTest, ImportDirectoryOutsideEverySection) {
 
 TEST_F(MalformedPeTest, ImportLookupTableOutsideEverySection) {
   put<uint32_t>(exe, importDescriptor(exe, 0), 0x7fff0000);
-  expectError(exe, "outside every section");
+  expectError(exe, "entry 0 of the KERNEL32.dll lookup table at RVA 0x7fff0000 is outside "
+                   "every section");
 }
 
 TEST_F(MalformedPeTest, ImportDllNameOutsideEverySection) {
   put<uint32_t>(exe, importDescriptor(exe, 0) + 12, 0x7fff0000);
-  expectError(exe, "DLL name RVA 0x7fff0000 is outside every section");
+  expectError(exe, "the DLL name of import directory entry 0 at RVA 0x7fff0000 is outside");
 }
 
 TEST_F(MalformedPeTest, ImportLookupEntryWithReservedBits) {
@@ -462,7 +463,7 @@ TEST_F(MalformedPeTest, ExportCountsBeyondOrdinalRange) {
 TEST_F(MalformedPeTest, ExportNamePointerOutsideEverySection) {
   uint32_t namePointers = get<uint32_t>(dll, exportTable(dll) + 32);
   put<uint32_t>(dll, fileOffsetOf(dll, namePointers), 0x7fff0000);
-  expectError(dll, "export name 0 RVA 0x7fff0000 is outside every section");
+  expectError(dll, "export name 0 at RVA 0x7fff0000 is outside every section");
 }
 
 TEST_F(MalformedPeTest, ExportOrdinalBeyondAddressTable) {
