@@ -11,7 +11,7 @@ namespace {
 /// A variable's definition in one block: a value, or a pending flag thunk.
 struct Def {
   llvm::WeakTrackingVH value;   ///< follows replaceAllUsesWith when a trivial phi goes away
-  const FlagThunk *thunk = nullptr;
+  const TrackedFlagThunk *thunk = nullptr;
   bool defined() const { return thunk || value; }
 };
 
@@ -41,7 +41,13 @@ RegisterFile::RegisterFile(llvm::BasicBlock *entry, llvm::Value *statePtr)
   entry_->sealed = true;
 }
 
-RegisterFile::~RegisterFile() = default;
+RegisterFile::~RegisterFile() {
+  // A removed phi that still has a use would be a lifter bug; it is then left alive so that
+  // the verifier reports the use instead of the process touching freed memory.
+  for (llvm::PHINode *phi : removedPhis_)
+    if (phi->use_empty())
+      phi->deleteValue();
+}
 
 RegisterFile::Block *RegisterFile::createBlock(llvm::BasicBlock *bb) {
   blocks_.push_back(std::make_unique<Block>());
@@ -75,7 +81,7 @@ void RegisterFile::write(Block *block, Var var, llvm::Value *value) {
 }
 
 void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
-  thunks_.push_back(thunk);
+  thunks_.push_back({thunk.op, thunk.lhs, thunk.rhs, thunk.result, thunk.carryIn});
   unsigned defined = flagsDefinedBy(thunk.op);
   for (unsigned i = 0; i < 7; ++i) {
     if (!(defined & (1u << i)))
@@ -89,8 +95,10 @@ void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
 llvm::Value *RegisterFile::read(Block *block, Var var) {
   Def &def = block->defs[static_cast<unsigned>(var)];
   if (def.thunk) {
+    const TrackedFlagThunk &tracked = *def.thunk;
+    FlagThunk thunk{tracked.op, tracked.lhs, tracked.rhs, tracked.result, tracked.carryIn};
     BuilderAtEnd ir(block->bb);
-    llvm::Value *value = computeFlag(ir, *def.thunk, var);
+    llvm::Value *value = computeFlag(ir, thunk, var);
     def.value = value;
     def.thunk = nullptr;
     return value;
@@ -149,7 +157,8 @@ llvm::Value *RegisterFile::tryRemoveTrivialPhi(llvm::PHINode *phi) {
       phiUsers.push_back(userPhi);
   // Definitions are weak tracking handles, so they follow this replacement too.
   phi->replaceAllUsesWith(same);
-  phi->eraseFromParent();
+  phi->removeFromParent();
+  removedPhis_.push_back(phi);
   for (llvm::PHINode *user : phiUsers)
     if (user->getParent())
       tryRemoveTrivialPhi(user);

@@ -24,6 +24,13 @@
 
 namespace hoist {
 
+/// A FlagThunk whose operands follow replaceAllUsesWith, like the definitions do: an operand
+/// may be a phi that later proves trivial and is replaced.
+struct TrackedFlagThunk {
+  FlagOp op;
+  llvm::WeakTrackingVH lhs, rhs, result, carryIn;
+};
+
 class RegisterFile {
 public:
   struct Block;
@@ -63,7 +70,10 @@ private:
   llvm::Value *loadFromState(Block *block, Var var);
 
   std::vector<std::unique_ptr<Block>> blocks_;
-  std::deque<FlagThunk> thunks_;
+  std::deque<TrackedFlagThunk> thunks_;
+  /// Trivial phis, unlinked but not deleted while lifting, so that no pointer a semantic still
+  /// holds can dangle; deleted at the end when nothing uses them any more.
+  std::vector<llvm::PHINode *> removedPhis_;
   Block *entry_;
   llvm::Value *statePtr_;
   llvm::StructType *stateType_;
