@@ -1,8 +1,9 @@
 #include "Assembler.h"
 
+#include "CodeLayout.h"
 #include "Decode/Decoder.h"
-#include "NativeRunner.h"
 
+#include <llvm/BinaryFormat/ELF.h>
 #include <llvm/MC/MCAsmBackend.h>
 #include <llvm/MC/MCAsmInfo.h>
 #include <llvm/MC/MCCodeEmitter.h>
@@ -17,36 +18,75 @@
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/MCTargetOptions.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Object/ObjectFile.h>
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 
+#include <cstring>
+#include <optional>
+
 namespace hoist::test {
+namespace {
 
-llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
-  static bool initialized = [] {
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmParser();
-    return true;
-  }();
-  (void)initialized;
+constexpr const char *Triple = "x86_64-unknown-linux-gnu";
 
-  const std::string triple = "x86_64-unknown-linux-gnu";
+llvm::Error failure(const std::string &text, const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "'" + text + "': " + why);
+}
+
+/// The assembly around the form: the whole code page with the labels at their offsets and
+/// `data` just after it, so that every reference resolves as at the real address. (An
+/// absolute `.set data, ...` would not do: MC folds `data - .` at assembly time as if the
+/// section started at 0.)
+std::string surround(const std::string &text) {
+  using namespace layout;
+  return llvm::formatv(".intel_syntax noprefix\n"
+                       "far_back:\n .fill {0:x}, 1, 0x90\n"
+                       "back:\n .fill {1:x}, 1, 0x90\n"
+                       "{2}\n"
+                       " .fill {3:x}, 1, 0x90\n"
+                       "target:\n .fill {4:x}, 1, 0x90\n"
+                       "far_target:\n .org {5:x}, 0x90\n"
+                       "data:\n",
+                       BackOffset - FarBackOffset, InstructionOffset - BackOffset, text,
+                       TargetDistance, FarTargetDistance - TargetDistance,
+                       DataAddress - CodeAddress)
+      .str();
+}
+
+/// The section offset of the local label `name`, if the object has it.
+std::optional<uint64_t> labelOffset(const llvm::object::ObjectFile &file, llvm::StringRef name) {
+  for (const llvm::object::SymbolRef &symbol : file.symbols()) {
+    llvm::Expected<llvm::StringRef> symbolName = symbol.getName();
+    if (!symbolName) {
+      llvm::consumeError(symbolName.takeError());
+      continue;
+    }
+    if (*symbolName != name)
+      continue;
+    if (llvm::Expected<uint64_t> value = symbol.getValue())
+      return *value;
+    else
+      llvm::consumeError(value.takeError());
+  }
+  return std::nullopt;
+}
+
+/// The ELF object MC makes of `source`, or the assembler's diagnostics.
+llvm::Expected<llvm::SmallVector<char, 0>> assembleObject(const std::string &text,
+                                                          const std::string &source) {
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(Triple, error);
   if (!target)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+    return failure(text, error);
 
-  std::string source = ".intel_syntax noprefix\n" + text + "\n.fill " +
-                       std::to_string(NativeRunner::BranchTargetDistance) +
-                       ", 1, 0x90\ntarget:\n";
   llvm::MCTargetOptions options;
-  std::unique_ptr<llvm::MCRegisterInfo> registers(target->createMCRegInfo(triple));
-  std::unique_ptr<llvm::MCAsmInfo> asmInfo(target->createMCAsmInfo(*registers, triple, options));
+  std::unique_ptr<llvm::MCRegisterInfo> registers(target->createMCRegInfo(Triple));
+  std::unique_ptr<llvm::MCAsmInfo> asmInfo(target->createMCAsmInfo(*registers, Triple, options));
   std::unique_ptr<llvm::MCInstrInfo> instrInfo(target->createMCInstrInfo());
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(triple, "", "+bmi,+bmi2,+lzcnt,+popcnt,+movbe,+adx"));
+      target->createMCSubtargetInfo(Triple, "", "+bmi,+bmi2,+lzcnt,+popcnt,+movbe,+adx"));
 
   llvm::SourceMgr sources;
   std::string diagnostics;
@@ -56,19 +96,19 @@ llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
       },
       &diagnostics);
   sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source), llvm::SMLoc());
-  llvm::MCContext context(llvm::Triple(triple), asmInfo.get(), registers.get(), subtarget.get(),
+  llvm::MCContext context(llvm::Triple(Triple), asmInfo.get(), registers.get(), subtarget.get(),
                           &sources);
   std::unique_ptr<llvm::MCObjectFileInfo> fileInfo(target->createMCObjectFileInfo(context, false));
   context.setObjectFileInfo(fileInfo.get());
 
-  llvm::SmallVector<char, 256> object;
+  llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream objectStream(object);
   std::unique_ptr<llvm::MCAsmBackend> backend(
       target->createMCAsmBackend(*subtarget, *registers, options));
   std::unique_ptr<llvm::MCObjectWriter> writer = backend->createObjectWriter(objectStream);
   std::unique_ptr<llvm::MCCodeEmitter> emitter(target->createMCCodeEmitter(*instrInfo, context));
   std::unique_ptr<llvm::MCStreamer> streamer(target->createMCObjectStreamer(
-      llvm::Triple(triple), context, std::move(backend), std::move(writer), std::move(emitter),
+      llvm::Triple(Triple), context, std::move(backend), std::move(writer), std::move(emitter),
       *subtarget));
   std::unique_ptr<llvm::MCAsmParser> parser(
       llvm::createMCAsmParser(sources, context, *streamer, *asmInfo));
@@ -77,31 +117,132 @@ llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
   parser->setTargetParser(*targetParser);
   streamer->initSections(false, *subtarget);
   if (parser->Run(false) || !diagnostics.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot assemble '" + text + "': " + diagnostics);
+    return failure(text, "does not assemble: " + diagnostics);
   streamer->finish();
+  return object;
+}
 
+/// Resolves one relocation of the instruction (an absolute address or a RIP-relative reference
+/// to `data`, or an absolute reference to a label) as a linker would at the fixed address.
+llvm::Error applyRelocation(const std::string &text, const llvm::object::ELFRelocationRef &reloc,
+                            const llvm::object::ObjectFile &file,
+                            const llvm::object::SectionRef &textSection,
+                            std::vector<uint8_t> &bytes) {
+  uint64_t symbolValue = 0;
+  llvm::object::symbol_iterator symbol = reloc.getSymbol();
+  if (symbol != file.symbol_end()) {
+    llvm::Expected<llvm::StringRef> name = symbol->getName();
+    llvm::Expected<uint32_t> flags = symbol->getFlags();
+    llvm::Expected<llvm::object::section_iterator> section = symbol->getSection();
+    llvm::Expected<uint64_t> value = symbol->getValue();
+    if (!name || !flags || !section || !value)
+      return failure(text, "unreadable relocation symbol");
+    if (*flags & llvm::object::SymbolRef::SF_Undefined)
+      return failure(text, "unknown symbol '" + *name + "' (use target, far_target, back, "
+                                                        "far_back or data)");
+    if (*section != file.section_end() && **section == textSection)
+      symbolValue = layout::CodeAddress + *value;   // a label, or the section's own symbol
+    else if (*flags & llvm::object::SymbolRef::SF_Absolute)
+      symbolValue = *value;
+    else
+      return failure(text, "relocation against '" + *name + "' in another section");
+  }
+  llvm::Expected<int64_t> addend = reloc.getAddend();
+  if (!addend)
+    return addend.takeError();
+  uint64_t offset = reloc.getOffset() - layout::InstructionOffset;
+  uint64_t place = layout::InstructionAddress + offset;
+  uint64_t value = symbolValue + static_cast<uint64_t>(*addend);
+  unsigned size = 4;
+  bool fits = true;
+  switch (reloc.getType()) {
+  case llvm::ELF::R_X86_64_64:
+    size = 8;
+    break;
+  case llvm::ELF::R_X86_64_32:
+    fits = value <= UINT32_MAX;
+    break;
+  case llvm::ELF::R_X86_64_32S:
+    fits = int64_t(value) == int32_t(value);
+    break;
+  case llvm::ELF::R_X86_64_PC32:
+  case llvm::ELF::R_X86_64_PLT32:
+    value -= place;
+    fits = int64_t(value) == int32_t(value);
+    break;
+  default:
+    return failure(text, "unsupported relocation type " + llvm::Twine(reloc.getType()));
+  }
+  if (!fits || offset + size > bytes.size())
+    return failure(text, "relocation does not fit its field");
+  std::memcpy(bytes.data() + offset, &value, size);   // little-endian: the low bytes
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
+  static bool initialized = [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmParser();
+    return true;
+  }();
+  (void)initialized;
+
+  llvm::Expected<llvm::SmallVector<char, 0>> object = assembleObject(text, surround(text));
+  if (!object)
+    return object.takeError();
   auto file = llvm::object::ObjectFile::createObjectFile(
-      llvm::MemoryBufferRef(llvm::StringRef(object.data(), object.size()), "form"));
+      llvm::MemoryBufferRef(llvm::StringRef(object->data(), object->size()), "form"));
   if (!file)
     return file.takeError();
+
+  std::optional<llvm::object::SectionRef> textSection;
+  for (const llvm::object::SectionRef &section : (*file)->sections())
+    if (llvm::Expected<llvm::StringRef> name = section.getName(); name && *name == ".text")
+      textSection = section;
+    else if (!name)
+      llvm::consumeError(name.takeError());
+  if (!textSection)
+    return failure(text, "no .text section");
+  llvm::Expected<llvm::StringRef> contents = textSection->getContents();
+  if (!contents)
+    return contents.takeError();
+
+  // Hoist's own decoder says where the instruction ends; the label after it then proves that
+  // the text was exactly one instruction (a second one, or a lone prefix that merged with the
+  // padding, would shift the labels).
+  auto *code = reinterpret_cast<const uint8_t *>(contents->data());
+  Decoder decoder;
+  Instr instr;
+  if (contents->size() <= layout::InstructionOffset ||
+      decoder.decode(code + layout::InstructionOffset, contents->size() - layout::InstructionOffset,
+                     layout::InstructionAddress, instr) != DecodeStatus::Ok)
+    return failure(text, "assembled to bytes that do not decode");
+  if (labelOffset(**file, "far_target") !=
+      layout::InstructionOffset + instr.length + layout::FarTargetDistance)
+    return failure(text, "is not exactly one instruction");
+  std::vector<uint8_t> bytes(code + layout::InstructionOffset,
+                             code + layout::InstructionOffset + instr.length);
+
   for (const llvm::object::SectionRef &section : (*file)->sections()) {
-    llvm::Expected<llvm::StringRef> name = section.getName();
-    if (!name || *name != ".text")
+    llvm::Expected<llvm::object::section_iterator> relocated = section.getRelocatedSection();
+    if (!relocated)
+      return relocated.takeError();
+    if (*relocated == (*file)->section_end() || **relocated != *textSection)
       continue;
-    llvm::Expected<llvm::StringRef> contents = section.getContents();
-    if (!contents)
-      return contents.takeError();
-    // The text is the instruction followed by the padding: keep the instruction only.
-    Decoder decoder;
-    Instr instr;
-    auto *bytes = reinterpret_cast<const uint8_t *>(contents->data());
-    if (decoder.decode(bytes, contents->size(), 0, instr) != DecodeStatus::Ok)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "'" + text + "' assembled to undecodable bytes");
-    return std::vector<uint8_t>(bytes, bytes + instr.length);
+    for (const llvm::object::RelocationRef &reloc : section.relocations()) {
+      if (reloc.getOffset() < layout::InstructionOffset ||
+          reloc.getOffset() >= layout::InstructionOffset + instr.length)
+        return failure(text, "relocation outside the instruction");
+      if (llvm::Error error = applyRelocation(text, llvm::object::ELFRelocationRef(reloc), **file,
+                                              *textSection, bytes))
+        return error;
+    }
   }
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "no .text for '" + text + "'");
+  return bytes;
 }
 
 } // namespace hoist::test

@@ -1,8 +1,14 @@
 #include "Comparison.h"
 
+#include "CodeLayout.h"
+#include "FaultGuard.h"
 #include "StateGenerator.h"
+#include "UndefinedFlags.h"
 
 #include <llvm/Support/FormatVariadic.h>
+
+#include <algorithm>
+#include <cstring>
 
 namespace hoist::test {
 namespace {
@@ -10,88 +16,137 @@ namespace {
 const char *const GprNames[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                   "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
 
-uint64_t operandValue(const Instr &instr, const Operand &operand, const CpuState &in) {
-  if (operand.isImm())
-    return operand.imm;
-  if (operand.isReg()) {
-    int index = gprIndex(operand.reg);
-    if (index < 0)
-      return 0;
-    uint64_t value = in.gpr[index];
-    bool highByte = operand.reg == ZYDIS_REGISTER_AH || operand.reg == ZYDIS_REGISTER_CH ||
-                    operand.reg == ZYDIS_REGISTER_DH || operand.reg == ZYDIS_REGISTER_BH;
-    return highByte ? value >> 8 : value;
-  }
-  return 0;
+struct FlagField {
+  const char *name;
+  uint32_t mask;
+  uint8_t CpuState::*field;
+};
+const FlagField Flags[] = {{"CF", FlagCF, &CpuState::cf}, {"PF", FlagPF, &CpuState::pf},
+                           {"AF", FlagAF, &CpuState::af}, {"ZF", FlagZF, &CpuState::zf},
+                           {"SF", FlagSF, &CpuState::sf}, {"DF", FlagDF, &CpuState::df},
+                           {"OF", FlagOF, &CpuState::of}};
+
+std::string hexBytes(const uint8_t *bytes, size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; ++i)
+    out += llvm::formatv("{0}{1:x-2}", i ? " " : "", bytes[i]).str();
+  return out;
 }
 
-bool isShift(ZydisMnemonic m) {
-  return m == ZYDIS_MNEMONIC_SHL || m == ZYDIS_MNEMONIC_SHR || m == ZYDIS_MNEMONIC_SAR;
+std::string describeOutcome(const RunResult &run) {
+  switch (run.outcome) {
+  case Outcome::Exit:
+    return "exit";
+  case Outcome::Fault:
+    if (run.signal == 0)
+      return "fault";   // __hoist_trap
+    return llvm::formatv("fault ({0} at rip={1:x}, address {2:x})", signalName(run.signal),
+                         run.state.rip, run.faultAddress)
+        .str();
+  case Outcome::HostCrash:
+    return llvm::formatv("host crash ({0}, address {1:x})", signalName(run.signal),
+                         run.faultAddress)
+        .str();
+  }
+  return "?";
+}
+
+/// Up to four differing ranges of the arenas; ranges closer than 8 bytes are merged.
+std::string compareArenas(const uint8_t *native, const uint8_t *lifted) {
+  if (std::memcmp(native, lifted, layout::ArenaSize) == 0)
+    return "";
+  std::string out;
+  unsigned ranges = 0;
+  for (size_t i = 0; i < layout::ArenaSize;) {
+    if (native[i] == lifted[i]) {
+      ++i;
+      continue;
+    }
+    size_t end = i + 1, lastDiff = i;
+    while (end < layout::ArenaSize && end - lastDiff < 8) {
+      if (native[end] != lifted[end])
+        lastDiff = end;
+      ++end;
+    }
+    size_t count = lastDiff + 1 - i, shown = std::min<size_t>(count, 16);
+    if (++ranges > 4) {
+      out += "more memory differs; ";
+      break;
+    }
+    out += llvm::formatv("memory {0:x}-{1:x}: native={2}{4} lifted={3}{4}; ",
+                         layout::ArenaAddress + i, layout::ArenaAddress + lastDiff,
+                         hexBytes(native + i, shown), hexBytes(lifted + i, shown),
+                         shown < count ? " ..." : "")
+               .str();
+    i = lastDiff + 1;
+  }
+  return out;
 }
 
 } // namespace
 
-uint32_t undefinedFlags(const Instr &instr, const CpuState &in) {
-  if (isShift(instr.mnemonic)) {
-    // SDM vol. 2, SAL/SAR/SHL/SHR: with a masked count of 0 no flag changes; otherwise AF is
-    // undefined, OF is undefined unless the count is 1, and CF is undefined for shl/shr when
-    // the count is at least the operand width (only reachable for 8- and 16-bit operands).
-    unsigned bits = instr.op(0).bits;
-    uint64_t count = operandValue(instr, instr.op(1), in) & (bits == 64 ? 63 : 31);
-    if (count == 0)
-      return 0;
-    uint32_t undefined = FlagAF;
-    if (count > 1)
-      undefined |= FlagOF;
-    if (count >= bits && instr.mnemonic != ZYDIS_MNEMONIC_SAR)
-      undefined |= FlagCF;
-    return undefined;
+const char *outcomeName(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::Exit:
+    return "exit";
+  case Outcome::Fault:
+    return "fault";
+  case Outcome::HostCrash:
+    return "host crash";
   }
-  return instr.flagsUndefined;
+  return "?";
 }
 
-std::string describeState(const CpuState &s) {
+std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult &native,
+                        const RunResult &lifted, const uint8_t *nativeArena,
+                        const uint8_t *liftedArena) {
   std::string out;
+  if (native.outcome != lifted.outcome) {
+    out += "outcome native=" + describeOutcome(native) + " lifted=" + describeOutcome(lifted) +
+           "; ";
+    if (lifted.outcome == Outcome::HostCrash)
+      return out;   // the lifted state is whatever the crash left: nothing to compare
+  }
   for (unsigned i = 0; i < 16; ++i)
-    out += llvm::formatv("{0}={1:x} ", GprNames[i], s.gpr[i]).str();
-  out += llvm::formatv("cf={0} pf={1} af={2} zf={3} sf={4} df={5} of={6}", s.cf, s.pf, s.af,
-                       s.zf, s.sf, s.df, s.of)
-             .str();
+    if (native.state.gpr[i] != lifted.state.gpr[i])
+      out += llvm::formatv("{0} native={1:x} lifted={2:x}; ", GprNames[i], native.state.gpr[i],
+                           lifted.state.gpr[i])
+                 .str();
+  if (native.state.rip != lifted.state.rip)
+    out += llvm::formatv("rip native={0:x} lifted={1:x}; ", native.state.rip, lifted.state.rip)
+               .str();
+  // A faulting instruction changed nothing, so then every flag is defined (unchanged).
+  uint32_t undefined = native.outcome == Outcome::Fault ? 0 : undefinedFlags(instr, in);
+  for (const FlagField &flag : Flags)
+    if (!(undefined & flag.mask) && native.state.*flag.field != lifted.state.*flag.field)
+      out += llvm::formatv("{0} native={1} lifted={2}; ", flag.name, native.state.*flag.field,
+                           lifted.state.*flag.field)
+                 .str();
+  out += compareArenas(nativeArena, liftedArena);
+  if (!out.empty())
+    out.resize(out.size() - 2);   // the last "; "
   return out;
 }
 
-std::string compareRuns(const Instr &instr, const CpuState &in, const CpuState &native,
-                        const CpuState &lifted, const std::vector<uint8_t> &nativeArena,
-                        const std::vector<uint8_t> &liftedArena, uint64_t arenaAddress) {
-  std::string differences;
-  auto differ = [&](const char *name, uint64_t a, uint64_t b) {
-    if (a != b)
-      differences += llvm::formatv("{0} native={1:x} lifted={2:x}; ", name, a, b).str();
-  };
+std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t *initialArena) {
+  std::string out;
   for (unsigned i = 0; i < 16; ++i)
-    differ(GprNames[i], native.gpr[i], lifted.gpr[i]);
-  differ("rip", native.rip, lifted.rip);
-  uint32_t undefined = undefinedFlags(instr, in);
-  struct FlagField {
-    const char *name;
-    uint32_t mask;
-    uint8_t CpuState::*field;
-  };
-  static const FlagField Flags[] = {{"cf", FlagCF, &CpuState::cf}, {"pf", FlagPF, &CpuState::pf},
-                                    {"af", FlagAF, &CpuState::af}, {"zf", FlagZF, &CpuState::zf},
-                                    {"sf", FlagSF, &CpuState::sf}, {"df", FlagDF, &CpuState::df},
-                                    {"of", FlagOF, &CpuState::of}};
+    out += llvm::formatv("{0}={1:x} ", GprNames[i], in.gpr[i]).str();
   for (const FlagField &flag : Flags)
-    if (!(undefined & flag.mask))
-      differ(flag.name, native.*flag.field, lifted.*flag.field);
-  for (size_t i = 0; i < nativeArena.size(); ++i)
-    if (nativeArena[i] != liftedArena[i]) {
-      differences += llvm::formatv("memory {0:x} native={1:x-2} lifted={2:x-2}; ",
-                                   arenaAddress + i, nativeArena[i], liftedArena[i])
-                         .str();
-      break;
-    }
-  return differences;
+    out += llvm::formatv("{0}={1} ", flag.name, in.*flag.field).str();
+  for (unsigned i = 0; i < instr.operandCount; ++i) {
+    const Operand &operand = instr.op(i);
+    if (!operand.isMem() || operand.isAgen)
+      continue;
+    uint64_t address = effectiveAddress(instr, operand, in);
+    size_t size = std::clamp<size_t>(operand.bits / 8, 1, 16);
+    if (address >= layout::ArenaAddress && address + size <= layout::ArenaAddress + layout::ArenaSize)
+      out += llvm::formatv("[{0:x}]={1} ", address,
+                           hexBytes(initialArena + (address - layout::ArenaAddress), size))
+                 .str();
+  }
+  out.pop_back();
+  return out;
 }
 
 } // namespace hoist::test

@@ -1,24 +1,24 @@
 // Compares a native and a lifted run field by field, ignoring exactly the flags the manual
-// leaves undefined for this instruction and these inputs.
+// leaves undefined (UndefinedFlags.h), and describes states for mismatch reports.
 #pragma once
 
+#include "CpuState.h"
 #include "Decode/Instr.h"
-#include "NativeRunner.h"
 
+#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace hoist::test {
 
-/// RFLAGS mask of the flags undefined for `instr` run from `in` (Zydis plus the documented
-/// operand-dependent cases below).
-uint32_t undefinedFlags(const Instr &instr, const CpuState &in);
+/// Empty when the runs agree; else every differing field, "; "-separated, as
+/// `CF native=1 lifted=0`, `rax native=0x.. lifted=0x..` or `memory 0x..-0x..: native=.. lifted=..`.
+/// The arenas are layout::ArenaSize bytes each, as the runs left them.
+std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult &native,
+                        const RunResult &lifted, const uint8_t *nativeArena,
+                        const uint8_t *liftedArena);
 
-/// Empty when equal, else every differing field as "rax native=0x.. lifted=0x..".
-std::string compareRuns(const Instr &instr, const CpuState &in, const CpuState &native,
-                        const CpuState &lifted, const std::vector<uint8_t> &nativeArena,
-                        const std::vector<uint8_t> &liftedArena, uint64_t arenaAddress);
-
-std::string describeState(const CpuState &state);
+/// `rax=0x.. ... r15=0x.. CF=1 PF=0 AF=0 ZF=1 SF=0 DF=0 OF=0 [0x60002410]=ff 00 ...`: the
+/// registers, flags and the initial bytes of every memory operand of `instr`.
+std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t *initialArena);
 
 } // namespace hoist::test

@@ -1,7 +1,9 @@
 #include "JitRunner.h"
 
+#include "FaultGuard.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
+#include "hoist/State.h"
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -14,47 +16,67 @@
 namespace hoist::test {
 namespace {
 
-// The intrinsics record the State at the first exit; later ones (the lifted code goes on after
-// __hoist_call) must not overwrite it.
-struct ExitRecord {
-  bool taken = false;
-  const char *kind = nullptr;
-  HoistState state;
-};
-ExitRecord exitRecord;
+enum class ExitKind { None, Call, Ret, Jmp, Trap, Unsupported };
 
-void recordExit(const char *kind, HoistState *state) {
-  if (exitRecord.taken)
+// The intrinsics record the State at the first exit only: the lifted code goes on after
+// __hoist_call, and what it does then is past the point where the native run stopped.
+struct ExitRecord {
+  ExitKind kind = ExitKind::None;
+  uint64_t address = 0;
+  HoistState state;
+} exitRecord;
+
+void recordExit(ExitKind kind, const HoistState *state, uint64_t address) {
+  if (exitRecord.kind != ExitKind::None)
     return;
-  exitRecord.taken = true;
   exitRecord.kind = kind;
+  exitRecord.address = address;
   std::memcpy(&exitRecord.state, state, sizeof(HoistState));
 }
 
-extern "C" void onCall(HoistState *s, void *, uint64_t) { recordExit("call", s); }
-extern "C" void onRet(HoistState *s, void *, uint64_t) { recordExit("ret", s); }
-extern "C" void onJmp(HoistState *s, void *, uint64_t) { recordExit("jmp", s); }
-extern "C" void onTrap(HoistState *s, void *, uint64_t) { recordExit("trap", s); }
-extern "C" void onUnsupported(HoistState *s, void *, uint64_t) { recordExit("unsupported", s); }
+extern "C" void onCall(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Call, s, a); }
+extern "C" void onRet(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Ret, s, a); }
+extern "C" void onJmp(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Jmp, s, a); }
+extern "C" void onTrap(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Trap, s, a); }
+extern "C" void onUnsupported(HoistState *s, void *, uint64_t a) {
+  recordExit(ExitKind::Unsupported, s, a);
+}
+
+uint64_t *gprFields(HoistState &s, unsigned i) {
+  uint64_t *const fields[16] = {&s.RAX, &s.RCX, &s.RDX, &s.RBX, &s.RSP, &s.RBP, &s.RSI, &s.RDI,
+                                &s.R8,  &s.R9,  &s.R10, &s.R11, &s.R12, &s.R13, &s.R14, &s.R15};
+  return fields[i];
+}
 
 void toHoistState(const CpuState &in, HoistState &s) {
   std::memset(&s, 0, sizeof s);
-  uint64_t *gprs[16] = {&s.RAX, &s.RCX, &s.RDX, &s.RBX, &s.RSP, &s.RBP, &s.RSI, &s.RDI,
-                        &s.R8,  &s.R9,  &s.R10, &s.R11, &s.R12, &s.R13, &s.R14, &s.R15};
   for (unsigned i = 0; i < 16; ++i)
-    *gprs[i] = in.gpr[i];
+    *gprFields(s, i) = in.gpr[i];
   s.RIP = in.rip;
-  s.CF = in.cf, s.PF = in.pf, s.AF = in.af, s.ZF = in.zf, s.SF = in.sf, s.DF = in.df,
+  s.CF = in.cf, s.PF = in.pf, s.AF = in.af, s.ZF = in.zf, s.SF = in.sf, s.DF = in.df;
   s.OF = in.of;
 }
 
-void fromHoistState(const HoistState &s, CpuState &out) {
-  const uint64_t gprs[16] = {s.RAX, s.RCX, s.RDX, s.RBX, s.RSP, s.RBP, s.RSI, s.RDI,
-                             s.R8,  s.R9,  s.R10, s.R11, s.R12, s.R13, s.R14, s.R15};
-  std::memcpy(out.gpr, gprs, sizeof gprs);
+void fromHoistState(HoistState &s, CpuState &out) {
+  for (unsigned i = 0; i < 16; ++i)
+    out.gpr[i] = *gprFields(s, i);
   out.rip = s.RIP;
-  out.cf = s.CF, out.pf = s.PF, out.af = s.AF, out.zf = s.ZF, out.sf = s.SF, out.df = s.DF,
+  out.cf = s.CF, out.pf = s.PF, out.af = s.AF, out.zf = s.ZF, out.sf = s.SF, out.df = s.DF;
   out.of = s.OF;
+}
+
+struct LiftedCall {
+  void (*function)(HoistState *, void *);
+  HoistState *state;
+};
+
+void callLifted(void *argument) {
+  auto *call = static_cast<LiftedCall *>(argument);
+  call->function(call->state, nullptr);   // %mem null: addresses are host addresses
+}
+
+llvm::Error liftError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 } // namespace
@@ -68,22 +90,26 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<u
   }();
   (void)initialized;
 
+  auto runner = std::unique_ptr<JitRunner>(new JitRunner);
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<Image> image = Image::fromRawBytes(bytes, address);
   DiagnosticSink diagnostics;
   Lifter lifter(*image, *context, diagnostics);
   llvm::Expected<llvm::Function *> function = lifter.liftFunction(address);
+  for (const Diagnostic &d : diagnostics.all())
+    if (d.code != "leaves-code")   // every single-instruction image does; not news
+      runner->diagnostics_ += std::string(severityName(d.severity)) + ": " + d.message + "\n";
   if (!function)
     return function.takeError();
   std::string functionName = (*function)->getName().str();
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  llvm::raw_string_ostream irStream(runner->ir_);
+  module->print(irStream, nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*module, &problemStream))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "lifted IR fails the verifier: " + problems);
+    return liftError("lifted IR fails the verifier: " + problems + "\n" + runner->ir_);
 
-  auto runner = std::unique_ptr<JitRunner>(new JitRunner);
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();
@@ -113,20 +139,34 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<u
   return runner;
 }
 
-bool JitRunner::run(const CpuState &in, CpuState &out, std::string &why) {
+bool JitRunner::run(const CpuState &in, RunResult &out, std::string &error) {
   HoistState state;
   toHoistState(in, state);
-  exitRecord.taken = false;
-  function_(&state, nullptr);
-  if (!exitRecord.taken) {
-    why = "lifted code returned without leaving through an intrinsic";
-    return false;
+  exitRecord.kind = ExitKind::None;
+  LiftedCall call{function_, &state};
+  Fault fault;
+  if (!FaultGuard::instance().run(callLifted, &call, fault)) {
+    out.outcome = Outcome::HostCrash;
+    out.signal = fault.signal;
+    out.faultAddress = fault.address;
+    fromHoistState(state, out.state);
+    return true;
   }
-  fromHoistState(exitRecord.state, out);
-  if (std::strcmp(exitRecord.kind, "unsupported") == 0 || std::strcmp(exitRecord.kind, "trap") == 0) {
-    why = std::string("lifted code reached __hoist_") + exitRecord.kind;
+  switch (exitRecord.kind) {
+  case ExitKind::None:
+    error = "the lifted code returned without reaching any __hoist_* intrinsic";
     return false;
+  case ExitKind::Unsupported:
+    error = "lifted as __hoist_unsupported\n" + diagnostics_;
+    return false;
+  case ExitKind::Trap:
+    out.outcome = Outcome::Fault;
+    break;
+  default:
+    out.outcome = Outcome::Exit;
+    break;
   }
+  fromHoistState(exitRecord.state, out.state);
   return true;
 }
 

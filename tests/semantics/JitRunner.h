@@ -1,7 +1,8 @@
-// Lifts instruction bytes with Hoist and runs the lifted function through ORC JIT.
+// Lifts instruction bytes with Hoist once, compiles them with ORC LLJIT once, and runs the
+// lifted function from any number of states.
 #pragma once
 
-#include "NativeRunner.h"
+#include "CpuState.h"
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/Error.h>
@@ -10,22 +11,34 @@
 #include <string>
 #include <vector>
 
+struct HoistState;
+
 namespace hoist::test {
 
 class JitRunner {
 public:
-  /// Lifts `bytes` located at `address` (the native code page) and compiles it.
+  /// Lifts `bytes` located at `address` (where the native runner runs them), verifies the
+  /// module and compiles it.
   static llvm::Expected<std::unique_ptr<JitRunner>> create(const std::vector<uint8_t> &bytes,
                                                           uint64_t address);
 
   /// Runs from `in`. The result is the State at the first control-transfer intrinsic, which
-  /// is what the native exit stub sees. Returns false when the lifted code reached
-  /// __hoist_unsupported or __hoist_trap (message in `why`).
-  bool run(const CpuState &in, CpuState &out, std::string &why);
+  /// is where the native run reaches its exit stub; __hoist_trap makes it a Fault. False, with
+  /// `error`, when the run cannot be compared: the lifted code reached __hoist_unsupported or
+  /// returned without leaving through any intrinsic.
+  bool run(const CpuState &in, RunResult &out, std::string &error);
+
+  /// The lifted module as text and the lifter's diagnostics, for failure reports.
+  const std::string &ir() const { return ir_; }
+  const std::string &diagnostics() const { return diagnostics_; }
 
 private:
+  JitRunner() = default;
+
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   void (*function_)(HoistState *, void *) = nullptr;
+  std::string ir_;
+  std::string diagnostics_;
 };
 
 } // namespace hoist::test

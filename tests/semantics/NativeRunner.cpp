@@ -1,13 +1,16 @@
 #include "NativeRunner.h"
 
-#include <csetjmp>
-#include <csignal>
+#include "FaultGuard.h"
+
+#include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <sys/mman.h>
 
 extern "C" {
+// NativeEntry.S reads and writes this by the offsets asserted below.
 struct NativeFrame {
   uint64_t inGpr[16];
   uint64_t inFlags;
@@ -23,7 +26,6 @@ extern uint64_t hoist_native_saved_rax;
 extern uint64_t hoist_native_exit_rip;
 }
 
-// NativeEntry.S addresses the frame by these offsets.
 static_assert(offsetof(NativeFrame, inFlags) == 128);
 static_assert(offsetof(NativeFrame, code) == 136);
 static_assert(offsetof(NativeFrame, outGpr) == 144);
@@ -34,11 +36,7 @@ static_assert(offsetof(NativeFrame, hostRsp) == 288);
 namespace hoist::test {
 namespace {
 
-sigjmp_buf faultJump;
-
-void onFault(int, siginfo_t *, void *) { siglongjmp(faultJump, 1); }
-
-constexpr uint64_t RflagsReserved = 1u << 1;   // always reads as 1
+constexpr uint64_t RflagsReserved = 1u << 1;   // reads as 1; popfq wants it set
 
 uint64_t packFlags(const CpuState &s) {
   return RflagsReserved | uint64_t(s.cf) << 0 | uint64_t(s.pf) << 2 | uint64_t(s.af) << 4 |
@@ -55,75 +53,90 @@ void unpackFlags(uint64_t flags, CpuState &s) {
   s.of = flags >> 11 & 1;
 }
 
-void append64(uint8_t *&p, uint64_t value) {
+uint8_t *codePage() { return reinterpret_cast<uint8_t *>(layout::CodeAddress); }
+
+void emit64(uint8_t *&p, uint64_t value) {
   std::memcpy(p, &value, 8);
   p += 8;
 }
 
+void enterNative(void *frame) { hoist_native_enter(static_cast<NativeFrame *>(frame)); }
+
 } // namespace
 
+NativeRunner &NativeRunner::instance() {
+  static NativeRunner runner;
+  return runner;
+}
+
 NativeRunner::NativeRunner() {
-  void *mapping = mmap(nullptr, CodeSize + ArenaSize, PROT_READ | PROT_WRITE | PROT_EXEC,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mapping == MAP_FAILED)
-    throw std::runtime_error("cannot map the code page");
-  code_ = static_cast<uint8_t *>(mapping);
-  altStack_ = std::malloc(SIGSTKSZ * 4);
-  stack_t alt{};
-  alt.ss_sp = altStack_;
-  alt.ss_size = SIGSTKSZ * 4;
-  sigaltstack(&alt, nullptr);
-  struct sigaction action {};
-  action.sa_sigaction = onFault;
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP})
-    sigaction(signal, &action, nullptr);
+  // Reserve everything inaccessible, then open the code page and the arena: the guard pages
+  // turn a stray access just outside the arena into a fault instead of a silent corruption.
+  void *mapping = mmap(reinterpret_cast<void *>(layout::MappingAddress), layout::MappingSize,
+                       PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (mapping != reinterpret_cast<void *>(layout::MappingAddress))
+    throw std::runtime_error("cannot map the test pages at 0x60000000: " +
+                             std::string(mapping == MAP_FAILED ? std::strerror(errno)
+                                                               : "the kernel chose another address"));
+  if (mprotect(reinterpret_cast<void *>(layout::ArenaAddress), layout::ArenaSize,
+               PROT_READ | PROT_WRITE) != 0)
+    throw std::runtime_error("cannot open the arena");
+  FaultGuard::instance();
 }
 
-NativeRunner::~NativeRunner() {
-  munmap(code_, CodeSize + ArenaSize);
-  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP})
-    std::signal(signal, SIG_DFL);
-  stack_t disable{};
-  disable.ss_flags = SS_DISABLE;
-  sigaltstack(&disable, nullptr);
-  std::free(altStack_);
-}
-
-void NativeRunner::writeStub(size_t offset) {
-  // movabs [saved_rax], rax; movabs rax, <here>; movabs [exit_rip], rax; jmp [rip+0] -> exit
-  uint8_t *p = code_ + offset;
-  uint64_t here = codeAddress() + offset;
+void NativeRunner::writeExitStub(uint64_t offset) {
+  // movabs [saved_rax], rax; movabs rax, <here>; movabs [exit_rip], rax; jmp [rip+0] -> exit.
+  // Nothing here changes a flag or another register; hoist_native_exit does the rest.
+  uint8_t *p = codePage() + offset;
   *p++ = 0x48, *p++ = 0xa3;
-  append64(p, reinterpret_cast<uint64_t>(&hoist_native_saved_rax));
+  emit64(p, reinterpret_cast<uint64_t>(&hoist_native_saved_rax));
   *p++ = 0x48, *p++ = 0xb8;
-  append64(p, here);
+  emit64(p, layout::CodeAddress + offset);
   *p++ = 0x48, *p++ = 0xa3;
-  append64(p, reinterpret_cast<uint64_t>(&hoist_native_exit_rip));
+  emit64(p, reinterpret_cast<uint64_t>(&hoist_native_exit_rip));
   *p++ = 0xff, *p++ = 0x25, *p++ = 0, *p++ = 0, *p++ = 0, *p++ = 0;
-  append64(p, reinterpret_cast<uint64_t>(&hoist_native_exit));
+  emit64(p, reinterpret_cast<uint64_t>(&hoist_native_exit));
+  static_assert(44 <= layout::ExitStubSpacing);
 }
 
 void NativeRunner::load(const std::vector<uint8_t> &bytes) {
-  std::memset(code_, 0xcc, CodeSize);   // int3 anywhere control should never go
-  std::memcpy(code_, bytes.data(), bytes.size());
-  writeStub(bytes.size());
-  writeStub(bytes.size() + BranchTargetDistance);
-  writeStub(IndirectStubOffset);
+  if (bytes.empty() || bytes.size() > 15)
+    throw std::invalid_argument("an instruction is 1 to 15 bytes");
+  // Writable while the stubs are written, then execute-only: a store the generator failed to
+  // keep in the arena faults instead of rewriting the code.
+  mprotect(codePage(), layout::CodeSize, PROT_READ | PROT_WRITE);
+  std::memset(codePage(), 0xcc, layout::CodeSize);   // int3 wherever control should never go
+  std::memcpy(codePage() + layout::InstructionOffset, bytes.data(), bytes.size());
+  uint64_t end = layout::InstructionOffset + bytes.size();
+  writeExitStub(layout::FarBackOffset);
+  writeExitStub(layout::BackOffset);
+  writeExitStub(end);
+  writeExitStub(end + layout::TargetDistance);
+  writeExitStub(end + layout::FarTargetDistance);
+  writeExitStub(layout::IndirectTargetOffset);
+  mprotect(codePage(), layout::CodeSize, PROT_READ | PROT_EXEC);
 }
 
-bool NativeRunner::run(const CpuState &in, CpuState &out) {
+RunResult NativeRunner::run(const CpuState &in) {
   static NativeFrame frame;
   std::memcpy(frame.inGpr, in.gpr, sizeof frame.inGpr);
   frame.inFlags = packFlags(in);
-  frame.code = codeAddress();
-  if (sigsetjmp(faultJump, 1))
-    return false;
-  hoist_native_enter(&frame);
-  std::memcpy(out.gpr, frame.outGpr, sizeof out.gpr);
-  out.rip = frame.outRip;
-  unpackFlags(frame.outFlags, out);
-  return true;
+  frame.code = in.rip;
+  RunResult result;
+  Fault fault;
+  if (!FaultGuard::instance().run(enterNative, &frame, fault)) {
+    result.outcome = Outcome::Fault;
+    result.signal = fault.signal;
+    result.faultAddress = fault.address;
+    std::memcpy(result.state.gpr, fault.gpr, sizeof fault.gpr);
+    result.state.rip = fault.rip;
+    unpackFlags(fault.rflags, result.state);
+    return result;
+  }
+  std::memcpy(result.state.gpr, frame.outGpr, sizeof result.state.gpr);
+  result.state.rip = frame.outRip;
+  unpackFlags(frame.outFlags, result.state);
+  return result;
 }
 
 } // namespace hoist::test

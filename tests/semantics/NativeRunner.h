@@ -1,53 +1,36 @@
 // Runs instruction bytes on the real CPU from a controlled state.
 //
-// Memory: one mapping holds the code page (read, write, execute) followed by an arena of a
-// data page and two stack pages. The lifted code runs against the same addresses, so the
-// arena is reset to the same bytes before each of the two runs and compared after.
+// The instruction sits in the code page of the fixed mapping (CodeLayout.h), followed and
+// preceded by exit stubs at every address control can reach: the fallthrough, the four branch
+// labels and the planted indirect target. A stub records the registers and its own address
+// (the exit RIP); a fault is caught by FaultGuard with the registers at the faulting
+// instruction. The arena (data and stack pages) is whatever the caller left there.
 #pragma once
 
-#include "hoist/State.h"
+#include "CodeLayout.h"
+#include "CpuState.h"
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace hoist::test {
 
-struct CpuState {
-  uint64_t gpr[16];
-  uint64_t rip;
-  uint8_t cf, pf, af, zf, sf, df, of;
-};
-
 class NativeRunner {
 public:
-  static constexpr size_t CodeSize = 0x1000;
-  static constexpr size_t DataSize = 0x1000;
-  static constexpr size_t StackSize = 0x2000;
-  static constexpr size_t ArenaSize = DataSize + StackSize;
-  /// Exit stubs: after the instruction, at the branch-target offset, and for indirect targets.
-  static constexpr size_t BranchTargetDistance = 0x40;
-  static constexpr size_t IndirectStubOffset = 0x200;
+  /// The one runner of the process (the mapping is at a fixed address).
+  static NativeRunner &instance();
 
-  NativeRunner();
-  ~NativeRunner();
-
-  uint64_t codeAddress() const { return reinterpret_cast<uint64_t>(code_); }
-  uint64_t dataAddress() const { return codeAddress() + CodeSize; }
-  uint64_t stackAddress() const { return dataAddress() + DataSize; }
-  uint64_t indirectTarget() const { return codeAddress() + IndirectStubOffset; }
-  uint8_t *arena() const { return code_ + CodeSize; }
-
-  /// Places the instruction at the start of the code page, with exit stubs after it.
+  /// Places the instruction at layout::InstructionAddress and writes the exit stubs.
   void load(const std::vector<uint8_t> &bytes);
 
-  /// Runs from `in`; false when the instruction faulted (signal caught).
-  bool run(const CpuState &in, CpuState &out);
+  RunResult run(const CpuState &in);
+
+  /// The live arena at layout::ArenaAddress, layout::ArenaSize bytes.
+  uint8_t *arena() const { return reinterpret_cast<uint8_t *>(layout::ArenaAddress); }
 
 private:
-  void writeStub(size_t offset);
-  uint8_t *code_ = nullptr;
-  void *altStack_ = nullptr;
+  NativeRunner();
+  void writeExitStub(uint64_t offset);
 };
 
 } // namespace hoist::test

@@ -1,6 +1,9 @@
 #include "StateGenerator.h"
 
+#include "CodeLayout.h"
+
 #include <cstring>
+#include <iterator>
 
 namespace hoist::test {
 
@@ -16,69 +19,85 @@ int gprIndex(ZydisRegister reg) {
   }
 }
 
-StateGenerator::StateGenerator(const Instr &instr, const NativeRunner &runner, uint64_t seed)
-    : instr_(instr), runner_(runner), random_(seed) {}
-
-uint64_t StateGenerator::interestingValue() {
-  // Values at the edges of every operand width, where carries, overflows and signs change.
-  static const uint64_t Boundaries[] = {0,
-                                        1,
-                                        2,
-                                        ~uint64_t(0),
-                                        0x7f,
-                                        0x80,
-                                        0xff,
-                                        0x7fff,
-                                        0x8000,
-                                        0xffff,
-                                        0x7fffffff,
-                                        0x80000000,
-                                        0xffffffff,
-                                        0x7fffffffffffffff,
-                                        0x8000000000000000,
-                                        0x100000000,
-                                        0x1f,
-                                        0x20,
-                                        0x3f,
-                                        0x40};
-  switch (random_() % 4) {
-  case 0:
-    return Boundaries[random_() % std::size(Boundaries)];
-  case 1:
-    return random_() & 0xff;   // small values make shift counts and bytes meet their edges
-  default:
-    return random_();
-  }
-}
-
-uint64_t StateGenerator::effectiveAddress(const Operand &operand, const CpuState &state) const {
+uint64_t effectiveAddress(const Instr &instr, const Operand &operand, const CpuState &state) {
   uint64_t address = static_cast<uint64_t>(operand.disp);
   if (operand.base == ZYDIS_REGISTER_RIP)
-    address += instr_.next();
+    address += instr.next();
   else if (int base = gprIndex(operand.base); base >= 0)
     address += state.gpr[base];
   if (int index = gprIndex(operand.index); index >= 0)
     address += state.gpr[index] * operand.scale;
-  return address;
+  return instr.addressWidth == 32 ? address & 0xffffffff : address;
+}
+
+StateGenerator::StateGenerator(const Instr &instr, uint64_t seed) : instr_(instr), random_(seed) {}
+
+uint64_t StateGenerator::interestingValue() {
+  // Values at the edges of the 64-bit width, where carries, overflows and signs change, and
+  // small shift counts.
+  static const uint64_t Boundaries[] = {
+      0,          1,          2,          ~uint64_t(0),         0x7fffffffffffffff,
+      0x8000000000000000,     0x100000000,                      0xffffffff80000000,
+      0xffffffffffff8000,     0xffffffffffffff80,               0x7,
+      0x8,        0xf,        0x10,       0x1f,                 0x20,
+      0x3f,       0x40,       0x41,       0xff};
+  switch (random_.below(8)) {
+  case 0:
+  case 1:
+    return Boundaries[random_.below(std::size(Boundaries))];
+  case 2:
+  case 3: {
+    // An edge of an 8-, 16- or 32-bit operand under random upper bits, which a narrow
+    // operation must leave alone; sometimes in bits 8..15, for AH, CH, DH and BH.
+    static const unsigned Widths[] = {8, 16, 32};
+    unsigned width = Widths[random_.below(3)];
+    uint64_t ones = (uint64_t(1) << width) - 1, signBit = uint64_t(1) << (width - 1);
+    const uint64_t edges[] = {0, 1, signBit - 1, signBit, ones, ones - 1, signBit + 1};
+    uint64_t edge = edges[random_.below(std::size(edges))];
+    unsigned shift = width == 8 && random_.below(2) ? 8 : 0;
+    return (random_.next() & ~(ones << shift)) | edge << shift;
+  }
+  case 4:
+    return random_.next() & 0xff;   // counts of shifts and bytes near their edges
+  default:
+    return random_.next();
+  }
 }
 
 bool StateGenerator::placeMemoryOperands(CpuState &state) {
-  uint64_t arenaStart = runner_.dataAddress();
-  uint64_t arenaEnd = arenaStart + NativeRunner::ArenaSize;
+  // First point every address register, then check every operand: two operands may share
+  // a register. An index is a small signed number, and the base what makes the address land
+  // at a random place of the data page; without a base (`[data+rcx*4]`) the index does. RSP
+  // stays where it is, in the stack.
+  constexpr int Rsp = 4;
   for (unsigned i = 0; i < instr_.operandCount; ++i) {
     const Operand &operand = instr_.op(i);
     if (!operand.isMem() || operand.isAgen)
       continue;
-    int base = gprIndex(operand.base);
-    int index = gprIndex(operand.index);
-    if (index >= 0 && index != 4)
-      state.gpr[index] = random_() % 0x40;
-    if (base >= 0 && base != 4)
-      state.gpr[base] = runner_.dataAddress() + 0x400 + random_() % 0x400;
-    if (base >= 0 && base == index)   // [rax+rax*2]: the address is a multiple of one value
-      state.gpr[base] = (runner_.dataAddress() + 0x800 - operand.disp) / (1 + operand.scale);
-    uint64_t address = effectiveAddress(operand, state);
-    if (address < arenaStart || address + operand.bits / 8 > arenaEnd)
+    int base = gprIndex(operand.base), index = gprIndex(operand.index);
+    uint64_t wanted = layout::DataAddress + 0x200 + random_.below(layout::DataSize - 0x400);
+    uint64_t sinceDisp = wanted - static_cast<uint64_t>(operand.disp);
+    if (index >= 0 && index != Rsp)
+      state.gpr[index] = uint64_t(int64_t(random_.below(0x80)) - 0x40);
+    if (base >= 0 && base != Rsp && base == index)   // [rax+rax*2]
+      state.gpr[base] = sinceDisp / (1 + operand.scale);
+    else if (base >= 0 && base != Rsp)
+      state.gpr[base] = sinceDisp - (index >= 0 ? state.gpr[index] * operand.scale : 0);
+    else if (base < 0 && operand.base != ZYDIS_REGISTER_RIP && index >= 0 && index != Rsp)
+      state.gpr[index] = sinceDisp / operand.scale;
+    // With 32-bit addresses (0x67) the upper halves must not matter: make them random.
+    if (instr_.addressWidth == 32)
+      for (int reg : {base, index})
+        if (reg >= 0 && reg != Rsp)
+          state.gpr[reg] = (random_.next() << 32) | (state.gpr[reg] & 0xffffffff);
+  }
+  for (unsigned i = 0; i < instr_.operandCount; ++i) {
+    const Operand &operand = instr_.op(i);
+    if (!operand.isMem() || operand.isAgen)
+      continue;
+    uint64_t address = effectiveAddress(instr_, operand, state);
+    if (address < layout::ArenaAddress ||
+        address + operand.bits / 8 > layout::ArenaAddress + layout::ArenaSize)
       return false;
   }
   return true;
@@ -86,43 +105,42 @@ bool StateGenerator::placeMemoryOperands(CpuState &state) {
 
 void StateGenerator::plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena) {
   auto writeArena = [&](uint64_t address, uint64_t value) {
-    uint64_t offset = address - runner_.dataAddress();
+    uint64_t offset = address - layout::ArenaAddress;
     if (offset + 8 <= arena.size())
       std::memcpy(arena.data() + offset, &value, 8);
   };
-  uint64_t target = runner_.indirectTarget();
   if (instr_.category == ZYDIS_CATEGORY_RET) {
-    writeArena(state.gpr[4], target);
+    writeArena(state.gpr[4], layout::IndirectTarget);
     return;
   }
   if (instr_.category != ZYDIS_CATEGORY_CALL && instr_.category != ZYDIS_CATEGORY_UNCOND_BR)
     return;
   const Operand &operand = instr_.op(0);
   if (operand.isReg())
-    state.gpr[gprIndex(operand.reg)] = target;
+    state.gpr[gprIndex(operand.reg)] = layout::IndirectTarget;
   else if (operand.isMem())
-    writeArena(effectiveAddress(operand, state), target);
+    writeArena(effectiveAddress(instr_, operand, state), layout::IndirectTarget);
 }
 
 bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8_t> &arena) {
-  arena.resize(NativeRunner::ArenaSize);
+  arena.resize(layout::ArenaSize);
   for (size_t i = 0; i < arena.size(); i += 8) {
-    uint64_t value = random_();
+    uint64_t value = random_.next();
     std::memcpy(arena.data() + i, &value, 8);
   }
   for (unsigned attempt = 0; attempt < 100; ++attempt) {
     for (uint64_t &gpr : state.gpr)
       gpr = interestingValue();
     // The stack pointer stays in the middle of the stack pages, 8-byte aligned.
-    state.gpr[4] = runner_.stackAddress() + NativeRunner::StackSize / 2 + (random_() % 64) * 8;
-    unsigned flags = index < 64 ? index : static_cast<unsigned>(random_());
+    state.gpr[4] = layout::StackAddress + layout::StackSize / 2 + random_.below(64) * 8;
+    uint64_t flags = index < 64 ? index : random_.next();
     state.cf = flags >> 0 & 1;
     state.pf = flags >> 1 & 1;
     state.af = flags >> 2 & 1;
     state.zf = flags >> 3 & 1;
     state.sf = flags >> 4 & 1;
     state.of = flags >> 5 & 1;
-    state.df = 0;
+    state.df = index < 64 ? 0 : flags >> 6 & 1;   // nothing here reads DF; it must survive
     state.rip = instr_.address;
     if (!placeMemoryOperands(state))
       continue;

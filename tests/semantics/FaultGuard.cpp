@@ -1,0 +1,89 @@
+#include "FaultGuard.h"
+
+#include <csetjmp>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <ucontext.h>
+
+namespace hoist::test {
+namespace {
+
+constexpr int GuardedSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+
+sigjmp_buf *activeJump = nullptr;
+Fault lastFault;
+
+void onSignal(int signal, siginfo_t *info, void *context) {
+  if (!activeJump) {
+    // Not inside a guarded run: a bug of the harness itself. Crash as if unguarded.
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  const greg_t *regs = static_cast<ucontext_t *>(context)->uc_mcontext.gregs;
+  static constexpr int GprSlots[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                                       REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                       REG_R12, REG_R13, REG_R14, REG_R15};
+  lastFault.signal = signal;
+  lastFault.address = reinterpret_cast<uint64_t>(info->si_addr);
+  for (unsigned i = 0; i < 16; ++i)
+    lastFault.gpr[i] = static_cast<uint64_t>(regs[GprSlots[i]]);
+  lastFault.rip = static_cast<uint64_t>(regs[REG_RIP]);
+  lastFault.rflags = static_cast<uint64_t>(regs[REG_EFL]);
+  sigjmp_buf *jump = activeJump;
+  activeJump = nullptr;
+  siglongjmp(*jump, 1);
+}
+
+} // namespace
+
+FaultGuard &FaultGuard::instance() {
+  static FaultGuard guard;
+  return guard;
+}
+
+FaultGuard::FaultGuard() {
+  static constexpr size_t AltStackSize = 64 * 1024;
+  stack_t alt{};
+  alt.ss_sp = std::malloc(AltStackSize);   // lives as long as the process
+  alt.ss_size = AltStackSize;
+  sigaltstack(&alt, nullptr);
+  struct sigaction action {};
+  action.sa_sigaction = onSignal;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (int signal : GuardedSignals)
+    sigaction(signal, &action, nullptr);
+}
+
+bool FaultGuard::run(void (*body)(void *), void *argument, Fault &fault) {
+  sigjmp_buf jump;
+  if (sigsetjmp(jump, 0)) {
+    fault = lastFault;
+    return false;
+  }
+  activeJump = &jump;
+  body(argument);
+  activeJump = nullptr;
+  return true;
+}
+
+const char *signalName(int signal) {
+  switch (signal) {
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGTRAP:
+    return "SIGTRAP";
+  default:
+    return "signal";
+  }
+}
+
+} // namespace hoist::test

@@ -1,0 +1,146 @@
+// The comparing half of the harness checked on its own: the undefined-flag masks, the report
+// format, and that a lifted semantic which differs from the CPU is caught (by running the
+// lifted code of one instruction against the CPU running another).
+#include "Assembler.h"
+#include "CodeLayout.h"
+#include "Comparison.h"
+#include "Decode/Decoder.h"
+#include "JitRunner.h"
+#include "NativeRunner.h"
+#include "StateGenerator.h"
+#include "UndefinedFlags.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace hoist;
+using namespace hoist::test;
+
+namespace {
+
+Instr decodeForm(const std::string &text) {
+  Instr instr;
+  llvm::Expected<std::vector<uint8_t>> bytes = assemble(text);
+  EXPECT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  if (bytes) {
+    EXPECT_EQ(Decoder().decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
+              DecodeStatus::Ok);
+  }
+  return instr;
+}
+
+CpuState withCl(uint64_t rcx) {
+  CpuState s{};
+  s.gpr[1] = rcx;
+  return s;
+}
+
+TEST(UndefinedFlags, ShiftsDependOnTheMaskedCount) {
+  EXPECT_EQ(undefinedFlags(decodeForm("shl eax, 1"), {}), uint32_t(FlagAF));
+  EXPECT_EQ(undefinedFlags(decodeForm("shl eax, 3"), {}), uint32_t(FlagAF | FlagOF));
+  EXPECT_EQ(undefinedFlags(decodeForm("shl eax, 0"), {}), 0u);
+  EXPECT_EQ(undefinedFlags(decodeForm("shl eax, 33"), {}), uint32_t(FlagAF));   // masked to 1
+  EXPECT_EQ(undefinedFlags(decodeForm("shr rax, 64"), {}), 0u);                 // masked to 0
+  Instr byCl = decodeForm("shr ax, cl");
+  EXPECT_EQ(undefinedFlags(byCl, withCl(0xff20)), 0u);   // cl & 31 == 0
+  EXPECT_EQ(undefinedFlags(byCl, withCl(1)), uint32_t(FlagAF));
+  EXPECT_EQ(undefinedFlags(byCl, withCl(17)), uint32_t(FlagAF | FlagOF | FlagCF));
+  EXPECT_EQ(undefinedFlags(decodeForm("shl bl, 9"), {}), uint32_t(FlagAF | FlagOF | FlagCF));
+  // SAR's CF is the sign bit however far it shifts.
+  EXPECT_EQ(undefinedFlags(decodeForm("sar bl, 12"), {}), uint32_t(FlagAF | FlagOF));
+}
+
+TEST(UndefinedFlags, OtherInstructionsUseTheManualsSet) {
+  EXPECT_EQ(undefinedFlags(decodeForm("imul eax, ebx"), {}),
+            uint32_t(FlagSF | FlagZF | FlagAF | FlagPF));
+  EXPECT_EQ(undefinedFlags(decodeForm("and eax, ebx"), {}), uint32_t(FlagAF));
+  EXPECT_EQ(undefinedFlags(decodeForm("adc eax, ebx"), {}), 0u);
+  EXPECT_EQ(undefinedFlags(decodeForm("mov eax, ebx"), {}), 0u);
+}
+
+TEST(Comparison, ReportsEveryDifferingFieldInHex) {
+  Instr instr = decodeForm("adc eax, ebx");
+  CpuState in{};
+  RunResult native, lifted;
+  native.state.gpr[0] = 0xffffffff;
+  lifted.state.gpr[0] = 0xfffffffe;
+  native.state.cf = 1;
+  std::vector<uint8_t> nativeArena(layout::ArenaSize), liftedArena(layout::ArenaSize);
+  liftedArena[0x10] = 0xab;
+  EXPECT_EQ(compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data()),
+            "rax native=0xffffffff lifted=0xfffffffe; CF native=1 lifted=0; "
+            "memory 0x60002010-0x60002010: native=00 lifted=ab");
+  EXPECT_EQ(compareRuns(instr, in, native, native, nativeArena.data(), nativeArena.data()), "");
+  // A flag the manual leaves undefined is not compared.
+  Instr andForm = decodeForm("and eax, ebx");
+  lifted = native;
+  lifted.state.af = 1;
+  EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()), "");
+  lifted.outcome = Outcome::Fault;
+  EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()),
+            "outcome native=exit lifted=fault");
+}
+
+/// Mismatching states when the CPU runs `nativeText` and the lifter lifts `liftedText`
+/// (both the same length, so every exit address agrees).
+unsigned mismatchesBetween(const std::string &nativeText, const std::string &liftedText,
+                           std::string &firstReport) {
+  llvm::Expected<std::vector<uint8_t>> nativeBytes = assemble(nativeText);
+  llvm::Expected<std::vector<uint8_t>> liftedBytes = assemble(liftedText);
+  EXPECT_TRUE(nativeBytes && liftedBytes);
+  if (!nativeBytes || !liftedBytes) {
+    llvm::consumeError(nativeBytes.takeError());
+    llvm::consumeError(liftedBytes.takeError());
+    return 0;
+  }
+  EXPECT_EQ(nativeBytes->size(), liftedBytes->size());
+  NativeRunner &native = NativeRunner::instance();
+  native.load(*nativeBytes);
+  Instr instr;
+  Decoder().decode(nativeBytes->data(), nativeBytes->size(), layout::InstructionAddress, instr);
+  auto lifted = JitRunner::create(*liftedBytes, layout::InstructionAddress);
+  EXPECT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  if (!lifted)
+    return 0;
+  StateGenerator generator(instr, 1);
+  std::vector<uint8_t> initial, nativeArena(layout::ArenaSize);
+  unsigned mismatches = 0;
+  for (unsigned index = 0; index < 256; ++index) {
+    CpuState in{};
+    EXPECT_TRUE(generator.generate(index, in, initial));
+    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+    RunResult outNative = native.run(in);
+    std::memcpy(nativeArena.data(), native.arena(), layout::ArenaSize);
+    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+    RunResult outLifted;
+    std::string error;
+    EXPECT_TRUE((*lifted)->run(in, outLifted, error)) << error;
+    std::string report =
+        compareRuns(instr, in, outNative, outLifted, nativeArena.data(), native.arena());
+    if (!report.empty() && mismatches++ == 0)
+      firstReport = report;
+  }
+  return mismatches;
+}
+
+TEST(HarnessSelfTest, CatchesAWrongCarry) {
+  std::string report;
+  // adc and add differ exactly when CF was set: half of the states.
+  EXPECT_GT(mismatchesBetween("add eax, ebx", "adc eax, ebx", report), 64u);
+  EXPECT_NE(report.find("rax native="), std::string::npos) << report;
+}
+
+TEST(HarnessSelfTest, CatchesAWrongStore) {
+  std::string report;
+  EXPECT_GT(mismatchesBetween("mov byte ptr [rsi], al", "mov byte ptr [rsi], bl", report), 200u);
+  EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+}
+
+TEST(HarnessSelfTest, CatchesAWrongBranch) {
+  std::string report;
+  EXPECT_EQ(mismatchesBetween("jz target", "jnz target", report), 256u);
+  EXPECT_EQ(report.find("rip native="), 0u) << report;
+}
+
+} // namespace

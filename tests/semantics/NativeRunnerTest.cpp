@@ -1,0 +1,210 @@
+// The native half of the harness checked on its own, against values computed here: if these
+// fail, a differential mismatch says nothing about the lifter.
+#include "Assembler.h"
+#include "CodeLayout.h"
+#include "Decode/Decoder.h"
+#include "NativeRunner.h"
+#include "Random.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <csignal>
+#include <cstring>
+
+using namespace hoist;
+using namespace hoist::test;
+
+namespace {
+
+/// Assembles and loads `text`; returns its length.
+size_t load(const std::string &text) {
+  llvm::Expected<std::vector<uint8_t>> bytes = assemble(text);
+  EXPECT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  if (!bytes)
+    return 0;
+  NativeRunner::instance().load(*bytes);
+  return bytes->size();
+}
+
+CpuState stateWith(uint64_t seed) {
+  Random random(seed);
+  CpuState s{};
+  for (uint64_t &gpr : s.gpr)
+    gpr = random.next();
+  s.gpr[4] = layout::StackAddress + layout::StackSize / 2;
+  s.rip = layout::InstructionAddress;
+  return s;
+}
+
+void expectOtherRegistersKept(const CpuState &in, const CpuState &out, int except) {
+  for (int i = 0; i < 16; ++i) {
+    if (i != except)
+      EXPECT_EQ(out.gpr[i], in.gpr[i]) << "register " << i;
+  }
+}
+
+TEST(NativeRunner, AddMatchesAComputedSumAndFlags) {
+  size_t length = load("add rax, rbx");
+  ASSERT_EQ(length, 3u);
+  Random random(1);
+  const uint64_t edges[] = {0, 1, 0x7fffffffffffffff, 0x8000000000000000, ~uint64_t(0), 0xff};
+  for (unsigned i = 0; i < 2000; ++i) {
+    CpuState in = stateWith(i);
+    in.gpr[0] = i < 36 ? edges[i % 6] : random.next();
+    in.gpr[3] = i < 36 ? edges[i / 6] : random.next();
+    in.cf = i & 1, in.zf = i >> 1 & 1, in.of = i >> 2 & 1;
+    uint64_t a = in.gpr[0], b = in.gpr[3], sum = a + b;
+    RunResult out = NativeRunner::instance().run(in);
+    ASSERT_EQ(out.outcome, Outcome::Exit);
+    EXPECT_EQ(out.state.gpr[0], sum);
+    EXPECT_EQ(out.state.rip, layout::InstructionAddress + length);
+    EXPECT_EQ(out.state.cf, sum < a);
+    EXPECT_EQ(out.state.zf, sum == 0);
+    EXPECT_EQ(out.state.sf, sum >> 63);
+    EXPECT_EQ(out.state.of, ((a ^ sum) & (b ^ sum)) >> 63);
+    EXPECT_EQ(out.state.pf, std::popcount(sum & 0xff) % 2 == 0);
+    EXPECT_EQ(out.state.af, ((a ^ b ^ sum) >> 4) & 1);
+    EXPECT_EQ(out.state.df, 0);
+    expectOtherRegistersKept(in, out.state, 0);
+  }
+}
+
+TEST(NativeRunner, FlagsAndRegistersSurviveANop) {
+  load("nop");
+  for (unsigned flags = 0; flags < 128; ++flags) {
+    CpuState in = stateWith(flags);
+    in.cf = flags & 1, in.pf = flags >> 1 & 1, in.af = flags >> 2 & 1, in.zf = flags >> 3 & 1;
+    in.sf = flags >> 4 & 1, in.of = flags >> 5 & 1, in.df = flags >> 6 & 1;
+    RunResult out = NativeRunner::instance().run(in);
+    ASSERT_EQ(out.outcome, Outcome::Exit);
+    EXPECT_EQ(std::memcmp(out.state.gpr, in.gpr, sizeof in.gpr), 0);
+    EXPECT_EQ(out.state.rip, layout::InstructionAddress + 1);
+    EXPECT_EQ(out.state.cf, in.cf);
+    EXPECT_EQ(out.state.pf, in.pf);
+    EXPECT_EQ(out.state.af, in.af);
+    EXPECT_EQ(out.state.zf, in.zf);
+    EXPECT_EQ(out.state.sf, in.sf);
+    EXPECT_EQ(out.state.df, in.df);
+    EXPECT_EQ(out.state.of, in.of);
+  }
+}
+
+TEST(NativeRunner, ConditionalBranchGoesToItsLabelOnlyWhenTaken) {
+  struct Case {
+    const char *text;
+    size_t length;
+    uint64_t target;   // 0: the distance after the end
+    uint64_t distance;
+  };
+  const Case cases[] = {{"jz target", 2, 0, layout::TargetDistance},
+                        {"jz far_target", 6, 0, layout::FarTargetDistance},
+                        {"jz back", 2, layout::CodeAddress + layout::BackOffset, 0},
+                        {"jz far_back", 6, layout::CodeAddress + layout::FarBackOffset, 0}};
+  for (const Case &c : cases) {
+    ASSERT_EQ(load(c.text), c.length) << c.text;
+    uint64_t fallthrough = layout::InstructionAddress + c.length;
+    uint64_t taken = c.target ? c.target : fallthrough + c.distance;
+    for (uint8_t zf : {0, 1}) {
+      CpuState in = stateWith(zf);
+      in.zf = zf;
+      RunResult out = NativeRunner::instance().run(in);
+      ASSERT_EQ(out.outcome, Outcome::Exit) << c.text;
+      EXPECT_EQ(out.state.rip, zf ? taken : fallthrough) << c.text << " zf=" << int(zf);
+      expectOtherRegistersKept(in, out.state, -1);
+    }
+  }
+}
+
+TEST(NativeRunner, RetGoesToThePlantedAddress) {
+  load("ret");
+  CpuState in = stateWith(7);
+  uint64_t target = layout::IndirectTarget;
+  std::memcpy(NativeRunner::instance().arena() + (in.gpr[4] - layout::ArenaAddress), &target, 8);
+  RunResult out = NativeRunner::instance().run(in);
+  ASSERT_EQ(out.outcome, Outcome::Exit);
+  EXPECT_EQ(out.state.rip, layout::IndirectTarget);
+  EXPECT_EQ(out.state.gpr[4], in.gpr[4] + 8);
+}
+
+TEST(NativeRunner, PushWritesBelowTheStackPointer) {
+  load("push rax");
+  CpuState in = stateWith(8);
+  RunResult out = NativeRunner::instance().run(in);
+  ASSERT_EQ(out.outcome, Outcome::Exit);
+  EXPECT_EQ(out.state.gpr[4], in.gpr[4] - 8);
+  uint64_t pushed;
+  std::memcpy(&pushed, NativeRunner::instance().arena() + (in.gpr[4] - 8 - layout::ArenaAddress), 8);
+  EXPECT_EQ(pushed, in.gpr[0]);
+}
+
+TEST(NativeRunner, FaultsAreResultsWithTheRegistersAtTheFault) {
+  load("mov rax, qword ptr [rbx]");
+  CpuState in = stateWith(9);
+  in.gpr[3] = 0;
+  in.cf = 1, in.df = 1;
+  RunResult out = NativeRunner::instance().run(in);
+  ASSERT_EQ(out.outcome, Outcome::Fault);
+  EXPECT_EQ(out.signal, SIGSEGV);
+  EXPECT_EQ(out.faultAddress, 0u);
+  EXPECT_EQ(out.state.rip, layout::InstructionAddress);
+  EXPECT_EQ(std::memcmp(out.state.gpr, in.gpr, sizeof in.gpr), 0);
+  EXPECT_EQ(out.state.cf, 1);
+  EXPECT_EQ(out.state.df, 1);
+
+  load("ud2");
+  out = NativeRunner::instance().run(stateWith(10));
+  EXPECT_EQ(out.outcome, Outcome::Fault);
+  EXPECT_EQ(out.signal, SIGILL);
+  EXPECT_EQ(out.state.rip, layout::InstructionAddress);
+
+  // int3 is a trap, not a fault: the CPU reports the address after it.
+  load("int3");
+  out = NativeRunner::instance().run(stateWith(11));
+  EXPECT_EQ(out.outcome, Outcome::Fault);
+  EXPECT_EQ(out.signal, SIGTRAP);
+  EXPECT_EQ(out.state.rip, layout::InstructionAddress + 1);
+
+  // The guard pages around the arena fault too.
+  load("mov byte ptr [rbx], al");
+  in = stateWith(12);
+  in.gpr[3] = layout::ArenaAddress + layout::ArenaSize;
+  out = NativeRunner::instance().run(in);
+  EXPECT_EQ(out.outcome, Outcome::Fault);
+  EXPECT_EQ(out.faultAddress, in.gpr[3]);
+}
+
+TEST(Assembler, ResolvesDataAndLabelsForTheFixedAddress) {
+  Decoder decoder;
+  Instr instr;
+  llvm::Expected<std::vector<uint8_t>> bytes = assemble("mov eax, dword ptr [rip+data+0x10]");
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  ASSERT_EQ(decoder.decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
+            DecodeStatus::Ok);
+  EXPECT_EQ(instr.op(1).base, ZYDIS_REGISTER_RIP);
+  EXPECT_EQ(instr.next() + instr.op(1).disp, layout::DataAddress + 0x10);
+
+  bytes = assemble("jmp qword ptr [data+rax*8]");
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  ASSERT_EQ(decoder.decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
+            DecodeStatus::Ok);
+  EXPECT_EQ(uint64_t(instr.op(0).disp), layout::DataAddress);
+  EXPECT_EQ(instr.op(0).base, ZYDIS_REGISTER_NONE);
+
+  bytes = assemble("call far_back");
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  ASSERT_EQ(decoder.decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
+            DecodeStatus::Ok);
+  EXPECT_EQ(instr.next() + instr.op(0).imm, layout::CodeAddress + layout::FarBackOffset);
+}
+
+TEST(Assembler, RejectsWhatIsNotOneInstruction) {
+  for (const char *text : {"jz targt", "nop; nop", ".byte 0x66", "mov eax, ebx,", ""}) {
+    llvm::Expected<std::vector<uint8_t>> bytes = assemble(text);
+    EXPECT_FALSE(bool(bytes)) << text;
+    if (!bytes)
+      llvm::consumeError(bytes.takeError());
+  }
+}
+
+} // namespace

@@ -1,0 +1,54 @@
+#include "UndefinedFlags.h"
+
+#include "StateGenerator.h"
+
+namespace hoist::test {
+namespace {
+
+/// The value of a register or immediate operand as the instruction reads it (the low bits
+/// matter; AH..BH are shifted down).
+uint64_t operandValue(const Operand &operand, const CpuState &in) {
+  if (operand.isImm())
+    return operand.imm;
+  if (!operand.isReg())
+    return 0;
+  int index = gprIndex(operand.reg);
+  if (index < 0)
+    return 0;
+  bool highByte = operand.reg == ZYDIS_REGISTER_AH || operand.reg == ZYDIS_REGISTER_CH ||
+                  operand.reg == ZYDIS_REGISTER_DH || operand.reg == ZYDIS_REGISTER_BH;
+  return highByte ? in.gpr[index] >> 8 : in.gpr[index];
+}
+
+/// SDM vol. 2B, SAL/SAR/SHL/SHR: the count is masked to 5 bits (6 with REX.W). A masked count
+/// of 0 changes no flag at all. Otherwise AF is undefined, OF is undefined unless the count is
+/// 1, and for SHL/SHR CF is undefined when the count is at least the operand width (reachable
+/// for 8- and 16-bit operands only). Zydis' static set cannot say this, so it is replaced.
+uint32_t shiftUndefinedFlags(const Instr &instr, const CpuState &in) {
+  unsigned bits = instr.op(0).bits;
+  uint64_t count = operandValue(instr.op(1), in) & (bits == 64 ? 63 : 31);
+  if (count == 0)
+    return 0;
+  uint32_t undefined = FlagAF;
+  if (count > 1)
+    undefined |= FlagOF;
+  if (count >= bits && instr.mnemonic != ZYDIS_MNEMONIC_SAR)
+    undefined |= FlagCF;
+  return undefined;
+}
+
+} // namespace
+
+uint32_t undefinedFlags(const Instr &instr, const CpuState &in) {
+  switch (instr.mnemonic) {
+  case ZYDIS_MNEMONIC_SHL:
+  case ZYDIS_MNEMONIC_SHR:
+  case ZYDIS_MNEMONIC_SAR:
+    return shiftUndefinedFlags(instr, in);
+  default:
+    // Operand-independent cases, e.g. SF ZF AF PF of imul, AF of and/or/xor/test.
+    return instr.flagsUndefined;
+  }
+}
+
+} // namespace hoist::test
