@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstring>
 
 using namespace hoist;
@@ -141,6 +142,27 @@ TEST(HarnessSelfTest, CatchesAWrongBranch) {
   std::string report;
   EXPECT_EQ(mismatchesBetween("jz target", "jnz target", report), 256u);
   EXPECT_EQ(report.find("rip native="), 0u) << report;
+}
+
+} // namespace
+
+namespace {
+
+TEST(HarnessSelfTest, LiftedCodeThatCrashesIsAResultNotADeadProcess) {
+  llvm::Expected<std::vector<uint8_t>> bytes = assemble("mov rax, qword ptr [rbx]");
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  auto lifted = JitRunner::create(*bytes, layout::InstructionAddress);
+  ASSERT_TRUE(bool(lifted)) << llvm::toString(lifted.takeError());
+  CpuState in{};
+  in.gpr[3] = layout::MappingAddress;   // the guard page below the code
+  in.gpr[4] = layout::StackAddress + layout::StackSize / 2;
+  in.rip = layout::InstructionAddress;
+  RunResult out;
+  std::string error;
+  ASSERT_TRUE((*lifted)->run(in, out, error)) << error;
+  EXPECT_EQ(out.outcome, Outcome::HostCrash);
+  EXPECT_EQ(out.signal, SIGSEGV);
+  EXPECT_EQ(out.faultAddress, layout::MappingAddress);
 }
 
 } // namespace
