@@ -23,7 +23,8 @@ public:
   /// A call to `target`; lifting continues after it at `returnAddress`.
   virtual void call(llvm::Value *target, uint64_t returnAddress) = 0;
   virtual void ret(llvm::Value *target) = 0;
-  /// The instruction faults (ud2, int3, hlt, divide error): ends the path.
+  /// The instruction faults or traps (ud2, int3, hlt, divide error): ends the path. `address`
+  /// is the RIP the CPU reports: the instruction for a fault, the next one for a trap.
   virtual void trap(llvm::Value *address) = 0;
 };
 

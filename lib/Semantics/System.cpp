@@ -5,16 +5,24 @@
 namespace hoist {
 namespace {
 
-LiftStatus liftTrap(LiftContext &ctx, const Instr &instr) {
+/// ud2 and hlt (in user mode, #GP) fault: the CPU reports the instruction's own address.
+LiftStatus liftFault(LiftContext &ctx, const Instr &instr) {
   ctx.control().trap(ctx.ir.getInt64(instr.address));
+  return LiftStatus::Lifted;
+}
+
+/// int3 raises #BP, a trap: the CPU reports the address after it (SDM vol. 3, 6.5).
+LiftStatus liftBreakpoint(LiftContext &ctx, const Instr &instr) {
+  ctx.control().trap(ctx.ir.getInt64(instr.next()));
   return LiftStatus::Lifted;
 }
 
 } // namespace
 
 void registerSystem(SemanticTable &table) {
-  for (ZydisMnemonic trap : {ZYDIS_MNEMONIC_UD2, ZYDIS_MNEMONIC_INT3, ZYDIS_MNEMONIC_HLT})
-    table.add(trap, liftTrap);
+  table.add(ZYDIS_MNEMONIC_UD2, liftFault);
+  table.add(ZYDIS_MNEMONIC_HLT, liftFault);
+  table.add(ZYDIS_MNEMONIC_INT3, liftBreakpoint);
 }
 
 } // namespace hoist
