@@ -14,6 +14,13 @@ static SemanticTable buildTable() {
   registerConvert(table);
   registerNop(table);
   registerSystem(table);
+  registerBitByte(table);
+  registerBmi(table);
+  registerRotate(table);
+  registerMulDiv(table);
+  registerFlagOp(table);
+  registerSemaphore(table);
+  registerString(table);
   return table;
 }
 

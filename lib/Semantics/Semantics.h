@@ -42,5 +42,12 @@ void registerConditional(SemanticTable &table);
 void registerConvert(SemanticTable &table);
 void registerNop(SemanticTable &table);
 void registerSystem(SemanticTable &table);
+void registerBitByte(SemanticTable &table);
+void registerBmi(SemanticTable &table);
+void registerRotate(SemanticTable &table);
+void registerMulDiv(SemanticTable &table);
+void registerFlagOp(SemanticTable &table);
+void registerSemaphore(SemanticTable &table);
+void registerString(SemanticTable &table);
 
 } // namespace hoist

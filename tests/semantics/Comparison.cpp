@@ -107,18 +107,18 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
     if (lifted.outcome == Outcome::HostCrash)
       return out;   // the lifted state is whatever the crash left: nothing to compare
   }
+  // A faulting instruction changed nothing, so then every flag and register is defined.
+  Undefined undefined = native.outcome == Outcome::Fault ? Undefined{} : undefinedEffects(instr, in);
   for (unsigned i = 0; i < 16; ++i)
-    if (native.state.gpr[i] != lifted.state.gpr[i])
+    if (!(undefined.registers & (1u << i)) && native.state.gpr[i] != lifted.state.gpr[i])
       out += llvm::formatv("{0} native={1:x} lifted={2:x}; ", GprNames[i], native.state.gpr[i],
                            lifted.state.gpr[i])
                  .str();
   if (native.state.rip != lifted.state.rip)
     out += llvm::formatv("rip native={0:x} lifted={1:x}; ", native.state.rip, lifted.state.rip)
                .str();
-  // A faulting instruction changed nothing, so then every flag is defined (unchanged).
-  uint32_t undefined = native.outcome == Outcome::Fault ? 0 : undefinedFlags(instr, in);
   for (const FlagField &flag : Flags)
-    if (!(undefined & flag.mask) && native.state.*flag.field != lifted.state.*flag.field)
+    if (!(undefined.flags & flag.mask) && native.state.*flag.field != lifted.state.*flag.field)
       out += llvm::formatv("{0} native={1} lifted={2}; ", flag.name, native.state.*flag.field,
                            lifted.state.*flag.field)
                  .str();

@@ -3,10 +3,7 @@
 #include "StateGenerator.h"
 
 namespace hoist::test {
-namespace {
 
-/// The value of a register or immediate operand as the instruction reads it (the low bits
-/// matter; AH..BH are shifted down).
 uint64_t operandValue(const Operand &operand, const CpuState &in) {
   if (operand.isImm())
     return operand.imm;
@@ -19,6 +16,8 @@ uint64_t operandValue(const Operand &operand, const CpuState &in) {
                   operand.reg == ZYDIS_REGISTER_DH || operand.reg == ZYDIS_REGISTER_BH;
   return highByte ? in.gpr[index] >> 8 : in.gpr[index];
 }
+
+namespace {
 
 /// SDM vol. 2B, SAL/SAR/SHL/SHR: the count is masked to 5 bits (6 with REX.W). A masked count
 /// of 0 changes no flag at all. Otherwise AF is undefined, OF is undefined unless the count is
@@ -39,15 +38,27 @@ uint32_t shiftUndefinedFlags(const Instr &instr, const CpuState &in) {
 
 } // namespace
 
+Undefined undefinedEffects(const Instr &instr, const CpuState &in) {
+  Undefined out;
+  out.flags = instr.flagsUndefined;   // e.g. SF ZF AF PF of imul, AF of and/or/xor/test
+  shiftUndefined(instr, in, out) || bitByteUndefined(instr, in, out) ||
+      rotateUndefined(instr, in, out) || arithmeticUndefined(instr, in, out);
+  return out;
+}
+
 uint32_t undefinedFlags(const Instr &instr, const CpuState &in) {
+  return undefinedEffects(instr, in).flags;
+}
+
+bool shiftUndefined(const Instr &instr, const CpuState &in, Undefined &out) {
   switch (instr.mnemonic) {
   case ZYDIS_MNEMONIC_SHL:
   case ZYDIS_MNEMONIC_SHR:
   case ZYDIS_MNEMONIC_SAR:
-    return shiftUndefinedFlags(instr, in);
+    out.flags = shiftUndefinedFlags(instr, in);
+    return true;
   default:
-    // Operand-independent cases, e.g. SF ZF AF PF of imul, AF of and/or/xor/test.
-    return instr.flagsUndefined;
+    return false;
   }
 }
 

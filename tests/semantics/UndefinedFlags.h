@@ -9,8 +9,27 @@
 
 namespace hoist::test {
 
-/// RFLAGS mask (FlagCF ...) of the flags undefined after `instr` runs from `in`: Zydis' set
-/// for the instruction, refined where the SDM makes it depend on the operands.
+/// What the manual leaves undefined after one execution.
+struct Undefined {
+  uint32_t flags = 0;       ///< RFLAGS mask (FlagCF ...)
+  uint16_t registers = 0;   ///< bit i: the whole value of GPR i (RAX=0 ... R15=15)
+};
+
+/// Zydis' flag set for the instruction, refined where the SDM makes it depend on the operands,
+/// plus the destination registers the SDM leaves undefined for these inputs.
+Undefined undefinedEffects(const Instr &instr, const CpuState &in);
+/// The flag part of undefinedEffects.
 uint32_t undefinedFlags(const Instr &instr, const CpuState &in);
+
+/// The value of a register or immediate operand as the instruction reads it (the low bits
+/// matter; AH..BH are shifted down); 0 for memory operands.
+uint64_t operandValue(const Operand &operand, const CpuState &in);
+
+// Operand-dependent rules per instruction family, each in its own file. Each returns true and
+// fills `out` (which starts as Zydis' static set) when the instruction is one of its family.
+bool shiftUndefined(const Instr &instr, const CpuState &in, Undefined &out);
+bool bitByteUndefined(const Instr &instr, const CpuState &in, Undefined &out);
+bool rotateUndefined(const Instr &instr, const CpuState &in, Undefined &out);
+bool arithmeticUndefined(const Instr &instr, const CpuState &in, Undefined &out);
 
 } // namespace hoist::test
