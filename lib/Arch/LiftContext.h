@@ -26,6 +26,9 @@ public:
   /// The instruction faults or traps (ud2, int3, hlt, divide error): ends the path. `address`
   /// is the RIP the CPU reports: the instruction for a fault, the next one for a trap.
   virtual void trap(llvm::Value *address) = 0;
+  /// Faults when `condition` holds (a divide error, say) and goes on after it otherwise. The
+  /// current block is split: the code a semantic emits next runs only when it did not fault.
+  virtual void trapIf(llvm::Value *condition, llvm::Value *address) = 0;
 };
 
 /// Condition codes in the order of their encoding (jo=0 ... jg=15).

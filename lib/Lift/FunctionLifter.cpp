@@ -30,6 +30,7 @@ public:
   void call(llvm::Value *target, uint64_t returnAddress) override;
   void ret(llvm::Value *target) override;
   void trap(llvm::Value *address) override;
+  void trapIf(llvm::Value *condition, llvm::Value *address) override;
 
 private:
   struct Slot {
@@ -37,6 +38,10 @@ private:
     llvm::BasicBlock *bb;
     RegisterFile::Block *registers;
     unsigned unliftedPreds = 0;
+    // Where lifting currently appends: the block itself, or the last piece of it after
+    // trapIf split it. Edges to successors leave from here.
+    llvm::BasicBlock *tailBB = nullptr;
+    RegisterFile::Block *tail = nullptr;
   };
 
   std::vector<Slot *> reversePostOrder();
@@ -77,14 +82,14 @@ FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &f
       pcMetadataKind_(function.getContext().getMDKindID("hoist.pc")) {
   for (const auto &[start, machine] : input.explored.blocks) {
     auto *bb = llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(start, true), &function);
-    slots_.emplace(start, Slot{&machine, bb, registers_.createBlock(bb)});
+    RegisterFile::Block *registers = registers_.createBlock(bb);
+    slots_.emplace(start, Slot{&machine, bb, registers, 0, bb, registers});
   }
+  // Edges are added when the branches are made (from each block's tail); here only counted,
+  // so that a block is sealed once every predecessor is lifted.
   for (auto &[start, slot] : slots_)
-    for (uint64_t successor : slot.machine->successors) {
-      Slot &target = slots_.at(successor);
-      registers_.addPredecessor(target.registers, slot.registers);
-      ++target.unliftedPreds;
-    }
+    for (uint64_t successor : slot.machine->successors)
+      ++slots_.at(successor).unliftedPreds;
   Slot &entry = slots_.at(input.explored.entry);
   registers_.addPredecessor(entry.registers, registers_.entryBlock());
   llvm::BranchInst::Create(entry.bb, registers_.basicBlock(registers_.entryBlock()));
@@ -125,8 +130,8 @@ void FunctionLifter::run() {
   // so every block is sealed here; the loop only guards against a broken invariant.
   for (auto &[start, slot] : slots_) {
     registers_.seal(slot.registers);
-    if (!slot.bb->getTerminator())
-      new llvm::UnreachableInst(context_, slot.bb);
+    if (!slot.tailBB->getTerminator())
+      new llvm::UnreachableInst(context_, slot.tailBB);
   }
   input_.stats.blocks += slots_.size();
 }
@@ -134,7 +139,7 @@ void FunctionLifter::run() {
 void FunctionLifter::liftBlock(Slot &slot) {
   current_ = &slot;
   for (const Instr *instr : slot.machine->instrs) {
-    if (slot.bb->getTerminator())
+    if (slot.tailBB->getTerminator())
       break;   // a semantic ended the block early (a trap in the middle, say)
     liftInstruction(*instr);
   }
@@ -142,20 +147,23 @@ void FunctionLifter::liftBlock(Slot &slot) {
 }
 
 void FunctionLifter::liftInstruction(const Instr &instr) {
-  llvm::BasicBlock *bb = current_->bb;
+  llvm::BasicBlock *bb = current_->tailBB;
   llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
-  ctx_.setPosition(current_->registers, &instr);
+  ctx_.setPosition(current_->tail, &instr);
   Semantic semantic = findSemantic(instr.mnemonic);
   LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
   if (status == LiftStatus::Unsupported) {
     ++input_.stats.unsupported[instr.mnemonicName()];
     input_.diagnostics.warning("unsupported-instruction", instr.address,
                                instr.describe() + ": no semantics; lifted as __hoist_unsupported");
-    ctx_.setPosition(current_->registers, &instr);
-    leave(current_->registers, Intrinsic::Unsupported, ctx_.ir.getInt64(instr.address), true);
+    ctx_.setPosition(current_->tail, &instr);
+    leave(current_->tail, Intrinsic::Unsupported, ctx_.ir.getInt64(instr.address), true);
   }
   ++input_.stats.instructionsLifted;
+  // A split leaves the instruction's IR in two blocks; both carry its address.
   tagWithAddress(bb, last, instr.address);
+  if (current_->tailBB != bb)
+    tagWithAddress(current_->tailBB, nullptr, instr.address);
 }
 
 void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
@@ -171,15 +179,18 @@ void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *aft
 }
 
 void FunctionLifter::finishBlock(Slot &slot) {
-  if (slot.bb->getTerminator())
+  if (slot.tailBB->getTerminator())
     return;
   const MachineBlock &machine = *slot.machine;
-  ctx_.setPosition(slot.registers, machine.instrs.empty() ? nullptr : machine.instrs.back());
+  ctx_.setPosition(slot.tail, machine.instrs.empty() ? nullptr : machine.instrs.back());
   llvm::Value *next = ctx_.ir.getInt64(machine.endAddress);
   switch (machine.end) {
-  case MachineBlock::End::Fallthrough:
-    llvm::BranchInst::Create(slots_.at(machine.successors.front()).bb, slot.bb);
+  case MachineBlock::End::Fallthrough: {
+    Slot &successor = slots_.at(machine.successors.front());
+    registers_.addPredecessor(successor.registers, slot.tail);
+    llvm::BranchInst::Create(successor.bb, slot.tailBB);
     return;
+  }
   case MachineBlock::End::Invalid: {
     llvm::ArrayRef<uint8_t> bytes = input_.image.bytesAt(machine.endAddress);
     std::string hex;
@@ -188,7 +199,7 @@ void FunctionLifter::finishBlock(Slot &slot) {
     input_.diagnostics.error("invalid-instruction", machine.endAddress,
                              formatAddress(machine.endAddress) + ": invalid instruction bytes " +
                                  llvm::StringRef(hex).rtrim().str() + "; lifted as __hoist_trap");
-    leave(slot.registers, Intrinsic::Trap, next, false);
+    leave(slot.tail, Intrinsic::Trap, next, false);
     return;
   }
   case MachineBlock::End::LeavesCode:
@@ -196,11 +207,11 @@ void FunctionLifter::finishBlock(Slot &slot) {
                                formatAddress(machine.endAddress) +
                                    ": execution runs past the end of executable code; lifted as "
                                    "__hoist_jmp");
-    leave(slot.registers, Intrinsic::Jmp, next, false);
+    leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
   case MachineBlock::End::Budget:
   case MachineBlock::End::Terminator:   // a terminator whose form had no semantics
-    leave(slot.registers, Intrinsic::Jmp, next, false);
+    leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
   }
 }
@@ -222,11 +233,14 @@ llvm::BasicBlock *
 FunctionLifter::edgeTo(uint64_t target,
                        std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits) {
   const auto &successors = current_->machine->successors;
-  if (std::find(successors.begin(), successors.end(), target) != successors.end())
-    return slots_.at(target).bb;
+  if (std::find(successors.begin(), successors.end(), target) != successors.end()) {
+    Slot &successor = slots_.at(target);
+    registers_.addPredecessor(successor.registers, current_->tail);
+    return successor.bb;
+  }
   auto *bb = llvm::BasicBlock::Create(context_, "exit_" + llvm::utohexstr(target, true), &function_);
   RegisterFile::Block *exit = registers_.createBlock(bb);
-  registers_.addPredecessor(exit, current_->registers);
+  registers_.addPredecessor(exit, current_->tail);
   registers_.seal(exit);
   exits.emplace_back(exit, target);
   return bb;
@@ -243,7 +257,7 @@ void FunctionLifter::fillExits(
 void FunctionLifter::jump(uint64_t target) {
   std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
   llvm::BasicBlock *destination = edgeTo(target, exits);
-  llvm::BranchInst::Create(destination, current_->bb);
+  llvm::BranchInst::Create(destination, current_->tailBB);
   fillExits(exits);
 }
 
@@ -253,24 +267,41 @@ void FunctionLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t not
   std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
   llvm::BasicBlock *takenBB = edgeTo(taken, exits);
   llvm::BasicBlock *notTakenBB = edgeTo(notTaken, exits);
-  llvm::BranchInst::Create(takenBB, notTakenBB, condition, current_->bb);
+  llvm::BranchInst::Create(takenBB, notTakenBB, condition, current_->tailBB);
   fillExits(exits);
 }
 
 void FunctionLifter::jumpIndirect(llvm::Value *target) {
-  leave(current_->registers, Intrinsic::Jmp, target, false);
+  leave(current_->tail, Intrinsic::Jmp, target, false);
 }
 
 void FunctionLifter::call(llvm::Value *target, uint64_t returnAddress) {
-  leave(current_->registers, Intrinsic::Call, target, true);
+  leave(current_->tail, Intrinsic::Call, target, true);
 }
 
 void FunctionLifter::ret(llvm::Value *target) {
-  leave(current_->registers, Intrinsic::Ret, target, false);
+  leave(current_->tail, Intrinsic::Ret, target, false);
 }
 
 void FunctionLifter::trap(llvm::Value *address) {
-  leave(current_->registers, Intrinsic::Trap, address, false);
+  leave(current_->tail, Intrinsic::Trap, address, false);
+}
+
+void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
+  uint64_t pc = ctx_.instr().address;
+  auto *faultBB = llvm::BasicBlock::Create(context_, "fault_" + llvm::utohexstr(pc, true), &function_);
+  auto *continueBB = llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(pc, true) + ".ok", &function_);
+  RegisterFile::Block *fault = registers_.createBlock(faultBB);
+  RegisterFile::Block *rest = registers_.createBlock(continueBB);
+  for (RegisterFile::Block *piece : {fault, rest}) {
+    registers_.addPredecessor(piece, current_->tail);
+    registers_.seal(piece);
+  }
+  llvm::BranchInst::Create(faultBB, continueBB, condition, current_->tailBB);
+  leave(fault, Intrinsic::Trap, address, false);
+  current_->tail = rest;
+  current_->tailBB = continueBB;
+  ctx_.setPosition(rest, &ctx_.instr());
 }
 
 } // namespace

@@ -44,6 +44,8 @@ LiftStatus liftNeg(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
+} // namespace
+
 /// Flags of a multiply: CF = OF = the product does not fit the destination (SDM vol. 2, IMUL).
 /// SF, ZF, AF and PF are undefined; Hoist computes SF, ZF and PF from the result, AF as 0.
 void writeMultiplyFlags(LiftContext &ctx, llvm::Value *truncated, llvm::Value *fits) {
@@ -57,9 +59,8 @@ void writeMultiplyFlags(LiftContext &ctx, llvm::Value *truncated, llvm::Value *f
 }
 
 /// imul with 2 or 3 explicit operands: dst = src1 * src2, truncated to the operand size.
+/// (The one-operand form is in MulDiv.cpp, which registers the mnemonic.)
 LiftStatus liftImul(LiftContext &ctx, const Instr &instr) {
-  if (instr.explicitCount < 2)
-    return ctx.unsupported();   // one-operand imul writes rdx:rax (issue 3)
   unsigned bits = ctx.operandBits(0);
   unsigned first = instr.explicitCount == 3 ? 1 : 0;
   llvm::Value *a = ctx.readOperand(first, bits);
@@ -73,8 +74,6 @@ LiftStatus liftImul(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-} // namespace
-
 void registerBinary(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_ADD, liftAddSub<false, false, true>);
   table.add(ZYDIS_MNEMONIC_ADC, liftAddSub<false, true, true>);
@@ -84,7 +83,6 @@ void registerBinary(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_INC, liftIncDec<false>);
   table.add(ZYDIS_MNEMONIC_DEC, liftIncDec<true>);
   table.add(ZYDIS_MNEMONIC_NEG, liftNeg);
-  table.add(ZYDIS_MNEMONIC_IMUL, liftImul);
 }
 
 } // namespace hoist

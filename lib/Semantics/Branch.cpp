@@ -1,4 +1,5 @@
-// Control transfers (Zydis categories UNCOND_BR, COND_BR, CALL, RET): jmp, jcc, call, ret.
+// Control transfers (Zydis categories UNCOND_BR, COND_BR, CALL, RET): jmp, jcc, jrcxz,
+// loop*, call, ret.
 #include "Semantics/Semantics.h"
 
 namespace hoist {
@@ -18,6 +19,33 @@ LiftStatus liftJmp(LiftContext &ctx, const Instr &instr) {
 
 LiftStatus liftJcc(LiftContext &ctx, const Instr &instr) {
   llvm::Value *taken = ctx.condition(*conditionOf(instr.mnemonic));
+  ctx.control().branch(taken, relativeTarget(instr), instr.next());
+  return LiftStatus::Lifted;
+}
+
+/// jrcxz, jecxz: branch when the counter (as wide as the address size) is zero.
+LiftStatus liftJumpIfCounterZero(LiftContext &ctx, const Instr &instr) {
+  ZydisRegister counter = instr.addressWidth == 32 ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+  llvm::Value *value = ctx.readReg(counter);
+  llvm::Value *zero = ctx.ir.CreateICmpEQ(value, llvm::ConstantInt::get(value->getType(), 0));
+  ctx.control().branch(zero, relativeTarget(instr), instr.next());
+  return LiftStatus::Lifted;
+}
+
+/// loop, loope, loopne: decrement the counter (flags untouched), branch while it is not zero
+/// (and ZF is set, or clear).
+template <ZydisMnemonic Mnemonic>
+LiftStatus liftLoop(LiftContext &ctx, const Instr &instr) {
+  ZydisRegister counter = instr.addressWidth == 32 ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+  llvm::Value *value = ctx.readReg(counter);
+  llvm::Value *decremented = ctx.ir.CreateSub(value, llvm::ConstantInt::get(value->getType(), 1));
+  llvm::Value *taken =
+      ctx.ir.CreateICmpNE(decremented, llvm::ConstantInt::get(value->getType(), 0));
+  if (Mnemonic == ZYDIS_MNEMONIC_LOOPE)
+    taken = ctx.ir.CreateAnd(taken, ctx.readFlag(Var::ZF));
+  else if (Mnemonic == ZYDIS_MNEMONIC_LOOPNE)
+    taken = ctx.ir.CreateAnd(taken, ctx.ir.CreateNot(ctx.readFlag(Var::ZF)));
+  ctx.writeReg(counter, decremented);
   ctx.control().branch(taken, relativeTarget(instr), instr.next());
   return LiftStatus::Lifted;
 }
@@ -51,6 +79,11 @@ void registerBranch(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_JMP, liftJmp);
   for (ZydisMnemonic jcc : conditionalMnemonics(ConditionalFamily::Jcc))
     table.add(jcc, liftJcc);
+  table.add(ZYDIS_MNEMONIC_JRCXZ, liftJumpIfCounterZero);
+  table.add(ZYDIS_MNEMONIC_JECXZ, liftJumpIfCounterZero);
+  table.add(ZYDIS_MNEMONIC_LOOP, liftLoop<ZYDIS_MNEMONIC_LOOP>);
+  table.add(ZYDIS_MNEMONIC_LOOPE, liftLoop<ZYDIS_MNEMONIC_LOOPE>);
+  table.add(ZYDIS_MNEMONIC_LOOPNE, liftLoop<ZYDIS_MNEMONIC_LOOPNE>);
   table.add(ZYDIS_MNEMONIC_CALL, liftCall);
   table.add(ZYDIS_MNEMONIC_RET, liftRet);
 }
