@@ -36,21 +36,23 @@ llvm::Value *LiftContext::readReg(ZydisRegister reg) {
 void LiftContext::writeReg(ZydisRegister reg, llvm::Value *value) {
   std::optional<RegisterSlice> slice = gprSlice(reg);
   assert(slice && "writeReg on a register that is not a GPR");
+  writeVar(slice->var, mergedRegister(reg, value));
+}
+
+llvm::Value *LiftContext::mergedRegister(ZydisRegister reg, llvm::Value *value) {
+  std::optional<RegisterSlice> slice = gprSlice(reg);
+  assert(slice && "mergedRegister on a register that is not a GPR");
   assert(value->getType()->getIntegerBitWidth() == slice->bits && "register width mismatch");
-  if (slice->bits == 64) {
-    writeVar(slice->var, value);
-    return;
-  }
+  if (slice->bits == 64)
+    return value;
   llvm::Value *wide = ir.CreateZExt(value, ir.getInt64Ty());
-  if (slice->zeroExtendsOnWrite) {
-    writeVar(slice->var, wide);
-    return;
-  }
+  if (slice->zeroExtendsOnWrite)
+    return wide;
   uint64_t mask = ((uint64_t(1) << slice->bits) - 1) << slice->offset;
   llvm::Value *kept = ir.CreateAnd(readVar(slice->var), ir.getInt64(~mask));
   if (slice->offset)
     wide = ir.CreateShl(wide, slice->offset);
-  writeVar(slice->var, ir.CreateOr(kept, wide));
+  return ir.CreateOr(kept, wide);
 }
 
 void LiftContext::writeFlags(FlagOp op, llvm::Value *lhs, llvm::Value *rhs, llvm::Value *result,

@@ -61,6 +61,9 @@ public:
   /// Writes a general-purpose register with the x86 merge rules: 8- and 16-bit writes keep the
   /// other bits, 32-bit writes zero-extend.
   void writeReg(ZydisRegister reg, llvm::Value *value);
+  /// The full 64-bit value the register's variable would hold after writeReg(reg, value):
+  /// for semantics that choose between register results with a select.
+  llvm::Value *mergedRegister(ZydisRegister reg, llvm::Value *value);
   llvm::Value *readFlag(Var flag) { return readVar(flag); }
   void writeFlag(Var flag, llvm::Value *value) { writeVar(flag, value); }
   void writeFlags(FlagOp op, llvm::Value *lhs, llvm::Value *rhs, llvm::Value *result,

@@ -1,4 +1,5 @@
-// Data movement (Zydis category DATAXFER and MISC's lea): mov, movzx, movsx, movsxd, lea, xchg.
+// Data movement (Zydis category DATAXFER and MISC's lea): mov, movzx, movsx, movsxd, lea,
+// xchg, movbe.
 #include "Semantics/Semantics.h"
 
 namespace hoist {
@@ -40,6 +41,13 @@ LiftStatus liftXchg(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
+/// movbe: a load or store with the bytes reversed (SDM vol. 2, MOVBE); no flags.
+LiftStatus liftMovbe(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *value = ctx.readOperand(1);
+  ctx.writeOperand(0, ctx.ir.CreateUnaryIntrinsic(llvm::Intrinsic::bswap, value));
+  return LiftStatus::Lifted;
+}
+
 } // namespace
 
 void registerDataXfer(SemanticTable &table) {
@@ -49,6 +57,7 @@ void registerDataXfer(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_MOVSXD, liftExtend<true>);
   table.add(ZYDIS_MNEMONIC_LEA, liftLea);
   table.add(ZYDIS_MNEMONIC_XCHG, liftXchg);
+  table.add(ZYDIS_MNEMONIC_MOVBE, liftMovbe);
 }
 
 } // namespace hoist

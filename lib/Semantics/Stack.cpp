@@ -1,4 +1,4 @@
-// Stack (Zydis categories PUSH and POP): push, pop.
+// Stack (Zydis categories PUSH, POP and MISC's enter/leave): push, pop, enter, leave.
 #include "Semantics/Semantics.h"
 
 namespace hoist {
@@ -22,11 +22,34 @@ LiftStatus liftPop(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
+/// enter size, 0: push rbp; rbp = rsp; rsp -= size. Nesting levels above 0 copy frame
+/// pointers from the old frame (SDM vol. 2, ENTER); compilers never emit them.
+LiftStatus liftEnter(LiftContext &ctx, const Instr &instr) {
+  if (instr.operandWidth != 64 || (instr.op(1).imm & 0x1f) != 0)
+    return ctx.unsupported();
+  ctx.push(ctx.readVar(Var::RBP));
+  llvm::Value *frame = ctx.readVar(Var::RSP);
+  ctx.writeVar(Var::RBP, frame);
+  ctx.writeVar(Var::RSP, ctx.ir.CreateSub(frame, ctx.ir.getInt64(instr.op(0).imm & 0xffff)));
+  return LiftStatus::Lifted;
+}
+
+/// leave: rsp = rbp; rbp = pop.
+LiftStatus liftLeave(LiftContext &ctx, const Instr &instr) {
+  if (instr.operandWidth != 64)
+    return ctx.unsupported();   // the 16-bit form pops bp only
+  ctx.writeVar(Var::RSP, ctx.readVar(Var::RBP));
+  ctx.writeVar(Var::RBP, ctx.pop(64));
+  return LiftStatus::Lifted;
+}
+
 } // namespace
 
 void registerStack(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_PUSH, liftPush);
   table.add(ZYDIS_MNEMONIC_POP, liftPop);
+  table.add(ZYDIS_MNEMONIC_ENTER, liftEnter);
+  table.add(ZYDIS_MNEMONIC_LEAVE, liftLeave);
 }
 
 } // namespace hoist
