@@ -37,4 +37,14 @@ struct LiftCommandOptions {
 
 int runLift(const LiftCommandOptions &options);
 
+struct StatsCommandOptions {
+  std::vector<std::string> paths;      ///< every input; one that fails to load is skipped
+  std::optional<uint64_t> rawBase;     ///< --raw --base ADDR, applied to every input
+  bool json = false;
+  bool sweep = false;                  ///< linear sweep of executable sections, not reachability
+};
+
+/// `hoist stats`: counts instructions and those without semantics, decoding only.
+int runStats(const StatsCommandOptions &options);
+
 } // namespace hoist

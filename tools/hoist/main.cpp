@@ -11,15 +11,16 @@ namespace {
 
 cl::SubCommand InfoCmd("info", "Print sections, symbols, imports and exports of a binary");
 cl::SubCommand LiftCmd("lift", "Lift functions of a binary to LLVM IR");
+cl::SubCommand StatsCmd("stats", "Count instructions and list those without semantics");
 
 cl::OptionCategory InputCategory("Input");
 cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
                                cl::sub(InfoCmd), cl::sub(LiftCmd), cl::cat(InputCategory));
 cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
-                  cl::sub(InfoCmd), cl::sub(LiftCmd), cl::cat(InputCategory));
+                  cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::cat(InputCategory));
 cl::opt<std::string> Base("base", cl::desc("Load address of a --raw input (0x...)"),
                           cl::value_desc("address"), cl::sub(InfoCmd), cl::sub(LiftCmd),
-                          cl::cat(InputCategory));
+                          cl::sub(StatsCmd), cl::cat(InputCategory));
 
 cl::opt<bool> Json("json", cl::desc("Print JSON"), cl::sub(InfoCmd));
 
@@ -40,6 +41,14 @@ cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
+
+cl::list<std::string> StatsInputs(cl::Positional, cl::desc("<binary>..."), cl::OneOrMore,
+                                  cl::sub(StatsCmd), cl::cat(InputCategory));
+cl::opt<bool> StatsJson("json", cl::desc("Print JSON"), cl::sub(StatsCmd));
+cl::opt<bool> StatsSweep("sweep",
+                         cl::desc("Linear sweep of every executable section instead of the "
+                                  "instructions reachable from known entries"),
+                         cl::sub(StatsCmd));
 
 int usageError(const Twine &message) {
   errs() << "hoist: " << message << "\n";
@@ -85,5 +94,13 @@ int main(int argc, char **argv) {
     options.diagnosticsPath = DiagnosticsFile;
     return hoist::runLift(options);
   }
-  return usageError("expected a subcommand: info or lift (see hoist --help)");
+  if (StatsCmd) {
+    hoist::StatsCommandOptions options;
+    options.paths.assign(StatsInputs.begin(), StatsInputs.end());
+    options.rawBase = input.rawBase;
+    options.json = StatsJson;
+    options.sweep = StatsSweep;
+    return hoist::runStats(options);
+  }
+  return usageError("expected a subcommand: info, lift or stats (see hoist --help)");
 }

@@ -1,0 +1,284 @@
+// `hoist stats`: how much of a binary's code Hoist has semantics for. Decode-only (nothing is
+// lifted to IR), so that it runs over whole directories of binaries in seconds.
+#include "Commands.h"
+
+#include "Lift/FunctionExplorer.h"
+#include "Lift/InstructionCache.h"
+#include "Semantics/Semantics.h"
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+#include "hoist/Options.h"
+
+#include <llvm/ADT/BitVector.h>
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace hoist {
+namespace {
+
+/// Instruction counts of one binary, or summed over all of them.
+struct InstructionCounts {
+  uint64_t instructions = 0;    ///< decoded instructions (invalid bytes not included)
+  uint64_t withSemantics = 0;
+  uint64_t invalid = 0;         ///< addresses whose bytes do not decode
+  std::array<uint64_t, ZYDIS_MNEMONIC_MAX_VALUE + 1> unsupportedByMnemonic{};
+
+  uint64_t withoutSemantics() const { return instructions - withSemantics; }
+
+  void count(const Instr &instr) {
+    ++instructions;
+    // A mnemonic whose semantic rejects some forms (mov to a segment register, far jmp)
+    // still counts as supported: telling those apart would need lifting.
+    if (findSemantic(instr.mnemonic))
+      ++withSemantics;
+    else
+      ++unsupportedByMnemonic[instr.mnemonic];
+  }
+
+  void add(const InstructionCounts &other) {
+    instructions += other.instructions;
+    withSemantics += other.withSemantics;
+    invalid += other.invalid;
+    for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i)
+      unsupportedByMnemonic[i] += other.unsupportedByMnemonic[i];
+  }
+
+  /// Unsupported mnemonics, most frequent first (ties by name, so output is stable).
+  std::vector<std::pair<llvm::StringRef, uint64_t>> unsupportedSorted() const {
+    std::vector<std::pair<llvm::StringRef, uint64_t>> sorted;
+    for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i)
+      if (unsupportedByMnemonic[i])
+        sorted.emplace_back(ZydisMnemonicGetString(static_cast<ZydisMnemonic>(i)),
+                            unsupportedByMnemonic[i]);
+    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    return sorted;
+  }
+};
+
+struct BinaryStats {
+  std::string path;
+  std::string kind;
+  uint64_t entries = 0;            ///< reachable mode: distinct executable entry addresses
+  uint64_t budgetExhausted = 0;    ///< reachable mode: functions cut short by LiftOptions
+  InstructionCounts counts;
+};
+
+/// Which addresses were already counted, one bit per file-backed byte of each executable
+/// section. A bitmap rather than a hash set: it stays small (an eighth of the code size) even
+/// for binaries with millions of instructions, and it is bounded by the file size.
+class SeenAddresses {
+public:
+  explicit SeenAddresses(const Image &image) : image_(image), bits_(image.sections().size()) {}
+
+  /// True the first time `address` is inserted.
+  bool insert(uint64_t address) {
+    const Section *section = image_.sectionAt(address);
+    if (!section || address - section->address >= section->fileSize)
+      return false;   // no bytes there, so nothing was decoded to count
+    llvm::BitVector &bits = bits_[section - image_.sections().data()];
+    if (bits.empty())
+      bits.resize(section->fileSize);
+    uint64_t offset = address - section->address;
+    if (bits.test(offset))
+      return false;
+    bits.set(offset);
+    return true;
+  }
+
+private:
+  const Image &image_;
+  std::vector<llvm::BitVector> bits_;   ///< parallel to image.sections(), sized on first use
+};
+
+/// Every known entry: the entry point, function symbols and exports, in executable code.
+std::set<uint64_t> knownEntries(const Image &image) {
+  std::set<uint64_t> entries;
+  auto consider = [&](uint64_t address) {
+    if (image.isExecutable(address))
+      entries.insert(address);
+  };
+  consider(image.entryPoint());
+  for (const Symbol &symbol : image.symbols())
+    if (symbol.kind == Symbol::Kind::Function)
+      consider(symbol.address);
+  for (const Export &exported : image.exports())
+    if (exported.forwarder.empty())
+      consider(exported.address);
+  return entries;
+}
+
+/// Explores each entry as the lifter would and counts each distinct instruction once.
+BinaryStats countReachable(const Image &image, const LiftOptions &options) {
+  BinaryStats stats;
+  std::set<uint64_t> entries = knownEntries(image);
+  stats.entries = entries.size();
+  SeenAddresses seen(image);
+  DiagnosticSink diagnostics;   // only budget warnings land here; they are counted, not shown
+  auto cache = std::make_unique<InstructionCache>(image);
+  uint64_t cachedSinceReset = 0;
+  for (uint64_t entry : entries) {
+    ExploredFunction function = exploreFunction(*cache, entry, options, diagnostics);
+    for (const auto &[start, block] : function.blocks) {
+      cachedSinceReset += block.instrs.size();
+      for (const Instr *instr : block.instrs)
+        if (seen.insert(instr->address))
+          stats.counts.count(*instr);
+      // An address decodes the same way every time, so an invalid address is never an
+      // instruction's and the same bitmap keeps invalid addresses distinct too.
+      if (block.end == MachineBlock::End::Invalid && seen.insert(block.endAddress))
+        ++stats.counts.invalid;
+    }
+    // The cache keeps a full Instr per address. Sharing it between functions only saves
+    // decoding the little code they share, so drop it once it holds a function budget's worth:
+    // memory stays bounded however large the binary.
+    if (cachedSinceReset > options.maxInstructionsPerFunction) {
+      cache = std::make_unique<InstructionCache>(image);
+      cachedSinceReset = 0;
+    }
+  }
+  stats.budgetExhausted = diagnostics.count(Severity::Warning);
+  return stats;
+}
+
+/// Decodes every executable section from its start; an undecodable byte counts as invalid and
+/// the sweep resumes at the next byte. Each step advances, so the loop is bounded by the size.
+BinaryStats countSweep(const Image &image) {
+  BinaryStats stats;
+  Decoder decoder;
+  Instr instr;
+  for (const Section &section : image.sections()) {
+    // sectionAt() names the one section owning an address; skipping the others means
+    // overlapping section headers never count the same bytes twice.
+    if (!section.mapped || !section.executable || image.sectionAt(section.address) != &section)
+      continue;
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(section.address);
+    for (size_t offset = 0; offset < bytes.size();) {
+      DecodeStatus status = decoder.decode(bytes.data() + offset, bytes.size() - offset,
+                                           section.address + offset, instr);
+      if (status == DecodeStatus::Ok) {
+        stats.counts.count(instr);
+        offset += instr.length;
+      } else {
+        ++stats.counts.invalid;
+        ++offset;
+      }
+    }
+  }
+  return stats;
+}
+
+std::optional<double> percentWithSemantics(const InstructionCounts &counts) {
+  if (counts.instructions == 0)
+    return std::nullopt;
+  return 100.0 * counts.withSemantics / counts.instructions;
+}
+
+void printCounts(const InstructionCounts &counts, llvm::raw_ostream &out) {
+  std::optional<double> percent = percentWithSemantics(counts);
+  out << llvm::formatv("  instructions       {0,12}\n", counts.instructions);
+  out << llvm::formatv("  with semantics     {0,12}  ({1})\n", counts.withSemantics,
+                       percent ? llvm::formatv("{0:F2}%", *percent).str() : "-");
+  out << llvm::formatv("  without semantics  {0,12}\n", counts.withoutSemantics());
+  out << llvm::formatv("  invalid            {0,12}\n", counts.invalid);
+  auto unsupported = counts.unsupportedSorted();
+  if (unsupported.empty())
+    return;
+  out << "  unsupported mnemonics (" << unsupported.size() << "):\n";
+  for (const auto &[mnemonic, count] : unsupported)
+    out << llvm::formatv("    {0,-16} {1,10}\n", mnemonic, count);
+}
+
+void printText(const std::vector<BinaryStats> &binaries, const InstructionCounts &total,
+               size_t skipped, bool sweep, llvm::raw_ostream &out) {
+  for (const BinaryStats &binary : binaries) {
+    out << binary.path << ": " << binary.kind;
+    if (sweep)
+      out << ", linear sweep of executable sections\n";
+    else
+      out << ", reachable from " << binary.entries << " entries"
+          << (binary.budgetExhausted
+                  ? llvm::formatv(" ({0} cut short by the budget)", binary.budgetExhausted).str()
+                  : "")
+          << "\n";
+    printCounts(binary.counts, out);
+  }
+  out << "total: " << binaries.size() << " files read, " << skipped << " skipped\n";
+  printCounts(total, out);
+}
+
+llvm::json::Object countsToJson(const InstructionCounts &counts) {
+  llvm::json::Array unsupported;
+  for (const auto &[mnemonic, count] : counts.unsupportedSorted())
+    unsupported.push_back(llvm::json::Object{{"mnemonic", mnemonic}, {"count", count}});
+  std::optional<double> percent = percentWithSemantics(counts);
+  return llvm::json::Object{
+      {"instructions", counts.instructions},
+      {"withSemantics", counts.withSemantics},
+      {"withoutSemantics", counts.withoutSemantics()},
+      {"invalid", counts.invalid},
+      {"percentWithSemantics", percent ? llvm::json::Value(*percent) : llvm::json::Value(nullptr)},
+      {"unsupported", std::move(unsupported)}};
+}
+
+llvm::json::Value toJson(const std::vector<BinaryStats> &binaries, const InstructionCounts &total,
+                         const std::vector<std::string> &skipped, bool sweep) {
+  llvm::json::Array files;
+  for (const BinaryStats &binary : binaries) {
+    llvm::json::Object entry = countsToJson(binary.counts);
+    entry["path"] = binary.path;
+    entry["kind"] = binary.kind;
+    if (!sweep) {
+      entry["entries"] = binary.entries;
+      entry["budgetExhausted"] = binary.budgetExhausted;
+    }
+    files.push_back(std::move(entry));
+  }
+  llvm::json::Object totals = countsToJson(total);
+  totals["filesRead"] = binaries.size();
+  totals["filesSkipped"] = skipped.size();
+  return llvm::json::Object{{"mode", sweep ? "sweep" : "reachable"},
+                            {"files", std::move(files)},
+                            {"skipped", llvm::json::Array(skipped)},
+                            {"total", std::move(totals)}};
+}
+
+} // namespace
+
+int runStats(const StatsCommandOptions &options) {
+  LiftOptions budgets;
+  std::vector<BinaryStats> binaries;
+  std::vector<std::string> skipped;
+  InstructionCounts total;
+  for (const std::string &path : options.paths) {
+    InputOptions input{path, options.rawBase};
+    llvm::Expected<std::unique_ptr<Image>> image = loadInput(input);
+    if (!image) {
+      // One bad file among many (`hoist stats /usr/bin/*` meets scripts) must not stop the rest.
+      llvm::errs() << "hoist: warning: " << llvm::toString(image.takeError()) << "; skipped\n";
+      skipped.push_back(path);
+      continue;
+    }
+    BinaryStats stats = options.sweep ? countSweep(**image) : countReachable(**image, budgets);
+    stats.path = path;
+    stats.kind = (*image)->kindDescription();
+    total.add(stats.counts);
+    binaries.push_back(std::move(stats));
+  }
+  if (options.json)
+    llvm::outs() << llvm::formatv("{0:2}", toJson(binaries, total, skipped, options.sweep))
+                 << "\n";
+  else
+    printText(binaries, total, skipped.size(), options.sweep, llvm::outs());
+  if (binaries.empty())
+    return reportFailure(makeError("no input could be read"));
+  return 0;
+}
+
+} // namespace hoist
