@@ -29,6 +29,9 @@ public:
   /// Faults when `condition` holds (a divide error, say) and goes on after it otherwise. The
   /// current block is split: the code a semantic emits next runs only when it did not fault.
   virtual void trapIf(llvm::Value *condition, llvm::Value *address) = 0;
+  /// Goes to `target` (a successor of this instruction) when `condition` holds and goes on
+  /// with the rest of the instruction otherwise; splits the block like trapIf.
+  virtual void branchIf(llvm::Value *condition, uint64_t target) = 0;
 };
 
 /// Condition codes in the order of their encoding (jo=0 ... jg=15).

@@ -28,6 +28,14 @@ bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets) {
     return true;
   case ZYDIS_CATEGORY_RET:
     return true;
+  case ZYDIS_CATEGORY_STRINGOP:
+    // A repeated string instruction runs one iteration and then executes itself again (RIP
+    // unchanged) until the count runs out: a loop onto its own address.
+    if (!instr.hasRep() && !instr.hasRepe() && !instr.hasRepne())
+      return false;
+    targets.push_back(instr.address);
+    targets.push_back(instr.next());
+    return true;
   default:
     break;
   }

@@ -31,6 +31,7 @@ public:
   void ret(llvm::Value *target) override;
   void trap(llvm::Value *address) override;
   void trapIf(llvm::Value *condition, llvm::Value *address) override;
+  void branchIf(llvm::Value *condition, uint64_t target) override;
 
 private:
   struct Slot {
@@ -56,6 +57,8 @@ private:
   llvm::BasicBlock *edgeTo(uint64_t target, std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
   void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
+  /// Ends the current tail with `br condition, taken, rest` and makes `rest` the new tail.
+  void continueUnless(llvm::Value *condition, llvm::BasicBlock *taken);
 
   const FunctionLiftInput &input_;
   llvm::Function &function_;
@@ -287,21 +290,36 @@ void FunctionLifter::trap(llvm::Value *address) {
   leave(current_->tail, Intrinsic::Trap, address, false);
 }
 
+void FunctionLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *taken) {
+  uint64_t pc = ctx_.instr().address;
+  auto *restBB =
+      llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(pc, true) + ".ok", &function_);
+  RegisterFile::Block *rest = registers_.createBlock(restBB);
+  registers_.addPredecessor(rest, current_->tail);
+  registers_.seal(rest);
+  llvm::BranchInst::Create(taken, restBB, condition, current_->tailBB);
+  current_->tail = rest;
+  current_->tailBB = restBB;
+}
+
 void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
   uint64_t pc = ctx_.instr().address;
-  auto *faultBB = llvm::BasicBlock::Create(context_, "fault_" + llvm::utohexstr(pc, true), &function_);
-  auto *continueBB = llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(pc, true) + ".ok", &function_);
+  auto *faultBB =
+      llvm::BasicBlock::Create(context_, "fault_" + llvm::utohexstr(pc, true), &function_);
   RegisterFile::Block *fault = registers_.createBlock(faultBB);
-  RegisterFile::Block *rest = registers_.createBlock(continueBB);
-  for (RegisterFile::Block *piece : {fault, rest}) {
-    registers_.addPredecessor(piece, current_->tail);
-    registers_.seal(piece);
-  }
-  llvm::BranchInst::Create(faultBB, continueBB, condition, current_->tailBB);
+  registers_.addPredecessor(fault, current_->tail);
+  registers_.seal(fault);
+  continueUnless(condition, faultBB);
   leave(fault, Intrinsic::Trap, address, false);
-  current_->tail = rest;
-  current_->tailBB = continueBB;
-  ctx_.setPosition(rest, &ctx_.instr());
+  ctx_.setPosition(current_->tail, &ctx_.instr());
+}
+
+void FunctionLifter::branchIf(llvm::Value *condition, uint64_t target) {
+  std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
+  llvm::BasicBlock *taken = edgeTo(target, exits);
+  continueUnless(condition, taken);
+  fillExits(exits);
+  ctx_.setPosition(current_->tail, &ctx_.instr());
 }
 
 } // namespace

@@ -122,6 +122,21 @@ void StateGenerator::plantBranchTargets(CpuState &state, std::vector<uint8_t> &a
     writeArena(effectiveAddress(instr_, operand, state), layout::IndirectTarget);
 }
 
+void StateGenerator::shapeStringState(unsigned index, CpuState &state,
+                                      std::vector<uint8_t> &arena) {
+  // A repeated instruction runs rcx times: keep the count small so that both runs stay in
+  // the data page (pointers start in its middle, 0x400..0x800), and include 0 and 1.
+  if (instr_.hasRep() || instr_.hasRepe() || instr_.hasRepne())
+    state.gpr[1] = index % 7 == 0 ? index % 2 : random_.below(48);
+  // Every third state makes the data page one repeated byte, and al that byte, so that
+  // repe cmps / repne scas run through long equal stretches instead of stopping at once.
+  if (index % 3 == 0) {
+    uint8_t fill = static_cast<uint8_t>(random_.next());
+    std::memset(arena.data(), fill, layout::DataSize);
+    state.gpr[0] = (state.gpr[0] & ~uint64_t(0xff)) | fill;
+  }
+}
+
 bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8_t> &arena) {
   arena.resize(layout::ArenaSize);
   for (size_t i = 0; i < arena.size(); i += 8) {
@@ -144,6 +159,8 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
     state.rip = instr_.address;
     if (!placeMemoryOperands(state))
       continue;
+    if (instr_.category == ZYDIS_CATEGORY_STRINGOP)
+      shapeStringState(index, state, arena);
     plantBranchTargets(state, arena);
     return true;
   }

@@ -23,6 +23,7 @@ public:
 private:
   uint64_t interestingValue();
   bool placeMemoryOperands(CpuState &state);
+  void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   void plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena);
 
   const Instr &instr_;
