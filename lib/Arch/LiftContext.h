@@ -32,6 +32,10 @@ public:
   /// Goes to `target` (a successor of this instruction) when `condition` holds and goes on
   /// with the rest of the instruction otherwise; splits the block like trapIf.
   virtual void branchIf(llvm::Value *condition, uint64_t target) = 0;
+  /// An instruction whose effect only the machine can produce (cpuid, rdtsc, syscall, ...):
+  /// writes State back, calls `void @<name>(ptr %state, ptr %mem, i64 address)`, which puts
+  /// the results into State, and reads State again.
+  virtual void callRuntime(llvm::StringRef name) = 0;
 };
 
 /// Condition codes in the order of their encoding (jo=0 ... jg=15).

@@ -32,6 +32,7 @@ public:
   void trap(llvm::Value *address) override;
   void trapIf(llvm::Value *condition, llvm::Value *address) override;
   void branchIf(llvm::Value *condition, uint64_t target) override;
+  void callRuntime(llvm::StringRef name) override;
 
 private:
   struct Slot {
@@ -300,6 +301,18 @@ void FunctionLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *ta
   llvm::BranchInst::Create(taken, restBB, condition, current_->tailBB);
   current_->tail = rest;
   current_->tailBB = restBB;
+}
+
+void FunctionLifter::callRuntime(llvm::StringRef name) {
+  RegisterFile::Block *block = current_->tail;
+  llvm::Value *address = llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_),
+                                                ctx_.instr().address);
+  registers_.storeAll(block);
+  llvm::IRBuilder<> ir(current_->tailBB);
+  ir.CreateStore(address,
+                 ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr"));
+  ir.CreateCall(getRuntimeIntrinsic(module_, name), {state_, memory_, address});
+  registers_.reloadAll(block);
 }
 
 void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {

@@ -19,11 +19,15 @@ const char *intrinsicName(Intrinsic intrinsic) {
 }
 
 llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic) {
+  return getRuntimeIntrinsic(module, intrinsicName(intrinsic));
+}
+
+llvm::FunctionCallee getRuntimeIntrinsic(llvm::Module &module, llvm::StringRef name) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
                                        {ptr, ptr, llvm::Type::getInt64Ty(context)}, false);
-  return module.getOrInsertFunction(intrinsicName(intrinsic), type);
+  return module.getOrInsertFunction(name, type);
 }
 
 } // namespace hoist

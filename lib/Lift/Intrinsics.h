@@ -10,5 +10,7 @@ enum class Intrinsic { Call, Ret, Jmp, Unsupported, Trap };
 
 const char *intrinsicName(Intrinsic intrinsic);
 llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic);
+/// A runtime intrinsic named by a semantic (`__hoist_cpuid`, ...), same signature.
+llvm::FunctionCallee getRuntimeIntrinsic(llvm::Module &module, llvm::StringRef name);
 
 } // namespace hoist
