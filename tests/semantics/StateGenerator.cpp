@@ -113,6 +113,17 @@ void StateGenerator::plantBranchTargets(CpuState &state, std::vector<uint8_t> &a
     writeArena(state.gpr[4], layout::IndirectTarget);
     return;
   }
+  if (instr_.mnemonic == ZYDIS_MNEMONIC_POPF || instr_.mnemonic == ZYDIS_MNEMONIC_POPFQ) {
+    // The popped RFLAGS must not set TF (a trap after the next instruction, in the harness)
+    // or AC (alignment checking in the host code); the other bits stay random.
+    uint64_t offset = state.gpr[4] - layout::ArenaAddress;
+    constexpr uint64_t TrapFlag = 1u << 8, AlignmentCheck = 1u << 18;
+    uint64_t value;
+    std::memcpy(&value, arena.data() + offset, 8);
+    value &= ~(TrapFlag | AlignmentCheck);
+    std::memcpy(arena.data() + offset, &value, 8);
+    return;
+  }
   if (instr_.category != ZYDIS_CATEGORY_CALL && instr_.category != ZYDIS_CATEGORY_UNCOND_BR)
     return;
   const Operand &operand = instr_.op(0);
