@@ -4,42 +4,13 @@
 // a masked count of 0 changes no flag. OF is defined for a masked count of 1 only; Hoist
 // computes the count-1 formula for every count. The destination is written even for a count
 // of 0, so a 32-bit register destination is zero-extended, as on the CPU.
+#include "Semantics/CountedFlags.h"
 #include "Semantics/Semantics.h"
 
 #include <llvm/IR/Intrinsics.h>
 
 namespace hoist {
 namespace {
-
-/// Operand `index` as an i8 count, masked as every rotate and double shift masks it.
-llvm::Value *maskedCount(LiftContext &ctx, unsigned index, unsigned bits) {
-  return ctx.ir.CreateAnd(ctx.readOperand(index, 8), ctx.ir.getInt8(bits == 64 ? 63 : 31));
-}
-
-/// Writes flags that the instruction changes only when its masked count is not 0. A constant
-/// count of 0 writes nothing; a count in a register selects the old flag when it is 0.
-class CountedFlags {
-public:
-  CountedFlags(LiftContext &ctx, llvm::Value *maskedCount)
-      : ctx_(ctx), constant_(llvm::dyn_cast<llvm::ConstantInt>(maskedCount)) {
-    if (!constant_)
-      isZero_ = ctx.ir.CreateICmpEQ(maskedCount, ctx.ir.getInt8(0));
-  }
-  bool unchanged() const { return constant_ && constant_->isZero(); }
-  void write(Var flag, llvm::Value *computed) {
-    if (unchanged())
-      return;
-    if (constant_)
-      ctx_.writeFlag(flag, computed);
-    else
-      ctx_.writeFlag(flag, ctx_.ir.CreateSelect(isZero_, ctx_.readFlag(flag), computed));
-  }
-
-private:
-  LiftContext &ctx_;
-  llvm::ConstantInt *constant_;
-  llvm::Value *isZero_ = nullptr;
-};
 
 llvm::Value *bitOf(llvm::IRBuilderBase &ir, llvm::Value *value, unsigned bit) {
   return ir.CreateTrunc(ir.CreateLShr(value, bit), ir.getInt1Ty());

@@ -3,6 +3,7 @@
 // SDM vol. 2, SAL/SAR/SHL/SHR: the count is masked to 5 bits (6 with REX.W); a masked count of
 // 0 leaves the flags alone; CF is the last bit shifted out; OF is defined for a count of 1 only
 // (Hoist computes the count-1 formula for every count); AF is undefined (computed as 0).
+#include "Semantics/CountedFlags.h"
 #include "Semantics/Semantics.h"
 
 namespace hoist {
@@ -15,8 +16,7 @@ LiftStatus liftShift(LiftContext &ctx, const Instr &instr) {
   auto &ir = ctx.ir;
   unsigned bits = ctx.operandBits(0);
   llvm::Value *value = ctx.readOperand(0);
-  unsigned countMask = bits == 64 ? 63 : 31;
-  llvm::Value *count = ir.CreateAnd(ctx.readOperand(1, 8), ir.getInt8(countMask));
+  llvm::Value *count = maskedCount(ctx, 1, bits);
 
   // Narrow operands shift as 64-bit values: a count of up to 31 on an 8-bit operand is then
   // still a defined LLVM shift, and the bits shifted out stay visible for CF.
@@ -52,24 +52,13 @@ LiftStatus liftShift(LiftContext &ctx, const Instr &instr) {
 
   ctx.writeOperand(0, result);
 
-  // A zero count leaves every flag as it was.
-  auto *constantCount = llvm::dyn_cast<llvm::ConstantInt>(count);
-  if (constantCount && constantCount->isZero())
-    return LiftStatus::Lifted;
-  llvm::Value *isZeroCount = ir.CreateICmpEQ(count, ir.getInt8(0));
-  auto keep = [&](Var flag, llvm::Value *computed) {
-    if (constantCount) {
-      ctx.writeFlag(flag, computed);
-      return;
-    }
-    ctx.writeFlag(flag, ir.CreateSelect(isZeroCount, ctx.readFlag(flag), computed));
-  };
-  keep(Var::CF, carry);
-  keep(Var::OF, overflow);
-  keep(Var::SF, signFlag(ir, result));
-  keep(Var::ZF, zeroFlag(ir, result));
-  keep(Var::PF, parityFlag(ir, result));
-  keep(Var::AF, ir.getFalse());
+  CountedFlags flags(ctx, count);
+  flags.write(Var::CF, carry);
+  flags.write(Var::OF, overflow);
+  flags.write(Var::SF, signFlag(ir, result));
+  flags.write(Var::ZF, zeroFlag(ir, result));
+  flags.write(Var::PF, parityFlag(ir, result));
+  flags.write(Var::AF, ir.getFalse());
   return LiftStatus::Lifted;
 }
 
