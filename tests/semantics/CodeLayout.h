@@ -46,6 +46,10 @@ constexpr uint64_t IndirectTarget = CodeAddress + IndirectTargetOffset;
 constexpr uint64_t TargetDistance = 0x40;
 constexpr uint64_t FarTargetDistance = 0x200;
 
+/// The GS base both runs use (the native runner sets it with arch_prctl; glibc does not use
+/// GS on x86-64). Far from the arena, so a lifter that forgot the base would fault.
+constexpr uint64_t GsBase = 0x10000000;
+
 /// An exit stub is 44 bytes (NativeRunner.cpp); the label spacing above leaves room for each.
 constexpr uint64_t ExitStubSpacing = 0x40;
 

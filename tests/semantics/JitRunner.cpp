@@ -1,5 +1,7 @@
 #include "JitRunner.h"
 
+#include "CodeLayout.h"
+
 #include "FaultGuard.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
@@ -55,6 +57,7 @@ void toHoistState(const CpuState &in, HoistState &s) {
   s.RIP = in.rip;
   s.CF = in.cf, s.PF = in.pf, s.AF = in.af, s.ZF = in.zf, s.SF = in.sf, s.DF = in.df;
   s.OF = in.of;
+  s.GS_BASE = layout::GsBase;   // what NativeRunner set natively
 }
 
 void fromHoistState(HoistState &s, CpuState &out) {

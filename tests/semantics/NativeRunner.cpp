@@ -7,7 +7,10 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <asm/prctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 extern "C" {
 // NativeEntry.S reads and writes this by the offsets asserted below.
@@ -81,6 +84,9 @@ NativeRunner::NativeRunner() {
   if (mprotect(reinterpret_cast<void *>(layout::ArenaAddress), layout::ArenaSize,
                PROT_READ | PROT_WRITE) != 0)
     throw std::runtime_error("cannot open the arena");
+  // GS-relative forms address the arena through this base; the lifted run gets it in State.
+  if (syscall(SYS_arch_prctl, ARCH_SET_GS, layout::GsBase) != 0)
+    throw std::runtime_error("cannot set the GS base");
   FaultGuard::instance();
 }
 

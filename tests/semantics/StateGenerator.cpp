@@ -27,7 +27,13 @@ uint64_t effectiveAddress(const Instr &instr, const Operand &operand, const CpuS
     address += state.gpr[base];
   if (int index = gprIndex(operand.index); index >= 0)
     address += state.gpr[index] * operand.scale;
-  return instr.addressWidth == 32 ? address & 0xffffffff : address;
+  if (instr.addressWidth == 32)
+    address &= 0xffffffff;
+  return address + segmentBase(operand);
+}
+
+uint64_t segmentBase(const Operand &operand) {
+  return operand.segment == ZYDIS_REGISTER_GS ? layout::GsBase : 0;
 }
 
 StateGenerator::StateGenerator(const Instr &instr, uint64_t seed) : instr_(instr), random_(seed) {}
@@ -76,7 +82,7 @@ bool StateGenerator::placeMemoryOperands(CpuState &state) {
       continue;
     int base = gprIndex(operand.base), index = gprIndex(operand.index);
     uint64_t wanted = layout::DataAddress + 0x200 + random_.below(layout::DataSize - 0x400);
-    uint64_t sinceDisp = wanted - static_cast<uint64_t>(operand.disp);
+    uint64_t sinceDisp = wanted - static_cast<uint64_t>(operand.disp) - segmentBase(operand);
     if (index >= 0 && index != Rsp)
       state.gpr[index] = uint64_t(int64_t(random_.below(0x80)) - 0x40);
     if (base >= 0 && base != Rsp && base == index)   // [rax+rax*2]

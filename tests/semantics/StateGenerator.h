@@ -35,5 +35,8 @@ int gprIndex(ZydisRegister reg);
 
 /// The address `operand` (a memory operand of `instr`) accesses from `state`.
 uint64_t effectiveAddress(const Instr &instr, const Operand &operand, const CpuState &state);
+/// The segment base an operand's address adds: layout::GsBase for GS, else 0 (FS stays the
+/// host's thread pointer, which the harness cannot move, so no form uses it).
+uint64_t segmentBase(const Operand &operand);
 
 } // namespace hoist::test
