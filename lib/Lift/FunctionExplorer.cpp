@@ -13,7 +13,7 @@ namespace hoist {
 bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets) {
   // Without a semantic the instruction is lifted as __hoist_unsupported and lifting goes on
   // after it, so for the block structure it falls through.
-  if (!findSemantic(instr.mnemonic))
+  if (!findSemantic(instr))
     return false;
   const Operand &first = instr.op(0);
   switch (instr.category) {

@@ -154,7 +154,7 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
   llvm::BasicBlock *bb = current_->tailBB;
   llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
   ctx_.setPosition(current_->tail, &instr);
-  Semantic semantic = findSemantic(instr.mnemonic);
+  Semantic semantic = findSemantic(instr);
   LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
   if (status == LiftStatus::Unsupported) {
     ++input_.stats.unsupported[instr.mnemonicName()];

@@ -24,11 +24,11 @@ static SemanticTable buildTable() {
   return table;
 }
 
-Semantic findSemantic(ZydisMnemonic mnemonic) {
+Semantic findSemantic(const Instr &instr) {
   static const SemanticTable table = buildTable();
-  if (mnemonic < 0 || mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)
+  if (instr.mnemonic < 0 || instr.mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)
     return nullptr;
-  return table.find(mnemonic);
+  return table.find(instr);
 }
 
 } // namespace hoist

@@ -16,15 +16,29 @@ using Semantic = LiftStatus (*)(LiftContext &ctx, const Instr &instr);
 
 class SemanticTable {
 public:
-  void add(ZydisMnemonic mnemonic, Semantic semantic) { table_[mnemonic] = semantic; }
-  Semantic find(ZydisMnemonic mnemonic) const { return table_[mnemonic]; }
+  /// With `onlyCategory`, the semantic serves only instructions of that Zydis category: Zydis
+  /// gives some unrelated instructions one mnemonic (string `movsd` and SSE `movsd`).
+  void add(ZydisMnemonic mnemonic, Semantic semantic,
+           ZydisInstructionCategory onlyCategory = ZYDIS_CATEGORY_INVALID) {
+    table_[mnemonic] = {semantic, onlyCategory};
+  }
+  Semantic find(const Instr &instr) const {
+    const Entry &entry = table_[instr.mnemonic];
+    if (entry.onlyCategory != ZYDIS_CATEGORY_INVALID && entry.onlyCategory != instr.category)
+      return nullptr;
+    return entry.semantic;
+  }
 
 private:
-  std::array<Semantic, ZYDIS_MNEMONIC_MAX_VALUE + 1> table_{};
+  struct Entry {
+    Semantic semantic = nullptr;
+    ZydisInstructionCategory onlyCategory = ZYDIS_CATEGORY_INVALID;
+  };
+  std::array<Entry, ZYDIS_MNEMONIC_MAX_VALUE + 1> table_{};
 };
 
-/// The semantic of `mnemonic`, or null when Hoist has none.
-Semantic findSemantic(ZydisMnemonic mnemonic);
+/// The semantic of `instr`, or null when Hoist has none.
+Semantic findSemantic(const Instr &instr);
 
 enum class ConditionalFamily { Jcc, Setcc, Cmovcc };
 /// The 16 mnemonics of a family, indexed by Condition.

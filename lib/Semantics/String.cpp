@@ -31,9 +31,6 @@ void stepPointers(LiftContext &ctx, const Instr &instr, unsigned bytes) {
 
 template <StringOp Op>
 LiftStatus liftString(LiftContext &ctx, const Instr &instr) {
-  // Zydis names SSE's movsd and cmpsd like the string forms; those are not handled here.
-  if (instr.category != ZYDIS_CATEGORY_STRINGOP)
-    return ctx.unsupported();
   auto &ir = ctx.ir;
   const Operand &first = instr.op(0);
   const Operand &second = instr.op(1);
@@ -76,11 +73,11 @@ void registerString(SemanticTable &table) {
                              ZYDIS_MNEMONIC_MOVSQ, ZYDIS_MNEMONIC_STOSB, ZYDIS_MNEMONIC_STOSW,
                              ZYDIS_MNEMONIC_STOSD, ZYDIS_MNEMONIC_STOSQ, ZYDIS_MNEMONIC_LODSB,
                              ZYDIS_MNEMONIC_LODSW, ZYDIS_MNEMONIC_LODSD, ZYDIS_MNEMONIC_LODSQ})
-    table.add(move, liftString<StringOp::Move>);
+    table.add(move, liftString<StringOp::Move>, ZYDIS_CATEGORY_STRINGOP);
   for (ZydisMnemonic compare : {ZYDIS_MNEMONIC_CMPSB, ZYDIS_MNEMONIC_CMPSW, ZYDIS_MNEMONIC_CMPSD,
                                 ZYDIS_MNEMONIC_CMPSQ, ZYDIS_MNEMONIC_SCASB, ZYDIS_MNEMONIC_SCASW,
                                 ZYDIS_MNEMONIC_SCASD, ZYDIS_MNEMONIC_SCASQ})
-    table.add(compare, liftString<StringOp::Compare>);
+    table.add(compare, liftString<StringOp::Compare>, ZYDIS_CATEGORY_STRINGOP);
 }
 
 } // namespace hoist

@@ -34,7 +34,7 @@ struct InstructionCounts {
     ++instructions;
     // A mnemonic whose semantic rejects some forms (mov to a segment register, far jmp)
     // still counts as supported: telling those apart would need lifting.
-    if (findSemantic(instr.mnemonic))
+    if (findSemantic(instr))
       ++withSemantics;
     else
       ++unsupportedByMnemonic[instr.mnemonic];
