@@ -73,6 +73,7 @@ DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address
   out.mnemonic = raw.mnemonic;
   out.category = raw.meta.category;
   out.isaSet = raw.meta.isa_set;
+  out.isaExt = raw.meta.isa_ext;
   out.operandWidth = raw.operand_width;
   out.addressWidth = raw.address_width;
   out.attributes = raw.attributes;

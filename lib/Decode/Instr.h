@@ -61,6 +61,7 @@ struct Instr {
   ZydisMnemonic mnemonic = ZYDIS_MNEMONIC_INVALID;
   ZydisInstructionCategory category = ZYDIS_CATEGORY_INVALID;
   ZydisISASet isaSet = ZYDIS_ISA_SET_INVALID;
+  ZydisISAExt isaExt = ZYDIS_ISA_EXT_INVALID;
   uint8_t operandWidth = 0;   ///< effective operand size in bits
   uint8_t addressWidth = 0;   ///< effective address size in bits
   uint64_t attributes = 0;    ///< ZYDIS_ATTRIB_* (prefixes among them)
@@ -88,6 +89,9 @@ struct Instr {
   /// "0x401a2c: add rax, rbx": the prefix of every message about this instruction.
   std::string describe() const;
   const char *mnemonicName() const;
+  /// A general-purpose instruction: the base set and its integer extensions (BMI, ADX, LZCNT,
+  /// MOVBE, RDRAND, ...), not SIMD, x87 or MMX.
+  bool isGeneralPurpose() const;
 };
 
 const char *mnemonicName(ZydisMnemonic mnemonic);

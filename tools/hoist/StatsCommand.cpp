@@ -26,6 +26,7 @@ struct InstructionCounts {
   uint64_t instructions = 0;    ///< decoded instructions (invalid bytes not included)
   uint64_t withSemantics = 0;
   uint64_t invalid = 0;         ///< addresses whose bytes do not decode
+  uint64_t generalPurposeWithoutSemantics = 0;   ///< not SIMD, x87 or MMX (Instr::isGeneralPurpose)
   std::array<uint64_t, ZYDIS_MNEMONIC_MAX_VALUE + 1> unsupportedByMnemonic{};
 
   uint64_t withoutSemantics() const { return instructions - withSemantics; }
@@ -36,14 +37,17 @@ struct InstructionCounts {
     // still counts as supported: telling those apart would need lifting.
     if (findSemantic(instr))
       ++withSemantics;
-    else
+    else {
       ++unsupportedByMnemonic[instr.mnemonic];
+      generalPurposeWithoutSemantics += instr.isGeneralPurpose();
+    }
   }
 
   void add(const InstructionCounts &other) {
     instructions += other.instructions;
     withSemantics += other.withSemantics;
     invalid += other.invalid;
+    generalPurposeWithoutSemantics += other.generalPurposeWithoutSemantics;
     for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i)
       unsupportedByMnemonic[i] += other.unsupportedByMnemonic[i];
   }
@@ -186,6 +190,7 @@ void printCounts(const InstructionCounts &counts, llvm::raw_ostream &out) {
   out << llvm::formatv("  with semantics     {0,12}  ({1})\n", counts.withSemantics,
                        percent ? llvm::formatv("{0:F2}%", *percent).str() : "-");
   out << llvm::formatv("  without semantics  {0,12}\n", counts.withoutSemantics());
+  out << llvm::formatv("    general-purpose  {0,12}\n", counts.generalPurposeWithoutSemantics);
   out << llvm::formatv("  invalid            {0,12}\n", counts.invalid);
   auto unsupported = counts.unsupportedSorted();
   if (unsupported.empty())
@@ -222,6 +227,7 @@ llvm::json::Object countsToJson(const InstructionCounts &counts) {
       {"instructions", counts.instructions},
       {"withSemantics", counts.withSemantics},
       {"withoutSemantics", counts.withoutSemantics()},
+      {"generalPurposeWithoutSemantics", counts.generalPurposeWithoutSemantics},
       {"invalid", counts.invalid},
       {"percentWithSemantics", percent ? llvm::json::Value(*percent) : llvm::json::Value(nullptr)},
       {"unsupported", std::move(unsupported)}};
