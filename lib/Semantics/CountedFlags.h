@@ -2,6 +2,7 @@
 // count to 5 bits (6 with REX.W), and a masked count of 0 changes no flag.
 #pragma once
 
+#include "Arch/Flags.h"
 #include "Arch/LiftContext.h"
 
 namespace hoist {
@@ -28,6 +29,16 @@ public:
       ctx_.writeFlag(flag, computed);
     else
       ctx_.writeFlag(flag, ctx_.ir.CreateSelect(isZero_, ctx_.readFlag(flag), computed));
+  }
+  /// The flags of a shift (shl, shr, sar, shld, shrd): CF and OF as given, SF ZF PF from the
+  /// result, AF (undefined) as 0.
+  void writeShiftFlags(llvm::Value *carry, llvm::Value *overflow, llvm::Value *result) {
+    write(Var::CF, carry);
+    write(Var::OF, overflow);
+    write(Var::SF, signFlag(ctx_.ir, result));
+    write(Var::ZF, zeroFlag(ctx_.ir, result));
+    write(Var::PF, parityFlag(ctx_.ir, result));
+    write(Var::AF, ctx_.ir.getFalse());
   }
 
 private:

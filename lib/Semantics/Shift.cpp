@@ -52,13 +52,7 @@ LiftStatus liftShift(LiftContext &ctx, const Instr &instr) {
 
   ctx.writeOperand(0, result);
 
-  CountedFlags flags(ctx, count);
-  flags.write(Var::CF, carry);
-  flags.write(Var::OF, overflow);
-  flags.write(Var::SF, signFlag(ir, result));
-  flags.write(Var::ZF, zeroFlag(ir, result));
-  flags.write(Var::PF, parityFlag(ir, result));
-  flags.write(Var::AF, ir.getFalse());
+  CountedFlags(ctx, count).writeShiftFlags(carry, overflow, result);
   return LiftStatus::Lifted;
 }
 
