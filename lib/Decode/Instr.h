@@ -83,6 +83,7 @@ struct Instr {
   bool hasRep() const { return attributes & ZYDIS_ATTRIB_HAS_REP; }
   bool hasRepe() const { return attributes & ZYDIS_ATTRIB_HAS_REPE; }
   bool hasRepne() const { return attributes & ZYDIS_ATTRIB_HAS_REPNE; }
+  bool hasRepeatPrefix() const { return hasRep() || hasRepe() || hasRepne(); }
 
   /// Intel-syntax text, e.g. "add rax, qword ptr [rbx+0x8]".
   std::string text() const;

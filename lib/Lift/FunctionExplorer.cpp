@@ -31,7 +31,7 @@ bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets) {
   case ZYDIS_CATEGORY_STRINGOP:
     // A repeated string instruction runs one iteration and then executes itself again (RIP
     // unchanged) until the count runs out: a loop onto its own address.
-    if (!instr.hasRep() && !instr.hasRepe() && !instr.hasRepne())
+    if (!instr.hasRepeatPrefix())
       return false;
     targets.push_back(instr.address);
     targets.push_back(instr.next());

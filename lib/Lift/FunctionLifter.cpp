@@ -53,6 +53,8 @@ private:
   /// Writes State back and calls `intrinsic`; with `returns`, reads State again afterwards,
   /// otherwise ends the block with `ret void`.
   void leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip, bool returns);
+  void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
+             bool returns);
   /// The block an edge from the current block to `target` goes to: the target's own block, or
   /// a new exit block that leaves through __hoist_jmp.
   llvm::BasicBlock *edgeTo(uint64_t target, std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
@@ -222,11 +224,16 @@ void FunctionLifter::finishBlock(Slot &slot) {
 
 void FunctionLifter::leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip,
                            bool returns) {
+  leave(block, getIntrinsic(module_, intrinsic), rip, returns);
+}
+
+void FunctionLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee callee,
+                           llvm::Value *rip, bool returns) {
   llvm::BasicBlock *bb = registers_.basicBlock(block);
   registers_.storeAll(block);
   llvm::IRBuilder<> ir(bb);
   ir.CreateStore(rip, ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr"));
-  ir.CreateCall(getIntrinsic(module_, intrinsic), {state_, memory_, rip});
+  ir.CreateCall(callee, {state_, memory_, rip});
   if (returns)
     registers_.reloadAll(block);
   else
@@ -304,15 +311,9 @@ void FunctionLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *ta
 }
 
 void FunctionLifter::callRuntime(llvm::StringRef name) {
-  RegisterFile::Block *block = current_->tail;
   llvm::Value *address = llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_),
                                                 ctx_.instr().address);
-  registers_.storeAll(block);
-  llvm::IRBuilder<> ir(current_->tailBB);
-  ir.CreateStore(address,
-                 ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr"));
-  ir.CreateCall(getRuntimeIntrinsic(module_, name), {state_, memory_, address});
-  registers_.reloadAll(block);
+  leave(current_->tail, getRuntimeIntrinsic(module_, name), address, true);
 }
 
 void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {

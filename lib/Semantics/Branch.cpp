@@ -25,7 +25,7 @@ LiftStatus liftJcc(LiftContext &ctx, const Instr &instr) {
 
 /// jrcxz, jecxz: branch when the counter (as wide as the address size) is zero.
 LiftStatus liftJumpIfCounterZero(LiftContext &ctx, const Instr &instr) {
-  ZydisRegister counter = instr.addressWidth == 32 ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+  ZydisRegister counter = counterRegister(instr);
   llvm::Value *value = ctx.readReg(counter);
   llvm::Value *zero = ctx.ir.CreateICmpEQ(value, llvm::ConstantInt::get(value->getType(), 0));
   ctx.control().branch(zero, relativeTarget(instr), instr.next());
@@ -36,7 +36,7 @@ LiftStatus liftJumpIfCounterZero(LiftContext &ctx, const Instr &instr) {
 /// (and ZF is set, or clear).
 template <ZydisMnemonic Mnemonic>
 LiftStatus liftLoop(LiftContext &ctx, const Instr &instr) {
-  ZydisRegister counter = instr.addressWidth == 32 ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+  ZydisRegister counter = counterRegister(instr);
   llvm::Value *value = ctx.readReg(counter);
   llvm::Value *decremented = ctx.ir.CreateSub(value, llvm::ConstantInt::get(value->getType(), 1));
   llvm::Value *taken =

@@ -18,13 +18,13 @@ struct AccumulatorPair {
 AccumulatorPair accumulatorPair(unsigned bits) {
   switch (bits) {
   case 8:
-    return {ZYDIS_REGISTER_AL, ZYDIS_REGISTER_AH};
+    return {accumulatorRegister(bits), ZYDIS_REGISTER_AH};
   case 16:
-    return {ZYDIS_REGISTER_AX, ZYDIS_REGISTER_DX};
+    return {accumulatorRegister(bits), ZYDIS_REGISTER_DX};
   case 32:
-    return {ZYDIS_REGISTER_EAX, ZYDIS_REGISTER_EDX};
+    return {accumulatorRegister(bits), ZYDIS_REGISTER_EDX};
   default:
-    return {ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RDX};
+    return {accumulatorRegister(bits), ZYDIS_REGISTER_RDX};
   }
 }
 

@@ -24,6 +24,23 @@ static SemanticTable buildTable() {
   return table;
 }
 
+ZydisRegister accumulatorRegister(unsigned bits) {
+  switch (bits) {
+  case 8:
+    return ZYDIS_REGISTER_AL;
+  case 16:
+    return ZYDIS_REGISTER_AX;
+  case 32:
+    return ZYDIS_REGISTER_EAX;
+  default:
+    return ZYDIS_REGISTER_RAX;
+  }
+}
+
+ZydisRegister counterRegister(const Instr &instr) {
+  return instr.addressWidth == 32 ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+}
+
 Semantic findSemantic(const Instr &instr) {
   static const SemanticTable table = buildTable();
   if (instr.mnemonic < 0 || instr.mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)

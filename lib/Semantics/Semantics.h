@@ -40,6 +40,11 @@ private:
 /// The semantic of `instr`, or null when Hoist has none.
 Semantic findSemantic(const Instr &instr);
 
+/// al, ax, eax or rax: the accumulator at an operand size of `bits`.
+ZydisRegister accumulatorRegister(unsigned bits);
+/// rcx, or ecx under a 0x67 prefix: the count of loop, jrcxz and rep.
+ZydisRegister counterRegister(const Instr &instr);
+
 enum class ConditionalFamily { Jcc, Setcc, Cmovcc };
 /// The 16 mnemonics of a family, indexed by Condition.
 const std::array<ZydisMnemonic, 16> &conditionalMnemonics(ConditionalFamily family);

@@ -16,19 +16,6 @@ LiftStatus liftXadd(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-ZydisRegister accumulator(unsigned bits) {
-  switch (bits) {
-  case 8:
-    return ZYDIS_REGISTER_AL;
-  case 16:
-    return ZYDIS_REGISTER_AX;
-  case 32:
-    return ZYDIS_REGISTER_EAX;
-  default:
-    return ZYDIS_REGISTER_RAX;
-  }
-}
-
 /// Writes `value` to register `reg` only where `condition` holds.
 void writeRegisterIf(LiftContext &ctx, llvm::Value *condition, ZydisRegister reg,
                      llvm::Value *value) {
@@ -41,7 +28,7 @@ void writeRegisterIf(LiftContext &ctx, llvm::Value *condition, ZydisRegister reg
 /// (SDM vol. 2, CMPXCHG). A memory destination is written either way; flags as cmp.
 LiftStatus liftCmpxchg(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
-  ZydisRegister acc = accumulator(bits);
+  ZydisRegister acc = accumulatorRegister(bits);
   llvm::Value *dst = ctx.readOperand(0);
   llvm::Value *src = ctx.readOperand(1);
   llvm::Value *accValue = ctx.readReg(acc);

@@ -34,8 +34,8 @@ LiftStatus liftString(LiftContext &ctx, const Instr &instr) {
   auto &ir = ctx.ir;
   const Operand &first = instr.op(0);
   const Operand &second = instr.op(1);
-  bool repeated = instr.hasRep() || instr.hasRepe() || instr.hasRepne();
-  ZydisRegister counter = instr.addressWidth == 32 ? ZYDIS_REGISTER_ECX : ZYDIS_REGISTER_RCX;
+  bool repeated = instr.hasRepeatPrefix();
+  ZydisRegister counter = counterRegister(instr);
   if (repeated) {
     llvm::Value *count = ctx.readReg(counter);
     ctx.control().branchIf(

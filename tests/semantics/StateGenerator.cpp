@@ -143,7 +143,7 @@ void StateGenerator::shapeStringState(unsigned index, CpuState &state,
                                       std::vector<uint8_t> &arena) {
   // A repeated instruction runs rcx times: keep the count small so that both runs stay in
   // the data page (pointers start in its middle, 0x400..0x800), and include 0 and 1.
-  if (instr_.hasRep() || instr_.hasRepe() || instr_.hasRepne())
+  if (instr_.hasRepeatPrefix())
     state.gpr[1] = index % 7 == 0 ? index % 2 : random_.below(48);
   // Every third state makes the data page one repeated byte, and al that byte, so that
   // repe cmps / repne scas run through long equal stretches instead of stopping at once.

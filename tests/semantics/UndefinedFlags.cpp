@@ -1,5 +1,7 @@
 #include "UndefinedFlags.h"
 
+#include "Arch/Registers.h"
+
 #include "StateGenerator.h"
 
 namespace hoist::test {
@@ -12,9 +14,7 @@ uint64_t operandValue(const Operand &operand, const CpuState &in) {
   int index = gprIndex(operand.reg);
   if (index < 0)
     return 0;
-  bool highByte = operand.reg == ZYDIS_REGISTER_AH || operand.reg == ZYDIS_REGISTER_CH ||
-                  operand.reg == ZYDIS_REGISTER_DH || operand.reg == ZYDIS_REGISTER_BH;
-  return highByte ? in.gpr[index] >> 8 : in.gpr[index];
+  return in.gpr[index] >> gprSlice(operand.reg)->offset;   // ah..bh sit at bit 8
 }
 
 namespace {
