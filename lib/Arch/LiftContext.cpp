@@ -151,7 +151,12 @@ llvm::Value *LiftContext::readOperand(unsigned index, unsigned bits) {
     bits = operand.bits;
   switch (operand.kind) {
   case Operand::Kind::Reg: {
-    llvm::Value *value = readReg(operand.reg);
+    // A vector register reads as one integer of its width (movd eax, xmm0 truncates it).
+    llvm::Value *value =
+        isVectorRegister(operand.reg)
+            ? ir.CreateBitCast(readVectorReg(operand.reg, ir.getInt64Ty()),
+                               intType(vectorRegisterBits(operand.reg)))
+            : readReg(operand.reg);
     unsigned have = value->getType()->getIntegerBitWidth();
     if (have == bits)
       return value;
@@ -170,6 +175,15 @@ llvm::Value *LiftContext::readOperand(unsigned index, unsigned bits) {
 
 void LiftContext::writeOperand(unsigned index, llvm::Value *value) {
   const Operand &operand = instr_->op(index);
+  if (operand.isReg() && isVectorRegister(operand.reg)) {
+    // An integer narrower than the register zero-extends into it (movd, movq, vmovd).
+    unsigned registerBits = vectorRegisterBits(operand.reg);
+    unsigned bits = value->getType()->getPrimitiveSizeInBits();
+    if (bits < registerBits)
+      value = ir.CreateZExt(ir.CreateBitCast(value, intType(bits)), intType(registerBits));
+    writeVectorReg(operand.reg, value);
+    return;
+  }
   if (operand.isReg()) {
     writeReg(operand.reg, value);
     return;

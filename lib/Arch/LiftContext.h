@@ -91,11 +91,40 @@ public:
   void writeOperand(unsigned index, llvm::Value *value);
   unsigned operandBits(unsigned index) const { return instr_->op(index).bits; }
 
+  // Vector registers and operands (VectorAccess.cpp). A view is a fixed vector of `element`
+  // filling the register or operand: readVector(1, f32) of an xmm operand is <4 x float>, of
+  // a 64-bit memory operand <2 x float>.
+  static bool isVectorRegister(ZydisRegister reg);
+  /// 128 for xmm, 256 for ymm.
+  static unsigned vectorRegisterBits(ZydisRegister reg);
+  llvm::FixedVectorType *vectorType(llvm::Type *element, unsigned bits);
+  /// `value` (a vector or an integer) seen as a vector of `element` of the same size.
+  llvm::Value *vectorView(llvm::Value *value, llvm::Type *element);
+  /// An xmm register as a 128-bit view, a ymm register as a 256-bit view.
+  llvm::Value *readVectorReg(ZydisRegister reg, llvm::Type *element);
+  /// `value` has the register's size (128 bits for xmm, 256 for ymm), any vector or integer
+  /// type. An xmm write by a legacy SSE instruction keeps bits 128..255 of the ymm register;
+  /// a VEX or EVEX one zeroes them (SDM vol. 1, 14.1.3).
+  void writeVectorReg(ZydisRegister reg, llvm::Value *value);
+  /// Operand `index`, a vector register or memory, as a view of the operand's size. Memory
+  /// that the instruction requires aligned (movaps, legacy SSE arithmetic, ...) faults when it
+  /// is not, as the CPU's #GP does.
+  llvm::Value *readVector(unsigned index, llvm::Type *element);
+  void writeVector(unsigned index, llvm::Value *value);
+  /// The low `type` of a vector register, or a memory, GPR or immediate operand as `type` (an
+  /// integer or floating-point type): the scalar source of addss, movd, cvtsi2sd.
+  llvm::Value *readScalar(unsigned index, llvm::Type *type);
+  /// For the three-operand VEX forms (vaddps xmm1, xmm2, xmm3): the operand index of the first
+  /// source, 1; for the two-operand legacy form (addps xmm1, xmm2) it is the destination, 0.
+  unsigned firstSource() const { return instr_->isVexOrEvex() ? 1 : 0; }
+
   /// For a semantic that meets a form it does not handle; it must not have emitted IR yet.
   /// The block lifter then lifts the instruction as a call to __hoist_unsupported.
   LiftStatus unsupported() { return LiftStatus::Unsupported; }
 
 private:
+  void checkAlignment(const Operand &operand, llvm::Value *address);
+
   RegisterFile &registers_;
   llvm::Value *memoryBase_;
   ControlFlow &control_;

@@ -25,6 +25,17 @@ struct BuilderAtEnd : llvm::IRBuilder<> {
   }
 };
 
+/// The alignment of a variable's State field (State.def keeps fields naturally aligned).
+llvm::Align stateAlignment(llvm::LLVMContext &context, Var var) {
+  if (isVectorVar(var))
+    return llvm::Align(8);   // [4 x i64]
+  if (isX87Var(var))
+    return llvm::Align(16);
+  if (isFlagVar(var))
+    return llvm::Align(1);
+  return llvm::Align(varType(context, var)->getIntegerBitWidth() / 8);
+}
+
 } // namespace
 
 struct RegisterFile::Block {
@@ -174,6 +185,11 @@ llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {
 }
 
 llvm::Value *RegisterFile::fieldPointer(llvm::IRBuilderBase &ir, Var var) const {
+  if (isVectorVar(var) || isX87Var(var))
+    return ir.CreateInBoundsGEP(stateType_, statePtr_,
+                                {ir.getInt32(0), ir.getInt32(stateFieldOf(var)),
+                                 ir.getInt32(stateIndexOf(var))},
+                                llvm::Twine(varName(var)) + ".ptr");
   return ir.CreateStructGEP(stateType_, statePtr_, stateFieldOf(var),
                             llvm::Twine(varName(var)) + ".ptr");
 }
@@ -183,7 +199,10 @@ llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
   llvm::Value *ptr = fieldPointer(ir, var);
   if (isFlagVar(var))
     return ir.CreateICmpNE(ir.CreateLoad(ir.getInt8Ty(), ptr), ir.getInt8(0), varName(var));
-  return ir.CreateLoad(ir.getInt64Ty(), ptr, varName(var));
+  // A YMM field is [4 x i64] in State; the variable loads it as <4 x i64>, the same bytes, at
+  // the field's alignment rather than the vector's.
+  return ir.CreateAlignedLoad(varType(ir.getContext(), var), ptr, stateAlignment(ir.getContext(), var),
+                              varName(var));
 }
 
 void RegisterFile::reloadAll(Block *block) {
@@ -198,7 +217,7 @@ void RegisterFile::storeAll(Block *block) {
     BuilderAtEnd ir(block->bb);
     if (isFlagVar(var))
       value = ir.CreateZExt(value, ir.getInt8Ty());
-    ir.CreateStore(value, fieldPointer(ir, var));
+    ir.CreateAlignedStore(value, fieldPointer(ir, var), stateAlignment(ir.getContext(), var));
   }
 }
 

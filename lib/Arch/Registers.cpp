@@ -18,19 +18,57 @@ HoistStateField stateFieldOf(Var var) {
   case Var::OF: return HOIST_FIELD_OF;
   case Var::FS_BASE: return HOIST_FIELD_FS_BASE;
   case Var::GS_BASE: return HOIST_FIELD_GS_BASE;
-  default: return HOIST_FIELD_COUNT;
+  case Var::MXCSR: return HOIST_FIELD_MXCSR;
+  case Var::FPU_CW: return HOIST_FIELD_FPU_CW;
+  case Var::FPU_SW: return HOIST_FIELD_FPU_SW;
+  case Var::FPU_TW: return HOIST_FIELD_FPU_TW;
+  default:
+    if (isVectorVar(var))
+      return HOIST_FIELD_YMM;
+    if (isX87Var(var))
+      return HOIST_FIELD_ST;
+    return HOIST_FIELD_COUNT;
   }
 }
 
+unsigned stateIndexOf(Var var) {
+  if (isVectorVar(var))
+    return static_cast<unsigned>(var) - static_cast<unsigned>(Var::YMM0);
+  if (isX87Var(var))
+    return static_cast<unsigned>(var) - static_cast<unsigned>(Var::ST0);
+  return 0;
+}
+
+llvm::FixedVectorType *vectorVarType(llvm::LLVMContext &context) {
+  return llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), 4);
+}
+
 llvm::Type *varType(llvm::LLVMContext &context, Var var) {
-  return isFlagVar(var) ? llvm::Type::getInt1Ty(context) : llvm::Type::getInt64Ty(context);
+  if (isFlagVar(var))
+    return llvm::Type::getInt1Ty(context);
+  if (isVectorVar(var))
+    return vectorVarType(context);
+  if (isX87Var(var))
+    return llvm::Type::getX86_FP80Ty(context);
+  switch (var) {
+  case Var::MXCSR: return llvm::Type::getInt32Ty(context);
+  case Var::FPU_CW:
+  case Var::FPU_SW:
+  case Var::FPU_TW: return llvm::Type::getInt16Ty(context);
+  default: return llvm::Type::getInt64Ty(context);
+  }
 }
 
 const char *varName(Var var) {
   static const char *const Names[] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                       "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15",
                                       "cf",  "pf",  "af",  "zf",  "sf",  "df",  "of",
-                                      "fs_base", "gs_base"};
+                                      "fs_base", "gs_base", "mxcsr", "fpu_cw", "fpu_sw", "fpu_tw",
+                                      "ymm0", "ymm1", "ymm2", "ymm3", "ymm4", "ymm5", "ymm6",
+                                      "ymm7", "ymm8", "ymm9", "ymm10", "ymm11", "ymm12", "ymm13",
+                                      "ymm14", "ymm15", "st0", "st1", "st2", "st3", "st4", "st5",
+                                      "st6", "st7"};
+  static_assert(sizeof Names / sizeof *Names == NumVars);
   return Names[static_cast<unsigned>(var)];
 }
 

@@ -4,28 +4,49 @@
 #include "hoist/State.h"
 
 #include <Zydis/Zydis.h>
-#include <llvm/IR/Type.h>
+#include <llvm/IR/DerivedTypes.h>
 
 #include <cstdint>
 #include <optional>
 
 namespace hoist {
 
-/// One SSA variable per full register and per flag. GPRs are in encoding order.
+/// One SSA variable per full register and per flag. GPRs and vector registers are in
+/// encoding order. ST0..ST7 are the x87 stack relative to its top (ST0 is ST(0)), as State
+/// and fxsave keep them: a push or pop renames the variables instead of moving values.
 enum class Var : uint8_t {
   RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15,
   CF, PF, AF, ZF, SF, DF, OF,
   FS_BASE, GS_BASE,
+  MXCSR, FPU_CW, FPU_SW, FPU_TW,
+  YMM0, YMM1, YMM2, YMM3, YMM4, YMM5, YMM6, YMM7,
+  YMM8, YMM9, YMM10, YMM11, YMM12, YMM13, YMM14, YMM15,
+  ST0, ST1, ST2, ST3, ST4, ST5, ST6, ST7,
   Count
 };
 constexpr unsigned NumVars = static_cast<unsigned>(Var::Count);
 
 inline Var gprVar(unsigned encoding) { return static_cast<Var>(encoding); }
+inline Var ymmVar(unsigned encoding) {
+  return static_cast<Var>(static_cast<unsigned>(Var::YMM0) + encoding);
+}
+inline Var stVar(unsigned depth) {
+  return static_cast<Var>(static_cast<unsigned>(Var::ST0) + depth);
+}
 inline bool isFlagVar(Var var) { return var >= Var::CF && var <= Var::OF; }
+inline bool isVectorVar(Var var) { return var >= Var::YMM0 && var <= Var::YMM15; }
+inline bool isX87Var(Var var) { return var >= Var::ST0 && var <= Var::ST7; }
+
+/// The type a vector variable holds: the whole YMM register as <4 x i64>. Semantics work on
+/// typed views of it (LiftContext::readVector).
+llvm::FixedVectorType *vectorVarType(llvm::LLVMContext &context);
 
 /// The State field a variable lives in between lifted code and the outside.
 HoistStateField stateFieldOf(Var var);
-/// i1 for flags, i64 for everything else.
+/// The State field's element a variable lives in: 0 for plain fields, the register number for
+/// the YMM and ST arrays.
+unsigned stateIndexOf(Var var);
+/// i1 for flags, <4 x i64> for YMM, x86_fp80 for ST, the field's integer type otherwise.
 llvm::Type *varType(llvm::LLVMContext &context, Var var);
 const char *varName(Var var);
 

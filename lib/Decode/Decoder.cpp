@@ -74,6 +74,7 @@ DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address
   out.category = raw.meta.category;
   out.isaSet = raw.meta.isa_set;
   out.isaExt = raw.meta.isa_ext;
+  out.encoding = raw.encoding;
   out.operandWidth = raw.operand_width;
   out.addressWidth = raw.address_width;
   out.attributes = raw.attributes;
@@ -87,6 +88,10 @@ DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address
     out.flagsSet0 = raw.cpu_flags->set_0;
     out.flagsSet1 = raw.cpu_flags->set_1;
     out.flagsUndefined = raw.cpu_flags->undefined;
+  }
+  if (raw.fpu_flags) {
+    out.fpuFlagsModified = static_cast<uint8_t>(raw.fpu_flags->modified);
+    out.fpuFlagsUndefined = static_cast<uint8_t>(raw.fpu_flags->undefined);
   }
   return DecodeStatus::Ok;
 }

@@ -62,6 +62,9 @@ struct Instr {
   ZydisInstructionCategory category = ZYDIS_CATEGORY_INVALID;
   ZydisISASet isaSet = ZYDIS_ISA_SET_INVALID;
   ZydisISAExt isaExt = ZYDIS_ISA_EXT_INVALID;
+  /// Legacy, 3DNow!, XOP, VEX, EVEX or MVEX: VEX and EVEX writes to an XMM register zero the
+  /// rest of the vector register, legacy SSE writes keep it.
+  ZydisInstructionEncoding encoding = ZYDIS_INSTRUCTION_ENCODING_LEGACY;
   uint8_t operandWidth = 0;   ///< effective operand size in bits
   uint8_t addressWidth = 0;   ///< effective address size in bits
   uint64_t attributes = 0;    ///< ZYDIS_ATTRIB_* (prefixes among them)
@@ -76,6 +79,9 @@ struct Instr {
   uint32_t flagsSet0 = 0;
   uint32_t flagsSet1 = 0;
   uint32_t flagsUndefined = 0;
+  // The x87 condition codes as Zydis reports them: bits ZYDIS_FPUFLAG_C0..C3 (1, 2, 4, 8).
+  uint8_t fpuFlagsModified = 0;
+  uint8_t fpuFlagsUndefined = 0;
 
   uint64_t next() const { return address + length; }
   const Operand &op(unsigned i) const { return operands[i]; }
@@ -84,6 +90,9 @@ struct Instr {
   bool hasRepe() const { return attributes & ZYDIS_ATTRIB_HAS_REPE; }
   bool hasRepne() const { return attributes & ZYDIS_ATTRIB_HAS_REPNE; }
   bool hasRepeatPrefix() const { return hasRep() || hasRepe() || hasRepne(); }
+  bool isVexOrEvex() const {
+    return encoding == ZYDIS_INSTRUCTION_ENCODING_VEX || encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX;
+  }
 
   /// Intel-syntax text, e.g. "add rax, qword ptr [rbx+0x8]".
   std::string text() const;

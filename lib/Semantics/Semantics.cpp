@@ -21,6 +21,15 @@ static SemanticTable buildTable() {
   registerFlagOp(table);
   registerSemaphore(table);
   registerString(table);
+  registerSimdMove(table);
+  registerSimdShuffle(table);
+  registerSimdInteger(table);
+  registerSimdFloat(table);
+  registerSimdConvert(table);
+  registerSimdString(table);
+  registerSimdCrypto(table);
+  registerX87(table);
+  registerFpEnvironment(table);
   return table;
 }
 
@@ -44,6 +53,10 @@ ZydisRegister counterRegister(const Instr &instr) {
 Semantic findSemantic(const Instr &instr) {
   static const SemanticTable table = buildTable();
   if (instr.mnemonic < 0 || instr.mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)
+    return nullptr;
+  // AVX-512 and Knights Corner forms share mnemonics with AVX ones (vaddps); none is modelled.
+  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
+      instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX)
     return nullptr;
   return table.find(instr);
 }

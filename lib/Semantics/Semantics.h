@@ -68,5 +68,15 @@ void registerMulDiv(SemanticTable &table);
 void registerFlagOp(SemanticTable &table);
 void registerSemaphore(SemanticTable &table);
 void registerString(SemanticTable &table);
+// SIMD and floating point: SSE to AVX2, FMA, F16C, AES, PCLMUL, SHA, x87, MXCSR.
+void registerSimdMove(SemanticTable &table);
+void registerSimdShuffle(SemanticTable &table);
+void registerSimdInteger(SemanticTable &table);
+void registerSimdFloat(SemanticTable &table);
+void registerSimdConvert(SemanticTable &table);
+void registerSimdString(SemanticTable &table);
+void registerSimdCrypto(SemanticTable &table);
+void registerX87(SemanticTable &table);
+void registerFpEnvironment(SemanticTable &table);
 
 } // namespace hoist

@@ -83,6 +83,45 @@ std::string compareArenas(const uint8_t *native, const uint8_t *lifted) {
   return out;
 }
 
+std::string hexLanes(const uint64_t lanes[4]) {
+  return llvm::formatv("{0:x16}_{1:x16}_{2:x16}_{3:x16}", lanes[3], lanes[2], lanes[1], lanes[0])
+      .str();
+}
+
+std::string hexExtended(const uint8_t value[10]) {
+  uint16_t signExponent = uint16_t(value[9]) << 8 | value[8];
+  uint64_t significand = 0;
+  for (int i = 7; i >= 0; --i)
+    significand = significand << 8 | value[i];
+  return llvm::formatv("{0:x4}:{1:x16}", signExponent, significand).str();
+}
+
+/// The SIMD and x87 differences; the exception flags and undefined condition codes are
+/// masked as `undefined` says.
+std::string compareFpStates(const FpState &native, const FpState &lifted,
+                            const Undefined &undefined) {
+  std::string out;
+  for (unsigned i = 0; i < 16; ++i)
+    if (std::memcmp(native.ymm[i], lifted.ymm[i], 32) != 0)
+      out += llvm::formatv("ymm{0} native={1} lifted={2}; ", i, hexLanes(native.ymm[i]),
+                           hexLanes(lifted.ymm[i]))
+                 .str();
+  if ((native.mxcsr & ~undefined.mxcsr) != (lifted.mxcsr & ~undefined.mxcsr))
+    out += llvm::formatv("mxcsr native={0:x} lifted={1:x}; ", native.mxcsr, lifted.mxcsr).str();
+  if (native.fcw != lifted.fcw)
+    out += llvm::formatv("fcw native={0:x} lifted={1:x}; ", native.fcw, lifted.fcw).str();
+  if ((native.fsw & ~undefined.fsw) != (lifted.fsw & ~undefined.fsw))
+    out += llvm::formatv("fsw native={0:x} lifted={1:x}; ", native.fsw, lifted.fsw).str();
+  if (native.ftw != lifted.ftw)
+    out += llvm::formatv("ftw native={0:x} lifted={1:x}; ", native.ftw, lifted.ftw).str();
+  for (unsigned i = 0; i < 8; ++i)
+    if (std::memcmp(native.st[i], lifted.st[i], 10) != 0)
+      out += llvm::formatv("st({0}) native={1} lifted={2}; ", i, hexExtended(native.st[i]),
+                           hexExtended(lifted.st[i]))
+                 .str();
+  return out;
+}
+
 } // namespace
 
 const char *outcomeName(Outcome outcome) {
@@ -122,6 +161,7 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
       out += llvm::formatv("{0} native={1} lifted={2}; ", flag.name, native.state.*flag.field,
                            lifted.state.*flag.field)
                  .str();
+  out += compareFpStates(native.state.fp, lifted.state.fp, undefined);
   out += compareArenas(nativeArena, liftedArena);
   if (!out.empty())
     out.resize(out.size() - 2);   // the last "; "
@@ -134,12 +174,33 @@ std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t 
     out += llvm::formatv("{0}={1:x} ", GprNames[i], in.gpr[i]).str();
   for (const FlagField &flag : Flags)
     out += llvm::formatv("{0}={1} ", flag.name, in.*flag.field).str();
+  // The vector registers the instruction names, and the FP environment when it is SIMD or x87.
+  bool fp = false;
+  for (unsigned i = 0; i < instr.operandCount; ++i) {
+    const Operand &operand = instr.op(i);
+    ZydisRegisterClass regClass =
+        operand.isReg() ? ZydisRegisterGetClass(operand.reg) : ZYDIS_REGCLASS_INVALID;
+    if (regClass == ZYDIS_REGCLASS_XMM || regClass == ZYDIS_REGCLASS_YMM) {
+      int id = ZydisRegisterGetId(operand.reg);
+      out += llvm::formatv("ymm{0}={1} ", id, hexLanes(in.fp.ymm[id])).str();
+    }
+    fp |= regClass == ZYDIS_REGCLASS_XMM || regClass == ZYDIS_REGCLASS_YMM ||
+          regClass == ZYDIS_REGCLASS_X87;
+  }
+  if (fp || instr.isaExt == ZYDIS_ISA_EXT_X87 || !instr.isGeneralPurpose()) {
+    out += llvm::formatv("mxcsr={0:x} fcw={1:x} fsw={2:x} ftw={3:x} ", in.fp.mxcsr, in.fp.fcw,
+                         in.fp.fsw, in.fp.ftw)
+               .str();
+    if (instr.isaExt == ZYDIS_ISA_EXT_X87)
+      for (unsigned i = 0; i < 8; ++i)
+        out += llvm::formatv("st({0})={1} ", i, hexExtended(in.fp.st[i])).str();
+  }
   for (unsigned i = 0; i < instr.operandCount; ++i) {
     const Operand &operand = instr.op(i);
     if (!operand.isMem() || operand.isAgen)
       continue;
     uint64_t address = effectiveAddress(instr, operand, in);
-    size_t size = std::clamp<size_t>(operand.bits / 8, 1, 16);
+    size_t size = std::clamp<size_t>(operand.bits / 8, 1, 32);
     if (address >= layout::ArenaAddress && address + size <= layout::ArenaAddress + layout::ArenaSize)
       out += llvm::formatv("[{0:x}]={1} ", address,
                            hexBytes(initialArena + (address - layout::ArenaAddress), size))

@@ -5,11 +5,26 @@
 
 namespace hoist::test {
 
+/// The SIMD and x87 state, as fxsave keeps it: the x87 stack relative to its top (st[0] is
+/// ST(0)), the tag word abridged to one "valid" bit per physical register.
+struct FpState {
+  uint64_t ymm[16][4];   ///< ymm[i][0..1] is xmm i
+  uint32_t mxcsr;
+  uint16_t fcw, fsw;     ///< fsw bits 11..13 are TOP
+  uint8_t ftw;           ///< bit j: physical register j is valid
+  uint8_t st[8][10];     ///< x86 80-bit extended values, little-endian
+};
+
 struct CpuState {
   uint64_t gpr[16];   ///< encoding order: rax rcx rdx rbx rsp rbp rsi rdi r8 ... r15
   uint64_t rip;
   uint8_t cf, pf, af, zf, sf, df, of;
+  FpState fp;
 };
+
+/// The 512-byte fxsave/fxrstor image of `fp` and back (SDM vol. 1, 10.5.1).
+void toFxsave(const FpState &fp, uint8_t image[512]);
+void fromFxsave(const uint8_t image[512], FpState &fp);
 
 enum class Outcome {
   Exit,        ///< reached an exit stub (native) or a control-transfer intrinsic (lifted)

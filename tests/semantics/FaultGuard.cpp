@@ -14,6 +14,27 @@ constexpr int GuardedSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
 sigjmp_buf *activeJump = nullptr;
 Fault lastFault;
 
+void captureFpState(const ucontext_t *context, Fault &fault) {
+  const auto *image = reinterpret_cast<const uint8_t *>(context->uc_mcontext.fpregs);
+  std::memset(fault.ymmHigh, 0, sizeof fault.ymmHigh);
+  if (!image)
+    return;
+  std::memcpy(fault.fxsave, image, 512);
+  // The kernel marks an xsave frame in the fxsave area's software-reserved bytes; the AVX
+  // state (the upper halves) is at its standard offset, present when XSTATE_BV says so and
+  // zero (its initial state) otherwise. See Linux's arch/x86/include/uapi/asm/sigcontext.h.
+  constexpr unsigned SwReservedOffset = 464, XstateBvOffset = 512, AvxOffset = 576;
+  constexpr uint32_t XstateMagic1 = 0x46505853;
+  uint32_t magic;
+  std::memcpy(&magic, image + SwReservedOffset, 4);
+  if (magic != XstateMagic1)
+    return;
+  uint64_t present;
+  std::memcpy(&present, image + XstateBvOffset, 8);
+  if (present & (1u << 2))
+    std::memcpy(fault.ymmHigh, image + AvxOffset, sizeof fault.ymmHigh);
+}
+
 void onSignal(int signal, siginfo_t *info, void *context) {
   if (!activeJump) {
     // Not inside a guarded run: a bug of the harness itself. Crash as if unguarded.
@@ -31,6 +52,7 @@ void onSignal(int signal, siginfo_t *info, void *context) {
     lastFault.gpr[i] = static_cast<uint64_t>(regs[GprSlots[i]]);
   lastFault.rip = static_cast<uint64_t>(regs[REG_RIP]);
   lastFault.rflags = static_cast<uint64_t>(regs[REG_EFL]);
+  captureFpState(static_cast<ucontext_t *>(context), lastFault);
   sigjmp_buf *jump = activeJump;
   activeJump = nullptr;
   siglongjmp(*jump, 1);

@@ -17,6 +17,9 @@ struct Fault {
   uint64_t gpr[16] = {};  ///< encoding order
   uint64_t rip = 0;
   uint64_t rflags = 0;
+  // The SIMD and x87 state at the fault, from the signal frame's xsave image.
+  uint8_t fxsave[512] = {};
+  uint64_t ymmHigh[16][2] = {};   ///< bits 128..255 of each ymm register
 };
 
 class FaultGuard {

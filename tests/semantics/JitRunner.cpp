@@ -58,6 +58,14 @@ void toHoistState(const CpuState &in, HoistState &s) {
   s.CF = in.cf, s.PF = in.pf, s.AF = in.af, s.ZF = in.zf, s.SF = in.sf, s.DF = in.df;
   s.OF = in.of;
   s.GS_BASE = layout::GsBase;   // what NativeRunner set natively
+  for (unsigned i = 0; i < 16; ++i)
+    std::memcpy(s.YMM[i].lanes, in.fp.ymm[i], 32);
+  s.MXCSR = in.fp.mxcsr;
+  s.FPU_CW = in.fp.fcw;
+  s.FPU_SW = in.fp.fsw;
+  s.FPU_TW = in.fp.ftw;
+  for (unsigned i = 0; i < 8; ++i)
+    std::memcpy(&s.ST[i], in.fp.st[i], 10);
 }
 
 void fromHoistState(HoistState &s, CpuState &out) {
@@ -66,6 +74,14 @@ void fromHoistState(HoistState &s, CpuState &out) {
   out.rip = s.RIP;
   out.cf = s.CF, out.pf = s.PF, out.af = s.AF, out.zf = s.ZF, out.sf = s.SF, out.df = s.DF;
   out.of = s.OF;
+  for (unsigned i = 0; i < 16; ++i)
+    std::memcpy(out.fp.ymm[i], s.YMM[i].lanes, 32);
+  out.fp.mxcsr = s.MXCSR;
+  out.fp.fcw = s.FPU_CW;
+  out.fp.fsw = s.FPU_SW;
+  out.fp.ftw = static_cast<uint8_t>(s.FPU_TW);
+  for (unsigned i = 0; i < 8; ++i)
+    std::memcpy(out.fp.st[i], &s.ST[i], 10);
 }
 
 struct LiftedCall {

@@ -5,6 +5,9 @@
 # the flags alone, and jumps to the code. Exit stubs in the code page store rax and their own
 # address, then jump to hoist_native_exit, which stores the rest, returns to the host stack and
 # only then reads the flags with pushfq.
+#
+# The SIMD and x87 state goes in with fxrstor (x87, MXCSR, XMM) and vmovdqu (the whole YMM
+# registers) and comes out the same way; then the host gets a clean x87 and MXCSR back.
         .intel_syntax noprefix
         .text
 
@@ -21,6 +24,23 @@ hoist_native_enter:
         mov [rdi + 288], rsp
         mov rax, [rdi + 136]
         mov [rip + hoist_native_code], rax
+        fxrstor [rdi + 1344]
+        vmovdqu ymm0, [rdi + 320]
+        vmovdqu ymm1, [rdi + 352]
+        vmovdqu ymm2, [rdi + 384]
+        vmovdqu ymm3, [rdi + 416]
+        vmovdqu ymm4, [rdi + 448]
+        vmovdqu ymm5, [rdi + 480]
+        vmovdqu ymm6, [rdi + 512]
+        vmovdqu ymm7, [rdi + 544]
+        vmovdqu ymm8, [rdi + 576]
+        vmovdqu ymm9, [rdi + 608]
+        vmovdqu ymm10, [rdi + 640]
+        vmovdqu ymm11, [rdi + 672]
+        vmovdqu ymm12, [rdi + 704]
+        vmovdqu ymm13, [rdi + 736]
+        vmovdqu ymm14, [rdi + 768]
+        vmovdqu ymm15, [rdi + 800]
         push qword ptr [rdi + 128]
         popfq
         mov rax, rdi
@@ -65,6 +85,26 @@ hoist_native_exit:
         mov [rax + 144], rcx
         mov rcx, [rip + hoist_native_exit_rip]
         mov [rax + 280], rcx
+        vmovdqu [rax + 832], ymm0
+        vmovdqu [rax + 864], ymm1
+        vmovdqu [rax + 896], ymm2
+        vmovdqu [rax + 928], ymm3
+        vmovdqu [rax + 960], ymm4
+        vmovdqu [rax + 992], ymm5
+        vmovdqu [rax + 1024], ymm6
+        vmovdqu [rax + 1056], ymm7
+        vmovdqu [rax + 1088], ymm8
+        vmovdqu [rax + 1120], ymm9
+        vmovdqu [rax + 1152], ymm10
+        vmovdqu [rax + 1184], ymm11
+        vmovdqu [rax + 1216], ymm12
+        vmovdqu [rax + 1248], ymm13
+        vmovdqu [rax + 1280], ymm14
+        vmovdqu [rax + 1312], ymm15
+        fxsave [rax + 1856]
+        fninit
+        ldmxcsr [rip + hoist_native_host_mxcsr]
+        vzeroupper
         mov rsp, [rax + 288]
         pushfq
         pop rcx
@@ -86,5 +126,6 @@ hoist_native_frame:     .quad 0
 hoist_native_code:      .quad 0
 hoist_native_saved_rax: .quad 0
 hoist_native_exit_rip:  .quad 0
+hoist_native_host_mxcsr: .long 0x1f80
 
         .section .note.GNU-stack,"",@progbits

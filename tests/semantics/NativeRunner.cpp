@@ -14,7 +14,7 @@
 
 extern "C" {
 // NativeEntry.S reads and writes this by the offsets asserted below.
-struct NativeFrame {
+struct alignas(64) NativeFrame {
   uint64_t inGpr[16];
   uint64_t inFlags;
   uint64_t code;
@@ -22,6 +22,11 @@ struct NativeFrame {
   uint64_t outFlags;
   uint64_t outRip;
   uint64_t hostRsp;
+  uint64_t padding[3];
+  uint64_t inYmm[16][4];
+  uint64_t outYmm[16][4];
+  alignas(16) uint8_t inFx[512];
+  alignas(16) uint8_t outFx[512];
 };
 void hoist_native_enter(NativeFrame *frame);
 void hoist_native_exit();
@@ -35,6 +40,10 @@ static_assert(offsetof(NativeFrame, outGpr) == 144);
 static_assert(offsetof(NativeFrame, outFlags) == 272);
 static_assert(offsetof(NativeFrame, outRip) == 280);
 static_assert(offsetof(NativeFrame, hostRsp) == 288);
+static_assert(offsetof(NativeFrame, inYmm) == 320);
+static_assert(offsetof(NativeFrame, outYmm) == 832);
+static_assert(offsetof(NativeFrame, inFx) == 1344);
+static_assert(offsetof(NativeFrame, outFx) == 1856);
 
 namespace hoist::test {
 namespace {
@@ -128,6 +137,8 @@ RunResult NativeRunner::run(const CpuState &in) {
   std::memcpy(frame.inGpr, in.gpr, sizeof frame.inGpr);
   frame.inFlags = packFlags(in);
   frame.code = in.rip;
+  toFxsave(in.fp, frame.inFx);
+  std::memcpy(frame.inYmm, in.fp.ymm, sizeof frame.inYmm);
   RunResult result;
   Fault fault;
   if (!FaultGuard::instance().run(enterNative, &frame, fault)) {
@@ -137,11 +148,16 @@ RunResult NativeRunner::run(const CpuState &in) {
     std::memcpy(result.state.gpr, fault.gpr, sizeof fault.gpr);
     result.state.rip = fault.rip;
     unpackFlags(fault.rflags, result.state);
+    fromFxsave(fault.fxsave, result.state.fp);
+    for (unsigned i = 0; i < 16; ++i)
+      std::memcpy(&result.state.fp.ymm[i][2], fault.ymmHigh[i], 16);
     return result;
   }
   std::memcpy(result.state.gpr, frame.outGpr, sizeof result.state.gpr);
   result.state.rip = frame.outRip;
   unpackFlags(frame.outFlags, result.state);
+  fromFxsave(frame.outFx, result.state.fp);
+  std::memcpy(result.state.fp.ymm, frame.outYmm, sizeof frame.outYmm);
   return result;
 }
 

@@ -179,6 +179,7 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
     if (instr_.category == ZYDIS_CATEGORY_STRINGOP)
       shapeStringState(index, state, arena);
     plantBranchTargets(state, arena);
+    generateFpState(state);
     return true;
   }
   return false;

@@ -22,6 +22,10 @@ public:
 
 private:
   uint64_t interestingValue();
+  // FpStateGenerator.cpp
+  void generateFpState(CpuState &state);
+  uint64_t vectorLane();
+  void extendedValue(uint8_t out[10]);
   bool placeMemoryOperands(CpuState &state);
   void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   void plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena);
@@ -29,6 +33,11 @@ private:
   const Instr &instr_;
   Random random_;
 };
+
+/// Instructions whose results Hoist computes for every rounding mode (conversions to integer,
+/// round*, fist, frndint): their states vary MXCSR.RC and the x87 RC; every other form runs in
+/// round-to-nearest, the only mode Hoist's arithmetic models (docs/DESIGN.md).
+bool roundingControlVaries(const Instr &instr);
 
 /// The register-file index (RAX=0 ... R15=15) of a 64-bit GPR or one of its parts, or -1.
 int gprIndex(ZydisRegister reg);

@@ -36,13 +36,28 @@ uint32_t shiftUndefinedFlags(const Instr &instr, const CpuState &in) {
   return undefined;
 }
 
+/// A repeated string instruction with 32-bit addresses and a count of 0 runs no iteration.
+/// What happens to the upper halves of its pointer registers then differs between vendors:
+/// Intel's CPUs zero-extend ESI and EDI anyway, AMD's leave RSI and RDI alone; neither
+/// manual says. Lifted code leaves them, so the comparison leaves those registers out.
+bool emptyRepeatWithShortAddresses(const Instr &instr, const CpuState &in, Undefined &out) {
+  if (instr.category != ZYDIS_CATEGORY_STRINGOP || !instr.hasRepeatPrefix() ||
+      instr.addressWidth != 32 || (in.gpr[1] & 0xffffffff) != 0)
+    return false;
+  constexpr unsigned Rsi = 6, Rdi = 7;
+  out.registers |= (1u << Rsi) | (1u << Rdi);
+  return true;
+}
+
 } // namespace
 
 Undefined undefinedEffects(const Instr &instr, const CpuState &in) {
   Undefined out;
   out.flags = instr.flagsUndefined;   // e.g. SF ZF AF PF of imul, AF of and/or/xor/test
   shiftUndefined(instr, in, out) || bitByteUndefined(instr, in, out) ||
-      rotateUndefined(instr, in, out) || arithmeticUndefined(instr, in, out);
+      rotateUndefined(instr, in, out) || arithmeticUndefined(instr, in, out) ||
+      emptyRepeatWithShortAddresses(instr, in, out);
+  fpUndefined(instr, in, out);
   return out;
 }
 

@@ -13,6 +13,10 @@ namespace hoist::test {
 struct Undefined {
   uint32_t flags = 0;       ///< RFLAGS mask (FlagCF ...)
   uint16_t registers = 0;   ///< bit i: the whole value of GPR i (RAX=0 ... R15=15)
+  /// MXCSR and x87 status word bits not compared: undefined, or not modelled by Hoist (the
+  /// floating-point exception flags, docs/DESIGN.md "Floating-point exceptions").
+  uint32_t mxcsr = 0;
+  uint16_t fsw = 0;
 };
 
 /// Zydis' flag set for the instruction, refined where the SDM makes it depend on the operands,
@@ -31,5 +35,10 @@ bool shiftUndefined(const Instr &instr, const CpuState &in, Undefined &out);
 bool bitByteUndefined(const Instr &instr, const CpuState &in, Undefined &out);
 bool rotateUndefined(const Instr &instr, const CpuState &in, Undefined &out);
 bool arithmeticUndefined(const Instr &instr, const CpuState &in, Undefined &out);
+/// Fills `mxcsr` and `fsw` for every instruction (UndefinedFp.cpp); not one of the chain.
+void fpUndefined(const Instr &instr, const CpuState &in, Undefined &out);
+/// x87 refinements of the above, per instruction (UndefinedX87.cpp): may narrow `fsw` to the
+/// condition codes an instruction really defines.
+void x87Undefined(const Instr &instr, const CpuState &in, Undefined &out);
 
 } // namespace hoist::test
