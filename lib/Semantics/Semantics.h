@@ -8,6 +8,7 @@
 #include "Arch/LiftContext.h"
 
 #include <array>
+#include <cassert>
 #include <optional>
 
 namespace hoist {
@@ -17,16 +18,27 @@ using Semantic = LiftStatus (*)(LiftContext &ctx, const Instr &instr);
 class SemanticTable {
 public:
   /// With `onlyCategory`, the semantic serves only instructions of that Zydis category: Zydis
-  /// gives some unrelated instructions one mnemonic (string `movsd` and SSE `movsd`).
+  /// gives some unrelated instructions one mnemonic (string `movsd` and SSE `movsd`), so a
+  /// mnemonic may have one semantic per category and one for any other category.
   void add(ZydisMnemonic mnemonic, Semantic semantic,
            ZydisInstructionCategory onlyCategory = ZYDIS_CATEGORY_INVALID) {
-    table_[mnemonic] = {semantic, onlyCategory};
+    auto &entries = table_[mnemonic];
+    for (Entry &entry : entries)
+      if (!entry.semantic || entry.onlyCategory == onlyCategory) {
+        entry = {semantic, onlyCategory};
+        return;
+      }
+    assert(false && "more than two semantics for one mnemonic");
   }
   Semantic find(const Instr &instr) const {
-    const Entry &entry = table_[instr.mnemonic];
-    if (entry.onlyCategory != ZYDIS_CATEGORY_INVALID && entry.onlyCategory != instr.category)
-      return nullptr;
-    return entry.semantic;
+    Semantic fallback = nullptr;
+    for (const Entry &entry : table_[instr.mnemonic]) {
+      if (entry.onlyCategory == instr.category)
+        return entry.semantic;
+      if (entry.onlyCategory == ZYDIS_CATEGORY_INVALID)
+        fallback = entry.semantic;
+    }
+    return fallback;
   }
 
 private:
@@ -34,7 +46,7 @@ private:
     Semantic semantic = nullptr;
     ZydisInstructionCategory onlyCategory = ZYDIS_CATEGORY_INVALID;
   };
-  std::array<Entry, ZYDIS_MNEMONIC_MAX_VALUE + 1> table_{};
+  std::array<std::array<Entry, 2>, ZYDIS_MNEMONIC_MAX_VALUE + 1> table_{};
 };
 
 /// The semantic of `instr`, or null when Hoist has none.
