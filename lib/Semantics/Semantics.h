@@ -33,6 +33,8 @@ public:
   Semantic find(const Instr &instr) const {
     Semantic fallback = nullptr;
     for (const Entry &entry : table_[instr.mnemonic]) {
+      if (!entry.semantic)
+        break;
       if (entry.onlyCategory == instr.category)
         return entry.semantic;
       if (entry.onlyCategory == ZYDIS_CATEGORY_INVALID)
