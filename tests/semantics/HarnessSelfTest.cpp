@@ -83,6 +83,38 @@ TEST(Comparison, ReportsEveryDifferingFieldInHex) {
             "outcome native=exit lifted=fault");
 }
 
+TEST(Comparison, ComparesVectorAndX87StateMaskingOnlyUnmodelledExceptionFlags) {
+  std::vector<uint8_t> arena(layout::ArenaSize);
+  CpuState in{};
+  RunResult native, lifted;
+  native.state.fp.ymm[3][2] = 0x1234;
+  native.state.fp.st[7][9] = 0x40;
+  native.state.fp.ftw = 0x81;
+  native.state.fp.fsw = 0x3800;
+  lifted.state.fp.fsw = 0x3801;   // IE: an exception flag
+  lifted.state.fp.mxcsr = 0x20;   // PE
+  Instr addps = decodeForm("addps xmm1, xmm2");
+  EXPECT_EQ(compareRuns(addps, in, native, lifted, arena.data(), arena.data()),
+            "ymm3 native=0x0000000000000000_0x0000000000001234_0x0000000000000000_"
+            "0x0000000000000000 lifted=0x0000000000000000_0x0000000000000000_"
+            "0x0000000000000000_0x0000000000000000; ftw native=0x81 lifted=0x0; "
+            "st(7) native=0x4000:0x0000000000000000 lifted=0x0000:0x0000000000000000");
+  // ldmxcsr and fninit set the exception flags to known values: those are compared.
+  lifted.state.fp = native.state.fp;
+  lifted.state.fp.mxcsr = 0x20;
+  EXPECT_EQ(compareRuns(decodeForm("ldmxcsr dword ptr [rsi]"), in, native, lifted, arena.data(),
+                        arena.data()),
+            "mxcsr native=0x0 lifted=0x20");
+  lifted.state.fp = native.state.fp;
+  lifted.state.fp.fsw = 0x3801;
+  EXPECT_EQ(compareRuns(decodeForm("fninit"), in, native, lifted, arena.data(), arena.data()),
+            "fsw native=0x3800 lifted=0x3801");
+  // TOP (bits 11..13) is never masked.
+  lifted.state.fp.fsw = 0x3000;
+  EXPECT_EQ(compareRuns(addps, in, native, lifted, arena.data(), arena.data()),
+            "fsw native=0x3800 lifted=0x3000");
+}
+
 /// Mismatching states when the CPU runs `nativeText` and the lifter lifts `liftedText`
 /// (both the same length, so every exit address agrees).
 unsigned mismatchesBetween(const std::string &nativeText, const std::string &liftedText,
@@ -136,6 +168,12 @@ TEST(HarnessSelfTest, CatchesAWrongStore) {
   std::string report;
   EXPECT_GT(mismatchesBetween("mov byte ptr [rsi], al", "mov byte ptr [rsi], bl", report), 200u);
   EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+}
+
+TEST(HarnessSelfTest, CatchesAWrongVectorRegister) {
+  std::string report;
+  EXPECT_EQ(mismatchesBetween("movaps xmm1, xmm2", "movaps xmm1, xmm3", report), 256u);
+  EXPECT_EQ(report.find("ymm1 native="), 0u) << report;
 }
 
 TEST(HarnessSelfTest, CatchesAWrongBranch) {

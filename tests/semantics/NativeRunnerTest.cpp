@@ -138,6 +138,77 @@ TEST(NativeRunner, PushWritesBelowTheStackPointer) {
   EXPECT_EQ(pushed, in.gpr[0]);
 }
 
+/// A SIMD and x87 state with every register distinct, a stack three deep at TOP 5.
+FpState distinctFpState(unsigned seed) {
+  FpState fp{};
+  Random random(seed);
+  for (auto &reg : fp.ymm)
+    for (uint64_t &lane : reg)
+      lane = random.next();
+  fp.mxcsr = 0x1f80 | 0x21;   // default control, PE and IE set
+  fp.fcw = 0x037f;
+  fp.fsw = 5 << 11 | 0x4100;  // TOP 5, C3 and C0
+  fp.ftw = 1u << 5 | 1u << 6 | 1u << 7;
+  for (auto &value : fp.st) {
+    uint64_t significand = random.next() | uint64_t(1) << 63;
+    uint16_t signExponent = 0x3fff;
+    std::memcpy(value, &significand, 8);
+    std::memcpy(value + 8, &signExponent, 2);
+  }
+  return fp;
+}
+
+TEST(NativeRunner, VectorAndX87StateSurviveANop) {
+  load("nop");
+  for (unsigned seed = 0; seed < 16; ++seed) {
+    CpuState in = stateWith(seed);
+    in.fp = distinctFpState(seed);
+    RunResult out = NativeRunner::instance().run(in);
+    ASSERT_EQ(out.outcome, Outcome::Exit);
+    EXPECT_EQ(std::memcmp(out.state.fp.ymm, in.fp.ymm, sizeof in.fp.ymm), 0);
+    EXPECT_EQ(out.state.fp.mxcsr, in.fp.mxcsr);
+    EXPECT_EQ(out.state.fp.fcw, in.fp.fcw);
+    EXPECT_EQ(out.state.fp.fsw, in.fp.fsw);
+    EXPECT_EQ(out.state.fp.ftw, in.fp.ftw);
+    EXPECT_EQ(std::memcmp(out.state.fp.st, in.fp.st, sizeof in.fp.st), 0);
+  }
+}
+
+TEST(NativeRunner, VectorInstructionsChangeTheRegistersTheyName) {
+  // A VEX write to xmm1 zeroes bits 128..255 of ymm1; a legacy one keeps them.
+  load("vmovaps xmm1, xmm2");
+  CpuState in = stateWith(3);
+  in.fp = distinctFpState(3);
+  RunResult out = NativeRunner::instance().run(in);
+  EXPECT_EQ(out.state.fp.ymm[1][0], in.fp.ymm[2][0]);
+  EXPECT_EQ(out.state.fp.ymm[1][1], in.fp.ymm[2][1]);
+  EXPECT_EQ(out.state.fp.ymm[1][2], 0u);
+  EXPECT_EQ(out.state.fp.ymm[1][3], 0u);
+  load("movaps xmm1, xmm2");
+  out = NativeRunner::instance().run(in);
+  EXPECT_EQ(out.state.fp.ymm[1][2], in.fp.ymm[1][2]);
+  // fld1 pushes: TOP goes from 5 to 4, physical register 4 becomes valid, ST(0) is 1.0.
+  load("fld1");
+  out = NativeRunner::instance().run(in);
+  EXPECT_EQ(out.state.fp.fsw >> 11 & 7, 4);
+  EXPECT_EQ(out.state.fp.ftw, in.fp.ftw | 1u << 4);
+  const uint8_t one[10] = {0, 0, 0, 0, 0, 0, 0, 0x80, 0xff, 0x3f};
+  EXPECT_EQ(std::memcmp(out.state.fp.st[0], one, 10), 0);
+  EXPECT_EQ(std::memcmp(out.state.fp.st[1], in.fp.st[0], 10), 0);
+}
+
+TEST(NativeRunner, FaultsKeepTheVectorState) {
+  load("movaps xmm1, xmmword ptr [rbx]");
+  CpuState in = stateWith(4);
+  in.fp = distinctFpState(4);
+  in.gpr[3] = layout::DataAddress + 8;   // misaligned: #GP
+  RunResult out = NativeRunner::instance().run(in);
+  ASSERT_EQ(out.outcome, Outcome::Fault);
+  EXPECT_EQ(std::memcmp(out.state.fp.ymm, in.fp.ymm, sizeof in.fp.ymm), 0);
+  EXPECT_EQ(out.state.fp.mxcsr, in.fp.mxcsr);
+  EXPECT_EQ(std::memcmp(out.state.fp.st, in.fp.st, sizeof in.fp.st), 0);
+}
+
 TEST(NativeRunner, FaultsAreResultsWithTheRegistersAtTheFault) {
   load("mov rax, qword ptr [rbx]");
   CpuState in = stateWith(9);
