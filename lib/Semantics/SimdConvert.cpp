@@ -1,7 +1,368 @@
+// SIMD conversions (Zydis category CONVERT of SSE, AVX and F16C): between integers and
+// floating point, between float formats, scalar and packed, legacy and VEX.
+//
+// Conversions to integer honour MXCSR.RC exactly; the other rounding conversions (integer to
+// float, double to float) are modelled for round-to-nearest, the default environment
+// (docs/DESIGN.md), except vcvtps2ph, whose rounding is built exactly for every mode.
 #include "Semantics/Semantics.h"
 
-namespace hoist {
+#include <llvm/IR/Intrinsics.h>
 
-void registerSimdConvert(SemanticTable &table) { (void)table; }
+#include <cmath>
+
+namespace hoist {
+namespace {
+
+enum class Element { Int32, Float16, Float32, Float64 };
+
+llvm::Type *elementType(LiftContext &ctx, Element element) {
+  switch (element) {
+  case Element::Int32:
+    return ctx.ir.getInt32Ty();
+  case Element::Float16:
+    return ctx.ir.getHalfTy();
+  case Element::Float32:
+    return ctx.ir.getFloatTy();
+  case Element::Float64:
+    return ctx.ir.getDoubleTy();
+  }
+  return nullptr;
+}
+
+// --- Rounding control ---------------------------------------------------------------------
+
+/// The rounding mode as MXCSR.RC (bits 13-14) encodes it: 0 nearest-even, 1 down, 2 up,
+/// 3 toward zero (SDM vol. 1, 10.2.3.3). Immediates that choose a mode use the same code.
+llvm::Value *mxcsrRounding(LiftContext &ctx) {
+  llvm::Value *mxcsr = ctx.readVar(Var::MXCSR);
+  return ctx.ir.CreateAnd(ctx.ir.CreateLShr(mxcsr, 13), 3);
+}
+
+/// One of four values by rounding mode (nearest, down, up, zero); a constant mode picks one.
+llvm::Value *selectByMode(LiftContext &ctx, llvm::Value *mode,
+                          const std::array<llvm::Value *, 4> &byMode) {
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(mode))
+    return byMode[constant->getZExtValue() & 3];
+  llvm::Value *result = byMode[3];
+  for (int i = 2; i >= 0; --i)
+    result = ctx.ir.CreateSelect(ctx.ir.CreateICmpEQ(mode, ctx.ir.getInt32(i)), byMode[i], result);
+  return result;
+}
+
+/// `value` rounded to an integral value in `mode`.
+llvm::Value *roundToIntegral(LiftContext &ctx, llvm::Value *value, llvm::Value *mode) {
+  static const llvm::Intrinsic::ID ByMode[] = {llvm::Intrinsic::roundeven, llvm::Intrinsic::floor,
+                                               llvm::Intrinsic::ceil, llvm::Intrinsic::trunc};
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(mode))
+    return ctx.ir.CreateUnaryIntrinsic(ByMode[constant->getZExtValue() & 3], value);
+  std::array<llvm::Value *, 4> rounded;
+  for (unsigned i = 0; i < 4; ++i)
+    rounded[i] = ctx.ir.CreateUnaryIntrinsic(ByMode[i], value);
+  return selectByMode(ctx, mode, rounded);
+}
+
+// --- Element conversions (scalars or vectors alike) ---------------------------------------
+
+/// Floating point to a signed integer of `integer`'s element width, rounded in `mode`. NaN
+/// and values outside the range give the "integer indefinite", the minimum value (SDM vol. 1,
+/// 4.8.3.7). fptosi.sat already gives it for too-negative values; the select covers NaN and
+/// too-positive ones, so no poison from a plain fptosi can leak.
+llvm::Value *floatToInteger(LiftContext &ctx, llvm::Value *value, llvm::Type *integer,
+                            llvm::Value *mode) {
+  llvm::Type *type = value->getType()->getWithNewType(integer);
+  unsigned bits = integer->getScalarSizeInBits();
+  llvm::Value *rounded = roundToIntegral(ctx, value, mode);
+  llvm::Value *saturated =
+      ctx.ir.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {type, value->getType()}, {rounded});
+  llvm::Value *limit = llvm::ConstantFP::get(value->getType(), std::ldexp(1.0, int(bits) - 1));
+  llvm::Value *inRange = ctx.ir.CreateFCmpOLT(rounded, limit);
+  llvm::Value *indefinite =
+      llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(bits));
+  return ctx.ir.CreateSelect(inRange, saturated, indefinite);
+}
+
+struct FloatFormat {
+  unsigned bits;
+  unsigned mantissa;
+};
+
+FloatFormat formatOf(llvm::Type *type) {
+  switch (type->getScalarSizeInBits()) {
+  case 16:
+    return {16, 10};
+  case 32:
+    return {32, 23};
+  default:
+    return {64, 52};
+  }
+}
+
+/// The bits of the QNaN a conversion between float formats makes of the NaN `bits`: the sign
+/// kept, the quiet bit set (an SNaN is quieted), the payload's top bits kept or its bits moved
+/// to the top (SDM vol. 1, 4.8.3.5 and table 4-7).
+llvm::Value *convertedNaN(LiftContext &ctx, llvm::Value *bits, FloatFormat from, FloatFormat to,
+                          llvm::Type *toInteger) {
+  llvm::Value *sign = ctx.ir.CreateLShr(bits, from.bits - 1);
+  sign = ctx.ir.CreateShl(ctx.ir.CreateZExtOrTrunc(sign, toInteger), to.bits - 1);
+  llvm::Value *payload = ctx.ir.CreateAnd(bits, (uint64_t(1) << from.mantissa) - 1);
+  if (to.mantissa >= from.mantissa)
+    payload = ctx.ir.CreateShl(ctx.ir.CreateZExt(payload, toInteger), to.mantissa - from.mantissa);
+  else
+    payload = ctx.ir.CreateTrunc(ctx.ir.CreateLShr(payload, from.mantissa - to.mantissa), toInteger);
+  uint64_t exponent = (uint64_t(1) << (to.bits - 1 - to.mantissa)) - 1;
+  uint64_t quietNaN = exponent << to.mantissa | uint64_t(1) << (to.mantissa - 1);
+  return ctx.ir.CreateOr(ctx.ir.CreateOr(sign, payload), quietNaN);
+}
+
+/// `value` converted as the CPU does when it is a NaN (to the format of `converted`);
+/// `converted` otherwise.
+llvm::Value *withConvertedNaN(LiftContext &ctx, llvm::Value *value, llvm::Value *converted) {
+  llvm::Type *fromType = value->getType();
+  llvm::Type *toType = converted->getType();
+  FloatFormat from = formatOf(fromType), to = formatOf(toType);
+  llvm::Value *bits = ctx.ir.CreateBitCast(value, fromType->getWithNewType(ctx.intType(from.bits)));
+  llvm::Type *toInteger = toType->getWithNewType(ctx.intType(to.bits));
+  llvm::Value *nan =
+      ctx.ir.CreateBitCast(convertedNaN(ctx, bits, from, to, toInteger), toType);
+  return ctx.ir.CreateSelect(ctx.ir.CreateFCmpUNO(value, value), nan, converted);
+}
+
+/// Between float formats. Widening is exact; narrowing rounds to nearest (the default
+/// environment). NaNs follow the x86 rule, not LLVM's unspecified NaN result.
+llvm::Value *convertFloat(LiftContext &ctx, llvm::Value *value, llvm::Type *toElement) {
+  llvm::Type *type = value->getType()->getWithNewType(toElement);
+  bool widens = toElement->getScalarSizeInBits() > value->getType()->getScalarSizeInBits();
+  llvm::Value *converted =
+      widens ? ctx.ir.CreateFPExt(value, type) : ctx.ir.CreateFPTrunc(value, type);
+  return withConvertedNaN(ctx, value, converted);
+}
+
+/// float to IEEE half in any rounding mode, on the bits (vcvtps2ph; LLVM's fptrunc rounds to
+/// nearest only). Returns the half bits as i16 elements. Overflow gives infinity or the
+/// largest finite half, whichever the mode rounds toward (IEEE 754, 7.4); results below the
+/// normal range are denormal halves, rounded like any other.
+llvm::Value *floatToHalfBits(LiftContext &ctx, llvm::Value *value, llvm::Value *mode) {
+  llvm::IRBuilder<> &ir = ctx.ir;
+  llvm::Type *type = value->getType()->getWithNewType(ir.getInt32Ty());
+  auto c = [&](uint64_t constant) { return llvm::ConstantInt::get(type, constant); };
+  llvm::Value *bits = ir.CreateBitCast(value, type);
+  llvm::Value *negative = ir.CreateICmpSLT(bits, c(0));
+  llvm::Value *exponent = ir.CreateAnd(ir.CreateLShr(bits, 23), 0xff);
+  llvm::Value *mantissa = ir.CreateAnd(bits, 0x7fffff);
+
+  // value = significand * 2^(exponent - 150); a float denormal has exponent 1 and no
+  // implicit bit.
+  llvm::Value *denormal = ir.CreateICmpEQ(exponent, c(0));
+  llvm::Value *significand = ir.CreateSelect(denormal, mantissa, ir.CreateOr(mantissa, 0x800000));
+  // The half's biased exponent (bias 15 against 127); at 0 or below the half is denormal, and
+  // the significand loses one more bit per step below 1. Past 25 bits nothing is left but
+  // the sticky remainder.
+  llvm::Value *halfExponent = ir.CreateSub(ir.CreateSelect(denormal, c(1), exponent), c(112));
+  llvm::Value *normal = ir.CreateICmpSGT(halfExponent, c(0));
+  llvm::Value *denormalShift = ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                                        ir.CreateSub(c(14), halfExponent), c(25));
+  llvm::Value *shift = ir.CreateSelect(normal, c(13), denormalShift);
+  llvm::Value *kept = ir.CreateLShr(significand, shift);
+  llvm::Value *remainder = ir.CreateAnd(significand, ir.CreateSub(ir.CreateShl(c(1), shift), c(1)));
+  llvm::Value *halfway = ir.CreateShl(c(1), ir.CreateSub(shift, c(1)));
+
+  llvm::Value *inexact = ir.CreateICmpNE(remainder, c(0));
+  llvm::Value *odd = ir.CreateICmpNE(ir.CreateAnd(kept, 1), c(0));
+  llvm::Value *nearestUp =
+      ir.CreateOr(ir.CreateICmpUGT(remainder, halfway),
+                  ir.CreateAnd(ir.CreateICmpEQ(remainder, halfway), odd));
+  llvm::Value *no = llvm::Constant::getNullValue(nearestUp->getType());
+  llvm::Value *roundsUp = selectByMode(
+      ctx, mode,
+      {nearestUp, ir.CreateAnd(inexact, negative), ir.CreateAnd(inexact, ir.CreateNot(negative)),
+       no});
+  // Adding the significand (implicit bit included) to (exponent - 1) << 10 carries into the
+  // exponent when rounding overflows the mantissa, and a denormal rounding up becomes normal.
+  llvm::Value *base = ir.CreateSelect(normal, ir.CreateShl(ir.CreateSub(halfExponent, c(1)), 10), c(0));
+  llvm::Value *magnitude = ir.CreateAdd(ir.CreateAdd(base, kept), ir.CreateZExt(roundsUp, type));
+
+  llvm::Value *infinity = c(0x7c00), *largest = c(0x7bff);
+  llvm::Value *overflowed = selectByMode(
+      ctx, mode,
+      {infinity, ir.CreateSelect(negative, infinity, largest),
+       ir.CreateSelect(negative, largest, infinity), largest});
+  magnitude = ir.CreateSelect(ir.CreateICmpUGE(magnitude, infinity), overflowed, magnitude);
+
+  // Infinity stays infinity; a NaN is quieted and keeps the top of its payload.
+  llvm::Value *nan = ir.CreateOr(ir.CreateLShr(mantissa, 13), 0x7e00);
+  llvm::Value *special =
+      ir.CreateSelect(ir.CreateICmpEQ(mantissa, c(0)), infinity, nan);
+  magnitude = ir.CreateSelect(ir.CreateICmpEQ(exponent, c(0xff)), special, magnitude);
+  llvm::Value *sign = ir.CreateShl(ir.CreateLShr(bits, 31), 15);
+  return ir.CreateTrunc(ir.CreateOr(sign, magnitude), value->getType()->getWithNewType(ir.getInt16Ty()));
+}
+
+// --- Vector shapes ------------------------------------------------------------------------
+
+/// The first `count` elements of `vector`.
+llvm::Value *lowElements(LiftContext &ctx, llvm::Value *vector, unsigned count) {
+  auto *type = llvm::cast<llvm::FixedVectorType>(vector->getType());
+  if (type->getNumElements() == count)
+    return vector;
+  llvm::SmallVector<int, 8> mask;
+  for (unsigned i = 0; i < count; ++i)
+    mask.push_back(int(i));
+  return ctx.ir.CreateShuffleVector(vector, mask);
+}
+
+/// `vector` followed by zero elements up to `bits`.
+llvm::Value *zeroExtendTo(LiftContext &ctx, llvm::Value *vector, unsigned bits) {
+  auto *type = llvm::cast<llvm::FixedVectorType>(vector->getType());
+  unsigned count = type->getNumElements();
+  unsigned total = bits / type->getScalarSizeInBits();
+  if (total == count)
+    return vector;
+  llvm::SmallVector<int, 16> mask;
+  for (unsigned i = 0; i < total; ++i)
+    mask.push_back(int(i < count ? i : count));
+  return ctx.ir.CreateShuffleVector(vector, llvm::Constant::getNullValue(type), mask);
+}
+
+/// The packed source (operand 1) as `count` elements of `element`: a widening conversion
+/// reads the low half of an xmm register (or a memory operand of that half's size).
+llvm::Value *readPackedSource(LiftContext &ctx, llvm::Type *element, unsigned count) {
+  return lowElements(ctx, ctx.readVector(1, element), count);
+}
+
+/// Writes a packed result to operand 0; a narrowing conversion fills only the low half or
+/// quarter of an xmm register and zeroes the rest (SDM vol. 2, CVTPD2PS, VCVTPS2PH).
+void writePackedResult(LiftContext &ctx, llvm::Value *result) {
+  const Operand &destination = ctx.instr().op(0);
+  if (destination.isReg())
+    result = zeroExtendTo(ctx, result, LiftContext::vectorRegisterBits(destination.reg));
+  ctx.writeVector(0, result);
+}
+
+/// How many elements a packed conversion from `from` to `to` converts: as many as fill the
+/// wider of source and destination.
+unsigned packedCount(LiftContext &ctx, llvm::Type *from, llvm::Type *to) {
+  unsigned fromBits = from->getPrimitiveSizeInBits(), toBits = to->getPrimitiveSizeInBits();
+  return toBits >= fromBits ? ctx.operandBits(0) / toBits : ctx.operandBits(1) / fromBits;
+}
+
+/// `value` as the low element of the first source (the destination for legacy forms, the
+/// second operand for VEX ones), whose other elements are kept: cvtsi2sd, cvtss2sd.
+void writeLowElement(LiftContext &ctx, llvm::Value *value) {
+  llvm::Value *upper = ctx.readVector(ctx.firstSource(), value->getType());
+  ctx.writeVector(0, ctx.ir.CreateInsertElement(upper, value, uint64_t(0)));
+}
+
+// --- Semantics ----------------------------------------------------------------------------
+
+/// cvtsi2ss, cvtsi2sd: a 32- or 64-bit integer (GPR or memory) to the low float element.
+template <Element To>
+LiftStatus liftIntegerToScalar(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *integer = ctx.readOperand(ctx.firstSource() + 1);
+  writeLowElement(ctx, ctx.ir.CreateSIToFP(integer, elementType(ctx, To)));
+  return LiftStatus::Lifted;
+}
+
+/// cvtss2si, cvtsd2si (rounding as MXCSR.RC says) and cvttss2si, cvttsd2si (toward zero):
+/// the low float element to a 32- or 64-bit GPR.
+template <Element From, bool Truncates>
+LiftStatus liftScalarToInteger(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *mode = Truncates ? ctx.ir.getInt32(3) : mxcsrRounding(ctx);
+  llvm::Value *value = ctx.readScalar(1, elementType(ctx, From));
+  ctx.writeOperand(0, floatToInteger(ctx, value, ctx.intType(ctx.operandBits(0)), mode));
+  return LiftStatus::Lifted;
+}
+
+/// cvtss2sd, cvtsd2ss: the low element to the other float format.
+template <Element From, Element To>
+LiftStatus liftScalarFloat(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *value = ctx.readScalar(ctx.firstSource() + 1, elementType(ctx, From));
+  writeLowElement(ctx, convertFloat(ctx, value, elementType(ctx, To)));
+  return LiftStatus::Lifted;
+}
+
+/// cvtdq2ps, cvtdq2pd: packed int32 to float or double (sitofp, exact or round-to-nearest).
+template <Element To>
+LiftStatus liftPackedIntegerToFloat(LiftContext &ctx, const Instr &instr) {
+  llvm::Type *from = ctx.ir.getInt32Ty(), *to = elementType(ctx, To);
+  llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
+  writePackedResult(ctx, ctx.ir.CreateSIToFP(source, source->getType()->getWithNewType(to)));
+  return LiftStatus::Lifted;
+}
+
+/// cvtps2dq, cvtpd2dq (MXCSR.RC) and cvttps2dq, cvttpd2dq (toward zero): packed float or
+/// double to int32; from doubles the result fills the low half and the rest is zero.
+template <Element From, bool Truncates>
+LiftStatus liftPackedFloatToInteger(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *mode = Truncates ? ctx.ir.getInt32(3) : mxcsrRounding(ctx);
+  llvm::Type *from = elementType(ctx, From), *to = ctx.ir.getInt32Ty();
+  llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
+  writePackedResult(ctx, floatToInteger(ctx, source, to, mode));
+  return LiftStatus::Lifted;
+}
+
+/// cvtps2pd, cvtpd2ps, vcvtph2ps: packed float formats, NaNs quieted.
+template <Element From, Element To>
+LiftStatus liftPackedFloat(LiftContext &ctx, const Instr &instr) {
+  llvm::Type *from = elementType(ctx, From), *to = elementType(ctx, To);
+  llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
+  writePackedResult(ctx, convertFloat(ctx, source, to));
+  return LiftStatus::Lifted;
+}
+
+/// vcvtps2ph: packed float to half, rounded as imm8 says: bits 0-1 a mode, or with bit 2 set
+/// MXCSR.RC; bits 3-7 are ignored (SDM vol. 2, VCVTPS2PH, table 5-3).
+LiftStatus liftFloatToHalf(LiftContext &ctx, const Instr &instr) {
+  uint64_t imm = instr.op(2).imm;
+  llvm::Value *mode = imm & 4 ? mxcsrRounding(ctx) : ctx.ir.getInt32(imm & 3);
+  llvm::Type *from = ctx.ir.getFloatTy();
+  llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, ctx.ir.getHalfTy()));
+  llvm::Value *half;
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(mode); constant && constant->isZero())
+    half = ctx.ir.CreateBitCast(convertFloat(ctx, source, ctx.ir.getHalfTy()),
+                                source->getType()->getWithNewType(ctx.ir.getInt16Ty()));
+  else
+    half = floatToHalfBits(ctx, source, mode);
+  writePackedResult(ctx, half);
+  return LiftStatus::Lifted;
+}
+
+} // namespace
+
+void registerSimdConvert(SemanticTable &table) {
+  using E = Element;
+  struct Pair {
+    ZydisMnemonic legacy, vex;
+    Semantic semantic;
+  };
+  static const Pair Pairs[] = {
+      {ZYDIS_MNEMONIC_CVTSI2SS, ZYDIS_MNEMONIC_VCVTSI2SS, liftIntegerToScalar<E::Float32>},
+      {ZYDIS_MNEMONIC_CVTSI2SD, ZYDIS_MNEMONIC_VCVTSI2SD, liftIntegerToScalar<E::Float64>},
+      {ZYDIS_MNEMONIC_CVTSS2SI, ZYDIS_MNEMONIC_VCVTSS2SI, liftScalarToInteger<E::Float32, false>},
+      {ZYDIS_MNEMONIC_CVTSD2SI, ZYDIS_MNEMONIC_VCVTSD2SI, liftScalarToInteger<E::Float64, false>},
+      {ZYDIS_MNEMONIC_CVTTSS2SI, ZYDIS_MNEMONIC_VCVTTSS2SI, liftScalarToInteger<E::Float32, true>},
+      {ZYDIS_MNEMONIC_CVTTSD2SI, ZYDIS_MNEMONIC_VCVTTSD2SI, liftScalarToInteger<E::Float64, true>},
+      {ZYDIS_MNEMONIC_CVTSS2SD, ZYDIS_MNEMONIC_VCVTSS2SD, liftScalarFloat<E::Float32, E::Float64>},
+      {ZYDIS_MNEMONIC_CVTSD2SS, ZYDIS_MNEMONIC_VCVTSD2SS, liftScalarFloat<E::Float64, E::Float32>},
+      {ZYDIS_MNEMONIC_CVTDQ2PS, ZYDIS_MNEMONIC_VCVTDQ2PS, liftPackedIntegerToFloat<E::Float32>},
+      {ZYDIS_MNEMONIC_CVTDQ2PD, ZYDIS_MNEMONIC_VCVTDQ2PD, liftPackedIntegerToFloat<E::Float64>},
+      {ZYDIS_MNEMONIC_CVTPS2DQ, ZYDIS_MNEMONIC_VCVTPS2DQ,
+       liftPackedFloatToInteger<E::Float32, false>},
+      {ZYDIS_MNEMONIC_CVTTPS2DQ, ZYDIS_MNEMONIC_VCVTTPS2DQ,
+       liftPackedFloatToInteger<E::Float32, true>},
+      {ZYDIS_MNEMONIC_CVTPD2DQ, ZYDIS_MNEMONIC_VCVTPD2DQ,
+       liftPackedFloatToInteger<E::Float64, false>},
+      {ZYDIS_MNEMONIC_CVTTPD2DQ, ZYDIS_MNEMONIC_VCVTTPD2DQ,
+       liftPackedFloatToInteger<E::Float64, true>},
+      {ZYDIS_MNEMONIC_CVTPS2PD, ZYDIS_MNEMONIC_VCVTPS2PD, liftPackedFloat<E::Float32, E::Float64>},
+      {ZYDIS_MNEMONIC_CVTPD2PS, ZYDIS_MNEMONIC_VCVTPD2PS, liftPackedFloat<E::Float64, E::Float32>},
+  };
+  for (const Pair &pair : Pairs) {
+    table.add(pair.legacy, pair.semantic);
+    table.add(pair.vex, pair.semantic);
+  }
+  // F16C has VEX forms only.
+  table.add(ZYDIS_MNEMONIC_VCVTPH2PS, liftPackedFloat<E::Float16, E::Float32>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2PH, liftFloatToHalf);
+}
 
 } // namespace hoist

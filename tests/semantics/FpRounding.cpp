@@ -24,6 +24,8 @@ bool roundingControlVaries(const Instr &instr) {
   case ZYDIS_MNEMONIC_VCVTPD2DQ:
   case ZYDIS_MNEMONIC_VCVTTPS2DQ:
   case ZYDIS_MNEMONIC_VCVTTPD2DQ:
+  // F16C float to half (imm8 bit 2 selects MXCSR.RC).
+  case ZYDIS_MNEMONIC_VCVTPS2PH:
   // SSE4.1 rounding (imm8 bit 2 selects MXCSR.RC).
   case ZYDIS_MNEMONIC_ROUNDSS:
   case ZYDIS_MNEMONIC_ROUNDSD:
