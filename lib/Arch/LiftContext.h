@@ -78,6 +78,7 @@ public:
   llvm::Value *condition(Condition cc);
 
   // Memory: every access is `getelementptr i8, ptr %mem, i64 address`.
+  llvm::Value *memoryBase() const { return memoryBase_; }
   llvm::Value *load(llvm::Value *address, llvm::Type *type);
   void store(llvm::Value *address, llvm::Value *value);
   void push(llvm::Value *value);
