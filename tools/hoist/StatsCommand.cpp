@@ -27,6 +27,7 @@ struct InstructionCounts {
   uint64_t withSemantics = 0;
   uint64_t invalid = 0;         ///< addresses whose bytes do not decode
   uint64_t generalPurposeWithoutSemantics = 0;   ///< not SIMD, x87 or MMX (Instr::isGeneralPurpose)
+  uint64_t avx512WithoutSemantics = 0;   ///< EVEX (AVX-512) and MVEX: out of scope by design
   std::array<uint64_t, ZYDIS_MNEMONIC_MAX_VALUE + 1> unsupportedByMnemonic{};
 
   uint64_t withoutSemantics() const { return instructions - withSemantics; }
@@ -40,6 +41,8 @@ struct InstructionCounts {
     else {
       ++unsupportedByMnemonic[instr.mnemonic];
       generalPurposeWithoutSemantics += instr.isGeneralPurpose();
+      avx512WithoutSemantics += instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
+                                instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX;
     }
   }
 
@@ -48,6 +51,7 @@ struct InstructionCounts {
     withSemantics += other.withSemantics;
     invalid += other.invalid;
     generalPurposeWithoutSemantics += other.generalPurposeWithoutSemantics;
+    avx512WithoutSemantics += other.avx512WithoutSemantics;
     for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i)
       unsupportedByMnemonic[i] += other.unsupportedByMnemonic[i];
   }
@@ -191,6 +195,7 @@ void printCounts(const InstructionCounts &counts, llvm::raw_ostream &out) {
                        percent ? llvm::formatv("{0:F2}%", *percent).str() : "-");
   out << llvm::formatv("  without semantics  {0,12}\n", counts.withoutSemantics());
   out << llvm::formatv("    general-purpose  {0,12}\n", counts.generalPurposeWithoutSemantics);
+  out << llvm::formatv("    AVX-512 (EVEX)   {0,12}\n", counts.avx512WithoutSemantics);
   out << llvm::formatv("  invalid            {0,12}\n", counts.invalid);
   auto unsupported = counts.unsupportedSorted();
   if (unsupported.empty())
@@ -228,6 +233,7 @@ llvm::json::Object countsToJson(const InstructionCounts &counts) {
       {"withSemantics", counts.withSemantics},
       {"withoutSemantics", counts.withoutSemantics()},
       {"generalPurposeWithoutSemantics", counts.generalPurposeWithoutSemantics},
+      {"avx512WithoutSemantics", counts.avx512WithoutSemantics},
       {"invalid", counts.invalid},
       {"percentWithSemantics", percent ? llvm::json::Value(*percent) : llvm::json::Value(nullptr)},
       {"unsupported", std::move(unsupported)}};

@@ -11,6 +11,8 @@ def check_counts(counts, where):
     assert counts["withSemantics"] + counts["withoutSemantics"] == total, where
     unsupported = counts["unsupported"]
     assert sum(u["count"] for u in unsupported) == counts["withoutSemantics"], where
+    assert (counts["generalPurposeWithoutSemantics"] + counts["avx512WithoutSemantics"]
+            <= counts["withoutSemantics"]), where
     assert [u["count"] for u in unsupported] == sorted(
         (u["count"] for u in unsupported), reverse=True), where + ": not sorted by count"
     if total:
@@ -31,7 +33,8 @@ def main():
     total = stats["total"]
     check_counts(total, "total")
     assert total["filesRead"] == len(files)
-    for key in ("instructions", "withSemantics", "withoutSemantics", "invalid"):
+    for key in ("instructions", "withSemantics", "withoutSemantics", "invalid",
+                "generalPurposeWithoutSemantics", "avx512WithoutSemantics"):
         assert total[key] == sum(entry[key] for entry in files), "total " + key
 
 
