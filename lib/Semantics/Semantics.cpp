@@ -58,6 +58,11 @@ Semantic findSemantic(const Instr &instr) {
   if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
       instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX)
     return nullptr;
+  // MMX registers alias the x87 significands and are not modelled; the SSE forms of the same
+  // mnemonics (paddd xmm, movq xmm) are. Checked here so that stats and the lifter agree.
+  for (unsigned i = 0; i < instr.operandCount; ++i)
+    if (instr.op(i).isReg() && ZydisRegisterGetClass(instr.op(i).reg) == ZYDIS_REGCLASS_MMX)
+      return nullptr;
   return table.find(instr);
 }
 
