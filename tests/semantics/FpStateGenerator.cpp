@@ -37,10 +37,19 @@ uint64_t StateGenerator::vectorLane() {
     uint64_t exponent = 96 + random_.below(64);
     return (random_.next() & 0x807fffff) | exponent << 23;
   };
-  switch (random_.below(8)) {
+  switch (random_.below(9)) {
   case 0:
   case 1:
     return pick(random_, DoubleSpecials, std::size(DoubleSpecials));
+  case 8: {
+    // Small elements (0..69) of one width: shift counts by register and per element, indices.
+    static const unsigned Widths[] = {8, 16, 32, 64};
+    unsigned width = Widths[random_.below(4)];
+    uint64_t lane = 0;
+    for (unsigned bit = 0; bit < 64; bit += width)
+      lane |= random_.below(70) << bit;
+    return lane;
+  }
   case 2: {
     uint64_t exponent = 0x3ff - 64 + random_.below(128);
     return (random_.next() & 0x800fffffffffffff) | exponent << 52;
