@@ -20,11 +20,9 @@ constexpr unsigned FcwOffset = 0, FswOffset = 2, FtwOffset = 4, MxcsrOffset = 24
                    MxcsrMaskOffset = 28, StOffset = 32, XmmOffset = 160;
 
 void noteEnvironment(LiftContext &ctx, const Instr &instr) {
-  ctx.diagnostics().report(Severity::Note, "fp-environment", instr.address,
-                           instr.describe() +
-                               ": arithmetic after a new MXCSR is lifted for round to nearest "
-                               "without DAZ/FTZ; only conversions to integer and round* "
-                               "follow MXCSR.RC");
+  noteFpEnvironment(ctx, instr,
+                    "arithmetic after a new MXCSR is lifted for round to nearest without "
+                    "DAZ/FTZ; only conversions to integer and round* follow MXCSR.RC");
 }
 
 /// Loads `value` into MXCSR, faulting (#GP) as the CPU does when a reserved bit is set.
@@ -116,6 +114,11 @@ LiftStatus liftFxrstor(LiftContext &ctx, const Instr &instr) {
 }
 
 } // namespace
+
+void noteFpEnvironment(LiftContext &ctx, const Instr &instr, llvm::StringRef assumption) {
+  ctx.diagnostics().report(Severity::Note, "fp-environment", instr.address,
+                           instr.describe() + ": " + assumption.str());
+}
 
 void registerFpEnvironment(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_LDMXCSR, liftLdmxcsr);

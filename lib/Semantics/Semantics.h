@@ -59,6 +59,10 @@ ZydisRegister accumulatorRegister(unsigned bits);
 /// rcx, or ecx under a 0x67 prefix: the count of loop, jrcxz and rep.
 ZydisRegister counterRegister(const Instr &instr);
 
+/// A note that the instruction loads a floating-point environment whose rounding or precision
+/// Hoist's arithmetic does not follow (docs/DESIGN.md); `assumption` says what is assumed.
+void noteFpEnvironment(LiftContext &ctx, const Instr &instr, llvm::StringRef assumption);
+
 enum class ConditionalFamily { Jcc, Setcc, Cmovcc };
 /// The 16 mnemonics of a family, indexed by Condition.
 const std::array<ZydisMnemonic, 16> &conditionalMnemonics(ConditionalFamily family);

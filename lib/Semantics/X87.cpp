@@ -218,8 +218,10 @@ LiftStatus liftFnstcw(LiftContext &ctx, const Instr &instr) {
 /// fldcw m16: the reserved bits 6 (reads as 1) and 13..15 (as 0) are not stored, as seen on
 /// the CPU. The states have no exception flags pending, so unmasking one cannot set ES.
 LiftStatus liftFldcw(LiftContext &ctx, const Instr &instr) {
-  (void)instr;
   ctx.writeVar(Var::FPU_CW, ctx.ir.CreateOr(ctx.ir.CreateAnd(ctx.readOperand(0), 0x1f3f), 0x0040));
+  noteFpEnvironment(ctx, instr, "x87 arithmetic after a new control word is lifted for round to "
+                                "nearest and 64-bit precision; only fist, fistp and frndint "
+                                "follow its rounding control");
   return LiftStatus::Lifted;
 }
 
