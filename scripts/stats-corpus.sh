@@ -37,7 +37,7 @@ for name in ("elf", "wine"):
     print(f"  without semantics        {without:>12,}  ({100.0 * (n - without) / n:.4f}% with)")
     print(f"    of them AVX-512        {avx512:>12,}  ({100.0 * (n - without) / (n - avx512):.4f}% with, AVX-512 excluded)")
     print(f"    of them general-purpose{total['generalPurposeWithoutSemantics']:>12,}")
-    rest = [u for u in total["unsupported"]]
-    print("  top without semantics: " +
-          ", ".join(f"{u['mnemonic']} {u['count']}" for u in rest[:40]))
+    rest = total["unsupportedOutsideAvx512"]
+    print("  without semantics, AVX-512 left out: " +
+          ", ".join(f"{u['mnemonic']} {u['count']}" for u in rest[:60]))
 PY

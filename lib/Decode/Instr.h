@@ -90,6 +90,14 @@ struct Instr {
   bool hasRepe() const { return attributes & ZYDIS_ATTRIB_HAS_REPE; }
   bool hasRepne() const { return attributes & ZYDIS_ATTRIB_HAS_REPNE; }
   bool hasRepeatPrefix() const { return hasRep() || hasRepe() || hasRepne(); }
+  /// AVX-512 and Knights Corner: EVEX and MVEX forms, and the VEX-encoded mask-register
+  /// instructions (kmovq, kortestw, ...) that come with them.
+  bool isAvx512() const {
+    return encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
+           encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX || isaExt == ZYDIS_ISA_EXT_AVX512EVEX ||
+           isaExt == ZYDIS_ISA_EXT_AVX512VEX || isaExt == ZYDIS_ISA_EXT_KNC ||
+           isaExt == ZYDIS_ISA_EXT_KNCE || isaExt == ZYDIS_ISA_EXT_KNCV;
+  }
   bool isVexOrEvex() const {
     return encoding == ZYDIS_INSTRUCTION_ENCODING_VEX || encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX;
   }

@@ -160,11 +160,9 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
   LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
   if (status == LiftStatus::Unsupported) {
     ++input_.stats.unsupported[instr.mnemonicName()];
-    bool avx512 = instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
-                  instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX;
     input_.diagnostics.warning("unsupported-instruction", instr.address,
                                instr.describe() +
-                                   (avx512 ? ": AVX-512 (EVEX) is not supported"
+                                   (instr.isAvx512() ? ": AVX-512 is not supported"
                                            : ": no semantics") +
                                    "; lifted as __hoist_unsupported");
     ctx_.setPosition(current_->tail, &instr);

@@ -55,8 +55,7 @@ Semantic findSemantic(const Instr &instr) {
   if (instr.mnemonic < 0 || instr.mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)
     return nullptr;
   // AVX-512 and Knights Corner forms share mnemonics with AVX ones (vaddps); none is modelled.
-  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
-      instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX)
+  if (instr.isAvx512())
     return nullptr;
   // MMX registers alias the x87 significands and are not modelled; the SSE forms of the same
   // mnemonics (paddd xmm, movq xmm) are. Checked here so that stats and the lifter agree.

@@ -27,8 +27,10 @@ struct InstructionCounts {
   uint64_t withSemantics = 0;
   uint64_t invalid = 0;         ///< addresses whose bytes do not decode
   uint64_t generalPurposeWithoutSemantics = 0;   ///< not SIMD, x87 or MMX (Instr::isGeneralPurpose)
-  uint64_t avx512WithoutSemantics = 0;   ///< EVEX (AVX-512) and MVEX: out of scope by design
+  uint64_t avx512WithoutSemantics = 0;   ///< Instr::isAvx512: out of scope by design
   std::array<uint64_t, ZYDIS_MNEMONIC_MAX_VALUE + 1> unsupportedByMnemonic{};
+  /// The same, AVX-512 forms left out: what remains once AVX-512 is set aside.
+  std::array<uint64_t, ZYDIS_MNEMONIC_MAX_VALUE + 1> unsupportedOutsideAvx512{};
 
   uint64_t withoutSemantics() const { return instructions - withSemantics; }
 
@@ -41,8 +43,9 @@ struct InstructionCounts {
     else {
       ++unsupportedByMnemonic[instr.mnemonic];
       generalPurposeWithoutSemantics += instr.isGeneralPurpose();
-      avx512WithoutSemantics += instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
-                                instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX;
+      bool avx512 = instr.isAvx512();
+      avx512WithoutSemantics += avx512;
+      unsupportedOutsideAvx512[instr.mnemonic] += !avx512;
     }
   }
 
@@ -52,17 +55,19 @@ struct InstructionCounts {
     invalid += other.invalid;
     generalPurposeWithoutSemantics += other.generalPurposeWithoutSemantics;
     avx512WithoutSemantics += other.avx512WithoutSemantics;
-    for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i)
+    for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i) {
       unsupportedByMnemonic[i] += other.unsupportedByMnemonic[i];
+      unsupportedOutsideAvx512[i] += other.unsupportedOutsideAvx512[i];
+    }
   }
 
   /// Unsupported mnemonics, most frequent first (ties by name, so output is stable).
-  std::vector<std::pair<llvm::StringRef, uint64_t>> unsupportedSorted() const {
+  std::vector<std::pair<llvm::StringRef, uint64_t>> unsupportedSorted(bool outsideAvx512 = false) const {
+    const auto &counts = outsideAvx512 ? unsupportedOutsideAvx512 : unsupportedByMnemonic;
     std::vector<std::pair<llvm::StringRef, uint64_t>> sorted;
-    for (size_t i = 0; i < unsupportedByMnemonic.size(); ++i)
-      if (unsupportedByMnemonic[i])
-        sorted.emplace_back(ZydisMnemonicGetString(static_cast<ZydisMnemonic>(i)),
-                            unsupportedByMnemonic[i]);
+    for (size_t i = 0; i < counts.size(); ++i)
+      if (counts[i])
+        sorted.emplace_back(ZydisMnemonicGetString(static_cast<ZydisMnemonic>(i)), counts[i]);
     std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
       return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
@@ -195,7 +200,7 @@ void printCounts(const InstructionCounts &counts, llvm::raw_ostream &out) {
                        percent ? llvm::formatv("{0:F2}%", *percent).str() : "-");
   out << llvm::formatv("  without semantics  {0,12}\n", counts.withoutSemantics());
   out << llvm::formatv("    general-purpose  {0,12}\n", counts.generalPurposeWithoutSemantics);
-  out << llvm::formatv("    AVX-512 (EVEX)   {0,12}\n", counts.avx512WithoutSemantics);
+  out << llvm::formatv("    AVX-512          {0,12}\n", counts.avx512WithoutSemantics);
   out << llvm::formatv("  invalid            {0,12}\n", counts.invalid);
   auto unsupported = counts.unsupportedSorted();
   if (unsupported.empty())
@@ -223,10 +228,16 @@ void printText(const std::vector<BinaryStats> &binaries, const InstructionCounts
   printCounts(total, out);
 }
 
+llvm::json::Array mnemonicCounts(
+    const std::vector<std::pair<llvm::StringRef, uint64_t>> &sorted) {
+  llvm::json::Array out;
+  for (const auto &[mnemonic, count] : sorted)
+    out.push_back(llvm::json::Object{{"mnemonic", mnemonic}, {"count", count}});
+  return out;
+}
+
 llvm::json::Object countsToJson(const InstructionCounts &counts) {
-  llvm::json::Array unsupported;
-  for (const auto &[mnemonic, count] : counts.unsupportedSorted())
-    unsupported.push_back(llvm::json::Object{{"mnemonic", mnemonic}, {"count", count}});
+  llvm::json::Array unsupported = mnemonicCounts(counts.unsupportedSorted());
   std::optional<double> percent = percentWithSemantics(counts);
   return llvm::json::Object{
       {"instructions", counts.instructions},
@@ -236,7 +247,8 @@ llvm::json::Object countsToJson(const InstructionCounts &counts) {
       {"avx512WithoutSemantics", counts.avx512WithoutSemantics},
       {"invalid", counts.invalid},
       {"percentWithSemantics", percent ? llvm::json::Value(*percent) : llvm::json::Value(nullptr)},
-      {"unsupported", std::move(unsupported)}};
+      {"unsupported", std::move(unsupported)},
+      {"unsupportedOutsideAvx512", mnemonicCounts(counts.unsupportedSorted(true))}};
 }
 
 llvm::json::Value toJson(const std::vector<BinaryStats> &binaries, const InstructionCounts &total,
