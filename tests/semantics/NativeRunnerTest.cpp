@@ -39,8 +39,9 @@ CpuState stateWith(uint64_t seed) {
 
 void expectOtherRegistersKept(const CpuState &in, const CpuState &out, int except) {
   for (int i = 0; i < 16; ++i) {
-    if (i != except)
+    if (i != except) {
       EXPECT_EQ(out.gpr[i], in.gpr[i]) << "register " << i;
+    }
   }
 }
 
