@@ -231,6 +231,8 @@ LiftStatus liftMaskedByteStore(LiftContext &ctx, const Instr &instr) {
 
 } // namespace
 
+void registerSimdGather(SemanticTable &table);   // SimdGather.cpp
+
 void registerSimdMove(SemanticTable &table) {
   for (ZydisMnemonic mnemonic :
        {ZYDIS_MNEMONIC_MOVAPS,   ZYDIS_MNEMONIC_MOVUPS,   ZYDIS_MNEMONIC_MOVAPD,
@@ -312,6 +314,7 @@ void registerSimdMove(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPMASKMOVQ, liftMaskedMove<64>);
   table.add(ZYDIS_MNEMONIC_MASKMOVDQU, liftMaskedByteStore);
   table.add(ZYDIS_MNEMONIC_VMASKMOVDQU, liftMaskedByteStore);
+  registerSimdGather(table);
 }
 
 } // namespace hoist

@@ -2,6 +2,8 @@
 
 #include "CodeLayout.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 #include <iterator>
 
@@ -70,6 +72,49 @@ uint64_t StateGenerator::interestingValue() {
   }
 }
 
+bool StateGenerator::placeVsibOperand(const Operand &operand, CpuState &state) {
+  // A gather's VSIB operand [base + vindex*scale + disp] (vpgatherdd, ...): placeMemoryOperands
+  // has pointed base + disp into the arena; here each index element (dword or qword, sign-
+  // extended) gets a small signed value that keeps its element inside the arena, and each
+  // mask element a random sign bit (all of them set in a quarter of the states). It runs after
+  // generateFpState, which fills the vector registers.
+  bool qwordIndex = instr_.mnemonic == ZYDIS_MNEMONIC_VPGATHERQD ||
+                    instr_.mnemonic == ZYDIS_MNEMONIC_VPGATHERQQ ||
+                    instr_.mnemonic == ZYDIS_MNEMONIC_VGATHERQPS ||
+                    instr_.mnemonic == ZYDIS_MNEMONIC_VGATHERQPD;
+  Operand common = operand;
+  common.index = ZYDIS_REGISTER_NONE;
+  int64_t start = int64_t(effectiveAddress(instr_, common, state));
+  int64_t scale = operand.scale, lowest = int64_t(layout::ArenaAddress);
+  int64_t highest = int64_t(layout::ArenaAddress + layout::ArenaSize) - 8;   // the last element
+  // The indices that keep the element inside: ceil and floor of the bounds over the scale.
+  int64_t low = lowest - start, high = highest - start;
+  low = low >= 0 ? (low + scale - 1) / scale : -(-low / scale);
+  high = high >= 0 ? high / scale : -((-high + scale - 1) / scale);
+  low = std::max(low, std::min(int64_t(-0x40), high));
+  high = std::min(high, std::max(int64_t(0x40), low));
+  if (low > high || low < INT32_MIN || high > INT32_MAX)
+    return false;
+  uint64_t *index = state.fp.ymm[ZydisRegisterGetId(operand.index)];
+  unsigned perLane = qwordIndex ? 1 : 2;
+  for (unsigned i = 0; i < 4 * perLane; ++i) {
+    uint64_t value = uint64_t(low + int64_t(random_.below(uint64_t(high - low + 1))));
+    if (qwordIndex)
+      index[i] = value;
+    else
+      index[i / 2] = (index[i / 2] & ~(0xffffffffull << (i % 2 * 32))) |
+                     (value & 0xffffffff) << (i % 2 * 32);
+  }
+  // The mask is the last operand; the sign bit of every dword covers both element widths.
+  uint64_t *mask = state.fp.ymm[ZydisRegisterGetId(instr_.op(2).reg)];
+  bool allSet = random_.below(4) == 0;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    uint64_t signs = allSet ? 0x8000000080000000 : random_.next() & 0x8000000080000000;
+    mask[lane] = (mask[lane] & 0x7fffffff7fffffff) | signs;
+  }
+  return true;
+}
+
 bool StateGenerator::placeMemoryOperands(CpuState &state) {
   // First point every address register, then check every operand: two operands may share
   // a register. An index is a small signed number, and the base what makes the address land
@@ -101,6 +146,8 @@ bool StateGenerator::placeMemoryOperands(CpuState &state) {
     const Operand &operand = instr_.op(i);
     if (!operand.isMem() || operand.isAgen)
       continue;
+    // A VSIB operand's index is a vector register: this checks base + disp, and
+    // placeVsibOperand keeps every element inside the arena.
     uint64_t address = effectiveAddress(instr_, operand, state);
     if (address < layout::ArenaAddress ||
         address + operand.bits / 8 > layout::ArenaAddress + layout::ArenaSize)
@@ -180,6 +227,11 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
       shapeStringState(index, state, arena);
     plantBranchTargets(state, arena);
     generateFpState(state);
+    const Operand &vsib = instr_.op(1);   // gathers: dest, [base + vindex*scale], mask
+    ZydisRegisterClass indexClass = ZydisRegisterGetClass(vsib.index);
+    if (vsib.isMem() && (indexClass == ZYDIS_REGCLASS_XMM || indexClass == ZYDIS_REGCLASS_YMM) &&
+        !placeVsibOperand(vsib, state))
+      continue;
     return true;
   }
   return false;

@@ -27,6 +27,7 @@ private:
   uint64_t vectorLane();
   void extendedValue(uint8_t out[10]);
   bool placeMemoryOperands(CpuState &state);
+  bool placeVsibOperand(const Operand &operand, CpuState &state);
   void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   void plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena);
 
