@@ -8,6 +8,14 @@ namespace hoist {
 struct LiftOptions {
   uint64_t maxInstructionsPerFunction = 200000;
   uint64_t maxBlocksPerFunction = 50000;
+
+  // Discovery (lib/Discover).
+  uint64_t maxJumpTableEntries = 65536;   ///< a larger table is left unresolved
+  unsigned jumpTablePathBlocks = 4;       ///< blocks looked at before an indirect jmp
+  unsigned jumpTablePaths = 16;           ///< predecessor paths tried per indirect jmp
+  unsigned jumpTableSearchBlocks = 256;   ///< blocks searched back for a table base register
+  unsigned maxDiscoveryRounds = 64;       ///< explore/resolve rounds per function
+  uint64_t maxFunctions = 200000;         ///< functions discovered in one program
 };
 
 } // namespace hoist

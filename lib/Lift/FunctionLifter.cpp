@@ -74,6 +74,9 @@ private:
   std::map<uint64_t, Slot> slots_;
   Slot *current_ = nullptr;
   unsigned pcMetadataKind_;
+  /// The jump-table index register, read where the table entry is loaded in the current block.
+  llvm::Value *tableIndex_ = nullptr;
+  uint64_t tableIndexFor_ = 0;   ///< the jmp whose table `tableIndex_` indexes
 };
 
 llvm::BasicBlock *createEntry(llvm::Function &function) {
@@ -144,6 +147,7 @@ void FunctionLifter::run() {
 
 void FunctionLifter::liftBlock(Slot &slot) {
   current_ = &slot;
+  tableIndex_ = nullptr;
   for (const Instr *instr : slot.machine->instrs) {
     if (slot.tailBB->getTerminator())
       break;   // a semantic ended the block early (a trap in the middle, say)
@@ -156,6 +160,15 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
   llvm::BasicBlock *bb = current_->tailBB;
   llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
   ctx_.setPosition(current_->tail, &instr);
+  if (!current_->machine->instrs.empty()) {
+    // The jump table's entry is read here: remember the index before the load clobbers it.
+    auto table = input_.explored.jumpTables.find(current_->machine->instrs.back()->address);
+    if (table != input_.explored.jumpTables.end() && table->second.loadAt == instr.address &&
+        table->second.indexRegister != ZYDIS_REGISTER_NONE) {
+      tableIndex_ = ctx_.readReg(table->second.indexRegister);
+      tableIndexFor_ = table->first;
+    }
+  }
   Semantic semantic = findSemantic(instr);
   LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
   if (status == LiftStatus::Unsupported) {
@@ -219,7 +232,9 @@ void FunctionLifter::finishBlock(Slot &slot) {
     leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
   case MachineBlock::End::Budget:
-  case MachineBlock::End::Terminator:   // a terminator whose form had no semantics
+  case MachineBlock::End::NoReturnCall:   // should the callee return after all
+  case MachineBlock::End::TailCall:       // the jmp left through __hoist_jmp already
+  case MachineBlock::End::Terminator:     // a terminator whose form had no semantics
     leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
   }
@@ -286,7 +301,63 @@ void FunctionLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t not
 }
 
 void FunctionLifter::jumpIndirect(llvm::Value *target) {
-  leave(current_->tail, Intrinsic::Jmp, target, false);
+  uint64_t pc = ctx_.instr().address;
+  auto found = input_.explored.jumpTables.find(pc);
+  if (found == input_.explored.jumpTables.end())
+    return leave(current_->tail, Intrinsic::Jmp, target, false);
+  // A resolved jump table: a switch over the index (or, when no register holds the index at
+  // the load, over the target), each case going to its block. Any other value leaves through
+  // __hoist_jmp as an unresolved jmp would: the switch is exact whatever the index is.
+  const JumpTable &table = found->second;
+  bool byIndex = tableIndex_ && tableIndexFor_ == pc &&
+                 table.indexValues.size() == table.targets.size();
+  auto *defaultBB =
+      llvm::BasicBlock::Create(context_, "jt_default_" + llvm::utohexstr(pc, true), &function_);
+  RegisterFile::Block *fallback = registers_.createBlock(defaultBB);
+  registers_.addPredecessor(fallback, current_->tail);
+  registers_.seal(fallback);
+  llvm::Value *selector = byIndex ? tableIndex_ : target;
+  auto *switchInst = llvm::SwitchInst::Create(selector, defaultBB,
+                                              static_cast<unsigned>(table.targets.size()),
+                                              current_->tailBB);
+  // LLVM wants one phi entry per edge, and several cases may share a destination: those go
+  // through one trampoline block per destination, so that each destination has one edge from
+  // here. (A block's reads with a single sealed predecessor make no phis.)
+  std::map<uint64_t, std::vector<uint64_t>> valuesByDestination;
+  std::set<uint64_t> caseValues;
+  for (size_t i = 0; i < table.targets.size(); ++i) {
+    uint64_t value = byIndex ? table.indexValues[i] : table.targets[i];
+    if (caseValues.insert(value).second)
+      valuesByDestination[table.targets[i]].push_back(value);
+  }
+  std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
+  auto *i64 = llvm::Type::getInt64Ty(context_);
+  for (const auto &[destination, values] : valuesByDestination) {
+    llvm::BasicBlock *caseBB = nullptr;
+    if (values.size() == 1) {
+      caseBB = edgeTo(destination, exits);
+    } else {
+      caseBB = llvm::BasicBlock::Create(context_,
+                                        "jt_" + llvm::utohexstr(pc, true) + "_" +
+                                            llvm::utohexstr(destination, true),
+                                        &function_);
+      RegisterFile::Block *trampoline = registers_.createBlock(caseBB);
+      registers_.addPredecessor(trampoline, current_->tail);
+      registers_.seal(trampoline);
+      const auto &successors = current_->machine->successors;
+      if (std::find(successors.begin(), successors.end(), destination) != successors.end()) {
+        Slot &successor = slots_.at(destination);
+        registers_.addPredecessor(successor.registers, trampoline);
+        llvm::BranchInst::Create(successor.bb, caseBB);
+      } else {
+        exits.emplace_back(trampoline, destination);
+      }
+    }
+    for (uint64_t value : values)
+      switchInst->addCase(llvm::ConstantInt::get(i64, value), caseBB);
+  }
+  fillExits(exits);
+  leave(fallback, Intrinsic::Jmp, target, false);
 }
 
 void FunctionLifter::call(llvm::Value *target, uint64_t returnAddress) {

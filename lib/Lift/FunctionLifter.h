@@ -1,7 +1,7 @@
 // Lifts one explored function into an LLVM function, one LLVM block per machine block.
 #pragma once
 
-#include "Lift/FunctionExplorer.h"
+#include "Discover/FunctionExplorer.h"
 #include "hoist/Lifter.h"
 
 #include <llvm/IR/Function.h>

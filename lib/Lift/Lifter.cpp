@@ -1,9 +1,9 @@
 #include "hoist/Lifter.h"
 
 #include "Arch/StateLayout.h"
-#include "Lift/FunctionExplorer.h"
+#include "Discover/FunctionDiscovery.h"
 #include "Lift/FunctionLifter.h"
-#include "Lift/InstructionCache.h"
+#include "Discover/InstructionCache.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 
@@ -65,7 +65,10 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
     return makeError("{0}: address {1} is not in an executable section", impl.image.path(),
                      formatAddress(entry));
 
-  ExploredFunction explored = exploreFunction(impl.cache, entry, impl.options, impl.diagnostics);
+  // Discovery resolves the jump tables it recognizes; their jmps become `switch`es.
+  DiscoveredFunction discovered =
+      discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics);
+  const ExploredFunction &explored = discovered.explored;
   llvm::Function *function = impl.module->getFunction(liftedFunctionName(entry));
   if (!function)
     function = impl.declare(entry);

@@ -21,6 +21,9 @@ struct InputOptions {
 /// Loads the input named on the command line (ELF, PE, or a raw blob with --raw).
 llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input);
 
+/// A --function argument: a 0x address or a symbol name.
+llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec);
+
 /// Prints `error` as "hoist: <message>" on stderr and returns exit code 1.
 int reportFailure(llvm::Error error);
 
@@ -43,6 +46,16 @@ struct StatsCommandOptions {
   bool json = false;
   bool sweep = false;                  ///< linear sweep of executable sections, not reachability
 };
+
+struct CfgCommandOptions {
+  InputOptions input;
+  std::vector<std::string> functions;   ///< names or 0x addresses
+  bool all = false;                     ///< every function discovery finds
+  bool json = false;
+};
+
+/// `hoist cfg`: the control flow discovery recovers (functions, blocks, jump tables, calls).
+int runCfg(const CfgCommandOptions &options);
 
 /// `hoist stats`: counts instructions and those without semantics, decoding only.
 int runStats(const StatsCommandOptions &options);

@@ -15,19 +15,6 @@
 namespace hoist {
 namespace {
 
-/// A --function argument: a 0x address or a symbol name.
-llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec) {
-  uint64_t address = 0;
-  if (spec.starts_with_insensitive("0x")) {
-    if (spec.getAsInteger(0, address))
-      return makeError("{0}: '{1}' is not a valid address", image.path(), spec);
-    return address;
-  }
-  if (std::optional<uint64_t> symbol = image.lookupSymbol(spec))
-    return *symbol;
-  return makeError("{0}: no function named '{1}'", image.path(), spec);
-}
-
 /// The functions to lift: those named on the command line, else main, else the entry point.
 llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
                                                       const std::vector<std::string> &specs) {

@@ -2,8 +2,8 @@
 // lifted to IR), so that it runs over whole directories of binaries in seconds.
 #include "Commands.h"
 
-#include "Lift/FunctionExplorer.h"
-#include "Lift/InstructionCache.h"
+#include "Discover/FunctionExplorer.h"
+#include "Discover/InstructionCache.h"
 #include "Semantics/Semantics.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"

@@ -12,15 +12,19 @@ namespace {
 cl::SubCommand InfoCmd("info", "Print sections, symbols, imports and exports of a binary");
 cl::SubCommand LiftCmd("lift", "Lift functions of a binary to LLVM IR");
 cl::SubCommand StatsCmd("stats", "Count instructions and list those without semantics");
+cl::SubCommand CfgCmd("cfg", "Print the control flow discovery recovers (functions, blocks, "
+                             "jump tables, calls)");
 
 cl::OptionCategory InputCategory("Input");
 cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
-                               cl::sub(InfoCmd), cl::sub(LiftCmd), cl::cat(InputCategory));
+                               cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(CfgCmd),
+                               cl::cat(InputCategory));
 cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
-                  cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::cat(InputCategory));
+                  cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::sub(CfgCmd),
+                  cl::cat(InputCategory));
 cl::opt<std::string> Base("base", cl::desc("Load address of a --raw input (0x...)"),
                           cl::value_desc("address"), cl::sub(InfoCmd), cl::sub(LiftCmd),
-                          cl::sub(StatsCmd), cl::cat(InputCategory));
+                          cl::sub(StatsCmd), cl::sub(CfgCmd), cl::cat(InputCategory));
 
 cl::opt<bool> Json("json", cl::desc("Print JSON"), cl::sub(InfoCmd));
 
@@ -41,6 +45,13 @@ cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
+
+cl::list<std::string> CfgFunctions("function",
+                                   cl::desc("Function to show: a symbol name or 0x address "
+                                            "(repeatable; default: main, else the entry point)"),
+                                   cl::value_desc("name|0xaddr"), cl::sub(CfgCmd));
+cl::opt<bool> CfgAll("all", cl::desc("Every function discovery finds"), cl::sub(CfgCmd));
+cl::opt<bool> CfgJson("json", cl::desc("Print JSON"), cl::sub(CfgCmd));
 
 cl::list<std::string> StatsInputs(cl::Positional, cl::desc("<binary>..."), cl::OneOrMore,
                                   cl::sub(StatsCmd), cl::cat(InputCategory));
@@ -94,6 +105,14 @@ int main(int argc, char **argv) {
     options.diagnosticsPath = DiagnosticsFile;
     return hoist::runLift(options);
   }
+  if (CfgCmd) {
+    hoist::CfgCommandOptions options;
+    options.input = input;
+    options.functions.assign(CfgFunctions.begin(), CfgFunctions.end());
+    options.all = CfgAll;
+    options.json = CfgJson;
+    return hoist::runCfg(options);
+  }
   if (StatsCmd) {
     hoist::StatsCommandOptions options;
     options.paths.assign(StatsInputs.begin(), StatsInputs.end());
@@ -102,5 +121,5 @@ int main(int argc, char **argv) {
     options.sweep = StatsSweep;
     return hoist::runStats(options);
   }
-  return usageError("expected a subcommand: info, lift or stats (see hoist --help)");
+  return usageError("expected a subcommand: info, lift, cfg or stats (see hoist --help)");
 }

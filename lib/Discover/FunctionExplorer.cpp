@@ -1,4 +1,4 @@
-#include "Lift/FunctionExplorer.h"
+#include "Discover/FunctionExplorer.h"
 
 #include "Semantics/Semantics.h"
 #include "Support/Diagnostics.h"
@@ -49,15 +49,59 @@ bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets) {
   }
 }
 
+std::optional<uint64_t> directTarget(const Instr &instr, bool *throughSlot) {
+  if (throughSlot)
+    *throughSlot = false;
+  const Operand &first = instr.op(0);
+  if (first.isImm() && first.immRelative)
+    return instr.next() + first.imm;
+  if (first.isMem() && first.base == ZYDIS_REGISTER_RIP && first.index == ZYDIS_REGISTER_NONE) {
+    if (throughSlot)
+      *throughSlot = true;
+    return instr.next() + first.disp;
+  }
+  return std::nullopt;
+}
+
 namespace {
+
+/// How a block ends at `instr` given what the hints know, or nullopt when it does not end there.
+/// `targets` receives the in-function successors other than the fallthrough.
+std::optional<MachineBlock::End> endAt(const Instr &instr, uint64_t entry,
+                                       const ExploreHints &hints, std::vector<uint64_t> &targets) {
+  if (instr.category == ZYDIS_CATEGORY_CALL && hints.noreturnCallees && findSemantic(instr))
+    if (std::optional<uint64_t> callee = directTarget(instr))
+      if (hints.noreturnCallees->count(*callee))
+        return MachineBlock::End::NoReturnCall;
+  if (instr.category == ZYDIS_CATEGORY_UNCOND_BR && findSemantic(instr)) {
+    const Operand &first = instr.op(0);
+    if (first.isImm() && first.immRelative && hints.functionStarts) {
+      uint64_t target = instr.next() + first.imm;
+      if (target != entry && hints.functionStarts->count(target))
+        return MachineBlock::End::TailCall;
+    }
+    if (!first.isImm() && hints.jumpTables) {
+      auto table = hints.jumpTables->find(instr.address);
+      if (table != hints.jumpTables->end()) {
+        for (uint64_t target : table->second.distinctTargets())
+          targets.push_back(target);
+        return MachineBlock::End::Terminator;
+      }
+    }
+  }
+  if (blockEndTargets(instr, targets))
+    return MachineBlock::End::Terminator;
+  return std::nullopt;
+}
 
 /// Pass 1: every address that starts a block (leaders) and every instruction reached.
 struct LeaderScan {
-  LeaderScan(InstructionCache &cache, const LiftOptions &options)
-      : cache(cache), options(options) {}
+  LeaderScan(InstructionCache &cache, const LiftOptions &options, const ExploreHints &hints)
+      : cache(cache), options(options), hints(hints) {}
 
   InstructionCache &cache;
   const LiftOptions &options;
+  const ExploreHints &hints;
   std::set<uint64_t> leaders;
   llvm::DenseSet<uint64_t> visited;
   uint64_t instructions = 0;
@@ -84,7 +128,7 @@ struct LeaderScan {
         }
         const Instr &instr = decoded->instr;
         targets.clear();
-        if (blockEndTargets(instr, targets)) {
+        if (endAt(instr, entry, hints, targets)) {
           for (uint64_t target : targets)
             if (cache.at(target) && leaders.size() < options.maxBlocksPerFunction &&
                 leaders.insert(target).second)
@@ -100,8 +144,9 @@ struct LeaderScan {
 } // namespace
 
 ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
-                                 const LiftOptions &options, DiagnosticSink &diagnostics) {
-  LeaderScan scan(cache, options);
+                                 const LiftOptions &options, DiagnosticSink &diagnostics,
+                                 const ExploreHints &hints) {
+  LeaderScan scan(cache, options, hints);
   scan.run(entry);
   if (scan.budgetExhausted || scan.leaders.size() >= options.maxBlocksPerFunction)
     diagnostics.warning("budget-exhausted", entry,
@@ -112,6 +157,8 @@ ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
   // Pass 2: each leader's block runs until it ends or the next instruction starts a block.
   ExploredFunction function;
   function.entry = entry;
+  function.budgetExhausted =
+      scan.budgetExhausted || scan.leaders.size() >= options.maxBlocksPerFunction;
   std::vector<uint64_t> targets;
   for (uint64_t leader : scan.leaders) {
     MachineBlock block;
@@ -140,8 +187,12 @@ ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
       block.instrs.push_back(&instr);
       address = instr.next();
       targets.clear();
-      if (blockEndTargets(instr, targets)) {
-        block.end = MachineBlock::End::Terminator;
+      if (std::optional<MachineBlock::End> end = endAt(instr, entry, hints, targets)) {
+        block.end = *end;
+        if (hints.jumpTables)
+          if (auto table = hints.jumpTables->find(instr.address);
+              table != hints.jumpTables->end() && *end == MachineBlock::End::Terminator)
+            function.jumpTables.insert(*table);
         for (uint64_t target : targets)
           if (scan.leaders.count(target) &&
               std::find(block.successors.begin(), block.successors.end(), target) ==

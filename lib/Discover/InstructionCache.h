@@ -19,6 +19,8 @@ public:
 
   /// The instruction at `address`, or null when the address holds no executable bytes.
   const DecodedAt *at(uint64_t address);
+  /// Addresses looked up so far (decoded or not).
+  size_t size() const { return cache_.size(); }
 
 private:
   const Image &image_;

@@ -1,4 +1,4 @@
-#include "Lift/InstructionCache.h"
+#include "Discover/InstructionCache.h"
 
 namespace hoist {
 

@@ -1,0 +1,152 @@
+#include "Discover/FunctionDiscovery.h"
+
+#include "Discover/JumpTableMatcher.h"
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+
+namespace hoist {
+namespace {
+
+bool isIndirectJump(const MachineBlock &block) {
+  if (block.end != MachineBlock::End::Terminator || block.instrs.empty())
+    return false;
+  const Instr &last = *block.instrs.back();
+  return last.mnemonic == ZYDIS_MNEMONIC_JMP && !last.op(0).isImm();
+}
+
+std::vector<CallSite> collectCalls(const Image &image, const ExploredFunction &function) {
+  std::vector<CallSite> calls;
+  for (const auto &[start, block] : function.blocks)
+    for (const Instr *instr : block.instrs) {
+      if (instr->category != ZYDIS_CATEGORY_CALL)
+        continue;
+      CallSite call;
+      call.at = instr->address;
+      bool throughSlot = false;
+      if (std::optional<uint64_t> target = directTarget(*instr, &throughSlot)) {
+        if (throughSlot) {
+          if (const Import *import = image.importAtSlot(*target))
+            call.import = import->name;
+        } else {
+          call.target = *target;
+          if (const Import *import = image.importAtStub(*target))
+            call.import = import->name;
+        }
+      }
+      call.noreturn = block.end == MachineBlock::End::NoReturnCall && instr == block.instrs.back();
+      calls.push_back(std::move(call));
+    }
+  return calls;
+}
+
+/// Every way out of the function is a noreturn call or a trap (ud2, hlt).
+bool allExitsNoReturn(const DiscoveredFunction &function) {
+  if (function.explored.budgetExhausted || !function.unresolvedJumps.empty() ||
+      !function.tailCalls.empty() || !function.importJumps.empty())
+    return false;
+  for (const auto &[start, block] : function.explored.blocks) {
+    switch (block.end) {
+    case MachineBlock::End::NoReturnCall:
+    case MachineBlock::End::Fallthrough:
+      continue;
+    case MachineBlock::End::Terminator: {
+      if (!block.successors.empty() || block.instrs.empty())
+        continue;
+      ZydisMnemonic last = block.instrs.back()->mnemonic;
+      if (last == ZYDIS_MNEMONIC_UD2 || last == ZYDIS_MNEMONIC_HLT)
+        continue;
+      return false;
+    }
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache, uint64_t entry,
+                                    const LiftOptions &options, DiagnosticSink &diagnostics,
+                                    ExploreHints hints) {
+  DiscoveredFunction result;
+  JumpTableMap tables;
+  hints.jumpTables = &tables;
+  // Tables whose entries are other functions' starts: an indirect tail call through a table of
+  // function pointers (`jmp [handlers+rax*8]`), not a switch inside this function.
+  JumpTableMap callTables;
+  // Exploration only warns once, in the final round.
+  DiagnosticSink quiet;
+  for (unsigned round = 0;; ++round) {
+    result.rounds = round + 1;
+    result.explored = exploreFunction(cache, entry, options, quiet, hints);
+    if (round + 1 >= options.maxDiscoveryRounds)
+      break;
+    bool changed = false;
+    for (const auto &[start, block] : result.explored.blocks) {
+      if (!isIndirectJump(block))   // also rules out a block without instructions
+        continue;
+      uint64_t jump = block.instrs.back()->address;
+      if (callTables.count(jump))
+        continue;
+      auto known = tables.find(jump);
+      if (known != tables.end() && !known->second.bySetOfValues)
+        continue;
+      if (std::optional<JumpTable> table =
+              matchJumpTable(image, cache, result.explored, block, options, hints.extentEnd)) {
+        if (known != tables.end()) {
+          // Sets only grow: a table sized by reaching constants is replaced by a larger one.
+          if (table->targets.size() > known->second.targets.size()) {
+            known->second = std::move(*table);
+            changed = true;
+          }
+          continue;
+        }
+        bool callsFunctions = false;
+        for (uint64_t target : table->targets)
+          callsFunctions |= target != entry && hints.functionStarts &&
+                            hints.functionStarts->count(target);
+        if (callsFunctions) {
+          callTables.emplace(jump, std::move(*table));
+          continue;
+        }
+        tables.emplace(jump, std::move(*table));
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+  if (result.explored.budgetExhausted)
+    diagnostics.warning("budget-exhausted", entry,
+                        "function " + formatAddress(entry) +
+                            ": instruction or block budget exhausted; the rest is lifted as "
+                            "exits to __hoist_jmp");
+  for (const auto &[start, block] : result.explored.blocks) {
+    if (!isIndirectJump(block)) {
+      if (block.end == MachineBlock::End::TailCall && !block.instrs.empty())
+        if (std::optional<uint64_t> target = directTarget(*block.instrs.back()))
+          result.tailCalls.push_back(*target);
+      continue;
+    }
+    if (auto call = callTables.find(block.instrs.back()->address); call != callTables.end()) {
+      for (uint64_t target : call->second.distinctTargets())
+        result.tailCalls.push_back(target);
+      continue;
+    }
+    if (!result.explored.jumpTables.count(block.instrs.back()->address)) {
+      // `jmp [slot]` of an import (a PE thunk, an ELF PLT entry) is a tail call to the import.
+      bool throughSlot = false;
+      std::optional<uint64_t> slot = directTarget(*block.instrs.back(), &throughSlot);
+      if (slot && throughSlot && image.importAtSlot(*slot))
+        result.importJumps.push_back(image.importAtSlot(*slot)->name);
+      else
+        result.unresolvedJumps.push_back(block.instrs.back()->address);
+    }
+  }
+  result.calls = collectCalls(image, result.explored);
+  result.noreturn = allExitsNoReturn(result);
+  return result;
+}
+
+} // namespace hoist

@@ -1,0 +1,26 @@
+// Where functions start, before any code is read: the entry point, symbols, exports, the
+// unwinding tables (.eh_frame, .pdata) and the ELF init/fini code. Registered with their reasons.
+#pragma once
+
+#include "Discover/Registry.h"
+#include "Discover/UnwindTables.h"
+#include "hoist/Image.h"
+
+namespace hoist {
+
+class DiagnosticSink;
+
+/// The code ranges the unwinding tables give, by start; a function with unwinding information
+/// is known to end where its range does.
+using UnwindRanges = std::map<uint64_t, uint64_t>;
+
+/// Adds every function start the image records to `registry` and returns the unwind ranges.
+/// A malformed unwinding table is a warning (its starts are skipped), never an error: the other
+/// sources still count.
+UnwindRanges registerFunctionStarts(const Image &image, JumpTargetRegistry &registry,
+                                    DiagnosticSink &diagnostics);
+
+/// Whether `address` is inside (not at the start of) one of `ranges`, or at its start.
+bool insideUnwindRange(const UnwindRanges &ranges, uint64_t address);
+
+} // namespace hoist

@@ -1,0 +1,28 @@
+#include "Discover/JumpTable.h"
+
+#include <set>
+
+namespace hoist {
+
+std::vector<uint64_t> JumpTable::distinctTargets() const {
+  std::vector<uint64_t> distinct;
+  std::set<uint64_t> seen;
+  for (uint64_t target : targets)
+    if (seen.insert(target).second)
+      distinct.push_back(target);
+  return distinct;
+}
+
+const char *jumpTableShapeName(JumpTable::Shape shape) {
+  switch (shape) {
+  case JumpTable::Shape::Absolute:
+    return "absolute";
+  case JumpTable::Shape::TableRelative:
+    return "table-relative";
+  case JumpTable::Shape::BaseRelative:
+    return "base-relative";
+  }
+  return "?";
+}
+
+} // namespace hoist

@@ -1,0 +1,369 @@
+#include "Discover/JumpTableMatcher.h"
+
+#include "Discover/PathEvaluator.h"
+
+#include <map>
+#include <set>
+
+namespace hoist {
+namespace {
+
+/// Paths of blocks (entry-most first) that end in `last`, each at most `depth` blocks long.
+class PathEnumerator {
+public:
+  PathEnumerator(const ExploredFunction &function, unsigned depth, unsigned maxPaths)
+      : function_(function), depth_(depth), maxPaths_(maxPaths) {
+    for (const auto &[start, block] : function.blocks)
+      for (uint64_t successor : block.successors)
+        predecessors_[successor].push_back(start);
+  }
+
+  const std::map<uint64_t, std::vector<uint64_t>> &predecessors() const { return predecessors_; }
+
+  std::vector<std::vector<const MachineBlock *>> pathsTo(const MachineBlock &last) {
+    paths_.clear();
+    std::vector<const MachineBlock *> suffix{&last};
+    extend(suffix);
+    return paths_;
+  }
+
+private:
+  void extend(std::vector<const MachineBlock *> &suffix) {
+    if (paths_.size() >= maxPaths_)
+      return;
+    auto preds = predecessors_.find(suffix.back()->start);
+    bool extended = false;
+    if (suffix.size() < depth_ && preds != predecessors_.end()) {
+      for (uint64_t pred : preds->second) {
+        const MachineBlock &block = function_.blocks.at(pred);
+        if (std::find(suffix.begin(), suffix.end(), &block) != suffix.end())
+          continue;   // a loop: the path would repeat a block
+        suffix.push_back(&block);
+        extend(suffix);
+        suffix.pop_back();
+        extended = true;
+      }
+    }
+    if (!extended)
+      paths_.emplace_back(suffix.rbegin(), suffix.rend());
+  }
+
+  const ExploredFunction &function_;
+  unsigned depth_, maxPaths_;
+  std::map<uint64_t, std::vector<uint64_t>> predecessors_;
+  std::vector<std::vector<const MachineBlock *>> paths_;
+};
+
+bool readEntry(const Image &image, uint64_t address, unsigned size, bool signExtend,
+               uint64_t &value) {
+  if (size == 8)
+    return image.read(address, &value, 8);
+  uint32_t entry = 0;
+  if (!image.read(address, &entry, 4))
+    return false;
+  value = signExtend ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(entry)))
+                     : entry;
+  return true;
+}
+
+/// The register whose value at the load selects the entry, and its value for each entry.
+void findIndexRegister(const PathSymbol &load, JumpTable &table) {
+  ZydisRegister reg = ZYDIS_REGISTER_NONE;
+  int64_t factor = 1, constant = 0;
+  if (load.indexReg != ZYDIS_REGISTER_NONE && load.indexValue.known && load.indexValue.k != 0 &&
+      load.baseValue.isConstant()) {
+    reg = load.indexReg;
+    factor = load.scale;
+    constant = load.baseValue.c + load.disp;
+  } else if (load.baseReg != ZYDIS_REGISTER_NONE && load.baseValue.known &&
+             load.baseValue.k != 0 &&
+             (load.indexReg == ZYDIS_REGISTER_NONE || load.indexValue.isConstant())) {
+    reg = load.baseReg;
+    constant = load.disp + (load.indexReg == ZYDIS_REGISTER_NONE
+                                ? 0
+                                : load.indexValue.c * static_cast<int64_t>(load.scale));
+  }
+  if (reg == ZYDIS_REGISTER_NONE ||
+      ZydisRegisterGetWidth(ZYDIS_MACHINE_MODE_LONG_64, reg) != 64)
+    return;
+  std::vector<uint64_t> values;
+  for (size_t i = 0; i < table.targets.size(); ++i) {
+    uint64_t offset = table.table + i * table.entrySize - static_cast<uint64_t>(constant);
+    if (static_cast<int64_t>(offset) % factor != 0)
+      return;
+    values.push_back(static_cast<uint64_t>(static_cast<int64_t>(offset) / factor));
+  }
+  table.loadAt = load.at;
+  table.indexRegister = reg;
+  table.indexValues = std::move(values);
+}
+
+bool isCalleeSaved(ZydisRegister reg) {
+  switch (reg) {
+  case ZYDIS_REGISTER_RBX:
+  case ZYDIS_REGISTER_RBP:
+  case ZYDIS_REGISTER_R12:
+  case ZYDIS_REGISTER_R13:
+  case ZYDIS_REGISTER_R14:
+  case ZYDIS_REGISTER_R15:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool writesRegister(const Instr &instr, ZydisRegister reg) {
+  // A call clobbers the caller-saved registers; the callee keeps the others.
+  if (instr.category == ZYDIS_CATEGORY_CALL && !isCalleeSaved(reg))
+    return true;
+  for (unsigned i = 0; i < instr.operandCount; ++i)
+    if (instr.op(i).isReg() && instr.op(i).written &&
+        ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, instr.op(i).reg) == reg)
+      return true;
+  return false;
+}
+
+/// The constants the write of `reg` at `instrs[at]` can leave in it, or nullopt when it is not
+/// a constant: `lea reg,[rip+T]`, `mov reg, imm`, `xor reg, reg`, and `setcc` of its low byte
+/// after an `xor` that zeroed it (0 or 1).
+std::optional<std::set<int64_t>> constantsWritten(const std::vector<const Instr *> &instrs,
+                                                  size_t at, ZydisRegister reg) {
+  const Instr &instr = *instrs[at];
+  const Operand &dst = instr.op(0), &src = instr.op(1);
+  if (!dst.isReg() ||
+      ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, dst.reg) != reg)
+    return std::nullopt;
+  if (instr.mnemonic == ZYDIS_MNEMONIC_LEA && dst.bits == 64 && src.base == ZYDIS_REGISTER_RIP &&
+      src.index == ZYDIS_REGISTER_NONE)
+    return std::set<int64_t>{static_cast<int64_t>(instr.next() + src.disp)};
+  if (instr.mnemonic == ZYDIS_MNEMONIC_MOV && src.isImm() && dst.bits >= 32)
+    return std::set<int64_t>{
+        static_cast<int64_t>(dst.bits == 32 ? (src.imm & 0xffffffffu) : src.imm)};
+  if (instr.mnemonic == ZYDIS_MNEMONIC_XOR && src.isReg() && src.reg == dst.reg &&
+      dst.bits >= 32)
+    return std::set<int64_t>{0};
+  if (instr.category == ZYDIS_CATEGORY_SETCC && dst.bits == 8 &&
+      dst.reg != ZYDIS_REGISTER_AH && dst.reg != ZYDIS_REGISTER_BH &&
+      dst.reg != ZYDIS_REGISTER_CH && dst.reg != ZYDIS_REGISTER_DH) {
+    for (size_t i = at; i-- > 0;)
+      if (writesRegister(*instrs[i], reg)) {
+        std::optional<std::set<int64_t>> before = constantsWritten(instrs, i, reg);
+        if (before && *before == std::set<int64_t>{0})
+          return std::set<int64_t>{0, 1};
+        return std::nullopt;
+      }
+  }
+  return std::nullopt;
+}
+
+/// Every constant that the definitions of `reg` reaching instruction `position` of `block` write, if all of
+/// them write constants (see constantsWritten): the table base a loop keeps in r15 from a lea
+/// far before the jmp, or the states of a switch-driven state machine that is never
+/// bounds-checked. A backward search over predecessors, bounded by `budget` blocks.
+std::optional<std::set<int64_t>>
+reachingConstants(const ExploredFunction &function,
+                  const std::map<uint64_t, std::vector<uint64_t>> &preds,
+                  const MachineBlock &block, size_t position, ZydisRegister reg,
+                  unsigned budget) {
+  // A write earlier in the block itself is the one that reaches `position`.
+  for (size_t i = std::min(position, block.instrs.size()); i-- > 0;)
+    if (writesRegister(*block.instrs[i], reg))
+      return constantsWritten(block.instrs, i, reg);
+  std::set<int64_t> constants;
+  std::vector<uint64_t> worklist;
+  std::set<uint64_t> seen;
+  // Blocks whose start `reg` flows into unchanged: the start block, then those without a write.
+  auto flowsFrom = [&](uint64_t start) -> bool {
+    if (start == function.entry)
+      return false;   // the caller's value reaches here
+    auto it = preds.find(start);
+    if (it == preds.end())
+      return false;
+    for (uint64_t pred : it->second)
+      if (seen.insert(pred).second) {
+        if (seen.size() > budget)
+          return false;
+        worklist.push_back(pred);
+      }
+    return true;
+  };
+  if (!flowsFrom(block.start))
+    return std::nullopt;
+  while (!worklist.empty()) {
+    uint64_t start = worklist.back();
+    worklist.pop_back();
+    const MachineBlock &current = function.blocks.at(start);
+    // The block's last write of `reg`, if any, is the definition that reaches.
+    bool defined = false;
+    for (size_t i = current.instrs.size(); i-- > 0;) {
+      if (!writesRegister(*current.instrs[i], reg))
+        continue;
+      std::optional<std::set<int64_t>> written = constantsWritten(current.instrs, i, reg);
+      if (!written)
+        return std::nullopt;
+      constants.insert(written->begin(), written->end());
+      defined = true;
+      break;
+    }
+    if (!defined && !flowsFrom(start))
+      return std::nullopt;
+  }
+  if (constants.empty())
+    return std::nullopt;
+  return constants;
+}
+
+std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
+                                   const std::vector<const MachineBlock *> &path,
+                                   const ExploredFunction *function,
+                                   const std::map<uint64_t, std::vector<uint64_t>> *preds,
+                                   const LiftOptions &options, size_t firstInstr = 0,
+                                   std::optional<std::pair<uint64_t, uint64_t>> extent = {}) {
+  PathEvaluator eval;
+  if (function && preds) {
+    static const ZydisRegister Gprs[] = {
+        ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
+        ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI, ZYDIS_REGISTER_R8,
+        ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11, ZYDIS_REGISTER_R12,
+        ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+    for (ZydisRegister reg : Gprs)
+      if (std::optional<std::set<int64_t>> values =
+              reachingConstants(*function, *preds, *path.front(), firstInstr, reg,
+                                options.jumpTableSearchBlocks);
+          values && values->size() == 1 &&
+          image.sectionAt(static_cast<uint64_t>(*values->begin())))   // a base address
+        eval.assume(reg, *values->begin());
+  }
+  const Instr *jmp = nullptr;
+  for (size_t b = 0; b < path.size(); ++b) {
+    const MachineBlock &block = *path[b];
+    for (size_t i = b == 0 ? firstInstr : 0; i < block.instrs.size(); ++i) {
+      const Instr &instr = *block.instrs[i];
+      if (b + 1 == path.size() && i + 1 == block.instrs.size()) {
+        jmp = &instr;
+        break;
+      }
+      eval.step(instr);
+    }
+    if (b + 1 < path.size() && !block.instrs.empty() &&
+        block.instrs.back()->category == ZYDIS_CATEGORY_COND_BR)
+      eval.takeEdge(*block.instrs.back(), block.instrs.back()->next() != path[b + 1]->start);
+  }
+  if (!jmp || jmp->mnemonic != ZYDIS_MNEMONIC_JMP || jmp->op(0).isImm())
+    return std::nullopt;
+
+  // The target must be `c + ext(load)` with the load at `a + m*X` and X bounded on the path.
+  SymValue target = eval.operandValue(*jmp, 0);
+  if (!target.known || target.k != 1)
+    return std::nullopt;
+  const PathSymbol &load = eval.symbol(target.sym);
+  if (load.kind != PathSymbol::Kind::Load || (load.width != 32 && load.width != 64))
+    return std::nullopt;
+  unsigned entrySize = load.width / 8;
+  if (entrySize == 8 && target.c != 0)
+    return std::nullopt;
+  const SymValue &where = load.address;
+  if (!where.known || where.k != static_cast<int64_t>(entrySize))
+    return std::nullopt;
+  PathSymbol index = eval.symbol(where.sym);
+  bool bySetOfValues = false;
+  if (!index.bounded && function && preds)
+    if (std::optional<ZydisRegister> reg = eval.inputRegister(where.sym))
+      // No compare bounds the index: the values that reach it may still all be constants.
+      if (std::optional<std::set<int64_t>> values =
+              reachingConstants(*function, *preds, *path.front(), firstInstr, *reg,
+                                options.jumpTableSearchBlocks);
+          values && *values->begin() >= 0) {
+        index.bounded = true;
+        index.biasedBy = 0;
+        index.max = static_cast<uint64_t>(*values->rbegin());
+        bySetOfValues = true;
+      }
+  if (!index.bounded || index.max >= options.maxJumpTableEntries)
+    return std::nullopt;
+
+  JumpTable table;
+  table.bySetOfValues = bySetOfValues;
+  table.jump = jmp->address;
+  table.entrySize = entrySize;
+  // Entry i is read when biasedBy + X == i.
+  table.table = static_cast<uint64_t>(where.c) - entrySize * static_cast<uint64_t>(index.biasedBy);
+  table.shape = entrySize == 8                                        ? JumpTable::Shape::Absolute
+                : static_cast<uint64_t>(target.c) == table.table ? JumpTable::Shape::TableRelative
+                                                                     : JumpTable::Shape::BaseRelative;
+  const Section *section = image.sectionAt(table.table);
+  if (!section || section->writable)
+    return std::nullopt;   // a table the program may rewrite is not a constant
+  for (uint64_t i = 0; i <= index.max; ++i) {
+    uint64_t entry = 0;
+    if (!readEntry(image, table.table + i * entrySize, entrySize, target.signExtended, entry))
+      return std::nullopt;
+    uint64_t destination = static_cast<uint64_t>(target.c) + entry;
+    const DecodedAt *decoded = cache.at(destination);
+    if (!decoded || decoded->status != DecodeStatus::Ok)
+      return std::nullopt;
+    table.targets.push_back(destination);
+  }
+  // The compiler's table may be larger than the constants that reach the index (states only
+  // ever entered by direct jumps): take the entries that stay inside the function.
+  for (uint64_t i = index.max + 1; bySetOfValues && extent && i < options.maxJumpTableEntries;
+       ++i) {
+    uint64_t entry = 0;
+    if (!readEntry(image, table.table + i * entrySize, entrySize, target.signExtended, entry))
+      break;
+    uint64_t destination = static_cast<uint64_t>(target.c) + entry;
+    const DecodedAt *decoded = cache.at(destination);
+    if (destination < extent->first || destination >= extent->second || !decoded ||
+        decoded->status != DecodeStatus::Ok)
+      break;
+    table.targets.push_back(destination);
+  }
+  findIndexRegister(load, table);
+  return table;
+}
+
+} // namespace
+
+std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &cache,
+                                        const ExploredFunction &function,
+                                        const MachineBlock &block, const LiftOptions &options,
+                                        uint64_t extentEnd) {
+  if (block.instrs.empty() || block.end != MachineBlock::End::Terminator)
+    return std::nullopt;
+  const Instr &jmp = *block.instrs.back();
+  if (jmp.mnemonic != ZYDIS_MNEMONIC_JMP || jmp.op(0).isImm())
+    return std::nullopt;
+  PathEnumerator paths(function, options.jumpTablePathBlocks, options.jumpTablePaths);
+  std::optional<JumpTable> found;
+  auto allPaths = paths.pathsTo(block);
+  for (const auto &path : allPaths) {
+    std::optional<JumpTable> table = matchPath(image, cache, path, nullptr, nullptr, options);
+    if (!table)   // again, with the constants that reach the path from further back
+      table = matchPath(image, cache, path, &function, &paths.predecessors(), options);
+    if (!table)
+      continue;
+    if (found && (found->table != table->table || found->targets != table->targets))
+      return std::nullopt;   // the paths disagree: no single table
+    if (!found)
+      found = std::move(table);
+  }
+  if (!found) {
+    // No path shows a bound: the index may still be one of the constants reaching the jmp's
+    // block (a state machine whose states are all constants).
+    std::optional<std::pair<uint64_t, uint64_t>> extent;
+    if (extentEnd > function.entry)
+      extent = std::make_pair(function.entry, extentEnd);
+    // Suffixes of the block, shortest first: the constant may be written inside it.
+    std::vector<const MachineBlock *> alone{&block};
+    size_t count = block.instrs.size();
+    for (size_t first = count; first-- > 0 && count - first <= 8 && !found;) {
+      found = matchPath(image, cache, alone, &function, &paths.predecessors(), options, first,
+                        extent);
+      if (found && !found->bySetOfValues)
+        found.reset();   // bounded by the block alone: the paths above disagreed or failed
+    }
+  }
+  return found;
+}
+
+} // namespace hoist

@@ -1,0 +1,72 @@
+"""Checks that `hoist cfg --json` output has exactly the documented shape (docs/CFG.md)."""
+import json
+import re
+import sys
+
+HEX = re.compile(r"^0x[0-9a-f]+$")
+
+
+def fail(message):
+    sys.exit("check_cfg_json: " + message)
+
+
+def check_hex(value, where):
+    if not isinstance(value, str) or not HEX.match(value):
+        fail(f"{where}: {value!r} is not a lowercase 0x hex string")
+
+
+def main():
+    data = json.load(sys.stdin)
+    if set(data) != {"binary", "format", "functions"}:
+        fail(f"top-level keys {sorted(data)}")
+    if data["format"] not in ("elf", "pe"):
+        fail(f"format {data['format']!r}")
+    wanted = set(sys.argv[1:])
+    names = set()
+    for f in data["functions"]:
+        keys = {"entry", "name", "noreturn", "blocks", "jump_tables", "calls", "tail_calls"}
+        if set(f) != keys:
+            fail(f"function keys {sorted(f)}")
+        check_hex(f["entry"], "entry")
+        if f["name"] is not None and not isinstance(f["name"], str):
+            fail("name is neither a string nor null")
+        if not isinstance(f["noreturn"], bool):
+            fail("noreturn is not a boolean")
+        starts = set()
+        for b in f["blocks"]:
+            if set(b) != {"start", "end", "successors"}:
+                fail(f"block keys {sorted(b)}")
+            check_hex(b["start"], "block start")
+            check_hex(b["end"], "block end")
+            if int(b["end"], 16) <= int(b["start"], 16):
+                fail(f"block {b['start']} ends at {b['end']}")
+            starts.add(b["start"])
+        if f["entry"] not in starts:
+            fail(f"function {f['entry']} has no block at its entry")
+        for b in f["blocks"]:
+            for s in b["successors"]:
+                if s not in starts:
+                    fail(f"successor {s} of {b['start']} is not a block of {f['entry']}")
+        for t in f["jump_tables"]:
+            if set(t) != {"jump", "targets"}:
+                fail(f"jump table keys {sorted(t)}")
+            check_hex(t["jump"], "jump")
+            for target in t["targets"]:
+                if target not in starts:
+                    fail(f"jump table target {target} is not a block")
+        for c in f["calls"]:
+            if set(c) != {"at", "target"}:
+                fail(f"call keys {sorted(c)}")
+            check_hex(c["at"], "call at")
+            if c["target"] is not None and not isinstance(c["target"], str):
+                fail("call target is neither a string nor null")
+        for t in f["tail_calls"]:
+            check_hex(t, "tail call")
+        if f["name"]:
+            names.add(f["name"])
+    if not wanted <= names:
+        fail(f"functions missing: {sorted(wanted - names)}")
+    print(f"ok: {len(data['functions'])} functions")
+
+
+main()

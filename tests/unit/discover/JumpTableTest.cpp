@@ -1,0 +1,177 @@
+// Jump tables in the shapes compilers emit, resolved by pattern analysis; the lifter turns them
+// into a switch. The code is raw bytes at 0x1000, assembled once with GNU as (the source is in
+// each comment); tests/cfg checks whole binaries against the compiler's own truth.
+#include "Discover/FunctionDiscovery.h"
+#include "Support/Diagnostics.h"
+#include "hoist/Lifter.h"
+
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Verifier.h>
+#include <gtest/gtest.h>
+
+using namespace hoist;
+
+namespace {
+
+constexpr uint64_t Base = 0x1000;
+
+struct Discovered {
+  std::unique_ptr<Image> image;
+  DiagnosticSink diagnostics;
+  DiscoveredFunction function;
+
+  explicit Discovered(const std::vector<uint8_t> &code) : image(Image::fromRawBytes(code, Base)) {
+    InstructionCache cache(*image);
+    function = discoverFunction(*image, cache, Base, LiftOptions{}, diagnostics);
+  }
+
+  const JumpTable *onlyTable() const {
+    if (function.explored.jumpTables.size() != 1)
+      return nullptr;
+    return &function.explored.jumpTables.begin()->second;
+  }
+};
+
+/// The switch the lifter made for the jmp, or null.
+const llvm::SwitchInst *liftedSwitch(const std::vector<uint8_t> &code, llvm::LLVMContext &context,
+                                     std::unique_ptr<Image> &image,
+                                     std::unique_ptr<Lifter> &lifter) {
+  static DiagnosticSink diagnostics;
+  image = Image::fromRawBytes(code, Base);
+  lifter = std::make_unique<Lifter>(*image, context, diagnostics);
+  llvm::Expected<llvm::Function *> function = lifter->liftFunction(Base);
+  if (!function) {
+    ADD_FAILURE() << llvm::toString(function.takeError());
+    return nullptr;
+  }
+  EXPECT_FALSE(llvm::verifyModule(lifter->module(), &llvm::errs()));
+  for (const llvm::BasicBlock &bb : **function)
+    if (auto *switchInst = llvm::dyn_cast<llvm::SwitchInst>(bb.getTerminator()))
+      return switchInst;
+  return nullptr;
+}
+
+// base: cmp ecx, 3; ja 5f; movsxd rax, ecx; lea rdx, [rip+base]
+//       mov ecx, [rdx+rax*4+(table-base)]; add rcx, rdx; jmp rcx
+// 0: mov eax,1; ret   1: mov eax,2; ret   2: mov eax,3; ret   5: xor eax,eax; ret
+// table: .long 0b-base, 1b-base, 2b-base, 1b-base        (MSVC: entries relative to __ImageBase)
+const std::vector<uint8_t> Msvc = {
+    0x83, 0xf9, 0x03, 0x77, 0x28, 0x48, 0x63, 0xc1, 0x48, 0x8d, 0x15, 0xf1, 0xff, 0xff, 0xff,
+    0x8b, 0x8c, 0x82, 0x30, 0x00, 0x00, 0x00, 0x48, 0x01, 0xd1, 0xff, 0xe1, 0xb8, 0x01, 0x00,
+    0x00, 0x00, 0xc3, 0xb8, 0x02, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x03, 0x00, 0x00, 0x00, 0xc3,
+    0x31, 0xc0, 0xc3, 0x1b, 0x00, 0x00, 0x00, 0x21, 0x00, 0x00, 0x00, 0x27, 0x00, 0x00, 0x00,
+    0x21, 0x00, 0x00, 0x00};
+
+// and edi, 3; jmp [rdi*8+table]; 0..3: mov eax,N; ret; table: .quad 0b,1b,2b,3b  (absolute)
+const std::vector<uint8_t> AbsoluteMasked = {
+    0x83, 0xe7, 0x03, 0xff, 0x24, 0xfd, 0x28, 0x10, 0x00, 0x00, 0xb8, 0x01, 0x00, 0x00, 0x00,
+    0xc3, 0xb8, 0x02, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x03, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x04,
+    0x00, 0x00, 0x00, 0xc3, 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00, 0x0a, 0x10, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x10, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x16, 0x10, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x1c, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+
+// lea eax, [rdi-5]; cmp eax, 2; ja 9f; lea rdx, [rip+table]; movsxd rax, [rdx+rax*4]
+// add rax, rdx; jmp rax; 0..2: mov eax,N; ret; 9: mov eax,-1; ret
+// table: .long 0b-table, 1b-table, 2b-table                 (gcc/clang PIC, biased index)
+const std::vector<uint8_t> BiasedPic = {
+    0x8d, 0x47, 0xfb, 0x83, 0xf8, 0x02, 0x77, 0x22, 0x48, 0x8d, 0x15, 0x21, 0x00, 0x00, 0x00,
+    0x48, 0x63, 0x04, 0x82, 0x48, 0x01, 0xd0, 0xff, 0xe0, 0xb8, 0x0a, 0x00, 0x00, 0x00, 0xc3,
+    0xb8, 0x14, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x1e, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0xff, 0xff,
+    0xff, 0xff, 0xc3, 0xe8, 0xff, 0xff, 0xff, 0xee, 0xff, 0xff, 0xff, 0xf4, 0xff, 0xff, 0xff};
+
+// lea rdx, [rip+table]; movsxd rax, [rdx+rdi*4]; add rax, rdx; jmp rax   (no bound)
+const std::vector<uint8_t> Unbounded = {
+    0x48, 0x8d, 0x15, 0x11, 0x00, 0x00, 0x00, 0x48, 0x63, 0x04, 0xba, 0x48, 0x01, 0xd0, 0xff,
+    0xe0, 0xb8, 0x0a, 0x00, 0x00, 0x00, 0xc3, 0x66, 0x90, 0xf8, 0xff, 0xff, 0xff, 0xf8, 0xff,
+    0xff, 0xff};
+
+// cmp edi, 1; ja 9f; lea rdx, [rip+table]; movsxd rax, [rdx+rdi*4]; add rax, rdx; jmp rax
+// 0: mov eax,10; ret; 9: ret; table: .long 0b-table, 0x100000   (entry 1 leaves the code)
+const std::vector<uint8_t> EntryOutside = {
+    0x83, 0xff, 0x01, 0x77, 0x16, 0x48, 0x8d, 0x15, 0x10, 0x00, 0x00, 0x00, 0x48, 0x63, 0x04,
+    0xba, 0x48, 0x01, 0xd0, 0xff, 0xe0, 0xb8, 0x0a, 0x00, 0x00, 0x00, 0xc3, 0xc3, 0xf9, 0xff,
+    0xff, 0xff, 0x00, 0x00, 0x10, 0x00};
+
+TEST(JumpTable, MsvcImageBaseRelative) {
+  Discovered d(Msvc);
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->jump, 0x1019u);
+  EXPECT_EQ(table->shape, JumpTable::Shape::BaseRelative);
+  EXPECT_EQ(table->table, 0x1030u);
+  EXPECT_EQ(table->targets, (std::vector<uint64_t>{0x101b, 0x1021, 0x1027, 0x1021}));
+  EXPECT_EQ(table->distinctTargets(), (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
+  EXPECT_EQ(table->indexRegister, ZYDIS_REGISTER_RAX);
+  EXPECT_EQ(table->indexValues, (std::vector<uint64_t>{0, 1, 2, 3}));
+  // Each target is a block of the function, reached from the jmp.
+  for (uint64_t target : table->distinctTargets())
+    EXPECT_TRUE(d.function.explored.blocks.count(target));
+  EXPECT_TRUE(d.function.unresolvedJumps.empty());
+}
+
+TEST(JumpTable, AbsoluteWithMask) {
+  Discovered d(AbsoluteMasked);
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->shape, JumpTable::Shape::Absolute);
+  EXPECT_EQ(table->table, 0x1028u);
+  EXPECT_EQ(table->targets, (std::vector<uint64_t>{0x100a, 0x1010, 0x1016, 0x101c}));
+  EXPECT_EQ(table->loadAt, 0x1003u);   // the jmp reads the entry itself
+  EXPECT_EQ(table->indexRegister, ZYDIS_REGISTER_RDI);
+}
+
+TEST(JumpTable, BiasedTableRelative) {
+  Discovered d(BiasedPic);
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->shape, JumpTable::Shape::TableRelative);
+  EXPECT_EQ(table->table, 0x1030u);
+  EXPECT_EQ(table->targets, (std::vector<uint64_t>{0x1018, 0x101e, 0x1024}));
+  EXPECT_EQ(table->indexValues, (std::vector<uint64_t>{0, 1, 2}));
+}
+
+TEST(JumpTable, NoBoundStaysUnresolved) {
+  Discovered d(Unbounded);
+  EXPECT_TRUE(d.function.explored.jumpTables.empty());
+  EXPECT_EQ(d.function.unresolvedJumps, (std::vector<uint64_t>{0x100e}));
+}
+
+TEST(JumpTable, EntryOutsideCodeRejectsTheTable) {
+  Discovered d(EntryOutside);
+  EXPECT_TRUE(d.function.explored.jumpTables.empty());
+  EXPECT_EQ(d.function.unresolvedJumps.size(), 1u);
+}
+
+TEST(JumpTable, LiftedAsSwitchOverTheIndex) {
+  llvm::LLVMContext context;
+  std::unique_ptr<Image> image;
+  std::unique_ptr<Lifter> lifter;
+  const llvm::SwitchInst *switchInst = liftedSwitch(Msvc, context, image, lifter);
+  ASSERT_NE(switchInst, nullptr);
+  EXPECT_EQ(switchInst->getNumCases(), 4u);
+  // Out-of-table values leave as an unresolved jmp would.
+  EXPECT_TRUE(switchInst->getDefaultDest()->getName().starts_with("jt_default_"));
+  unsigned jmpCalls = 0;
+  for (const llvm::Instruction &inst : *switchInst->getDefaultDest())
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      jmpCalls += call->getCalledFunction()->getName() == "__hoist_jmp";
+  EXPECT_EQ(jmpCalls, 1u);
+}
+
+TEST(JumpTable, AbsoluteLiftedAsSwitch) {
+  llvm::LLVMContext context;
+  std::unique_ptr<Image> image;
+  std::unique_ptr<Lifter> lifter;
+  const llvm::SwitchInst *switchInst = liftedSwitch(AbsoluteMasked, context, image, lifter);
+  ASSERT_NE(switchInst, nullptr);
+  EXPECT_EQ(switchInst->getNumCases(), 4u);
+}
+
+TEST(JumpTable, UnresolvedJumpKeepsHoistJmp) {
+  llvm::LLVMContext context;
+  std::unique_ptr<Image> image;
+  std::unique_ptr<Lifter> lifter;
+  EXPECT_EQ(liftedSwitch(Unbounded, context, image, lifter), nullptr);
+}
+
+} // namespace
