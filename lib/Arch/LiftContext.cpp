@@ -105,6 +105,12 @@ void LiftContext::store(llvm::Value *address, llvm::Value *value) {
   ir.CreateAlignedStore(value, ptr, llvm::MaybeAlign(1));
 }
 
+void LiftContext::trapIfMisaligned(llvm::Value *address, unsigned bytes) {
+  llvm::Value *misaligned =
+      ir.CreateICmpNE(ir.CreateAnd(address, ir.getInt64(bytes - 1)), ir.getInt64(0));
+  control_.trapIf(misaligned, ir.getInt64(instr_->address));
+}
+
 void LiftContext::push(llvm::Value *value) {
   unsigned bytes = value->getType()->getIntegerBitWidth() / 8;
   llvm::Value *rsp = ir.CreateSub(readVar(Var::RSP), ir.getInt64(bytes));

@@ -79,6 +79,9 @@ public:
 
   // Memory: every access is `getelementptr i8, ptr %mem, i64 address`.
   llvm::Value *memoryBase() const { return memoryBase_; }
+  /// Faults (#GP, at this instruction) unless `address` is a multiple of `bytes`, a power of
+  /// two: movaps, cmpxchg16b, fxsave.
+  void trapIfMisaligned(llvm::Value *address, unsigned bytes);
   llvm::Value *load(llvm::Value *address, llvm::Type *type);
   void store(llvm::Value *address, llvm::Value *value);
   void push(llvm::Value *value);

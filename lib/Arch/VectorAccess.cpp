@@ -100,11 +100,8 @@ void LiftContext::checkAlignment(const Operand &operand, llvm::Value *address) {
   bool required = instr_->isVexOrEvex()
                       ? vexRequiresAlignment(instr_->mnemonic)
                       : bytes == 16 && !legacyAllowsUnaligned(instr_->mnemonic);
-  if (!required)
-    return;
-  llvm::Value *misaligned =
-      ir.CreateICmpNE(ir.CreateAnd(address, ir.getInt64(bytes - 1)), ir.getInt64(0));
-  control_.trapIf(misaligned, ir.getInt64(instr_->address));
+  if (required)
+    trapIfMisaligned(address, bytes);
 }
 
 llvm::Value *LiftContext::readVector(unsigned index, llvm::Type *element) {

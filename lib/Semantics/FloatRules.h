@@ -100,11 +100,15 @@ inline llvm::Value *roundIntegral(LiftContext &ctx, llvm::Value *value, Rounding
   return ctx.ir.CreateUnaryIntrinsic(Ids[static_cast<unsigned>(mode)], value);
 }
 
-/// `value` rounded under a mode known only at run time: `mode` is an i32 in 0..3.
+/// `value` rounded under a mode known only at run time: `mode` is an integer (any width) in
+/// 0..3, MXCSR.RC or the x87 RC; a constant mode needs no select.
 inline llvm::Value *roundIntegral(LiftContext &ctx, llvm::Value *value, llvm::Value *mode) {
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(mode))
+    return roundIntegral(ctx, value, RoundingMode(constant->getZExtValue() & 3));
   llvm::Value *result = roundIntegral(ctx, value, RoundingMode::Nearest);
   for (RoundingMode other : {RoundingMode::Down, RoundingMode::Up, RoundingMode::TowardZero}) {
-    llvm::Value *chosen = ctx.ir.CreateICmpEQ(mode, ctx.constant(32, unsigned(other)));
+    llvm::Value *chosen =
+        ctx.ir.CreateICmpEQ(mode, llvm::ConstantInt::get(mode->getType(), unsigned(other)));
     result = ctx.ir.CreateSelect(chosen, roundIntegral(ctx, value, other), result);
   }
   return result;

@@ -47,9 +47,7 @@ LiftStatus liftStmxcsr(LiftContext &ctx, const Instr &instr) {
 /// fxsave and fxrstor fault (#GP) unless the area is 16-byte aligned.
 llvm::Value *alignedArea(LiftContext &ctx, const Instr &instr) {
   llvm::Value *base = ctx.effectiveAddress(instr.op(0));
-  llvm::Value *misaligned =
-      ctx.ir.CreateICmpNE(ctx.ir.CreateAnd(base, ctx.ir.getInt64(15)), ctx.ir.getInt64(0));
-  ctx.control().trapIf(misaligned, ctx.ir.getInt64(instr.address));
+  ctx.trapIfMisaligned(base, 16);
   return base;
 }
 

@@ -60,8 +60,7 @@ LiftStatus liftCmpxchgDouble(LiftContext &ctx, const Instr &instr) {
   };
   llvm::Value *address = ctx.effectiveAddress(instr.op(0));
   if (wide)
-    ctx.control().trapIf(ir.CreateICmpNE(ir.CreateAnd(address, ir.getInt64(15)), ir.getInt64(0)),
-                         ir.getInt64(instr.address));
+    ctx.trapIfMisaligned(address, 16);
   llvm::Value *memory = ctx.load(address, pair);
   llvm::Value *expected = join(highAcc, lowAcc);
   llvm::Value *replacement = join(highNew, lowNew);

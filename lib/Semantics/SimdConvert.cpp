@@ -5,6 +5,7 @@
 // float, double to float) are modelled for round-to-nearest, the default environment
 // (docs/DESIGN.md), except vcvtps2ph, whose rounding is built exactly for every mode.
 #include "Semantics/Semantics.h"
+#include "Semantics/FloatRules.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -49,18 +50,6 @@ llvm::Value *selectByMode(LiftContext &ctx, llvm::Value *mode,
   return result;
 }
 
-/// `value` rounded to an integral value in `mode`.
-llvm::Value *roundToIntegral(LiftContext &ctx, llvm::Value *value, llvm::Value *mode) {
-  static const llvm::Intrinsic::ID ByMode[] = {llvm::Intrinsic::roundeven, llvm::Intrinsic::floor,
-                                               llvm::Intrinsic::ceil, llvm::Intrinsic::trunc};
-  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(mode))
-    return ctx.ir.CreateUnaryIntrinsic(ByMode[constant->getZExtValue() & 3], value);
-  std::array<llvm::Value *, 4> rounded;
-  for (unsigned i = 0; i < 4; ++i)
-    rounded[i] = ctx.ir.CreateUnaryIntrinsic(ByMode[i], value);
-  return selectByMode(ctx, mode, rounded);
-}
-
 // --- Element conversions (scalars or vectors alike) ---------------------------------------
 
 /// Floating point to a signed integer of `integer`'s element width, rounded in `mode`. NaN
@@ -71,7 +60,7 @@ llvm::Value *floatToInteger(LiftContext &ctx, llvm::Value *value, llvm::Type *in
                             llvm::Value *mode) {
   llvm::Type *type = value->getType()->getWithNewType(integer);
   unsigned bits = integer->getScalarSizeInBits();
-  llvm::Value *rounded = roundToIntegral(ctx, value, mode);
+  llvm::Value *rounded = fp::roundIntegral(ctx, value, mode);
   llvm::Value *saturated =
       ctx.ir.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {type, value->getType()}, {rounded});
   llvm::Value *limit = llvm::ConstantFP::get(value->getType(), std::ldexp(1.0, int(bits) - 1));

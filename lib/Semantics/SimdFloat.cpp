@@ -2,6 +2,7 @@
 // compares, approximations, rounding, horizontal and dot products); FMA3 is in SimdFma.cpp.
 #include "Semantics/FloatRules.h"
 #include "Semantics/Semantics.h"
+#include "Semantics/SimdHelpers.h"
 
 #include <llvm/IR/IntrinsicsX86.h>
 
@@ -28,7 +29,7 @@ const Form &findForm(const Form (&forms)[N], ZydisMnemonic mnemonic) {
 
 /// The imm8 operand, the last explicit one.
 unsigned immediate(const Instr &instr) {
-  return static_cast<unsigned>(instr.op(instr.explicitCount - 1u).imm & 0xff);
+  return simd::immediate(instr, instr.explicitCount - 1u);
 }
 
 /// An operation on two sources element by element. Packed: `op` gets the whole vectors, the

@@ -144,10 +144,6 @@ llvm::Value *fp80FromBits(LiftContext &ctx, llvm::Value *bits) {
   return ctx.ir.CreateBitCast(bits, fp80Type(ctx));
 }
 
-llvm::Value *isNaN(LiftContext &ctx, llvm::Value *value) {
-  return ctx.ir.CreateFCmpUNO(value, value);
-}
-
 llvm::Value *quietNaN(LiftContext &ctx, llvm::Value *value) {
   llvm::Value *quietBit = llvm::ConstantInt::get(ctx.intType(80), llvm::APInt(80, 1).shl(62));
   return fp80FromBits(ctx, ctx.ir.CreateOr(fp80Bits(ctx, value), quietBit));
@@ -251,16 +247,8 @@ llvm::Value *readIntegerSource(LiftContext &ctx, unsigned index) {
 }
 
 llvm::Value *roundToIntegral(LiftContext &ctx, llvm::Value *value, llvm::Value *rc) {
-  llvm::IRBuilder<> &ir = ctx.ir;
-  llvm::Value *nearest = ir.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, value);
-  llvm::Value *down = ir.CreateUnaryIntrinsic(llvm::Intrinsic::floor, value);
-  llvm::Value *up = ir.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, value);
-  llvm::Value *zero = ir.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, value);
-  llvm::Value *rounded = ir.CreateSelect(
-      ir.CreateICmpEQ(rc, ctx.constant(16, 0)), nearest,
-      ir.CreateSelect(ir.CreateICmpEQ(rc, ctx.constant(16, 1)), down,
-                      ir.CreateSelect(ir.CreateICmpEQ(rc, ctx.constant(16, 2)), up, zero)));
-  return ir.CreateSelect(isNaN(ctx, value), quietNaN(ctx, value), rounded);
+  llvm::Value *rounded = fp::roundIntegral(ctx, value, rc);
+  return ctx.ir.CreateSelect(isNaN(ctx, value), quietNaN(ctx, value), rounded);
 }
 
 } // namespace hoist

@@ -3,6 +3,7 @@
 // formats. X87.cpp explains the model.
 #pragma once
 
+#include "Semantics/FloatRules.h"
 #include "Semantics/Semantics.h"
 
 #include <array>
@@ -88,7 +89,7 @@ llvm::Value *x87Indefinite(LiftContext &ctx);
 llvm::Value *fp80Constant(LiftContext &ctx, uint16_t signExponent, uint64_t significand);
 llvm::Value *fp80Bits(LiftContext &ctx, llvm::Value *value);
 llvm::Value *fp80FromBits(LiftContext &ctx, llvm::Value *bits);
-llvm::Value *isNaN(LiftContext &ctx, llvm::Value *value);
+using fp::isNaN;
 /// `value` with its quiet bit (significand bit 62) set.
 llvm::Value *quietNaN(LiftContext &ctx, llvm::Value *value);
 /// The NaN an x87 operation on `a` and `b` returns when one of them is a NaN (SDM vol. 1,
