@@ -47,7 +47,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <set>
+#include <vector>
 #include <string>
 
 namespace hoist {
@@ -64,12 +64,6 @@ struct LiftStats {
 /// "fn_401000": the name of the lifted function at `address`.
 std::string liftedFunctionName(uint64_t address);
 
-/// What whole-program discovery found that lifting one function uses.
-struct ProgramKnowledge {
-  std::set<uint64_t> functionStarts;    ///< a direct jmp to one is a tail call
-  std::set<uint64_t> noreturnCallees;   ///< calls to these end their block
-};
-
 class Lifter {
 public:
   Lifter(const Image &image, llvm::LLVMContext &context, DiagnosticSink &diagnostics,
@@ -80,8 +74,11 @@ public:
   /// The functions it calls are declared (`fn_<hex>`), not lifted.
   llvm::Expected<llvm::Function *> liftFunction(uint64_t entry);
 
-  /// Uses what program discovery knows for the functions lifted from now on.
-  void setProgramKnowledge(ProgramKnowledge knowledge);
+  /// Runs program discovery (lib/Discover) from `roots`, or from every function start with
+  /// `all`, and uses what it finds for the functions lifted from now on: a direct jmp to a
+  /// function start is a tail call, a call to a noreturn function ends its block. Returns the
+  /// entries of the functions discovery explored (`roots` first).
+  std::vector<uint64_t> discover(const std::vector<uint64_t> &roots, bool all);
 
   /// Lifts every function lifted code calls but that is not lifted yet, and what those call,
   /// until none is left or LiftOptions::maxFunctions is reached. A function that fails to lift

@@ -3,6 +3,7 @@
 #include "Arch/StateLayout.h"
 #include "Discover/FunctionDiscovery.h"
 #include "Discover/InstructionCache.h"
+#include "Discover/ProgramDiscovery.h"
 #include "Lift/CallTargets.h"
 #include "Lift/FunctionLifter.h"
 #include "Lift/Intrinsics.h"
@@ -13,6 +14,9 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <set>
 
 namespace hoist {
 
@@ -37,7 +41,9 @@ struct Lifter::Impl {
     module->setDataLayout(X86_64DataLayout);
   }
 
-  ProgramKnowledge knowledge;
+  /// From program discovery; empty without it.
+  std::set<uint64_t> functionStarts;
+  std::set<uint64_t> noreturnCallees;
 
   /// Gives a function that was called but not lifted a body that leaves through __hoist_call,
   /// so that the module is complete: the runtime performs the call.
@@ -82,10 +88,10 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   // What program discovery knows: a direct jmp to another function's start is a tail call (a
   // call of that function), and calls to noreturn functions end their block.
   ExploreHints hints;
-  if (!impl.knowledge.functionStarts.empty())
-    hints.functionStarts = &impl.knowledge.functionStarts;
-  if (!impl.knowledge.noreturnCallees.empty())
-    hints.noreturnCallees = &impl.knowledge.noreturnCallees;
+  if (!impl.functionStarts.empty())
+    hints.functionStarts = &impl.functionStarts;
+  if (!impl.noreturnCallees.empty())
+    hints.noreturnCallees = &impl.noreturnCallees;
   DiscoveredFunction discovered =
       discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   const ExploredFunction &explored = discovered.explored;
@@ -106,8 +112,23 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   return function;
 }
 
-void Lifter::setProgramKnowledge(ProgramKnowledge knowledge) {
-  impl_->knowledge = std::move(knowledge);
+std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool all) {
+  Impl &impl = *impl_;
+  ProgramDiscoveryRequest request;
+  request.roots = roots;
+  request.all = all;
+  ProgramCfg cfg = discoverProgram(impl.image, request, impl.options, impl.diagnostics);
+  impl.functionStarts = cfg.registry.functionStarts();
+  // A jmp to an import's stub is a tail call to the import, as discovery has it.
+  for (const Import &import : impl.image.imports())
+    if (import.stubAddress)
+      impl.functionStarts.insert(*import.stubAddress);
+  impl.noreturnCallees = std::move(cfg.noreturnCallees);
+  std::vector<uint64_t> entries = roots;
+  for (const auto &[entry, function] : cfg.functions)
+    if (std::find(roots.begin(), roots.end(), entry) == roots.end())
+      entries.push_back(entry);
+  return entries;
 }
 
 uint64_t Lifter::liftCallees() {

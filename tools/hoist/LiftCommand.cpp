@@ -1,7 +1,6 @@
 // `hoist lift`: lift functions of a binary to LLVM IR, optionally optimized.
 #include "Commands.h"
 
-#include "Discover/ProgramDiscovery.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "hoist/Lifter.h"
@@ -39,28 +38,6 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
       return makeError("{0}: address {1} is not in an executable section", image.path(),
                        formatAddress(address));
   return addresses;
-}
-
-/// Program discovery from the selected functions (with --all, from every function start): the
-/// function starts and noreturn callees lifting uses, and with --all the functions to lift.
-std::vector<uint64_t> discover(const Image &image, std::vector<uint64_t> roots, bool all,
-                               Lifter &lifter, DiagnosticSink &diagnostics) {
-  ProgramDiscoveryRequest request;
-  request.roots = roots;
-  request.all = all;
-  ProgramCfg cfg = discoverProgram(image, request, LiftOptions{}, diagnostics);
-  ProgramKnowledge knowledge;
-  knowledge.functionStarts = cfg.registry.functionStarts();
-  for (const Import &import : image.imports())
-    if (import.stubAddress)
-      knowledge.functionStarts.insert(*import.stubAddress);
-  knowledge.noreturnCallees = cfg.noreturnCallees;
-  lifter.setProgramKnowledge(std::move(knowledge));
-  if (all)
-    for (const auto &[entry, function] : cfg.functions)
-      if (std::find(roots.begin(), roots.end(), entry) == roots.end())
-        roots.push_back(entry);
-  return roots;
 }
 
 void optimize(llvm::Module &module, unsigned level) {
@@ -137,7 +114,7 @@ int runLift(const LiftCommandOptions &options) {
   std::vector<uint64_t> addresses;
   {
     auto scope = profile.time("discover");
-    addresses = discover(*image, *selected, options.all, lifter, diagnostics);
+    addresses = lifter.discover(*selected, options.all);
   }
   {
     auto scope = profile.time("lift");
