@@ -243,7 +243,7 @@ void FunctionLifter::finishBlock(Slot &slot) {
     return;
   case MachineBlock::End::Budget:
   case MachineBlock::End::NoReturnCall:   // should the callee return after all
-  case MachineBlock::End::TailCall:       // the jmp left through __hoist_jmp already
+  case MachineBlock::End::TailCall:       // the jmp made its tail call already
   case MachineBlock::End::Terminator:     // a terminator whose form had no semantics
     leave(slot.tail, Intrinsic::Jmp, next, false);
     return;

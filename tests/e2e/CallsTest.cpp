@@ -58,6 +58,16 @@ private:
   std::vector<uint8_t> stack_;
 };
 
+/// Runs the lifted function with `argument` in RDI and compares RAX (as the native function's
+/// return type) with the native call.
+template <typename Result, typename Argument>
+void expectSameResult(JitRunner &runner, Result (*native)(Argument), Argument argument) {
+  Call call;
+  call.state.RDI = static_cast<uint64_t>(argument);
+  call.run(runner);
+  EXPECT_EQ(static_cast<Result>(call.state.RAX), native(argument)) << "argument " << argument;
+}
+
 class LiftedCalls : public ::testing::TestWithParam<const char *> {
 protected:
   void SetUp() override {
@@ -91,12 +101,8 @@ TEST_P(LiftedCalls, RecursiveFibonacciMatchesNative) {
   // The lifted fib calls itself as an LLVM function, not through the runtime.
   EXPECT_NE(runner->ir().find("call void @fn_"), std::string::npos);
   EXPECT_EQ(runner->ir().find("@__hoist_call("), std::string::npos) << runner->ir();
-  for (long n : {0L, 1L, 2L, 7L, 15L, 20L}) {
-    Call call;
-    call.state.RDI = n;
-    call.run(*runner);
-    EXPECT_EQ(static_cast<long>(call.state.RAX), fib(n)) << "fib(" << n << ")";
-  }
+  for (long n : {0L, 1L, 2L, 7L, 15L, 20L})
+    expectSameResult(*runner, fib, n);
 }
 
 TEST_P(LiftedCalls, RecursionOverHostMemoryMatchesNative) {
@@ -115,23 +121,15 @@ TEST_P(LiftedCalls, RecursionOverHostMemoryMatchesNative) {
 TEST_P(LiftedCalls, LoopCallingAHelperMatchesNative) {
   std::unique_ptr<JitRunner> runner = lift("sum_of_squares");
   ASSERT_TRUE(runner);
-  for (long n : {0L, 1L, 10L, 1000L}) {
-    Call call;
-    call.state.RDI = n;
-    call.run(*runner);
-    EXPECT_EQ(static_cast<long>(call.state.RAX), sum_of_squares(n)) << n;
-  }
+  for (long n : {0L, 1L, 10L, 1000L})
+    expectSameResult(*runner, sum_of_squares, n);
 }
 
 TEST_P(LiftedCalls, MutualRecursionMatchesNative) {
   std::unique_ptr<JitRunner> runner = lift("is_even");
   ASSERT_TRUE(runner);
-  for (unsigned n : {0u, 1u, 2u, 17u, 300u}) {
-    Call call;
-    call.state.RDI = n;
-    call.run(*runner);
-    EXPECT_EQ(static_cast<int>(call.state.RAX), is_even(n)) << n;
-  }
+  for (unsigned n : {0u, 1u, 2u, 17u, 300u})
+    expectSameResult(*runner, is_even, n);
 }
 
 TEST_P(LiftedCalls, CalleeSavedRegistersSurviveDeepRecursion) {
