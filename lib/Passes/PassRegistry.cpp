@@ -1,0 +1,36 @@
+// Hoist's passes by name, for textual pipelines (`hoist-opt -passes=fold-flag-idioms`), and in
+// the order one fixpoint round runs them.
+#include "Passes/Passes.h"
+
+namespace hoist {
+
+void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
+  builder.registerPipelineParsingCallback(
+      [image](llvm::StringRef name, llvm::FunctionPassManager &passes,
+              llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name == "fold-image-loads" && image) {
+          passes.addPass(FoldImageLoadsPass(*image));
+          return true;
+        }
+        if (name == "narrow-trunc-loads") {
+          passes.addPass(NarrowTruncLoadsPass());
+          return true;
+        }
+        if (name == "fold-flag-idioms") {
+          passes.addPass(FoldFlagIdiomsPass());
+          return true;
+        }
+        return false;
+      });
+}
+
+void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image) {
+  // Flags first: the lifter's own formulas are the easiest to recognize, before InstCombine
+  // reshapes them.
+  passes.addPass(FoldFlagIdiomsPass());
+  if (image)
+    passes.addPass(FoldImageLoadsPass(*image));
+  passes.addPass(NarrowTruncLoadsPass());
+}
+
+} // namespace hoist
