@@ -20,6 +20,10 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
           passes.addPass(FoldFlagIdiomsPass());
           return true;
         }
+        if (name == "dead-state-stores") {
+          passes.addPass(DeadStateStoresPass());
+          return true;
+        }
         return false;
       });
 }
@@ -31,6 +35,7 @@ void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image) {
   if (image)
     passes.addPass(FoldImageLoadsPass(*image));
   passes.addPass(NarrowTruncLoadsPass());
+  passes.addPass(DeadStateStoresPass());
 }
 
 } // namespace hoist

@@ -33,8 +33,15 @@ public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
 };
 
+/// State stores nothing observes and State loads that read back a value stored before a
+/// runtime call (cpuid, rdtsc, ...) whose State effects are known.
+class DeadStateStoresPass : public llvm::PassInfoMixin<DeadStateStoresPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+};
+
 /// Makes the passes above known to `builder` by name (`fold-image-loads`, `narrow-trunc-loads`,
-/// `fold-flag-idioms`) for textual pipelines. fold-image-loads needs `image`; without one the
+/// `fold-flag-idioms`, `dead-state-stores`) for textual pipelines. fold-image-loads needs `image`; without one the
 /// name is not registered.
 void registerHoistPasses(llvm::PassBuilder &builder, const Image *image);
 
