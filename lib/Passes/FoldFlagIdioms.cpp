@@ -252,6 +252,12 @@ llvm::Value *buildMeaning(llvm::IRBuilder<> &ir, Meaning meaning, const Subtract
   return nullptr;
 }
 
+llvm::PreservedAnalyses preservingCFG() {
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
 /// Instructions that use `start` directly or through at most MaxUserDepth others.
 void collectUsers(llvm::Instruction *start, llvm::SmallPtrSetImpl<llvm::Instruction *> &seen,
                   llvm::SmallVectorImpl<llvm::Instruction *> &found) {
@@ -268,6 +274,27 @@ void collectUsers(llvm::Instruction *start, llvm::SmallPtrSetImpl<llvm::Instruct
       work.push_back({userInst, depth + 1});
     }
   }
+}
+
+/// `xor (icmp a, b), true` is the inverse comparison: `setg` next to `setle` reads
+/// !(ZF | (SF != OF)), and InstCombine keeps the xor when the compare has other users.
+bool invertNegatedCompares(llvm::Function &function) {
+  std::vector<std::pair<llvm::Instruction *, llvm::ICmpInst *>> negations;
+  for (llvm::Instruction &inst : llvm::instructions(function)) {
+    llvm::Value *compare;
+    if (inst.getType()->isIntegerTy(1) && match(&inst, m_Not(m_Value(compare))))
+      if (auto *icmp = llvm::dyn_cast<llvm::ICmpInst>(compare))
+        negations.push_back({&inst, icmp});
+  }
+  for (auto [negation, compare] : negations) {
+    auto *inverse = new llvm::ICmpInst(negation->getIterator(), compare->getInversePredicate(),
+                                       compare->getOperand(0), compare->getOperand(1));
+    inverse->takeName(negation);
+    inverse->copyMetadata(*negation);
+    negation->replaceAllUsesWith(inverse);
+    negation->eraseFromParent();
+  }
+  return !negations.empty();
 }
 
 } // namespace
@@ -299,7 +326,7 @@ llvm::PreservedAnalyses FoldFlagIdiomsPass::run(llvm::Function &function,
         }
   }
   if (rewrites.empty())
-    return llvm::PreservedAnalyses::all();
+    return invertNegatedCompares(function) ? preservingCFG() : llvm::PreservedAnalyses::all();
 
   llvm::SmallVector<llvm::WeakTrackingVH, 16> replaced;
   for (const Rewrite &rewrite : rewrites) {
@@ -314,9 +341,8 @@ llvm::PreservedAnalyses FoldFlagIdiomsPass::run(llvm::Function &function,
     replaced.push_back(rewrite.root);
   }
   llvm::RecursivelyDeleteTriviallyDeadInstructionsPermissive(replaced);
-  llvm::PreservedAnalyses preserved;
-  preserved.preserveSet<llvm::CFGAnalyses>();
-  return preserved;
+  invertNegatedCompares(function);
+  return preservingCFG();
 }
 
 } // namespace hoist
