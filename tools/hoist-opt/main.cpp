@@ -2,7 +2,7 @@
 // was lifted from. The lit tests of lib/Passes drive it (tests/lit/passes, docs/TESTING.md).
 //
 //   hoist-opt in.ll -passes=fold-flag-idioms,instcombine      one or more passes by name
-//   hoist-opt in.ll -O2 --print-rounds                         the pipeline of `hoist lift -O2`
+//   hoist-opt in.ll -O2 --report                               the pipeline of `hoist lift -O2`
 //   hoist-opt in.ll --image BIN -passes=fold-image-loads       with the binary's read-only bytes
 //   hoist-opt in.ll --raw --base 0x1000 --image code.bin ...   with a raw blob at a base
 #include "Passes/Passes.h"
@@ -21,6 +21,8 @@
 #include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <chrono>
+
 namespace cl = llvm::cl;
 
 namespace {
@@ -36,8 +38,8 @@ cl::opt<std::string> ImagePath("image", cl::desc("The binary the IR was lifted f
                                cl::value_desc("binary"));
 cl::opt<bool> Raw("raw", cl::desc("The image is raw code (needs --base)"));
 cl::opt<uint64_t> Base("base", cl::desc("Address of the raw image"), cl::init(0));
-cl::opt<bool> PrintRounds("print-rounds",
-                          cl::desc("Print the instruction count after each fixpoint round"));
+cl::opt<bool> Report("report",
+                     cl::desc("Print instruction counts (per fixpoint round with -O) and time"));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "hoist-opt: error: " << message << "\n";
@@ -90,21 +92,29 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  uint64_t before = hoist::countInstructions(*module);
+  auto start = std::chrono::steady_clock::now();
+  hoist::OptimizeReport report;
   if (!Passes.empty()) {
     if (llvm::Error error = runPipeline(*module, image.get()))
       return fail("-passes: " + llvm::toString(std::move(error)));
   } else if (OptLevel > 0) {
     hoist::OptimizeOptions options;
     options.level = OptLevel;
-    hoist::OptimizeReport report = hoist::optimizeModule(*module, image.get(), options);
-    if (PrintRounds) {
-      llvm::errs() << "instructions: " << report.instructionsBefore << " before";
-      for (size_t i = 0; i < report.instructionsPerRound.size(); ++i)
-        llvm::errs() << ", " << report.instructionsPerRound[i] << " after round " << i + 1;
-      llvm::errs() << ", " << report.instructionsAfter << " after\n";
-      llvm::errs() << llvm::formatv("time: fixpoint {0:F1} ms, final {1:F1} ms\n",
-                                    report.fixpointMs, report.finalMs);
-    }
+    report = hoist::optimizeModule(*module, image.get(), options);
+  }
+  double milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (Report) {
+    llvm::errs() << "instructions: " << before << " before";
+    for (size_t i = 0; i < report.instructionsPerRound.size(); ++i)
+      llvm::errs() << ", " << report.instructionsPerRound[i] << " after round " << i + 1;
+    llvm::errs() << ", " << hoist::countInstructions(*module) << " after\n";
+    llvm::errs() << llvm::formatv("time: {0:F1} ms", milliseconds);
+    if (OptLevel > 0)
+      llvm::errs() << llvm::formatv(" (fixpoint {0:F1} ms, final {1:F1} ms)", report.fixpointMs,
+                                    report.finalMs);
+    llvm::errs() << "\n";
   }
   if (llvm::verifyModule(*module, &llvm::errs()))
     return fail("the optimized module fails the LLVM verifier (a Hoist bug)");
