@@ -294,11 +294,7 @@ llvm::PreservedAnalyses DeadStateStoresPass::run(llvm::Function &function,
   }
   for (llvm::StoreInst *store : dead)
     store->eraseFromParent();
-  if (!changed && dead.empty())
-    return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses preserved;
-  preserved.preserveSet<llvm::CFGAnalyses>();
-  return preserved;
+  return preservedAfter(changed || !dead.empty());
 }
 
 } // namespace hoist

@@ -252,12 +252,6 @@ llvm::Value *buildMeaning(llvm::IRBuilder<> &ir, Meaning meaning, const Subtract
   return nullptr;
 }
 
-llvm::PreservedAnalyses preservingCFG() {
-  llvm::PreservedAnalyses preserved;
-  preserved.preserveSet<llvm::CFGAnalyses>();
-  return preserved;
-}
-
 /// Instructions that use `start` directly or through at most MaxUserDepth others.
 void collectUsers(llvm::Instruction *start, llvm::SmallPtrSetImpl<llvm::Instruction *> &seen,
                   llvm::SmallVectorImpl<llvm::Instruction *> &found) {
@@ -326,7 +320,7 @@ llvm::PreservedAnalyses FoldFlagIdiomsPass::run(llvm::Function &function,
         }
   }
   if (rewrites.empty())
-    return invertNegatedCompares(function) ? preservingCFG() : llvm::PreservedAnalyses::all();
+    return preservedAfter(invertNegatedCompares(function));
 
   llvm::SmallVector<llvm::WeakTrackingVH, 16> replaced;
   for (const Rewrite &rewrite : rewrites) {
@@ -342,7 +336,7 @@ llvm::PreservedAnalyses FoldFlagIdiomsPass::run(llvm::Function &function,
   }
   llvm::RecursivelyDeleteTriviallyDeadInstructionsPermissive(replaced);
   invertNegatedCompares(function);
-  return preservingCFG();
+  return preservedAfter(true);
 }
 
 } // namespace hoist

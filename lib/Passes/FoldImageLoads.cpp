@@ -99,11 +99,7 @@ llvm::PreservedAnalyses FoldImageLoadsPass::run(llvm::Function &function,
     load->replaceAllUsesWith(constant);
     load->eraseFromParent();
   }
-  if (folds.empty())
-    return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses preserved;
-  preserved.preserveSet<llvm::CFGAnalyses>();
-  return preserved;
+  return preservedAfter(!folds.empty());
 }
 
 } // namespace hoist

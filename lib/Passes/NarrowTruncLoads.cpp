@@ -52,11 +52,7 @@ llvm::PreservedAnalyses NarrowTruncLoadsPass::run(llvm::Function &function,
     trunc->eraseFromParent();
     wide->eraseFromParent();
   }
-  if (truncs.empty())
-    return llvm::PreservedAnalyses::all();
-  llvm::PreservedAnalyses preserved;
-  preserved.preserveSet<llvm::CFGAnalyses>();
-  return preserved;
+  return preservedAfter(!truncs.empty());
 }
 
 } // namespace hoist

@@ -28,6 +28,15 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
       });
 }
 
+PassSetup::PassSetup(const Image *image) {
+  registerHoistPasses(builder, image);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+}
+
 void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image) {
   // Flags first: the lifter's own formulas are the easiest to recognize, before InstCombine
   // reshapes them.

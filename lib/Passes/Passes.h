@@ -10,6 +10,16 @@ namespace hoist {
 
 class Image;
 
+/// What a Hoist pass preserves: everything when it changed nothing, else the CFG (none of them
+/// adds, removes or redirects a block).
+inline llvm::PreservedAnalyses preservedAfter(bool changed) {
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
 /// A load from a constant address inside read-only image memory becomes the bytes it reads.
 class FoldImageLoadsPass : public llvm::PassInfoMixin<FoldImageLoadsPass> {
 public:
@@ -44,6 +54,17 @@ public:
 /// `fold-flag-idioms`, `dead-state-stores`) for textual pipelines. fold-image-loads needs `image`; without one the
 /// name is not registered.
 void registerHoistPasses(llvm::PassBuilder &builder, const Image *image);
+
+/// LLVM's pass builder with Hoist's passes registered by name and the four analysis managers
+/// registered and cross-wired, ready to build and run pipelines.
+struct PassSetup {
+  explicit PassSetup(const Image *image);
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgsccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+};
 
 /// Adds every Hoist pass to `passes`, in the order one fixpoint round runs them.
 void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image);

@@ -38,16 +38,8 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   if (options.level == 0)
     return report;
 
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgsccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  PassSetup setup(image);
+  llvm::PassBuilder &builder = setup.builder;
 
   auto start = std::chrono::steady_clock::now();
   llvm::FunctionPassManager round;
@@ -58,7 +50,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   fixpoint.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(round)));
   uint64_t previous = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds; ++i) {
-    fixpoint.run(module, modules);
+    fixpoint.run(module, setup.modules);
     uint64_t count = countInstructions(module);
     report.instructionsPerRound.push_back(count);
     if (count == previous)
@@ -71,7 +63,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
     start = std::chrono::steady_clock::now();
     llvm::ModulePassManager final = builder.buildPerModuleDefaultPipeline(
         options.level >= 3 ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O2);
-    final.run(module, modules);
+    final.run(module, setup.modules);
     report.finalMs = millisecondsSince(start);
   }
   report.instructionsAfter = countInstructions(module);

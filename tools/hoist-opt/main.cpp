@@ -47,21 +47,11 @@ int fail(const llvm::Twine &message) {
 }
 
 llvm::Error runPipeline(llvm::Module &module, const hoist::Image *image) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgsccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  hoist::registerHoistPasses(builder, image);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  hoist::PassSetup setup(image);
   llvm::ModulePassManager passes;
-  if (llvm::Error error = builder.parsePassPipeline(passes, Passes))
+  if (llvm::Error error = setup.builder.parsePassPipeline(passes, Passes))
     return error;
-  passes.run(module, modules);
+  passes.run(module, setup.modules);
   return llvm::Error::success();
 }
 
