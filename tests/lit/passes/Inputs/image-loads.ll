@@ -35,3 +35,18 @@ define void @raw(ptr noalias %state, ptr noalias %mem) {
   store i32 %from_state, ptr %state
   ret void
 }
+
+; The PE of Inputs/import-slot.s: .rdata at 0x140002000 starts with the constant, and the
+; import slot of ExitProcess is at 0x140002040.
+define void @pe(ptr noalias %state, ptr noalias %mem) {
+  %constant.ptr = getelementptr i8, ptr %mem, i64 5368717312
+  %constant = load i64, ptr %constant.ptr, align 1
+  store i64 %constant, ptr %state
+  %slot.ptr = getelementptr i8, ptr %mem, i64 5368717376
+  %slot = load i64, ptr %slot.ptr, align 1
+  store i64 %slot, ptr %state
+  %slot_high.ptr = getelementptr i8, ptr %mem, i64 5368717380
+  %slot_high = load i32, ptr %slot_high.ptr, align 1
+  store i32 %slot_high, ptr %state
+  ret void
+}
