@@ -37,6 +37,7 @@ constexpr Table Overflow = (SignOfA ^ SignOfB) & (SignOfA ^ SignOfResult);
 constexpr Table Less = SignOfResult ^ Overflow;   // SF != OF
 
 constexpr unsigned MaxDepth = 12;       ///< operands followed down from a candidate root
+constexpr unsigned MaxNodes = 64;       ///< values looked at per candidate (a DAG, not a tree)
 constexpr unsigned MaxUserDepth = 6;    ///< users followed up from a subtraction
 
 /// r = a - b, as the lifter builds it (`sub a, b`) or as InstCombine leaves it (`add a, -b`).
@@ -74,6 +75,9 @@ class SignTables {
 public:
   explicit SignTables(const Subtraction &sub) : sub_(sub) {}
 
+  /// Starts the node budget afresh for the next candidate.
+  void resetBudget() { nodesLeft_ = MaxNodes; }
+
   /// Entries of a table that can occur: all of them, or those with b's actual sign.
   Table possible() const {
     if (!sub_.constantRhs)
@@ -83,7 +87,7 @@ public:
 
   /// The table of the sign bit of an integer of r's width, or nothing.
   std::optional<Table> ofInteger(llvm::Value *value, unsigned depth) {
-    if (value->getType() != sub_.result->getType() || depth > MaxDepth)
+    if (value->getType() != sub_.result->getType() || depth > MaxDepth || !spend())
       return std::nullopt;
     if (value == sub_.lhs)
       return SignOfA;
@@ -107,7 +111,7 @@ public:
 
   /// The table of an i1, or nothing.
   std::optional<Table> ofBoolean(llvm::Value *value, unsigned depth) {
-    if (!value->getType()->isIntegerTy(1) || depth > MaxDepth)
+    if (!value->getType()->isIntegerTy(1) || depth > MaxDepth || !spend())
       return std::nullopt;
     if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
       return constant->isOne() ? Table(0xFF) : Table(0);
@@ -190,7 +194,15 @@ private:
     }
   }
 
+  bool spend() {
+    if (nodesLeft_ == 0)
+      return false;
+    --nodesLeft_;
+    return true;
+  }
+
   const Subtraction &sub_;
+  unsigned nodesLeft_ = MaxNodes;
 };
 
 enum class Meaning { Less, GreaterOrEqual, Overflow, NoOverflow, Equal, NotEqual };
@@ -211,6 +223,7 @@ std::optional<Meaning> classify(llvm::Instruction &inst, const Subtraction &sub,
       return Meaning::Equal;
     if (match(&inst, m_SpecificICmp(llvm::ICmpInst::ICMP_NE, m_Specific(sub.result), m_Zero())))
       return Meaning::NotEqual;
+    tables.resetBudget();
     std::optional<Table> table = tables.ofBoolean(&inst, 0);
     if (tables.means(table, Less))
       return Meaning::Less;
@@ -224,9 +237,11 @@ std::optional<Meaning> classify(llvm::Instruction &inst, const Subtraction &sub,
   }
   // `setl` after InstCombine: the sign bit of the formula shifted down to bit 0.
   unsigned width = inst.getType()->getScalarSizeInBits();
-  if (inst.getType() == sub.result->getType() &&
-      match(&inst, m_LShr(m_Value(x), m_SpecificInt(width - 1))) &&
-      tables.means(tables.ofInteger(x, 1), Less))
+  if (inst.getType() != sub.result->getType() ||
+      !match(&inst, m_LShr(m_Value(x), m_SpecificInt(width - 1))))
+    return std::nullopt;
+  tables.resetBudget();
+  if (tables.means(tables.ofInteger(x, 1), Less))
     return Meaning::Less;
   return std::nullopt;
 }
