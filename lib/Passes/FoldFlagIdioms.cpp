@@ -14,12 +14,10 @@
 // an 8-entry truth table. The tree means `a <s b` exactly when that table is SF ^ OF.
 #include "Passes/Passes.h"
 
-#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Transforms/Utils/Local.h>
 
