@@ -4,6 +4,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "hoist/Lifter.h"
+#include "hoist/Optimize.h"
 
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Verifier.h>
@@ -40,24 +41,8 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
   return addresses;
 }
 
-void optimize(llvm::Module &module, unsigned level) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgsccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
-  static const llvm::OptimizationLevel Levels[] = {
-      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
-      llvm::OptimizationLevel::O3};
-  llvm::ModulePassManager passes = level == 0
-                                       ? builder.buildO0DefaultPipeline(Levels[0])
-                                       : builder.buildPerModuleDefaultPipeline(Levels[level]);
-  passes.run(module, modules);
+void optimize(llvm::Module &module, unsigned level, const Image &image) {
+  optimizeModule(module, &image, OptimizeOptions{.level = level});
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -137,7 +122,7 @@ int runLift(const LiftCommandOptions &options) {
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
   {
     auto scope = profile.time("optimize");
-    optimize(*module, options.optLevel);
+    optimize(*module, options.optLevel, *image);
   }
   if (llvm::verifyModule(*module, &llvm::errs()))
     return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",
