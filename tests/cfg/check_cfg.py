@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import coverage  # noqa: E402
 import elf_truth  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -86,11 +87,12 @@ def main():
         return 0
     sources = sorted(glob.glob(os.path.join(HERE, "*.c")))
     total = dict(tables=0, tables_found=0, targets=0, targets_found=0, targets_reported=0,
-                 entries=0, entries_found=0, entries_reported=0)
+                 entries=0, entries_found=0, entries_reported=0, instructions=0, covered=0,
+                 filler=0)
     failures = []
     binaries = 0
     print(f"{'binary':34} {'tables':>9} {'targets':>9} {'prec%':>7} {'rec%':>7} "
-          f"{'entries':>9} {'rec%':>7} {'prec%':>7}")
+          f"{'entries':>9} {'rec%':>7} {'prec%':>7} {'instructions':>11}")
     for source in sources:
         stem = os.path.splitext(os.path.basename(source))[0]
         for cc in compilers:
@@ -106,6 +108,14 @@ def main():
                     cfg = hoist_cfg(args.hoist, stripped)
                     result = compare(elf_truth.jump_tables(elf), elf_truth.function_entries(elf),
                                      cfg)
+                    emitted = coverage.emitted(elf, coverage.disassemble(full))
+                    covered, filler, uncovered = coverage.check(emitted, cfg)
+                    result.update(instructions=len(emitted), covered=covered, filler=filler)
+                    if binaries == 1 and coverage.self_test(emitted, cfg):
+                        failures.append(f"{name}: the coverage check missed a dropped block")
+                    if uncovered:
+                        failures.append(f"{name}: {len(uncovered)} emitted instructions in no "
+                                        "block: " + " ".join(hex(a) for a in uncovered[:10]))
                     tables, switches = lift_tables(args.hoist, stripped, cfg)
                     if tables != switches:
                         failures.append(f"{name}: {tables} jump tables lifted as {switches} "
@@ -118,7 +128,8 @@ def main():
                           f"{ratio(result['targets_found'], result['targets']):7.2f} "
                           f"{result['entries_found']:>4}/{result['entries']:<4} "
                           f"{ratio(result['entries_found'], result['entries']):7.2f} "
-                          f"{ratio(result['entries_found'], result['entries_reported']):7.2f}")
+                          f"{ratio(result['entries_found'], result['entries_reported']):7.2f} "
+                          f"{result['covered'] + result['filler']:>5}/{result['instructions']:<5}")
                     for key in ("missed_targets", "wrong_targets", "missed_entries"):
                         if result[key]:
                             failures.append(f"{name}: {key}: "
@@ -131,7 +142,10 @@ def main():
           f"(precision {ratio(total['targets_found'], total['targets_reported']):.2f}% "
           f"recall {ratio(total['targets_found'], total['targets']):.2f}%), "
           f"function entries {total['entries_found']}/{total['entries']} (recall {ratio(total['entries_found'], total['entries']):.2f}% "
-          f"precision {ratio(total['entries_found'], total['entries_reported']):.2f}%)")
+          f"precision {ratio(total['entries_found'], total['entries_reported']):.2f}%), "
+          f"emitted instructions in a block {total['covered']}/"
+          f"{total['instructions'] - total['filler']} "
+          f"(+{total['filler']} unreachable filler)")
     for failure in failures:
         print("FAIL", failure)
     return 1 if failures else 0
