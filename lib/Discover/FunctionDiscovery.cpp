@@ -1,5 +1,7 @@
 #include "Discover/FunctionDiscovery.h"
 
+#include <algorithm>
+
 #include "Discover/JumpTableMatcher.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
@@ -64,6 +66,20 @@ bool allExitsNoReturn(const DiscoveredFunction &function) {
   return true;
 }
 
+/// Whether `target`, reached from a jump at `jump`, cannot be code of the function at `entry`:
+/// below the entry, or with another known function's start between the jump and the target
+/// (a function's code is one stretch, but for the parts with unwinding ranges of their own).
+/// A jump below the entry is in code the function ran into (another function's, reached by a
+/// jmp not yet known as a tail call): there, being below the entry says nothing.
+bool outsideOwnCode(uint64_t entry, uint64_t jump, uint64_t target, const ExploreHints &hints) {
+  if (target < entry && jump >= entry)
+    return true;
+  if (!hints.functionStarts)
+    return false;
+  auto between = hints.functionStarts->upper_bound(std::min(jump, target));
+  return between != hints.functionStarts->end() && *between < std::max(jump, target);
+}
+
 } // namespace
 
 DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache, uint64_t entry,
@@ -106,6 +122,12 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
         for (uint64_t target : table->targets)
           callsFunctions |= target != entry && hints.functionStarts &&
                             hints.functionStarts->count(target);
+        // Without unwinding tables the handlers' starts may not be known yet: a table none of
+        // whose targets is in this function's own stretch of code is one of pointers too.
+        callsFunctions |= std::all_of(table->targets.begin(), table->targets.end(),
+                                      [&](uint64_t target) {
+                                        return outsideOwnCode(entry, jump, target, hints);
+                                      });
         if (callsFunctions) {
           callTables.emplace(jump, std::move(*table));
           continue;
