@@ -73,6 +73,11 @@ bool mayStartFunction(const Image &image, uint64_t address) {
   return !llvm::StringRef(image.sectionAt(address)->name).starts_with(".plt");
 }
 
+bool startsWithZeroBytes(const Image &image, uint64_t address) {
+  uint16_t first = 0xffff;
+  return image.read(address, &first, 2) && first == 0;
+}
+
 std::set<uint64_t> codePointersInData(const Image &image) {
   std::set<uint64_t> out;
   uint64_t budget = MaxWordsScanned;

@@ -16,6 +16,10 @@ namespace hoist {
 /// not an import's stub.
 bool mayStartFunction(const Image &image, uint64_t address);
 
+/// Whether the bytes at `address` are plainly data though they decode: two zero bytes
+/// (`add [rax], al`), as in mingw's constructor lists, which live in .text.
+bool startsWithZeroBytes(const Image &image, uint64_t address);
+
 /// Code addresses stored in the image's data. In an image that can be moved (PIE, shared
 /// object, PE with base relocations) only relocated pointers count: the addends of ELF
 /// R_X86_64_RELATIVE relocations, the slots of PE IMAGE_REL_BASED_DIR64 base relocations.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "Discover/JumpTableMatcher.h"
+#include "Discover/NoReturn.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 
@@ -41,10 +42,17 @@ std::vector<CallSite> collectCalls(const Image &image, const ExploredFunction &f
   return calls;
 }
 
-/// Every way out of the function is a noreturn call or a trap (ud2, hlt).
+/// Every way out of the function is a noreturn call, a trap (ud2, hlt) or a jmp through the
+/// slot of a noreturn import (the `jmp [__imp_exit]` thunk of a stripped mingw binary, which
+/// no symbol names as the import's stub).
 bool allExitsNoReturn(const DiscoveredFunction &function) {
+  bool importJumpsNoReturn = std::all_of(function.importJumps.begin(),
+                                         function.importJumps.end(),
+                                         [](const std::string &name) {
+                                           return isKnownNoReturnName(name);
+                                         });
   if (function.explored.budgetExhausted || !function.unresolvedJumps.empty() ||
-      !function.tailCalls.empty() || !function.importJumps.empty())
+      !function.tailCalls.empty() || !importJumpsNoReturn)
     return false;
   for (const auto &[start, block] : function.explored.blocks) {
     switch (block.end) {
@@ -56,6 +64,10 @@ bool allExitsNoReturn(const DiscoveredFunction &function) {
         continue;
       ZydisMnemonic last = block.instrs.back()->mnemonic;
       if (last == ZYDIS_MNEMONIC_UD2 || last == ZYDIS_MNEMONIC_HLT)
+        continue;
+      // With no unresolved jmp and no tail call, an indirect jmp without successors is one
+      // through an import's slot, and those are all noreturn here.
+      if (isIndirectJump(block) && !function.importJumps.empty())
         continue;
       return false;
     }

@@ -90,7 +90,8 @@ private:
   /// weighed in address order, each only once every function known so far is explored, so that
   /// a function's blocks are known before the pointers into its own body are weighed: a
   /// candidate is accepted when it may start a function (executable, not a PLT or an import
-  /// stub), decodes, and lies in no block of a function explored so far. An accepted candidate
+  /// stub), decodes, does not start with two zero bytes, and lies in no block of a function
+  /// explored so far. An accepted candidate
   /// is explored at once; when that finds new function starts (its calls), the weighing stops
   /// until they are explored too. Returns whether any was accepted.
   bool acceptCandidates(std::set<uint64_t> &starts) {
@@ -106,7 +107,8 @@ private:
         continue;
       }
       const DecodedAt *decoded = cache_->at(address);
-      if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address))
+      if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address) ||
+          startsWithZeroBytes(image_, address))
         continue;
       cfg_.registry.add(address, reason);
       cfg_.registry.takeChanged();   // explored right here, not by the next round
@@ -125,16 +127,31 @@ private:
     if (it == blockExtents_.begin())
       return 0;
     --it;
-    return address < it->second ? it->second : 0;
+    uint64_t end = *it->second.rbegin();
+    return address < end ? end : 0;
   }
 
   /// The last resort, once no candidate is left: code in a gap between the functions found,
   /// which nothing calls or points to (glibc's `_dl_relocate_static_pie`, an unused static
   /// function). The first instruction of a gap after its alignment filler (nop forms, int3) is
   /// accepted when it is 16-byte aligned, the alignment compilers give functions (an
-  /// unaligned gap is more likely unreachable code inside a function). Scanned once, in
-  /// address order; returns whether a start was accepted.
+  /// unaligned gap is more likely unreachable code inside a function), when the code before it
+  /// ends in a ret or jmp or filler comes between (not the code right after a call the
+  /// compiler did not know to be noreturn), when it is not inside
+  /// an unwind range and does not follow code of a function with an unresolved indirect jmp
+  /// (whose unreached code the gap likely is). Scanned in address
+  /// order, again while the previous pass found functions; returns whether a start was
+  /// accepted.
   bool acceptGap(std::set<uint64_t> &starts) {
+    if (gapSection_ == image_.sections().size() && explorations_ != gapPassExplorations_) {
+      // Functions explored since this pass began (new ones, or callers of a function found
+      // not to return) may have split a gap it skipped, one whose first instruction was not
+      // aligned: one more pass.
+      gapSection_ = 0;
+      gapCursor_ = 0;
+    }
+    if (gapSection_ == 0 && gapCursor_ == 0)
+      gapPassExplorations_ = explorations_;
     for (; gapSection_ < image_.sections().size(); ++gapSection_, gapCursor_ = 0) {
       const Section &section = image_.sections()[gapSection_];
       if (!section.mapped || !section.executable ||
@@ -142,11 +159,14 @@ private:
         continue;
       uint64_t end = section.address + section.fileSize;
       gapCursor_ = std::max(gapCursor_, section.address);
-      bool gapStart = true;   // the cursor is at the start of a gap (not inside unknown code)
+      // Whether the cursor is plausibly past the end of the code before: that code ends in a
+      // ret or jmp, or filler comes between. Code right after a call the compiler did not know
+      // never to return has neither (discovery may know better and leave it unreached).
+      bool closed = true;
       while (gapCursor_ < end) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
-          gapStart = true;
+          closed = transferEnds_.count(blockEnd) > 0;
           continue;
         }
         const DecodedAt *decoded = cache_->at(gapCursor_);
@@ -156,13 +176,15 @@ private:
         }
         const Instr &instr = decoded->instr;
         if (isFiller(instr)) {
+          closed = true;
           gapCursor_ = instr.next();
           continue;
         }
         uint64_t address = gapCursor_;
         gapCursor_ = nextExploredBlock(gapCursor_, end);
-        if (!gapStart || address % 16 != 0 || !mayStartFunction(image_, address) ||
-            cfg_.registry.isFunctionStart(address))
+        if (!closed || address % 16 != 0 || !mayStartFunction(image_, address) ||
+            cfg_.registry.isFunctionStart(address) ||
+            insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
         cfg_.registry.add(address, ReasonCodeGap);
         cfg_.registry.takeChanged();   // explored right here, not by the next round
@@ -175,9 +197,32 @@ private:
     return false;
   }
 
+  /// Whether the code just before the gap at `address` belongs to a function with an indirect
+  /// jmp discovery could not resolve: the gap is then likely that function's unreached code
+  /// (a jump table's aligned case labels), not a function.
+  bool followsUnresolvedCode(uint64_t address) const {
+    auto before = blockExtents_.lower_bound(address);
+    if (before == blockExtents_.begin())
+      return false;
+    --before;
+    std::set<uint64_t> owners;
+    if (auto found = blockOwners_.find(before->first); found != blockOwners_.end())
+      owners = found->second;
+    owners.insert(before->first);
+    for (uint64_t owner : owners) {
+      auto function = cfg_.functions.find(owner);
+      if (function != cfg_.functions.end() && !function->second.unresolvedJumps.empty() &&
+          function->second.explored.blocks.count(before->first))
+        return true;
+    }
+    return false;
+  }
+
   /// Alignment padding, and the guard traps compilers put after a call that does not return
   /// (the `hlt` after `__libc_start_main` in `_start`).
   static bool isFiller(const Instr &instr) {
+    if (instr.mnemonic == ZYDIS_MNEMONIC_XCHG)   // `xchg ax, ax` (66 90), a two-byte nop
+      return instr.op(0).isReg() && instr.op(1).isReg() && instr.op(0).reg == instr.op(1).reg;
     return instr.mnemonic == ZYDIS_MNEMONIC_NOP || instr.mnemonic == ZYDIS_MNEMONIC_INT3 ||
            instr.mnemonic == ZYDIS_MNEMONIC_HLT || instr.mnemonic == ZYDIS_MNEMONIC_UD2;
   }
@@ -198,6 +243,7 @@ private:
   }
 
   void explore(uint64_t entry, const std::set<uint64_t> &starts) {
+    ++explorations_;
     ExploreHints hints;
     hints.noreturnCallees = &cfg_.noreturnCallees;
     hints.functionStarts = &starts;
@@ -226,9 +272,20 @@ private:
       for (uint64_t reference : references)
         candidates_.insert({CodeReferenceRank, reference});
     }
+    // A function explored again (a callee found not to return, a tail call found) replaces
+    // its blocks: the old extents go.
+    if (auto old = cfg_.functions.find(entry); old != cfg_.functions.end())
+      for (const auto &[start, block] : old->second.explored.blocks) {
+        auto extents = blockExtents_.find(start);
+        extents->second.erase(extents->second.find(block.endAddress));
+        if (extents->second.empty())
+          blockExtents_.erase(extents);
+      }
     for (auto &[start, block] : function.explored.blocks) {
-      uint64_t &extent = blockExtents_[start];
-      extent = std::max(extent, block.endAddress);
+      blockExtents_[start].insert(block.endAddress);
+      if (!block.instrs.empty() && (block.instrs.back()->category == ZYDIS_CATEGORY_RET ||
+                                    block.instrs.back()->category == ZYDIS_CATEGORY_UNCOND_BR))
+        transferEnds_.insert(block.endAddress);
       if (start != entry)
         blockOwners_[start].insert(entry);
       // What the program's CFG keeps of a block is its extent and edges: the instructions stay
@@ -291,8 +348,8 @@ private:
   /// Block start -> the functions that have a block there (they may have had it once: a set
   /// that only grows; the function's current blocks are checked on use).
   std::map<uint64_t, std::set<uint64_t>> blockOwners_;
-  /// Block start -> the furthest end of a block starting there, over every function explored.
-  std::map<uint64_t, uint64_t> blockExtents_;
+  /// Block start -> the ends of the blocks starting there, one per function that has one.
+  std::map<uint64_t, std::multiset<uint64_t>> blockExtents_;
   /// Code pointers not yet weighed, by rank, then address. Code references go first: the code
   /// that computes them is reachable, and the functions they lead to (main, from `_start`)
   /// call most of the program, whose jump tables are then resolved before the data pointers
@@ -301,6 +358,9 @@ private:
   std::set<std::pair<unsigned, uint64_t>> candidates_;
   size_t gapSection_ = 0;    ///< where acceptGap resumes: a section index and an address
   uint64_t gapCursor_ = 0;
+  std::set<uint64_t> transferEnds_;   ///< ends of blocks whose last instruction is a ret or jmp
+  uint64_t explorations_ = 0;         ///< calls of explore()
+  uint64_t gapPassExplorations_ = 0;  ///< explorations_ when the current gap pass began
   unsigned waves_ = 0;   ///< rounds that weighed code pointers and accepted some
 };
 

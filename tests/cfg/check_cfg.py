@@ -21,6 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import coverage  # noqa: E402
 import elf_truth  # noqa: E402
+import pe_truth  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -128,6 +129,8 @@ def main():
               f"emitted instructions in a block {total['covered']}/"
               f"{total['instructions'] - total['filler']} "
               f"(+{total['filler']} unreachable filler)")
+    if shutil.which(MINGW):
+        check_pe(args, sources, failures)
     # The issue's goal for function entries on stripped binaries, also without unwind tables.
     for variant, total in totals.items():
         if f1(total) < 99.0:
@@ -135,6 +138,72 @@ def main():
     for failure in failures:
         print("FAIL", failure)
     return 1 if failures else 0
+
+
+MINGW = "x86_64-w64-mingw32-gcc"
+
+
+def check_pe(args, sources, failures):
+    """mingw builds at each level: jump tables exact, every true function entry found. The
+    truth is pe_truth's (COFF symbols and the assembly); entries hoist reports beyond it are
+    counted, not failed: functions written in assembly have no type in the symbol table."""
+    total = dict(tables=0, tables_found=0, targets=0, targets_found=0, targets_reported=0,
+                 entries=0, entries_found=0, entries_reported=0)
+    binaries = 0
+    for source in sources:
+        stem = os.path.splitext(os.path.basename(source))[0]
+        for opt in args.opts.split(","):
+            name = f"{stem}-mingw-{opt}"
+            full = os.path.join(args.work, name + ".exe")
+            subprocess.run([MINGW, f"-{opt}", "-g", "-Wa,-L", "-save-temps", source, "-o", full],
+                           check=True, cwd=args.work, stderr=subprocess.DEVNULL)
+            pe = pe_truth.Pe(full)
+            tables = pe_truth.jump_tables(pe, os.path.join(args.work, f"{name}-{stem}.s"))
+            entries = pe_truth.function_entries(pe)
+            own = pe_truth.source_functions(pe, os.path.basename(source))
+            if not own:
+                failures.append(f"{name}: no function of {source} in the COFF symbols")
+            binaries += 1
+            for variant, tool_args in PE_VARIANTS.items():
+                copy = f"{full}.{variant}"
+                subprocess.run(["x86_64-w64-mingw32-objcopy", *tool_args, full, copy], check=True)
+                cfg = hoist_cfg(args.hoist, copy)
+                for f in cfg["functions"]:
+                    if pe.is_import_thunk(int(f["entry"], 16)):   # see function_entries
+                        f["entry"] = "0x0"
+                    # The mingw runtime's tables have no truth (compiled without -Wa,-L).
+                    f["jump_tables"] = [t for t in f["jump_tables"]
+                                        if any(a <= int(t["jump"], 16) < b for a, b in own)]
+                result = compare(tables, entries, cfg)
+                result["entries_reported"] = len({f["entry"] for f in cfg["functions"]} - {"0x0"})
+                for key in total:
+                    total[key] += result[key]
+                print(f"{name + ' ' + variant:40} {result['tables_found']:>4}/{result['tables']:<4} "
+                      f"{result['targets_found']:>4}/{result['targets']:<4} "
+                      f"{ratio(result['targets_found'], result['targets_reported']):7.2f} "
+                      f"{ratio(result['targets_found'], result['targets']):7.2f} "
+                      f"{result['entries_found']:>4}/{result['entries']:<4} "
+                      f"{ratio(result['entries_found'], result['entries']):7.2f} "
+                      f"{ratio(result['entries_found'], result['entries_reported']):7.2f}")
+                for key in ("missed_targets", "wrong_targets", "missed_entries"):
+                    if result[key]:
+                        failures.append(f"{name} {variant}: {key}: "
+                                        + " ".join(hex(a) for a in result[key][:10]))
+                if result["tables_found"] != result["tables"]:
+                    failures.append(f"{name} {variant}: jump tables not matched exactly")
+    print(f"total mingw (stripped, and without .pdata/.xdata): {binaries} binaries x 2, "
+          f"jump tables {total['tables_found']}/{total['tables']}, "
+          f"targets {total['targets_found']}/{total['targets']} "
+          f"(precision {ratio(total['targets_found'], total['targets_reported']):.2f}% "
+          f"recall {ratio(total['targets_found'], total['targets']):.2f}%), "
+          f"function entries {total['entries_found']}/{total['entries']} "
+          f"(recall {ratio(total['entries_found'], total['entries']):.2f}%, "
+          f"{total['entries_reported'] - total['entries_found']} reported beyond the truth)")
+
+
+PE_VARIANTS = {"stripped": ["--strip-all"],
+               "no-pdata": ["--strip-all", "--remove-section", ".pdata",
+                            "--remove-section", ".xdata"]}
 
 
 def strip(full, copy):
