@@ -323,7 +323,7 @@ private:
       bool leaves = own != unwindRanges_.end()
                         ? unconditional && target - own->first >= own->second
                         : (unconditional && jmp.address >= entry && target < entry) ||
-                              crossesFunctionStart(starts, jmp.address, target);
+                              crossesFunctionStart(starts, entry, jmp.address, target);
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
           !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt"))
@@ -331,11 +331,15 @@ private:
     }
   }
 
-  /// Whether a known function start lies strictly between a branch at `at` and its target.
-  static bool crossesFunctionStart(const std::set<uint64_t> &starts, uint64_t at,
-                                   uint64_t target) {
-    auto it = starts.upper_bound(std::min(at, target));
-    return it != starts.end() && *it < std::max(at, target);
+  /// Whether the start of a function other than `entry` lies strictly between a branch at
+  /// `at` and its target.
+  static bool crossesFunctionStart(const std::set<uint64_t> &starts, uint64_t entry,
+                                   uint64_t at, uint64_t target) {
+    for (auto it = starts.upper_bound(std::min(at, target));
+         it != starts.end() && *it < std::max(at, target); ++it)
+      if (*it != entry)
+        return true;
+    return false;
   }
 
   const Image &image_;
