@@ -131,6 +131,7 @@ def main():
               f"(+{total['filler']} unreachable filler)")
     if shutil.which(MINGW):
         check_pe(args, sources, failures)
+    check_index_table(args, failures)
     # The issue's goal for function entries on stripped binaries, also without unwind tables.
     for variant, total in totals.items():
         if f1(total) < 99.0:
@@ -204,6 +205,47 @@ def check_pe(args, sources, failures):
 PE_VARIANTS = {"stripped": ["--strip-all"],
                "no-pdata": ["--strip-all", "--remove-section", ".pdata",
                             "--remove-section", ".xdata"]}
+
+
+INDEX_TABLE = os.path.join(HERE, "index_table.s")
+INDEX_BYTES = [0, 1, 0, 2, 1, 2]   # index_table.s's `indexed_bytes`
+
+
+def check_index_table(args, failures):
+    """index_table.s (a jump table behind a byte index table) built as an ELF PIE, an ELF
+    non-PIE and a mingw PE: `hoist cfg` must resolve the jmp at `indexed_jmp` to the three
+    cases, and the lifted switch must send index i to case indexed_bytes[i]."""
+    builds = [("elf-pie", ["gcc", "-pie", "-fPIE"], "strip", lambda p: elf_truth.Elf(p).symbols()),
+              ("elf-nopie", ["gcc", "-no-pie"], "strip", lambda p: elf_truth.Elf(p).symbols())]
+    if shutil.which(MINGW):
+        builds.append(("pe", [MINGW], "x86_64-w64-mingw32-strip",
+                       lambda p: ({"name": n, "value": a} for n, a, _, _ in
+                                  pe_truth.Pe(p).symbols())))
+    for kind, compiler, strip_tool, symbols in builds:
+        full = os.path.join(args.work, f"index_table-{kind}" + (".exe" if kind == "pe" else ""))
+        extra = ["-Wa,--noexecstack"] if kind.startswith("elf") else []
+        subprocess.run([*compiler, *extra, INDEX_TABLE, "-o", full], check=True)
+        stripped = full + ".stripped"
+        subprocess.run([strip_tool, "-o", stripped, full], check=True)
+        names = {sym["name"]: sym["value"] for sym in symbols(full)}
+        jump = names["indexed_jmp"]
+        cases = [names[f"indexed_case{i}"] for i in range(3)]
+        cfg = hoist_cfg(args.hoist, stripped)
+        tables = [t for f in cfg["functions"] for t in f["jump_tables"]
+                  if int(t["jump"], 16) == jump]
+        if not tables or [int(t, 16) for t in tables[0]["targets"]] != cases:
+            failures.append(f"index_table {kind}: jmp at {jump:#x} not resolved to "
+                            + " ".join(hex(c) for c in cases))
+            continue
+        out = subprocess.run([args.hoist, "lift", stripped, "--function", hex(names["indexed"])],
+                             check=True, capture_output=True, text=True).stdout
+        found = {int(i): int(t, 16) for i, t in
+                 re.findall(r"i64 (\d+), label %(?:bb|jt_[0-9a-f]+)_([0-9a-f]+)", out)}
+        expected = {i: cases[b] for i, b in enumerate(INDEX_BYTES)}
+        if found != expected:
+            failures.append(f"index_table {kind}: switch cases {found} != {expected}")
+        print(f"index_table {kind}: jmp {jump:#x} -> {len(expected)} indices, 3 cases: "
+              f"{'ok' if found == expected else 'WRONG'}")
 
 
 def strip(full, copy):

@@ -132,7 +132,11 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
     for (const auto &[jump, table] : function.explored.jumpTables) {
       out << "  jump table at " << hex(jump) << ": " << jumpTableShapeName(table.shape) << ", "
           << table.targets.size() << " entries at " << hex(table.table) << ", "
-          << table.distinctTargets().size() << " targets\n";
+          << table.distinctTargets().size() << " targets";
+      if (table.indexTable)
+        out << ", through a " << table.indexEntrySize << "-byte index table at "
+            << hex(table.indexTable);
+      out << "\n";
       ++tables;
       targets += table.distinctTargets().size();
     }
