@@ -73,6 +73,20 @@ def compare(truth_tables, truth_entries, cfg):
         wrong_entries=sorted(entries - truth_entries))
 
 
+def print_row(name, result):
+    """One binary's figures, under the header main() prints."""
+    row = (f"{name:40} {result['tables_found']:>4}/{result['tables']:<4} "
+           f"{result['targets_found']:>4}/{result['targets']:<4} "
+           f"{ratio(result['targets_found'], result['targets_reported']):7.2f} "
+           f"{ratio(result['targets_found'], result['targets']):7.2f} "
+           f"{result['entries_found']:>4}/{result['entries']:<4} "
+           f"{ratio(result['entries_found'], result['entries']):7.2f} "
+           f"{ratio(result['entries_found'], result['entries_reported']):7.2f}")
+    if "instructions" in result:
+        row += f" {result['covered'] + result['filler']:>5}/{result['instructions']:<5}"
+    print(row)
+
+
 def ratio(a, b):
     return 100.0 * a / b if b else 100.0
 
@@ -179,13 +193,7 @@ def check_pe(args, sources, failures):
                 result["entries_reported"] = len({f["entry"] for f in cfg["functions"]} - {"0x0"})
                 for key in total:
                     total[key] += result[key]
-                print(f"{name + ' ' + variant:40} {result['tables_found']:>4}/{result['tables']:<4} "
-                      f"{result['targets_found']:>4}/{result['targets']:<4} "
-                      f"{ratio(result['targets_found'], result['targets_reported']):7.2f} "
-                      f"{ratio(result['targets_found'], result['targets']):7.2f} "
-                      f"{result['entries_found']:>4}/{result['entries']:<4} "
-                      f"{ratio(result['entries_found'], result['entries']):7.2f} "
-                      f"{ratio(result['entries_found'], result['entries_reported']):7.2f}")
+                print_row(f"{name} {variant}", result)
                 for key in ("missed_targets", "wrong_targets", "missed_entries"):
                     if result[key]:
                         failures.append(f"{name} {variant}: {key}: "
@@ -288,14 +296,7 @@ def check_binary(hoist, name, binary, truth, total, failures, exact_entries, sel
             failures.append(f"{name}: {tables} jump tables lifted as {switches} switches")
     for key in total:
         total[key] += result[key]
-    print(f"{name:40} {result['tables_found']:>4}/{result['tables']:<4} "
-          f"{result['targets_found']:>4}/{result['targets']:<4} "
-          f"{ratio(result['targets_found'], result['targets_reported']):7.2f} "
-          f"{ratio(result['targets_found'], result['targets']):7.2f} "
-          f"{result['entries_found']:>4}/{result['entries']:<4} "
-          f"{ratio(result['entries_found'], result['entries']):7.2f} "
-          f"{ratio(result['entries_found'], result['entries_reported']):7.2f} "
-          f"{result['covered'] + result['filler']:>5}/{result['instructions']:<5}")
+    print_row(name, result)
     keys = ["missed_targets", "wrong_targets"]
     if exact_entries:
         keys += ["missed_entries", "wrong_entries"]
