@@ -273,7 +273,8 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
   // `IDX + w*Y` with Y bounded on the path, so the table has one target per value of Y.
   std::optional<PathSymbol> indexLoad;
   uint64_t indexTable = 0;
-  if (index.kind == PathSymbol::Kind::Load && (index.width == 8 || index.width == 16) &&
+  if (!index.bounded && index.kind == PathSymbol::Kind::Load &&
+      (index.width == 8 || index.width == 16) &&
       !where.signExtended && index.address.known &&
       index.address.k == static_cast<int64_t>(index.width / 8)) {
     PathSymbol outer = eval.symbol(index.address.sym);

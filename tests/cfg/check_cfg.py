@@ -276,10 +276,12 @@ def f1(total):
     return 2 * recall * precision / (recall + precision) if recall + precision else 0.0
 
 
-def check_binary(hoist, name, binary, truth, total, failures, exact_entries, self_test):
+def check_binary(hoist, name, binary, truth, total, failures, exact_entries, self_test,
+                 lift=True):
     """Compares one stripped copy with the truth; adds to `total`, appends to `failures`.
     Jump tables and coverage must be exact in every copy; function entries must be exact when
-    `exact_entries` (the F1 goal is checked on the totals)."""
+    `exact_entries` (the F1 goal is checked on the totals), and then, with `lift`, every jump
+    table must be lifted as a switch."""
     true_tables, true_entries, emitted = truth
     cfg = hoist_cfg(hoist, binary)
     result = compare(true_tables, true_entries, cfg)
@@ -290,7 +292,7 @@ def check_binary(hoist, name, binary, truth, total, failures, exact_entries, sel
     if uncovered:
         failures.append(f"{name}: {len(uncovered)} emitted instructions in no block: "
                         + " ".join(hex(a) for a in uncovered[:10]))
-    if exact_entries:
+    if exact_entries and lift:
         tables, switches = lift_tables(hoist, binary, cfg)
         if tables != switches:
             failures.append(f"{name}: {tables} jump tables lifted as {switches} switches")
