@@ -35,26 +35,24 @@ GOALS = {
 }
 
 
-def run_child(argv, capture=True):
-    """Runs argv with os.wait4 so the peak memory is this child's own."""
+def run_child(argv, stdout_path):
+    """Runs argv with its output in stdout_path, through os.wait4 so that the peak memory is
+    this child's own."""
     start = time.monotonic()
-    pid = os.posix_spawnp(argv[0], argv, os.environ,
-                          file_actions=_redirect_stdout(capture))
+    redirect = [(os.POSIX_SPAWN_OPEN, 1, stdout_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                 0o644)]
+    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=redirect)
     _, status, usage = os.wait4(pid, 0)
     wall = time.monotonic() - start
     return os.waitstatus_to_exitcode(status), wall, usage.ru_maxrss
-
-
-def _redirect_stdout(capture):
-    return [(os.POSIX_SPAWN_OPEN, 1, RESULT_FILE if capture else os.devnull,
-             os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
 
 
 RESULT_FILE = None
 
 
 def bench_phase(bench, path, phase, sample):
-    code, wall, _ = run_child([bench, "--phase", phase, "--sample", str(sample), path])
+    code, wall, _ = run_child([bench, "--phase", phase, "--sample", str(sample), path],
+                              RESULT_FILE)
     if code != 0:
         raise SystemExit(f"hoist-bench failed (exit {code}) on {path}, phase {phase}")
     with open(RESULT_FILE) as result:
@@ -63,12 +61,20 @@ def bench_phase(bench, path, phase, sample):
     return figures
 
 
-def objdump_baseline(path):
-    code, wall, maxrss = run_child([OBJDUMP, "-d", path], capture=False)
+def objdump_baseline(path, swept_instructions):
+    listing = RESULT_FILE + ".objdump"
+    code, wall, maxrss = run_child([OBJDUMP, "-d", path], listing)
     if code != 0:
         raise SystemExit(f"{OBJDUMP} -d {path} failed (exit {code})")
+    with open(listing, "rb") as out:
+        lines = sum(1 for _ in out)
+    os.remove(listing)
+    # llvm-objdump-19 prints next to nothing for some files (Debian's libc.so.6): then its
+    # time is no baseline, and the table says so.
+    complete = lines >= swept_instructions // 2
     return {"file": path, "phase": "objdump", "seconds": wall, "wall_seconds": wall,
-            "maxrss_kib": maxrss, "instructions": 0, "functions": 0, "sample": 0}
+            "maxrss_kib": maxrss, "instructions": swept_instructions, "functions": 0,
+            "sample": 0, "listing_lines": lines, "complete": complete}
 
 
 def make_synthetic(workdir, instructions):
@@ -123,6 +129,9 @@ def print_table(rows):
         goal = GOALS.get(row["phase"], "")
         if row["phase"] == "objdump":
             goal = "baseline (process wall time)"
+            if not row["complete"]:
+                goal = (f"NOT A BASELINE: printed {row['listing_lines']:,} lines for "
+                        f"{row['instructions']:,} instructions")
         if row["phase"] in ("cleanup", "o2"):
             extra = (f" (lift {row['lift_seconds']:.2f} s + optimize "
                      f"{row['optimize_seconds']:.2f} s)")
@@ -160,7 +169,9 @@ def print_summary(rows):
     by = {(r["label"], r["phase"]): r for r in rows}
     for label in sorted({r["label"] for r in rows}):
         program, objdump = by.get((label, "program")), by.get((label, "objdump"))
-        if program and objdump and objdump["seconds"] > 0:
+        if program and objdump and not objdump["complete"]:
+            print(f"{label}: {OBJDUMP} -d printed {objdump['listing_lines']} lines, no baseline")
+        elif program and objdump and objdump["seconds"] > 0:
             print(f"{label}: discovery+lift of the whole program / objdump -d = "
                   f"{program['seconds'] / objdump['seconds']:.1f}x (goal <= 4x)")
     synthetic = [r for r in rows if r["label"].startswith("synthetic") and r["phase"] == "program"
@@ -195,11 +206,11 @@ def main():
             row["label"] = label
             rows.append(row)
             print(f"  {label}: {phase} {row['seconds']:.2f} s", file=sys.stderr, flush=True)
-        row = objdump_baseline(path)
-        row["label"] = label
         # objdump's rate is over the instructions of the same linear sweep.
-        row["instructions"] = next(r["instructions"] for r in rows
-                                   if r["label"] == label and r["phase"] == "decode")
+        swept = next(r["instructions"] for r in rows
+                     if r["label"] == label and r["phase"] == "decode")
+        row = objdump_baseline(path, swept)
+        row["label"] = label
         rows.append(row)
     print_table(rows)
     print()
