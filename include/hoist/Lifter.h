@@ -90,8 +90,16 @@ public:
   /// above). takeModule() does it; module() shows the module before.
   void finishModule();
 
+  /// Uses what `other`'s discover() found (function starts, noreturn callees) for the
+  /// functions lifted from now on, without running discovery again: parallel workers, each
+  /// with its own LLVMContext, share one discovery this way.
+  void adoptDiscovery(const Lifter &other);
+
   llvm::Module &module();
   std::unique_ptr<llvm::Module> takeModule();
+  /// The module as it is: functions called but not lifted stay declarations (`fn_<hex>`), so
+  /// that modules lifted apart link into one program.
+  std::unique_ptr<llvm::Module> takeUnfinishedModule();
   const LiftStats &stats() const;
 
 private:

@@ -166,7 +166,13 @@ void Lifter::finishModule() {
     impl_->defineAsRuntimeCall(*function, entry);
 }
 
+void Lifter::adoptDiscovery(const Lifter &other) {
+  impl_->functionStarts = other.impl_->functionStarts;
+  impl_->noreturnCallees = other.impl_->noreturnCallees;
+}
+
 llvm::Module &Lifter::module() { return *impl_->module; }
+std::unique_ptr<llvm::Module> Lifter::takeUnfinishedModule() { return std::move(impl_->module); }
 std::unique_ptr<llvm::Module> Lifter::takeModule() {
   finishModule();
   return std::move(impl_->module);

@@ -38,6 +38,9 @@ struct LiftCommandOptions {
   std::string emit = "ll";              ///< ll | bc
   unsigned optLevel = 0;
   std::string diagnosticsPath;          ///< empty: none
+  /// -j N with --all: N workers (0: every core), one module per chunk of functions in the
+  /// directory `outputPath` (tools/hoist/ParallelLift.h); unset: one module.
+  std::optional<unsigned> jobs;
 };
 
 int runLift(const LiftCommandOptions &options);

@@ -1,5 +1,6 @@
 // `hoist lift`: lift functions of a binary to LLVM IR, optionally optimized.
 #include "Commands.h"
+#include "ParallelLift.h"
 
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
@@ -100,6 +101,19 @@ int runLift(const LiftCommandOptions &options) {
   {
     auto scope = profile.time("discover");
     addresses = lifter.discover(*selected, options.all);
+  }
+  if (options.jobs) {
+    llvm::Expected<LiftStats> stats = [&] {
+      auto scope = profile.time("lift+optimize+emit");
+      return liftInParallel(*image, lifter, addresses, options, diagnostics);
+    }();
+    if (!stats)
+      return reportFailure(stats.takeError());
+    printDiagnostics(diagnostics);
+    if (!options.diagnosticsPath.empty())
+      if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics, profile))
+        return reportFailure(std::move(error));
+    return 0;
   }
   {
     auto scope = profile.time("lift");

@@ -50,6 +50,10 @@ cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0
                                       clEnumValN(O1, "O1", "O1 pipeline"),
                                       clEnumValN(O2, "O2", "O2 pipeline"),
                                       clEnumValN(O3, "O3", "O3 pipeline")));
+cl::opt<int> Jobs("j",
+                  cl::desc("With --all: lift and optimize in N parallel workers (0: every core), "
+                           "writing one module per chunk of functions into the directory -o"),
+                  cl::value_desc("N"), cl::init(-1), cl::sub(LiftCmd));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
@@ -113,6 +117,11 @@ int main(int argc, char **argv) {
     options.emit = Emit;
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
+    if (Jobs.getNumOccurrences()) {
+      if (Jobs < 0 || !LiftAll)
+        return usageError("-j N needs --all and N >= 0 (0: every core)");
+      options.jobs = static_cast<unsigned>(Jobs);
+    }
     return hoist::runLift(options);
   }
   if (CfgCmd) {

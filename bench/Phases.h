@@ -1,0 +1,35 @@
+// The phases hoist-bench measures, each over one loaded image (bench/README.md lists them).
+#pragma once
+
+#include "hoist/Image.h"
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hoist::bench {
+
+struct PhaseRequest {
+  std::string phase;
+  /// Lift phases: lift this many functions, evenly spread over the discovered ones (0: all).
+  uint64_t sampleFunctions = 0;
+};
+
+struct PhaseResult {
+  uint64_t instructions = 0;     ///< instructions the phase processed
+  uint64_t functions = 0;        ///< functions it lifted or discovered (0 for decode phases)
+  uint64_t functionsInProgram = 0;
+  double seconds = 0;            ///< the timed work alone (loading the image is not in it)
+  double liftSeconds = 0;        ///< lift phases: lifting, of `seconds`
+  double optimizeSeconds = 0;    ///< lift phases: optimizing, of `seconds`
+};
+
+/// The phase names, in the order the table shows them.
+const std::vector<std::string> &phaseNames();
+
+llvm::Expected<PhaseResult> runPhase(const Image &image, const PhaseRequest &request);
+
+} // namespace hoist::bench

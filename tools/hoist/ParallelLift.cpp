@@ -1,0 +1,121 @@
+#include "ParallelLift.h"
+
+#include "Support/Error.h"
+#include "hoist/Optimize.h"
+
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace hoist {
+namespace {
+
+/// Functions per chunk: enough that a worker's fixed costs (a context, a module, the
+/// optimizer's set-up) are shared, few enough that a chunk's IR stays small.
+constexpr size_t FunctionsPerChunk = 16;
+
+struct ChunkOutcome {
+  LiftStats stats;
+  DiagnosticSink diagnostics;
+  std::optional<std::string> failure;   ///< a chunk that could not be written or verified
+};
+
+void addStats(LiftStats &total, const LiftStats &chunk) {
+  total.instructionsLifted += chunk.instructionsLifted;
+  total.blocks += chunk.blocks;
+  total.functions += chunk.functions;
+  for (const auto &[mnemonic, count] : chunk.unsupported)
+    total.unsupported[mnemonic] += count;
+}
+
+/// Lifts, optimizes and writes one chunk in a context of its own.
+void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint64_t> entries,
+               const LiftCommandOptions &options, ChunkOutcome &outcome) {
+  llvm::LLVMContext context;
+  Lifter lifter(image, context, outcome.diagnostics);
+  lifter.adoptDiscovery(discoverer);
+  for (uint64_t entry : entries) {
+    llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(entry);
+    if (!lifted)
+      outcome.diagnostics.error("lift-failed", entry,
+                                llvm::toString(lifted.takeError()) +
+                                    "; calls to it are runtime calls (__hoist_call)");
+  }
+  outcome.stats = lifter.stats();
+  std::unique_ptr<llvm::Module> module = lifter.takeUnfinishedModule();
+  optimizeModule(*module, &image, OptimizeOptions{.level = options.optLevel});
+  std::string name = liftedFunctionName(entries.front()) + "." + options.emit;
+  if (llvm::verifyModule(*module, &llvm::errs())) {
+    outcome.failure = name + ": lifted module fails the LLVM verifier (a Hoist bug)";
+    return;
+  }
+  llvm::SmallString<256> path(options.outputPath);
+  llvm::sys::path::append(path, name);
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error,
+                           options.emit == "bc" ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text);
+  if (error) {
+    outcome.failure = std::string(path) + ": cannot write: " + error.message();
+    return;
+  }
+  if (options.emit == "bc")
+    llvm::WriteBitcodeToFile(*module, out);
+  else
+    module->print(out, nullptr);
+}
+
+} // namespace
+
+unsigned allCores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &discoverer,
+                                         std::vector<uint64_t> entries,
+                                         const LiftCommandOptions &options,
+                                         DiagnosticSink &diagnostics) {
+  if (options.outputPath == "-")
+    return makeError("-j writes one module per chunk of functions: -o must name a directory");
+  if (std::error_code error = llvm::sys::fs::create_directories(options.outputPath))
+    return makeError("{0}: cannot create the output directory: {1}", options.outputPath,
+                     error.message());
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  size_t chunks = (entries.size() + FunctionsPerChunk - 1) / FunctionsPerChunk;
+  // Each worker keeps only its own chunk's IR; what stays is a chunk's stats and diagnostics.
+  std::vector<ChunkOutcome> outcomes(chunks);
+  std::atomic<size_t> nextChunk{0};
+  auto work = [&] {
+    for (size_t chunk = nextChunk++; chunk < chunks; chunk = nextChunk++) {
+      size_t first = chunk * FunctionsPerChunk;
+      size_t count = std::min(FunctionsPerChunk, entries.size() - first);
+      liftChunk(image, discoverer, llvm::ArrayRef(entries).slice(first, count), options,
+                outcomes[chunk]);
+    }
+  };
+  unsigned workers = options.jobs.value_or(1) == 0 ? allCores() : options.jobs.value_or(1);
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < workers; ++i)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+
+  LiftStats total;
+  for (ChunkOutcome &outcome : outcomes) {
+    if (outcome.failure)
+      return makeError("{0}", *outcome.failure);
+    addStats(total, outcome.stats);
+    for (const Diagnostic &d : outcome.diagnostics.all())
+      diagnostics.report(d.severity, d.code, d.address, d.message);
+  }
+  return total;
+}
+
+} // namespace hoist
