@@ -33,7 +33,8 @@ struct LiftCommandOptions {
   InputOptions input;
   std::vector<std::string> functions;   ///< names or 0x addresses; empty: main, else entry
   std::string outputPath = "-";
-  std::string emit = "ll";              ///< ll | bc
+  std::string emit = "ll";              ///< ll | bc | obj
+  std::string brighten;                 ///< empty: no; "default", "sysv" or "win64"
   unsigned optLevel = 0;
   std::string diagnosticsPath;          ///< empty: none
 };

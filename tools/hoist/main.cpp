@@ -34,8 +34,14 @@ cl::list<std::string> Functions("function",
                                 cl::value_desc("name|0xaddr"), cl::sub(LiftCmd));
 cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
                             cl::value_desc("file"), cl::init("-"), cl::sub(LiftCmd));
-cl::opt<std::string> Emit("emit", cl::desc("Output kind: ll or bc"), cl::init("ll"),
-                          cl::sub(LiftCmd));
+cl::opt<std::string> Emit("emit",
+                          cl::desc("Output kind: ll, bc, or obj (an object for the host)"),
+                          cl::init("ll"), cl::sub(LiftCmd));
+cl::opt<std::string> Brighten("brighten",
+                              cl::desc("Turn lifted functions into functions of a calling "
+                                       "convention: sysv or win64 (default: from the format)"),
+                              cl::value_desc("sysv|win64"), cl::ValueOptional,
+                              cl::sub(LiftCmd));
 enum OptimizationLevel : unsigned { O0, O1, O2, O3 };
 cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0), cl::sub(LiftCmd),
                            cl::values(clEnumValN(O0, "O0", "No optimization (default)"),
@@ -94,8 +100,11 @@ int main(int argc, char **argv) {
   if (InfoCmd)
     return hoist::runInfo(input, Json);
   if (LiftCmd) {
-    if (Emit != "ll" && Emit != "bc")
-      return usageError("--emit must be ll or bc, not '" + Emit + "'");
+    if (Emit != "ll" && Emit != "bc" && Emit != "obj")
+      return usageError("--emit must be ll, bc or obj, not '" + Emit + "'");
+    if (Brighten.getNumOccurrences() && !Brighten.empty() && Brighten != "sysv" &&
+        Brighten != "win64")
+      return usageError("--brighten must be sysv or win64, not '" + Brighten + "'");
     hoist::LiftCommandOptions options;
     options.input = input;
     options.functions.assign(Functions.begin(), Functions.end());
@@ -103,6 +112,8 @@ int main(int argc, char **argv) {
     options.emit = Emit;
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
+    if (Brighten.getNumOccurrences())
+      options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
     return hoist::runLift(options);
   }
   if (CfgCmd) {

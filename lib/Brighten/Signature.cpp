@@ -1,0 +1,192 @@
+#include "Brighten/Signature.h"
+
+#include "Arch/StateLayout.h"
+#include "Brighten/LocalFrame.h"
+#include "Brighten/PromoteStack.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/DemandedBits.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Support/FormatVariadic.h>
+
+namespace hoist {
+namespace {
+
+constexpr const char *ProbeSinkName = "__hoist_probe_result";
+constexpr unsigned XmmArgumentRegisters = 8;
+
+struct ProbeRegister {
+  HoistStateField field;
+  unsigned element;
+};
+
+/// The probe's parameters, in order: RAX..R15 without RSP, FS/GS base, XMM0-7.
+std::vector<ProbeRegister> probeRegisters() {
+  std::vector<ProbeRegister> registers;
+  for (unsigned field = HOIST_FIELD_RAX; field <= HOIST_FIELD_R15; ++field)
+    if (field != HOIST_FIELD_RSP)
+      registers.push_back({HoistStateField(field), 0});
+  registers.push_back({HOIST_FIELD_FS_BASE, 0});
+  registers.push_back({HOIST_FIELD_GS_BASE, 0});
+  for (unsigned i = 0; i < XmmArgumentRegisters; ++i)
+    registers.push_back({HOIST_FIELD_YMM, i});
+  return registers;
+}
+
+std::string registerName(const ProbeRegister &reg) {
+  std::string name = llvm::StringRef(stateField(reg.field).name).lower();
+  if (reg.field == HOIST_FIELD_YMM)
+    return "xmm" + std::to_string(reg.element);
+  return name;
+}
+
+bool isProbeSink(const llvm::User *user) {
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+  return call && call->getCalledFunction() &&
+         call->getCalledFunction()->getName() == ProbeSinkName;
+}
+
+/// Whether the function computes with `argument` (reporting it unchanged to the sink is not).
+bool isRead(const llvm::Argument &argument) {
+  return llvm::any_of(argument.users(), [](const llvm::User *user) { return !isProbeSink(user); });
+}
+
+/// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
+/// uses), rounded up to 8, 16, 32 or 64.
+unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+  llvm::APInt bits(argument.getType()->getIntegerBitWidth(), 0);
+  for (const llvm::Use &use : argument.uses())
+    bits |= demanded.getDemandedBits(&const_cast<llvm::Use &>(use));
+  for (unsigned width : {8u, 16u, 32u})
+    if (bits.getActiveBits() <= width)
+      return width;
+  return 64;
+}
+
+/// The narrowest of 8, 16, 32, 64 bits that holds `value`, the rest being known zero.
+unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) {
+  llvm::KnownBits known = llvm::computeKnownBits(value, layout);
+  unsigned significant = 64 - known.countMinLeadingZeros();
+  for (unsigned width : {8u, 16u, 32u})
+    if (significant <= width)
+      return width;
+  return 64;
+}
+
+} // namespace
+
+llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
+                                                     CallingConvention convention) {
+  llvm::Module &module = *flat.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  llvm::Type *i128 = llvm::Type::getInt128Ty(context);
+  std::vector<ProbeRegister> registers = probeRegisters();
+  std::vector<llvm::Type *> parameterTypes;
+  for (const ProbeRegister &reg : registers)
+    parameterTypes.push_back(reg.field == HOIST_FIELD_YMM ? i128 : i64);
+  auto *probe = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameterTypes, false),
+      llvm::GlobalValue::InternalLinkage, flat.getName() + ".probe", module);
+
+  // The sink only touches memory nobody else can see: it keeps the values alive without
+  // keeping the local stack alive.
+  llvm::FunctionCallee sink = module.getOrInsertFunction(
+      ProbeSinkName, llvm::FunctionType::get(llvm::Type::getVoidTy(context), {i64, i128}, false));
+  if (auto *sinkFunction = llvm::dyn_cast<llvm::Function>(sink.getCallee())) {
+    sinkFunction->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
+    sinkFunction->addFnAttr(llvm::Attribute::NoUnwind);
+    sinkFunction->addFnAttr(llvm::Attribute::WillReturn);
+  }
+
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", probe));
+  std::vector<RegisterInput> inputs;
+  for (auto [reg, argument] : llvm::zip(registers, probe->args())) {
+    argument.setName(registerName(reg));
+    inputs.push_back({reg.field, reg.element, &argument});
+  }
+  llvm::Expected<llvm::AllocaInst *> state =
+      emitLocalFrameCall(builder, flat, inputs, convention);
+  if (!state)
+    return state.takeError();
+  llvm::Value *rax = builder.CreateLoad(i64, stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
+  llvm::Value *xmm0 =
+      builder.CreateLoad(i128, stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
+  builder.CreateCall(sink, {rax, xmm0});
+  builder.CreateRetVoid();
+  return probe;
+}
+
+std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
+                                                        CallingConvention convention) {
+  if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
+      outside.isValid())
+    return llvm::formatv("addresses the stack {0} bytes past the local stack's top (stack "
+                         "arguments are not in this slice)",
+                         outside.getValueAsString())
+        .str();
+
+  std::vector<ProbeRegister> registers = probeRegisters();
+  llvm::DominatorTree dominators(probe);
+  llvm::AssumptionCache assumptions(probe);
+  llvm::DemandedBits demanded(probe, assumptions, dominators);
+  llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
+  std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
+  for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
+    if (!isRead(argument))
+      continue;
+    if (reg.field == HOIST_FIELD_YMM)
+      return llvm::formatv("reads {0} before writing it (floating-point and vector arguments "
+                           "are not in this slice)",
+                           registerName(reg))
+          .str();
+    if (reg.field == HOIST_FIELD_RAX)
+      return std::string("reads rax before writing it, which is not an argument register");
+    if (reg.field == HOIST_FIELD_FS_BASE || reg.field == HOIST_FIELD_GS_BASE)
+      return llvm::formatv("reads the {0} (thread-local storage or a stack protector)",
+                           registerName(reg))
+          .str();
+    auto *position = llvm::find(argumentRegisters, reg.field);
+    if (position == argumentRegisters.end())
+      return llvm::formatv("reads {0} before writing it, which is not an argument register "
+                           "of {1}",
+                           registerName(reg), callingConventionName(convention))
+          .str();
+    argumentBits[position - argumentRegisters.begin()] = usedBits(argument, demanded);
+  }
+
+  Signature signature;
+  size_t count = argumentBits.size();
+  while (count > 0 && argumentBits[count - 1] == 0)
+    --count;
+  for (size_t i = 0; i < count; ++i)
+    signature.arguments.push_back({argumentRegisters[i], argumentBits[i] ? argumentBits[i] : 64});
+
+  const llvm::Argument *raxIn = probe.getArg(0);
+  bool raxWritten = false, xmm0Written = false;
+  const llvm::Argument *xmm0In = probe.getArg(registers.size() - XmmArgumentRegisters);
+  unsigned bits = 0;
+  for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
+    if (!isProbeSink(&instruction))
+      continue;
+    const auto *call = llvm::cast<llvm::CallInst>(&instruction);
+    const llvm::Value *rax = call->getArgOperand(0);
+    if (rax != raxIn) {
+      raxWritten = true;
+      bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
+    }
+    xmm0Written |= call->getArgOperand(1) != xmm0In;
+  }
+  if (xmm0Written && !raxWritten)
+    return std::string("returns a value in xmm0 (floating-point results are not in this slice)");
+  signature.returnBits = raxWritten ? bits : 0;
+  return signature;
+}
+
+} // namespace hoist
