@@ -91,9 +91,11 @@ llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image 
                                               DiagnosticSink &diagnostics) {
   BrightenReport report;
   auto decline = [&](const Candidate &candidate, const std::string &reason) {
+    std::string name = candidate.lifted->getName().str();
+    if (std::optional<std::string> symbol = image.nameAt(candidate.address))
+      name += " (" + *symbol + ")";
     diagnostics.warning("brighten-declined", candidate.address,
-                        llvm::formatv("{0}: not brightened ({1}): {2}",
-                                      candidate.lifted->getName(),
+                        llvm::formatv("{0}: not brightened ({1}): {2}", name,
                                       callingConventionName(convention), reason));
     ++report.declined;
   };

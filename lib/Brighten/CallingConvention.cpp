@@ -36,6 +36,23 @@ unsigned homeAreaBytes(CallingConvention convention) {
   return convention == CallingConvention::Win64 ? 32 : 0;
 }
 
+bool isCalleeSaved(HoistStateField field, CallingConvention convention) {
+  switch (field) {
+  case HOIST_FIELD_RBX:
+  case HOIST_FIELD_RBP:
+  case HOIST_FIELD_R12:
+  case HOIST_FIELD_R13:
+  case HOIST_FIELD_R14:
+  case HOIST_FIELD_R15:
+    return true;
+  case HOIST_FIELD_RDI:
+  case HOIST_FIELD_RSI:
+    return convention == CallingConvention::Win64;
+  default:
+    return false;
+  }
+}
+
 llvm::CallingConv::ID llvmCallingConvention(CallingConvention convention) {
   return convention == CallingConvention::Win64 ? llvm::CallingConv::Win64
                                                 : llvm::CallingConv::C;

@@ -14,17 +14,27 @@ namespace hoist {
 namespace {
 
 constexpr const char *RetIntrinsicName = "__hoist_ret";
+constexpr const char *TrapIntrinsicName = "__hoist_trap";
 
+/// The instruction's address: its !hoist.pc, else the address an intrinsic call passes.
 std::string addressOf(const llvm::Instruction &instruction) {
+  const llvm::ConstantInt *value = nullptr;
   if (llvm::MDNode *pc = instruction.getMetadata("hoist.pc"))
-    if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
-      return "0x" + llvm::utohexstr(value->getZExtValue(), true);
-  return "an unknown address";
+    value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0));
+  if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      !value && call && call->arg_size() == 3)
+    value = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(2));
+  return value ? "0x" + llvm::utohexstr(value->getZExtValue(), true) : "an unknown address";
 }
 
-bool isRetIntrinsic(const llvm::CallBase &call) {
+bool calls(const llvm::CallBase &call, llvm::StringRef name) {
   const llvm::Function *callee = call.getCalledFunction();
-  return callee && callee->getName() == RetIntrinsicName;
+  return callee && callee->getName() == name;
+}
+
+/// The intrinsics a brightened function expresses itself: ret (it returns) and a fault.
+bool isHandledIntrinsic(const llvm::CallBase &call) {
+  return calls(call, RetIntrinsicName) || calls(call, TrapIntrinsicName);
 }
 
 } // namespace
@@ -34,7 +44,7 @@ std::optional<std::string> whyNotBrightenable(const llvm::Function &lifted) {
     return std::string("is not a lifted function (state, mem)");
   for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
     const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
-    if (!call || isRetIntrinsic(*call))
+    if (!call || isHandledIntrinsic(*call))
       continue;
     const llvm::Function *callee = call->getCalledFunction();
     if (callee && callee->isIntrinsic())
@@ -48,7 +58,7 @@ std::optional<std::string> whyNotBrightenable(const llvm::Function &lifted) {
   const llvm::Argument *mem = lifted.getArg(1);
   for (const llvm::User *user : mem->users()) {
     auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
-    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(user); call && isRetIntrinsic(*call))
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(user); call && isHandledIntrinsic(*call))
       continue;
     if (!gep || gep->getPointerOperand() != mem || gep->getNumIndices() != 1 ||
         !gep->getSourceElementType()->isIntegerTy(8))
@@ -69,7 +79,13 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted) {
     users.push_back(llvm::cast<llvm::Instruction>(user));
   for (llvm::Instruction *user : users) {
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
-      // The return check after the inlined call reads State.RIP, which ret wrote.
+      // A fault (divide error, ud2) stops the program as the original's would, by a trap
+      // instead of the CPU's exception. After ret the return check reads State.RIP.
+      if (calls(*call, TrapIntrinsicName)) {
+        auto *trap = llvm::CallInst::Create(
+            llvm::Intrinsic::getDeclaration(flat->getParent(), llvm::Intrinsic::trap), "", call);
+        trap->copyMetadata(*call);
+      }
       call->eraseFromParent();
       continue;
     }

@@ -26,11 +26,13 @@ struct ProbeRegister {
   unsigned element;
 };
 
-/// The probe's parameters, in order: RAX..R15 without RSP, FS/GS base, XMM0-7.
-std::vector<ProbeRegister> probeRegisters() {
+/// The probe's parameters, in order: the caller-saved general-purpose registers, FS/GS base,
+/// XMM0-7. A callee-saved register's entry value means nothing to the callee (it may only save
+/// and restore it), so it stays uninitialized: saving it is not reading an argument.
+std::vector<ProbeRegister> probeRegisters(CallingConvention convention) {
   std::vector<ProbeRegister> registers;
   for (unsigned field = HOIST_FIELD_RAX; field <= HOIST_FIELD_R15; ++field)
-    if (field != HOIST_FIELD_RSP)
+    if (field != HOIST_FIELD_RSP && !isCalleeSaved(HoistStateField(field), convention))
       registers.push_back({HoistStateField(field), 0});
   registers.push_back({HOIST_FIELD_FS_BASE, 0});
   registers.push_back({HOIST_FIELD_GS_BASE, 0});
@@ -61,8 +63,12 @@ bool isRead(const llvm::Argument &argument) {
 /// uses), rounded up to 8, 16, 32 or 64.
 unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
   llvm::APInt bits(argument.getType()->getIntegerBitWidth(), 0);
-  for (const llvm::Use &use : argument.uses())
+  for (const llvm::Use &use : argument.uses()) {
+    // DemandedBits answers for integer-typed users; a store, inttoptr or call keeps them all.
+    if (!use.getUser()->getType()->isIntOrIntVectorTy())
+      return 64;
     bits |= demanded.getDemandedBits(&const_cast<llvm::Use &>(use));
+  }
   for (unsigned width : {8u, 16u, 32u})
     if (bits.getActiveBits() <= width)
       return width;
@@ -87,7 +93,7 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
   llvm::Type *i128 = llvm::Type::getInt128Ty(context);
-  std::vector<ProbeRegister> registers = probeRegisters();
+  std::vector<ProbeRegister> registers = probeRegisters(convention);
   std::vector<llvm::Type *> parameterTypes;
   for (const ProbeRegister &reg : registers)
     parameterTypes.push_back(reg.field == HOIST_FIELD_YMM ? i128 : i64);
@@ -132,7 +138,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                          outside.getValueAsString())
         .str();
 
-  std::vector<ProbeRegister> registers = probeRegisters();
+  std::vector<ProbeRegister> registers = probeRegisters(convention);
   llvm::DominatorTree dominators(probe);
   llvm::AssumptionCache assumptions(probe);
   llvm::DemandedBits demanded(probe, assumptions, dominators);
