@@ -1,6 +1,7 @@
 #include "Brighten/Brighten.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/ImageData.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
@@ -35,8 +36,9 @@ std::optional<uint64_t> liftedAddress(const llvm::Function &function) {
 /// the brightened functions alike.
 void simplify(llvm::Module &module, const Image &image) {
   OptimizeOptions options{.level = 1};
-  options.addRoundPasses = [](llvm::FunctionPassManager &passes) {
+  options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
+    passes.addPass(ImageDataPass(image));
   };
   optimizeModule(module, &image, options);
 }
@@ -66,6 +68,8 @@ llvm::Expected<llvm::Function *> buildBrightened(Candidate &candidate,
 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
   std::vector<RegisterInput> inputs;
+  // Registers that are not arguments stay uninitialized: callee-saved ones are only saved and
+  // restored (the probe checked), the others are not read before written.
   for (auto [argument, parameter] : llvm::zip(candidate.signature.arguments, function->args())) {
     parameter.setName(llvm::StringRef(stateField(argument.field).name).lower());
     inputs.push_back({argument.field, 0, builder.CreateZExt(&parameter, builder.getInt64Ty())});

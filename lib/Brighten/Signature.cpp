@@ -1,6 +1,7 @@
 #include "Brighten/Signature.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/ImageData.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 
@@ -26,13 +27,12 @@ struct ProbeRegister {
   unsigned element;
 };
 
-/// The probe's parameters, in order: the caller-saved general-purpose registers, FS/GS base,
-/// XMM0-7. A callee-saved register's entry value means nothing to the callee (it may only save
-/// and restore it), so it stays uninitialized: saving it is not reading an argument.
-std::vector<ProbeRegister> probeRegisters(CallingConvention convention) {
+/// The probe's parameters, in order: the general-purpose registers but RSP, FS/GS base,
+/// XMM0-7.
+std::vector<ProbeRegister> probeRegisters() {
   std::vector<ProbeRegister> registers;
   for (unsigned field = HOIST_FIELD_RAX; field <= HOIST_FIELD_R15; ++field)
-    if (field != HOIST_FIELD_RSP && !isCalleeSaved(HoistStateField(field), convention))
+    if (field != HOIST_FIELD_RSP)
       registers.push_back({HoistStateField(field), 0});
   registers.push_back({HOIST_FIELD_FS_BASE, 0});
   registers.push_back({HOIST_FIELD_GS_BASE, 0});
@@ -55,20 +55,42 @@ bool isProbeSink(const llvm::User *user) {
 }
 
 /// Whether the function computes with `argument` (reporting it unchanged to the sink is not).
-bool isRead(const llvm::Argument &argument) {
-  return llvm::any_of(argument.users(), [](const llvm::User *user) { return !isProbeSink(user); });
+/// (RAX or XMM0 unchanged on some path reaches the sink through a phi or select.)
+bool isRead(const llvm::Value &value, unsigned depth = 0) {
+  return llvm::any_of(value.users(), [depth](const llvm::User *user) {
+    if (isProbeSink(user))
+      return false;
+    if (depth < 4 && (llvm::isa<llvm::PHINode>(user) || llvm::isa<llvm::SelectInst>(user)))
+      return isRead(*user, depth + 1);
+    return true;
+  });
+}
+
+/// Whether `argument` is only stored: a callee-saved register saved in a frame the optimizer
+/// could not dissolve (its restore reads the frame, not the register).
+bool isOnlySaved(const llvm::Argument &argument) {
+  return llvm::all_of(argument.users(), [&argument](const llvm::User *user) {
+    const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+    return store && store->getValueOperand() == &argument;
+  });
 }
 
 /// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
 /// uses), rounded up to 8, 16, 32 or 64.
-unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
-  llvm::APInt bits(argument.getType()->getIntegerBitWidth(), 0);
+llvm::APInt demandedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+  unsigned width = argument.getType()->getIntegerBitWidth();
+  llvm::APInt bits(width, 0);
   for (const llvm::Use &use : argument.uses()) {
     // DemandedBits answers for integer-typed users; a store, inttoptr or call keeps them all.
     if (!use.getUser()->getType()->isIntOrIntVectorTy())
-      return 64;
+      return llvm::APInt::getAllOnes(width);
     bits |= demanded.getDemandedBits(&const_cast<llvm::Use &>(use));
   }
+  return bits;
+}
+
+unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+  llvm::APInt bits = demandedBits(argument, demanded);
   for (unsigned width : {8u, 16u, 32u})
     if (bits.getActiveBits() <= width)
       return width;
@@ -93,7 +115,7 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
   llvm::Type *i128 = llvm::Type::getInt128Ty(context);
-  std::vector<ProbeRegister> registers = probeRegisters(convention);
+  std::vector<ProbeRegister> registers = probeRegisters();
   std::vector<llvm::Type *> parameterTypes;
   for (const ProbeRegister &reg : registers)
     parameterTypes.push_back(reg.field == HOIST_FIELD_YMM ? i128 : i64);
@@ -131,6 +153,11 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
 
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                                                         CallingConvention convention) {
+  if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
+    return llvm::formatv("accesses the binary's writable or executable memory at {0} (global "
+                         "data is not in this slice)",
+                         data.getValueAsString())
+        .str();
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())
     return llvm::formatv("addresses the stack {0} bytes past the local stack's top (stack "
@@ -138,19 +165,29 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                          outside.getValueAsString())
         .str();
 
-  std::vector<ProbeRegister> registers = probeRegisters(convention);
+  std::vector<ProbeRegister> registers = probeRegisters();
   llvm::DominatorTree dominators(probe);
   llvm::AssumptionCache assumptions(probe);
   llvm::DemandedBits demanded(probe, assumptions, dominators);
   llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
-    if (!isRead(argument))
+    // A vector register's lanes that only pass through shuffles to be discarded are not read.
+    if (!isRead(argument) ||
+        (reg.field == HOIST_FIELD_YMM && demandedBits(argument, demanded).isZero()))
       continue;
     if (reg.field == HOIST_FIELD_YMM)
       return llvm::formatv("reads {0} before writing it (floating-point and vector arguments "
                            "are not in this slice)",
                            registerName(reg))
+          .str();
+    bool calleeSaved = isCalleeSaved(reg.field, convention);
+    if (calleeSaved && isOnlySaved(argument))
+      continue;
+    if (calleeSaved)
+      return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "
+                           "argument",
+                           registerName(reg), callingConventionName(convention))
           .str();
     if (reg.field == HOIST_FIELD_RAX)
       return std::string("reads rax before writing it, which is not an argument register");
