@@ -1,4 +1,5 @@
 #include "Brighten/ImageData.h"
+#include "Brighten/IntToPtrRewrite.h"
 
 #include "Passes/Passes.h"
 #include "hoist/Image.h"
@@ -79,10 +80,6 @@ llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t a
 
 llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
                                            llvm::FunctionAnalysisManager &) {
-  llvm::SmallVector<llvm::IntToPtrInst *> candidates;
-  for (llvm::Instruction &instruction : llvm::instructions(function))
-    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(&instruction))
-      candidates.push_back(cast);
   bool changed = false;
   // Constant addresses arrive folded: `load i64, ptr inttoptr (i64 0x4018 to ptr)`.
   for (llvm::Instruction &instruction : llvm::instructions(function))
@@ -97,21 +94,17 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
         changed = true;
       }
     }
-  for (llvm::IntToPtrInst *cast : candidates) {
-    llvm::IRBuilder<> builder(cast);
-    uint64_t constant = 0;
-    llvm::Value *rest = nullptr;
-    if (!splitConstant(cast->getOperand(0), constant, rest, builder, 0))
-      continue;
-    llvm::Constant *base = imagePointer(function, constant);
-    if (!base)
-      continue;
-    llvm::Value *pointer = rest ? builder.CreateGEP(builder.getInt8Ty(), base, rest) : base;
-    pointer->takeName(cast);
-    cast->replaceAllUsesWith(pointer);
-    cast->eraseFromParent();
-    changed = true;
-  }
+  changed |= rewriteIntToPtrs(
+      function, [&](llvm::IntToPtrInst &cast, llvm::IRBuilder<> &builder) -> llvm::Value * {
+        uint64_t constant = 0;
+        llvm::Value *rest = nullptr;
+        if (!splitConstant(cast.getOperand(0), constant, rest, builder, 0))
+          return nullptr;
+        llvm::Constant *base = imagePointer(function, constant);
+        if (!base || !rest)
+          return base;
+        return builder.CreateGEP(builder.getInt8Ty(), base, rest);
+      });
   return preservedAfter(changed);
 }
 

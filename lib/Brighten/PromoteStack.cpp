@@ -1,5 +1,6 @@
 #include "Brighten/PromoteStack.h"
 
+#include "Brighten/IntToPtrRewrite.h"
 #include "Brighten/LocalFrame.h"
 #include "Passes/Passes.h"
 
@@ -62,30 +63,20 @@ llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
   if (!stack)
     return llvm::PreservedAnalyses::all();
   uint64_t stackBytes = stack->getAllocationSize(function.getDataLayout())->getFixedValue();
-  llvm::SmallVector<llvm::IntToPtrInst *> candidates;
-  for (llvm::Instruction &instruction : llvm::instructions(function))
-    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(&instruction))
-      candidates.push_back(cast);
-
-  bool changed = false;
-  for (llvm::IntToPtrInst *cast : candidates) {
-    llvm::IRBuilder<> builder(cast);
-    llvm::Value *offset = offsetFromStack(cast->getOperand(0), stack, builder, 0);
-    if (!offset)
-      continue;
-    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(offset);
-        constant && (constant->getSExtValue() < 0 ||
-                     uint64_t(constant->getSExtValue()) >= stackBytes)) {
-      function.addFnAttr(StackOutsideAttribute,
-                         std::to_string(constant->getSExtValue() - int64_t(stackBytes)));
-      continue;
-    }
-    llvm::Value *pointer = builder.CreateGEP(builder.getInt8Ty(), stack, offset);
-    pointer->takeName(cast);
-    cast->replaceAllUsesWith(pointer);
-    cast->eraseFromParent();
-    changed = true;
-  }
+  bool changed = rewriteIntToPtrs(
+      function, [&](llvm::IntToPtrInst &cast, llvm::IRBuilder<> &builder) -> llvm::Value * {
+        llvm::Value *offset = offsetFromStack(cast.getOperand(0), stack, builder, 0);
+        if (!offset)
+          return nullptr;
+        if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(offset);
+            constant && (constant->getSExtValue() < 0 ||
+                         uint64_t(constant->getSExtValue()) >= stackBytes)) {
+          function.addFnAttr(StackOutsideAttribute,
+                             std::to_string(constant->getSExtValue() - int64_t(stackBytes)));
+          return nullptr;
+        }
+        return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+      });
   return preservedAfter(changed);
 }
 
