@@ -43,7 +43,10 @@ void simplify(llvm::Module &module, const Image &image) {
   optimizeModule(module, &image, options);
 }
 
-llvm::Type *integerType(llvm::LLVMContext &context, unsigned bits) {
+/// iN, or float/double for a floating-point value of 32/64 bits.
+llvm::Type *valueType(llvm::LLVMContext &context, unsigned bits, bool isFloat) {
+  if (isFloat)
+    return bits == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
   return llvm::IntegerType::get(context, bits);
 }
 
@@ -55,15 +58,17 @@ llvm::Expected<llvm::Function *> buildBrightened(Candidate &candidate,
   llvm::LLVMContext &context = module.getContext();
   std::vector<llvm::Type *> parameterTypes;
   for (const Signature::Argument &argument : candidate.signature.arguments)
-    parameterTypes.push_back(integerType(context, argument.bits));
-  llvm::Type *returnType = candidate.signature.returnBits
-                               ? integerType(context, candidate.signature.returnBits)
-                               : llvm::Type::getVoidTy(context);
+    parameterTypes.push_back(valueType(context, argument.bits, argument.isFloat));
+  llvm::Type *returnType =
+      candidate.signature.returnBits
+          ? valueType(context, candidate.signature.returnBits, candidate.signature.returnsFloat)
+          : llvm::Type::getVoidTy(context);
   auto *function = llvm::Function::Create(
       llvm::FunctionType::get(returnType, parameterTypes, false),
       llvm::GlobalValue::ExternalLinkage, candidate.lifted->getName() + ".brightened", module);
   function->setCallingConv(llvmCallingConvention(convention));
-  if (candidate.signature.returnBits && candidate.signature.returnBits < 32)
+  if (candidate.signature.returnBits && candidate.signature.returnBits < 32 &&
+      !candidate.signature.returnsFloat)
     function->addRetAttr(llvm::Attribute::ZExt);
 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
@@ -71,6 +76,13 @@ llvm::Expected<llvm::Function *> buildBrightened(Candidate &candidate,
   // Registers that are not arguments stay uninitialized: callee-saved ones are only saved and
   // restored (the probe checked), the others are not read before written.
   for (auto [argument, parameter] : llvm::zip(candidate.signature.arguments, function->args())) {
+    if (argument.isFloat) {
+      // The low lane of the XMM register; the other lanes stay uninitialized.
+      parameter.setName("xmm" + std::to_string(argument.element));
+      inputs.push_back({argument.field, argument.element,
+                        builder.CreateBitCast(&parameter, builder.getIntNTy(argument.bits))});
+      continue;
+    }
     parameter.setName(llvm::StringRef(stateField(argument.field).name).lower());
     inputs.push_back({argument.field, 0, builder.CreateZExt(&parameter, builder.getInt64Ty())});
   }
@@ -80,6 +92,12 @@ llvm::Expected<llvm::Function *> buildBrightened(Candidate &candidate,
     return state.takeError();
   if (returnType->isVoidTy()) {
     builder.CreateRetVoid();
+    return function;
+  }
+  if (candidate.signature.returnsFloat) {
+    llvm::Value *lane = builder.CreateLoad(builder.getIntNTy(candidate.signature.returnBits),
+                                           stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
+    builder.CreateRet(builder.CreateBitCast(lane, returnType));
     return function;
   }
   llvm::Value *rax =

@@ -34,7 +34,7 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted);
 struct RegisterInput {
   HoistStateField field;
   unsigned element;      ///< for YMM: the register number
-  llvm::Value *value;    ///< i64 for a GPR or FS/GS base, i128 for the low half of a YMM
+  llvm::Value *value;    ///< i64 for a GPR or FS/GS base; for a YMM, its low bits (any width)
 };
 
 /// Emits at `builder`'s position a local State and stack initialized from `inputs` (every other

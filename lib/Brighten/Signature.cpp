@@ -107,6 +107,70 @@ unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) 
   return 64;
 }
 
+/// The bits of an XMM argument a scalar SSE function reads: 32 or 64 from its truncations, 0
+/// when its lanes only pass through to the result (the base of an insertelement), nullopt for
+/// a use as a vector.
+std::optional<unsigned> floatArgumentBits(const llvm::Argument &argument,
+                                          llvm::DemandedBits &demanded) {
+  unsigned bits = 0;
+  for (const llvm::Use &use : argument.uses()) {
+    const llvm::User *user = use.getUser();
+    if (isProbeSink(user))
+      continue;
+    if (llvm::isa<llvm::TruncInst>(user)) {
+      // cvtss2sd reads a float as i64 bit fields: what counts is the bits it keeps.
+      bits = std::max(
+          bits, demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).getActiveBits());
+      continue;
+    }
+    const llvm::Value *view = user;
+    if (const auto *mask = llvm::dyn_cast<llvm::BinaryOperator>(user);
+        mask && mask->getOpcode() == llvm::Instruction::And &&
+        llvm::isa<llvm::ConstantInt>(mask->getOperand(1))) {
+      // movss from memory keeps only lane 0 of the register's old value: `and` then a view.
+      bits = std::max(bits, llvm::cast<llvm::ConstantInt>(mask->getOperand(1))
+                                ->getValue().getActiveBits());
+      if (!mask->hasOneUse())
+        return std::nullopt;
+      view = *mask->user_begin();
+    }
+    const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(view);
+    if (!cast || !llvm::all_of(cast->users(), [cast](const llvm::User *viewUser) {
+          const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(viewUser);
+          return insert && insert->getOperand(0) == cast;
+        }))
+      return std::nullopt;
+  }
+  if (bits == 0)
+    return 0u;   // also a truncation nothing depends on
+  if (bits <= 64)
+    return bits <= 32 ? 32u : 64u;
+  return std::nullopt;
+}
+
+/// The scalar that lands in lane 0 of a vector value, through views, lane-0 extracts and
+/// shuffles that keep lane 0; null when it cannot be followed.
+const llvm::Value *lowLaneScalar(const llvm::Value *value) {
+  for (unsigned depth = 0; depth < 8 && value; ++depth) {
+    if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
+      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
+      if (index && index->isZero())
+        return insert->getOperand(1);
+      value = insert->getOperand(0);
+    } else if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
+      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+      value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
+    } else if (const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value)) {
+      value = cast->getOperand(0);
+    } else if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
+      value = shuffle->getMaskValue(0) == 0 ? shuffle->getOperand(0) : nullptr;
+    } else {
+      return value->getType()->isVectorTy() ? nullptr : value;
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
 
 llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
@@ -171,16 +235,27 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   llvm::DemandedBits demanded(probe, assumptions, dominators);
   llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
+  std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
-    // A vector register's lanes that only pass through shuffles to be discarded are not read.
-    if (!isRead(argument) ||
-        (reg.field == HOIST_FIELD_YMM && demandedBits(argument, demanded).isZero()))
+    if (!isRead(argument))
       continue;
-    if (reg.field == HOIST_FIELD_YMM)
-      return llvm::formatv("reads {0} before writing it (floating-point and vector arguments "
-                           "are not in this slice)",
-                           registerName(reg))
-          .str();
+    if (reg.field == HOIST_FIELD_YMM) {
+      std::optional<unsigned> bits = floatArgumentBits(argument, demanded);
+      if (!bits)
+        return llvm::formatv("reads {0} as a vector (vector arguments are not in this slice)",
+                             registerName(reg))
+            .str();
+      if (*bits == 0)
+        continue;
+      if (convention == CallingConvention::Win64 ||
+          reg.element >= floatArgumentRegisterCount(convention))
+        return llvm::formatv("reads {0} before writing it (floating-point arguments are in "
+                             "this slice for SysV's XMM0-7 only)",
+                             registerName(reg))
+            .str();
+      floatBits[reg.element] = *bits;
+      continue;
+    }
     bool calleeSaved = isCalleeSaved(reg.field, convention);
     if (calleeSaved && isOnlySaved(argument))
       continue;
@@ -209,25 +284,48 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   while (count > 0 && argumentBits[count - 1] == 0)
     --count;
   for (size_t i = 0; i < count; ++i)
-    signature.arguments.push_back({argumentRegisters[i], argumentBits[i] ? argumentBits[i] : 64});
+    signature.arguments.push_back(
+        {argumentRegisters[i], 0, argumentBits[i] ? argumentBits[i] : 64, false});
+  size_t floatCount = floatBits.size();
+  while (floatCount > 0 && floatBits[floatCount - 1] == 0)
+    --floatCount;
+  for (size_t i = 0; i < floatCount; ++i)
+    signature.arguments.push_back({HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64,
+                                   true});
 
   const llvm::Argument *raxIn = probe.getArg(0);
   bool raxWritten = false, xmm0Written = false;
   const llvm::Argument *xmm0In = probe.getArg(registers.size() - XmmArgumentRegisters);
-  unsigned bits = 0;
+  unsigned bits = 0, floatResultBits = 0;
+  // A scalar in XMM0's low lane is the result unless RAX holds something else (gcc -O0 moves
+  // a double result through RAX: movq rax, xmm0); a vector in XMM0 next to a RAX result is
+  // SSE scratch.
+  bool floatResult = true;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
     const llvm::Value *rax = call->getArgOperand(0);
+    const llvm::Value *xmm0 = call->getArgOperand(1);
     if (rax != raxIn) {
       raxWritten = true;
       bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
     }
-    xmm0Written |= call->getArgOperand(1) != xmm0In;
+    if (xmm0 == xmm0In)
+      continue;
+    xmm0Written = true;
+    const llvm::Value *scalar = lowLaneScalar(xmm0);
+    unsigned scalarBits = scalar ? scalar->getType()->getPrimitiveSizeInBits() : 0;
+    floatResult &= (scalarBits == 32 || scalarBits == 64) && (rax == raxIn || rax == scalar);
+    floatResultBits = std::max(floatResultBits, scalarBits);
+  }
+  if (xmm0Written && floatResult) {
+    signature.returnsFloat = true;
+    signature.returnBits = floatResultBits;
+    return signature;
   }
   if (xmm0Written && !raxWritten)
-    return std::string("returns a value in xmm0 (floating-point results are not in this slice)");
+    return std::string("writes xmm0 with a vector (vector results are not in this slice)");
   signature.returnBits = raxWritten ? bits : 0;
   return signature;
 }

@@ -22,10 +22,15 @@ namespace hoist {
 struct Signature {
   struct Argument {
     HoistStateField field;
-    unsigned bits;         ///< 8, 16, 32 or 64: the low bits the function uses
+    unsigned element;      ///< the XMM register number for a floating-point argument
+    unsigned bits;         ///< integer: 8, 16, 32 or 64, the low bits used; float: 32 or 64
+    bool isFloat;          ///< float (32) or double (64) in the XMM register's low lane
   };
-  std::vector<Argument> arguments;   ///< in the convention's order
+  /// Integer arguments in the convention's order, then floating-point ones (SysV assigns
+  /// each class its registers in order, so LLVM's lowering places them back the same way).
+  std::vector<Argument> arguments;
   unsigned returnBits = 0;           ///< 0: void; else RAX's low bits (above them zero)
+  bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64
 };
 
 /// A probe for `flat` (makeFlatCopy), added to the module as "<flat>.probe".

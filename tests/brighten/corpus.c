@@ -80,3 +80,4 @@ long bytes_until_zero(const char *s) {
 }
 double dadd(double a, double b) { return a + b; }
 float fmul(float a, float b) { return a * b; }
+double mix(double x, float y, int n) { return x * y + n; }

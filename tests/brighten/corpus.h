@@ -23,7 +23,8 @@ struct point {
   X(void, swap_point, (struct point *p))                                                       \
   X(long, bytes_until_zero, (const char *s))                                                   \
   X(double, dadd, (double a, double b))                                                        \
-  X(float, fmul, (float a, float b))
+  X(float, fmul, (float a, float b))                                                           \
+  X(double, mix, (double x, float y, int n))
 
 #define CORPUS_DECLARE(ret, name, params) ret name params;
 CORPUS_FUNCTIONS(CORPUS_DECLARE)

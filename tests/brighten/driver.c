@@ -88,8 +88,41 @@ SCALAR_TEST(factorial, ((int)(a & 15)))
 SCALAR_TEST(fib_iter, ((int)(a & 63)))
 SCALAR_TEST(classify, ((int)a))
 SCALAR_TEST(lookup_local, ((int)a))
-SCALAR_TEST(dadd, ((double)a / 7, (double)b / 3))
-SCALAR_TEST(fmul, ((float)a / 7, (float)b / 3))
+/* Floating-point results compare bit for bit; inputs include signed zeros, infinities, NaNs
+ * and subnormals besides ordinary values. */
+static double pickDouble(void) {
+  static const double special[] = {0.0, -0.0, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 1e308, 4.9e-324};
+  uint64_t r = next();
+  return r % 4 == 0 ? special[(r >> 2) % 7] : (double)pick() / 7;
+}
+#define FLOAT_TEST(name, type)                                                                 \
+  static void test_##name(void) {                                                              \
+    int differ = 0;                                                                            \
+    for (int t = 0; b_##name && t < Trials && !differ; t++) {                                  \
+      type a = (type)pickDouble(), b = (type)pickDouble();                                     \
+      type expected = name(a, b), actual = b_##name(a, b);                                     \
+      differ = memcmp(&expected, &actual, sizeof expected) != 0;                               \
+      if (differ)                                                                              \
+        printf("  %s(%g, %g) = %g, brightened %g\n", #name, (double)a, (double)b,              \
+               (double)expected, (double)actual);                                              \
+    }                                                                                          \
+    verdict(#name, b_##name != 0, differ);                                                     \
+  }
+FLOAT_TEST(dadd, double)
+FLOAT_TEST(fmul, float)
+
+static void test_mix(void) {   /* integer and floating-point arguments interleaved */
+  int differ = 0;
+  for (int t = 0; b_mix && t < Trials && !differ; t++) {
+    double x = pickDouble(), expected, actual;
+    float y = (float)pickDouble();
+    int n = (int)pick();
+    expected = mix(x, y, n);
+    actual = b_mix(x, y, n);
+    differ = memcmp(&expected, &actual, sizeof expected) != 0;
+  }
+  verdict("mix", b_mix != 0, differ);
+}
 
 static void test_sum_array(void) {
   int differ = 0;
@@ -167,6 +200,7 @@ int main(void) {
   test_bytes_until_zero();
   test_dadd();
   test_fmul();
+  test_mix();
   printf("brightened %d, declined %d, differ %d\n", brightened, declined, failures);
   return failures != 0;
 }
