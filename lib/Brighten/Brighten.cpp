@@ -167,10 +167,15 @@ llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image 
     if (!brightened)
       return brightened.takeError();
     candidate.flat->eraseFromParent();
-    std::string name = image.nameAt(candidate.address).value_or(candidate.lifted->getName().str());
+    // The lifted function stays while lifted code calls it; the brightened one then keeps
+    // the ".brightened" name unless the image names the address.
+    std::optional<std::string> symbol = image.nameAt(candidate.address);
+    std::string liftedName = candidate.lifted->getName().str();
     if (candidate.lifted->use_empty()) {
       candidate.lifted->eraseFromParent();
-      (*brightened)->setName(name);
+      (*brightened)->setName(symbol.value_or(liftedName));
+    } else if (symbol) {
+      (*brightened)->setName(*symbol);
     }
     report.brightened.push_back((*brightened)->getName().str());
   }
