@@ -1,6 +1,9 @@
 #include "Discover/FunctionDiscovery.h"
 
+#include <algorithm>
+
 #include "Discover/JumpTableMatcher.h"
+#include "Discover/NoReturn.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 
@@ -39,10 +42,17 @@ std::vector<CallSite> collectCalls(const Image &image, const ExploredFunction &f
   return calls;
 }
 
-/// Every way out of the function is a noreturn call or a trap (ud2, hlt).
+/// Every way out of the function is a noreturn call, a trap (ud2, hlt) or a jmp through the
+/// slot of a noreturn import (the `jmp [__imp_exit]` thunk of a stripped mingw binary, which
+/// no symbol names as the import's stub).
 bool allExitsNoReturn(const DiscoveredFunction &function) {
+  bool importJumpsNoReturn = std::all_of(function.importJumps.begin(),
+                                         function.importJumps.end(),
+                                         [](const std::string &name) {
+                                           return isKnownNoReturnName(name);
+                                         });
   if (function.explored.budgetExhausted || !function.unresolvedJumps.empty() ||
-      !function.tailCalls.empty() || !function.importJumps.empty())
+      !function.tailCalls.empty() || !importJumpsNoReturn)
     return false;
   for (const auto &[start, block] : function.explored.blocks) {
     switch (block.end) {
@@ -55,6 +65,10 @@ bool allExitsNoReturn(const DiscoveredFunction &function) {
       ZydisMnemonic last = block.instrs.back()->mnemonic;
       if (last == ZYDIS_MNEMONIC_UD2 || last == ZYDIS_MNEMONIC_HLT)
         continue;
+      // With no unresolved jmp and no tail call, an indirect jmp without successors is one
+      // through an import's slot, and those are all noreturn here.
+      if (isIndirectJump(block) && !function.importJumps.empty())
+        continue;
       return false;
     }
     default:
@@ -62,6 +76,20 @@ bool allExitsNoReturn(const DiscoveredFunction &function) {
     }
   }
   return true;
+}
+
+/// Whether `target`, reached from a jump at `jump`, cannot be code of the function at `entry`:
+/// below the entry, or with another known function's start between the jump and the target
+/// (a function's code is one stretch, but for the parts with unwinding ranges of their own).
+/// A jump below the entry is in code the function ran into (another function's, reached by a
+/// jmp not yet known as a tail call): there, being below the entry says nothing.
+bool outsideOwnCode(uint64_t entry, uint64_t jump, uint64_t target, const ExploreHints &hints) {
+  if (target < entry && jump >= entry)
+    return true;
+  if (!hints.functionStarts)
+    return false;
+  auto between = hints.functionStarts->upper_bound(std::min(jump, target));
+  return between != hints.functionStarts->end() && *between < std::max(jump, target);
 }
 
 } // namespace
@@ -106,6 +134,12 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
         for (uint64_t target : table->targets)
           callsFunctions |= target != entry && hints.functionStarts &&
                             hints.functionStarts->count(target);
+        // Without unwinding tables the handlers' starts may not be known yet: a table none of
+        // whose targets is in this function's own stretch of code is one of pointers too.
+        callsFunctions |= std::all_of(table->targets.begin(), table->targets.end(),
+                                      [&](uint64_t target) {
+                                        return outsideOwnCode(entry, jump, target, hints);
+                                      });
         if (callsFunctions) {
           callTables.emplace(jump, std::move(*table));
           continue;

@@ -19,7 +19,11 @@ struct JumpTable {
   uint64_t table = 0;         ///< address of entry 0
   unsigned entrySize = 0;     ///< 4 or 8 bytes
   Shape shape = Shape::Absolute;
-  std::vector<uint64_t> targets;   ///< by index: entry i jumps to targets[i]
+  std::vector<uint64_t> targets;   ///< by index: index i jumps to targets[i]
+  /// A byte or word index table in front of the target table (MSVC): index i reads entry
+  /// number `indexTable[i]` (1 or 2 bytes, zero-extended) of the target table. 0: none.
+  uint64_t indexTable = 0;
+  unsigned indexEntrySize = 0;
   /// Sized by the constants that reach the index, not by a compare: it grows as discovery
   /// finds more of the code that sets the index, so it is matched again every round.
   bool bySetOfValues = false;

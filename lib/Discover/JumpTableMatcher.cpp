@@ -66,8 +66,10 @@ bool readEntry(const Image &image, uint64_t address, unsigned size, bool signExt
   return true;
 }
 
-/// The register whose value at the load selects the entry, and its value for each entry.
-void findIndexRegister(const PathSymbol &load, JumpTable &table) {
+/// The register whose value at `load` selects the entry, and its value for each entry: entry i
+/// is read at `firstEntry + i*entrySize` (the target table's, or the index table's in front).
+void findIndexRegister(const PathSymbol &load, uint64_t firstEntry, unsigned entrySize,
+                       JumpTable &table) {
   ZydisRegister reg = ZYDIS_REGISTER_NONE;
   int64_t factor = 1, constant = 0;
   if (load.indexReg != ZYDIS_REGISTER_NONE && load.indexValue.known && load.indexValue.k != 0 &&
@@ -88,7 +90,7 @@ void findIndexRegister(const PathSymbol &load, JumpTable &table) {
     return;
   std::vector<uint64_t> values;
   for (size_t i = 0; i < table.targets.size(); ++i) {
-    uint64_t offset = table.table + i * table.entrySize - static_cast<uint64_t>(constant);
+    uint64_t offset = firstEntry + i * entrySize - static_cast<uint64_t>(constant);
     if (static_cast<int64_t>(offset) % factor != 0)
       return;
     values.push_back(static_cast<uint64_t>(static_cast<int64_t>(offset) / factor));
@@ -266,8 +268,27 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
   if (!where.known || where.k != static_cast<int64_t>(entrySize))
     return std::nullopt;
   PathSymbol index = eval.symbol(where.sym);
+  // A byte or word index table in front of the target table (MSVC: `movzx eax, byte
+  // [rdx+rax+IDX]; mov ecx, [rdx+rax*4+T]`): the entry number is itself loaded, from
+  // `IDX + w*Y` with Y bounded on the path, so the table has one target per value of Y.
+  std::optional<PathSymbol> indexLoad;
+  uint64_t indexTable = 0;
+  if (!index.bounded && index.kind == PathSymbol::Kind::Load &&
+      (index.width == 8 || index.width == 16) &&
+      !where.signExtended && index.address.known &&
+      index.address.k == static_cast<int64_t>(index.width / 8)) {
+    PathSymbol outer = eval.symbol(index.address.sym);
+    if (outer.bounded) {
+      indexLoad = index;
+      indexTable = static_cast<uint64_t>(index.address.c) -
+                   (index.width / 8) * static_cast<uint64_t>(outer.biasedBy);
+      index = outer;
+      if (const Section *section = image.sectionAt(indexTable); !section || section->writable)
+        return std::nullopt;
+    }
+  }
   bool bySetOfValues = false;
-  if (!index.bounded && function && preds)
+  if (!index.bounded && !indexLoad && function && preds)
     if (std::optional<ZydisRegister> reg = eval.inputRegister(where.sym))
       // No compare bounds the index: the values that reach it may still all be constants.
       if (std::optional<std::set<int64_t>> values =
@@ -286,8 +307,14 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
   table.bySetOfValues = bySetOfValues;
   table.jump = jmp->address;
   table.entrySize = entrySize;
-  // Entry i is read when biasedBy + X == i.
-  table.table = static_cast<uint64_t>(where.c) - entrySize * static_cast<uint64_t>(index.biasedBy);
+  // Entry i is read when biasedBy + X == i (through the index table: entry idx[i]).
+  table.table = indexLoad ? static_cast<uint64_t>(where.c)
+                          : static_cast<uint64_t>(where.c) -
+                                entrySize * static_cast<uint64_t>(index.biasedBy);
+  if (indexLoad) {
+    table.indexTable = indexTable;
+    table.indexEntrySize = indexLoad->width / 8;
+  }
   table.shape = entrySize == 8                                        ? JumpTable::Shape::Absolute
                 : static_cast<uint64_t>(target.c) == table.table ? JumpTable::Shape::TableRelative
                                                                      : JumpTable::Shape::BaseRelative;
@@ -295,8 +322,15 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
   if (!section || section->writable)
     return std::nullopt;   // a table the program may rewrite is not a constant
   for (uint64_t i = 0; i <= index.max; ++i) {
+    uint64_t slot = i;
+    if (indexLoad) {
+      uint16_t value = 0;
+      if (!image.read(indexTable + i * table.indexEntrySize, &value, table.indexEntrySize))
+        return std::nullopt;
+      slot = value;
+    }
     uint64_t entry = 0;
-    if (!readEntry(image, table.table + i * entrySize, entrySize, target.signExtended, entry))
+    if (!readEntry(image, table.table + slot * entrySize, entrySize, target.signExtended, entry))
       return std::nullopt;
     uint64_t destination = static_cast<uint64_t>(target.c) + entry;
     const DecodedAt *decoded = cache.at(destination);
@@ -318,7 +352,10 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
       break;
     table.targets.push_back(destination);
   }
-  findIndexRegister(load, table);
+  if (indexLoad)
+    findIndexRegister(*indexLoad, table.indexTable, table.indexEntrySize, table);
+  else
+    findIndexRegister(load, table.table, table.entrySize, table);
   return table;
 }
 

@@ -153,13 +153,24 @@ void PathEvaluator::clobberWritten(const Instr &instr) {
     if (op.isReg() && op.written)
       write(op.reg, {});
     if (op.isMem() && op.written && !op.isAgen)
-      memory_.clear();
+      forgetMemory(op);
   }
+}
+
+void PathEvaluator::forgetMemory(const Operand &written) {
+  if (written.base != ZYDIS_REGISTER_RSP) {
+    memory_.clear();
+    return;
+  }
+  // A write to the stack (a push, a spill) leaves the memory at constant addresses alone: the
+  // globals a switch reads twice (`cmp [rip+format], 4; ja ...; push ...; mov eax, [rip+format]`).
+  for (auto it = memory_.begin(); it != memory_.end();)
+    it = it->first.first.isConstant() ? std::next(it) : memory_.erase(it);
 }
 
 void PathEvaluator::store(const Instr &instr, const Operand &op, SymValue value) {
   SymValue where = address(instr, op);
-  memory_.clear();
+  forgetMemory(op);
   if (where.known && value.known)
     memory_[{where, static_cast<unsigned>(op.bits)}] = value;
 }

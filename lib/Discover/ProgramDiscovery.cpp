@@ -1,5 +1,6 @@
 #include "Discover/ProgramDiscovery.h"
 
+#include "Discover/CodePointers.h"
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
 #include "Support/Diagnostics.h"
@@ -20,6 +21,9 @@ public:
       cfg_.registry.add(root, ReasonEntry);
     cfg_.noreturnCallees = knownNoReturnCallees(image_);
     std::set<uint64_t> wanted(request_.roots.begin(), request_.roots.end());
+    if (request_.all)
+      for (uint64_t pointer : codePointersInData(image_))
+        candidates_.insert({DataPointerRank, pointer});
 
     while (true) {
       std::vector<uint64_t> changed = cfg_.registry.takeChanged();
@@ -56,10 +60,19 @@ public:
           for (const CallSite &call : function.calls)
             if (!call.noreturn && call.target && newlyNoReturn.count(*call.target))
               todo.insert(entry);
-        if (todo.empty())
-          break;
+        if (todo.empty()) {
+          // Only now, with every function known for a better reason explored and its jump
+          // tables resolved, are code pointers weighed: most that point into a function's
+          // blocks are its labels (absolute jump-table entries), not functions.
+          if (!request_.all || (!acceptCandidates(starts) && !acceptGap(starts)))
+            break;
+          ++waves_;
+          continue;
+        }
       }
-      if (++cfg_.rounds > options_.maxDiscoveryRounds * 4 ||
+      // A round that follows an accepted code pointer is not counted against the budget: each
+      // consumes a candidate, and there are finitely many.
+      if (++cfg_.rounds > options_.maxDiscoveryRounds * 4 + waves_ ||
           cfg_.functions.size() >= options_.maxFunctions) {
         cfg_.budgetExhausted = true;
         diagnostics_.warning("budget-exhausted", std::nullopt,
@@ -73,22 +86,206 @@ public:
   }
 
 private:
+  /// The precision policy for code pointers (docs/CFG.md, "Code pointers"). Candidates are
+  /// weighed in address order, each only once every function known so far is explored, so that
+  /// a function's blocks are known before the pointers into its own body are weighed: a
+  /// candidate is accepted when it may start a function (executable, not a PLT or an import
+  /// stub), decodes, does not start with two zero bytes, and lies in no block of a function
+  /// explored so far. An accepted candidate
+  /// is explored at once; when that finds new function starts (its calls), the weighing stops
+  /// until they are explored too. Returns whether any was accepted.
+  bool acceptCandidates(std::set<uint64_t> &starts) {
+    bool accepted = false;
+    while (!candidates_.empty() && !cfg_.registry.hasChanges()) {
+      auto [rank, address] = *candidates_.begin();
+      uint32_t reason = rank == CodeReferenceRank ? ReasonCodeReference : ReasonDataPointer;
+      candidates_.erase(candidates_.begin());
+      if (cfg_.registry.isFunctionStart(address)) {
+        // One more reason, for the record; a start already, so nothing to explore again.
+        cfg_.registry.add(address, reason);
+        cfg_.registry.takeChanged();
+        continue;
+      }
+      const DecodedAt *decoded = cache_->at(address);
+      if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address) ||
+          startsWithZeroBytes(image_, address))
+        continue;
+      cfg_.registry.add(address, reason);
+      cfg_.registry.takeChanged();   // explored right here, not by the next round
+      starts.insert(address);
+      explore(address, starts);
+      accepted = true;
+    }
+    return accepted;
+  }
+
+  bool insideExploredBlock(uint64_t address) const { return exploredBlockEnd(address) != 0; }
+
+  /// The end of the explored block that holds `address`, or 0.
+  uint64_t exploredBlockEnd(uint64_t address) const {
+    auto it = blockExtents_.upper_bound(address);
+    if (it == blockExtents_.begin())
+      return 0;
+    --it;
+    uint64_t end = *it->second.rbegin();
+    return address < end ? end : 0;
+  }
+
+  /// The last resort, once no candidate is left: code in a gap between the functions found,
+  /// which nothing calls or points to (glibc's `_dl_relocate_static_pie`, an unused static
+  /// function). The first instruction of a gap after its alignment filler (nop forms, int3) is
+  /// accepted when it is 16-byte aligned, the alignment compilers give functions (an
+  /// unaligned gap is more likely unreachable code inside a function), when the code before it
+  /// ends in a ret or jmp or filler comes between (not the code right after a call the
+  /// compiler did not know to be noreturn), when it is not inside
+  /// an unwind range and does not follow code of a function with an unresolved indirect jmp
+  /// (whose unreached code the gap likely is). Scanned in address
+  /// order, again while the previous pass found functions; returns whether a start was
+  /// accepted.
+  bool acceptGap(std::set<uint64_t> &starts) {
+    if (gapSection_ == image_.sections().size() && explorations_ != gapPassExplorations_) {
+      // Functions explored since this pass began (new ones, or callers of a function found
+      // not to return) may have split a gap it skipped, one whose first instruction was not
+      // aligned: one more pass.
+      gapSection_ = 0;
+      gapCursor_ = 0;
+    }
+    if (gapSection_ == 0 && gapCursor_ == 0)
+      gapPassExplorations_ = explorations_;
+    for (; gapSection_ < image_.sections().size(); ++gapSection_, gapCursor_ = 0) {
+      const Section &section = image_.sections()[gapSection_];
+      if (!section.mapped || !section.executable ||
+          llvm::StringRef(section.name).starts_with(".plt"))
+        continue;
+      uint64_t end = section.address + section.fileSize;
+      gapCursor_ = std::max(gapCursor_, section.address);
+      // Whether the cursor is plausibly past the end of the code before: that code ends in a
+      // ret or jmp, or filler comes between. Code right after a call the compiler did not know
+      // never to return has neither (discovery may know better and leave it unreached).
+      bool closed = true;
+      while (gapCursor_ < end) {
+        if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
+          gapCursor_ = blockEnd;
+          closed = transferEnds_.count(blockEnd) > 0;
+          continue;
+        }
+        const DecodedAt *decoded = cache_->at(gapCursor_);
+        if (!decoded || decoded->status != DecodeStatus::Ok) {
+          gapCursor_ = nextExploredBlock(gapCursor_, end);
+          continue;
+        }
+        const Instr &instr = decoded->instr;
+        if (isFiller(instr)) {
+          closed = true;
+          gapCursor_ = instr.next();
+          continue;
+        }
+        uint64_t address = gapCursor_;
+        gapCursor_ = nextExploredBlock(gapCursor_, end);
+        if (!closed || address % 16 != 0 || !mayStartFunction(image_, address) ||
+            cfg_.registry.isFunctionStart(address) ||
+            insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
+          continue;
+        cfg_.registry.add(address, ReasonCodeGap);
+        cfg_.registry.takeChanged();   // explored right here, not by the next round
+        starts.insert(address);
+        explore(address, starts);
+        gapCursor_ = address;          // what follows its blocks is the next gap
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// Whether the code just before the gap at `address` belongs to a function with an indirect
+  /// jmp discovery could not resolve: the gap is then likely that function's unreached code
+  /// (a jump table's aligned case labels), not a function.
+  bool followsUnresolvedCode(uint64_t address) const {
+    auto before = blockExtents_.lower_bound(address);
+    if (before == blockExtents_.begin())
+      return false;
+    --before;
+    std::set<uint64_t> owners;
+    if (auto found = blockOwners_.find(before->first); found != blockOwners_.end())
+      owners = found->second;
+    owners.insert(before->first);
+    for (uint64_t owner : owners) {
+      auto function = cfg_.functions.find(owner);
+      if (function != cfg_.functions.end() && !function->second.unresolvedJumps.empty() &&
+          function->second.explored.blocks.count(before->first))
+        return true;
+    }
+    return false;
+  }
+
+  /// Alignment padding, and the guard traps compilers put after a call that does not return
+  /// (the `hlt` after `__libc_start_main` in `_start`).
+  static bool isFiller(const Instr &instr) {
+    if (instr.mnemonic == ZYDIS_MNEMONIC_XCHG)   // `xchg ax, ax` (66 90), a two-byte nop
+      return instr.op(0).isReg() && instr.op(1).isReg() && instr.op(0).reg == instr.op(1).reg;
+    return instr.mnemonic == ZYDIS_MNEMONIC_NOP || instr.mnemonic == ZYDIS_MNEMONIC_INT3 ||
+           instr.mnemonic == ZYDIS_MNEMONIC_HLT || instr.mnemonic == ZYDIS_MNEMONIC_UD2;
+  }
+
+  /// Without any unwinding table, a function is taken to end where the next known function
+  /// starts, or where its section ends: the extent a state machine's table is extended over.
+  uint64_t nextFunctionStart(uint64_t entry, const std::set<uint64_t> &starts) const {
+    const Section *section = image_.sectionAt(entry);
+    uint64_t end = section ? section->address + section->size : entry;
+    auto next = starts.upper_bound(entry);
+    return next != starts.end() && *next < end ? *next : end;
+  }
+
+  /// The start of the next explored block after `address`, or `end`.
+  uint64_t nextExploredBlock(uint64_t address, uint64_t end) const {
+    auto it = blockExtents_.upper_bound(address);
+    return it == blockExtents_.end() ? end : std::min(end, it->first);
+  }
+
   void explore(uint64_t entry, const std::set<uint64_t> &starts) {
+    ++explorations_;
     ExploreHints hints;
     hints.noreturnCallees = &cfg_.noreturnCallees;
     hints.functionStarts = &starts;
     if (auto range = unwindRanges_.find(entry); range != unwindRanges_.end())
       hints.extentEnd = entry + range->second;
+    else if (unwindRanges_.empty())
+      hints.extentEnd = nextFunctionStart(entry, starts);
     DiscoveredFunction function =
         discoverFunction(image_, *cache_, entry, options_, diagnostics_, hints);
     for (const CallSite &call : function.calls)
       if (call.target && call.import.empty() && image_.isExecutable(*call.target) &&
           !image_.importAtStub(*call.target))
         cfg_.registry.add(*call.target, ReasonCallTarget);
+    // A tail call's target is a function start (or an import's stub), but for the entries of a
+    // table of function pointers found without unwinding tables: those leave the function for
+    // another one.
     for (uint64_t target : function.tailCalls)
-      cfg_.registry.add(target, ReasonTailCall);
-    registerLeavingJumps(entry, function);
+      cfg_.registry.add(target, cfg_.registry.isFunctionStart(target) ||
+                                        !mayStartFunction(image_, target)
+                                    ? ReasonTailCall
+                                    : ReasonTailCall | ReasonLeavesFunction);
+    registerLeavingJumps(entry, function, starts);
+    if (request_.all) {
+      std::set<uint64_t> references;
+      collectCodeReferences(image_, function.explored, references);
+      for (uint64_t reference : references)
+        candidates_.insert({CodeReferenceRank, reference});
+    }
+    // A function explored again (a callee found not to return, a tail call found) replaces
+    // its blocks: the old extents go.
+    if (auto old = cfg_.functions.find(entry); old != cfg_.functions.end())
+      for (const auto &[start, block] : old->second.explored.blocks) {
+        auto extents = blockExtents_.find(start);
+        extents->second.erase(extents->second.find(block.endAddress));
+        if (extents->second.empty())
+          blockExtents_.erase(extents);
+      }
     for (auto &[start, block] : function.explored.blocks) {
+      blockExtents_[start].insert(block.endAddress);
+      if (!block.instrs.empty() && (block.instrs.back()->category == ZYDIS_CATEGORY_RET ||
+                                    block.instrs.back()->category == ZYDIS_CATEGORY_UNCOND_BR))
+        transferEnds_.insert(block.endAddress);
       if (start != entry)
         blockOwners_[start].insert(entry);
       // What the program's CFG keeps of a block is its extent and edges: the instructions stay
@@ -108,23 +305,41 @@ private:
   /// A direct jmp that leaves its function goes to another function: past the end of the
   /// function's unwind range, or (without one) below its entry, into code no unwind range
   /// covers. That is how a tail call to a function without unwinding information (crtstuff's
-  /// frame_dummy -> register_tm_clones) is found in a stripped binary.
-  void registerLeavingJumps(uint64_t entry, const DiscoveredFunction &function) {
+  /// frame_dummy -> register_tm_clones) is found in a stripped binary. Without an unwind range,
+  /// a jmp or jcc that jumps over another function's start also leaves: a function's body is
+  /// contiguous but for the parts the compiler moved away (gcc's `.cold` parts), which are
+  /// functions of their own in the compiler's symbol table.
+  void registerLeavingJumps(uint64_t entry, const DiscoveredFunction &function,
+                            const std::set<uint64_t> &starts) {
     auto own = unwindRanges_.find(entry);
     for (const auto &[start, block] : function.explored.blocks) {
-      if (block.instrs.empty() || block.instrs.back()->category != ZYDIS_CATEGORY_UNCOND_BR)
+      if (block.instrs.empty())
         continue;
       const Instr &jmp = *block.instrs.back();
-      if (!jmp.op(0).isImm())
+      bool unconditional = jmp.category == ZYDIS_CATEGORY_UNCOND_BR;
+      if ((!unconditional && jmp.category != ZYDIS_CATEGORY_COND_BR) || !jmp.op(0).isImm())
         continue;
       uint64_t target = jmp.next() + jmp.op(0).imm;
-      bool leaves = own != unwindRanges_.end() ? target - own->first >= own->second
-                                               : target < entry;
+      bool leaves = own != unwindRanges_.end()
+                        ? unconditional && target - own->first >= own->second
+                        : (unconditional && jmp.address >= entry && target < entry) ||
+                              crossesFunctionStart(starts, entry, jmp.address, target);
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
           !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt"))
         cfg_.registry.add(target, ReasonLeavesFunction);
     }
+  }
+
+  /// Whether the start of a function other than `entry` lies strictly between a branch at
+  /// `at` and its target.
+  static bool crossesFunctionStart(const std::set<uint64_t> &starts, uint64_t entry,
+                                   uint64_t at, uint64_t target) {
+    for (auto it = starts.upper_bound(std::min(at, target));
+         it != starts.end() && *it < std::max(at, target); ++it)
+      if (*it != entry)
+        return true;
+    return false;
   }
 
   const Image &image_;
@@ -137,6 +352,20 @@ private:
   /// Block start -> the functions that have a block there (they may have had it once: a set
   /// that only grows; the function's current blocks are checked on use).
   std::map<uint64_t, std::set<uint64_t>> blockOwners_;
+  /// Block start -> the ends of the blocks starting there, one per function that has one.
+  std::map<uint64_t, std::multiset<uint64_t>> blockExtents_;
+  /// Code pointers not yet weighed, by rank, then address. Code references go first: the code
+  /// that computes them is reachable, and the functions they lead to (main, from `_start`)
+  /// call most of the program, whose jump tables are then resolved before the data pointers
+  /// into them are weighed.
+  enum Rank : unsigned { CodeReferenceRank, DataPointerRank };
+  std::set<std::pair<unsigned, uint64_t>> candidates_;
+  size_t gapSection_ = 0;    ///< where acceptGap resumes: a section index and an address
+  uint64_t gapCursor_ = 0;
+  std::set<uint64_t> transferEnds_;   ///< ends of blocks whose last instruction is a ret or jmp
+  uint64_t explorations_ = 0;         ///< calls of explore()
+  uint64_t gapPassExplorations_ = 0;  ///< explorations_ when the current gap pass began
+  unsigned waves_ = 0;   ///< rounds that weighed code pointers and accepted some
 };
 
 } // namespace

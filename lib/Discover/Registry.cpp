@@ -5,7 +5,8 @@ namespace hoist {
 std::vector<std::string> reasonNames(uint32_t reasons) {
   static const char *const Names[] = {"entry",  "symbol",       "export",      "call",
                                       "eh_frame", "pdata",      "init",        "jump",
-                                      "jump_table", "tail_call", "leaves_function"};
+                                      "jump_table", "tail_call", "leaves_function",
+                                      "data_pointer", "code_reference", "gap"};
   std::vector<std::string> names;
   for (unsigned bit = 0; bit < std::size(Names); ++bit)
     if (reasons & (1u << bit))

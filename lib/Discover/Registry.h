@@ -23,12 +23,17 @@ enum Reason : uint32_t {
   ReasonJumpTable = 1u << 8,    ///< an entry of a resolved jump table
   ReasonTailCall = 1u << 9,     ///< the target of a direct jmp to a function start
   ReasonLeavesFunction = 1u << 10,  ///< a direct jmp leaves its function's known extent
+  ReasonDataPointer = 1u << 11,     ///< an accepted code pointer stored in data
+  ReasonCodeReference = 1u << 12,   ///< an accepted code address computed by code (lea)
+  ReasonCodeGap = 1u << 13,         ///< aligned code in a gap between the functions found
 };
 
 /// Reasons that make an address the start of a function.
 constexpr uint32_t FunctionStartReasons = ReasonEntry | ReasonSymbol | ReasonExport |
                                           ReasonCallTarget | ReasonEhFrame | ReasonPdata |
-                                          ReasonInitSection | ReasonLeavesFunction;
+                                          ReasonInitSection | ReasonLeavesFunction |
+                                          ReasonDataPointer | ReasonCodeReference |
+                                          ReasonCodeGap;
 
 /// "symbol", "call", ...: one name per reason bit set, in bit order.
 std::vector<std::string> reasonNames(uint32_t reasons);

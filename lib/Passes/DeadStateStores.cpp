@@ -3,7 +3,7 @@
 //
 // The lifter writes every changed register back to State before each call it leaves through
 // and reads them all again after it (lib/Lift/FunctionLifter.cpp, leave()). For `__hoist_call`
-// and `__hoist_ret` that is the contract, but the runtime calls of lib/Semantics/System.cpp
+// and calls between lifted functions that is the contract, but the runtime calls of lib/Semantics/System.cpp
 // (cpuid, rdtsc, rdtscp, xgetbv, rdrand, rdseed, rdpid) read and write only the registers
 // their instruction does (SDM vol. 2: CPUID reads EAX and ECX and writes EAX..EDX, ...) plus
 // RIP, which they read to know their instruction. LLVM's DSE and GVN see an opaque call that

@@ -11,6 +11,10 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 namespace hoist {
 namespace {
 
@@ -31,8 +35,47 @@ llvm::json::Value callTarget(const CallSite &call) {
   return nullptr;
 }
 
+/// What the blocks of every function share: the blocks that belong to more than one function,
+/// and the instructions whose bytes overlap another instruction's (code that jumps into the
+/// middle of an instruction, read both ways).
+struct SharedCode {
+  std::map<uint64_t, uint64_t> instructions;  ///< start -> end, every instruction of a block
+  std::map<uint64_t, unsigned> owners;        ///< instruction -> functions that have it
+  std::set<uint64_t> overlapping;             ///< instructions overlapping another one
+};
+
+SharedCode findSharedCode(const Image &image, const ProgramCfg &cfg) {
+  SharedCode shared;
+  InstructionCache cache(image);
+  // A function's blocks do not overlap, so each function counts once per instruction.
+  for (const auto &[entry, function] : cfg.functions)
+    for (const auto &[start, block] : function.explored.blocks)
+      for (uint64_t address = start; address < block.endAddress;) {
+        const DecodedAt *decoded = cache.at(address);
+        if (!decoded || decoded->status != DecodeStatus::Ok)
+          break;
+        shared.instructions[address] = decoded->instr.next();
+        ++shared.owners[address];
+        address = decoded->instr.next();
+      }
+  // Overlaps, by a sweep over the starts in order: an instruction overlaps every later one
+  // that starts before it ends.
+  uint64_t furthestEnd = 0, furthestStart = 0;
+  for (const auto &[start, end] : shared.instructions) {
+    if (start < furthestEnd) {
+      shared.overlapping.insert(start);
+      shared.overlapping.insert(furthestStart);
+    }
+    if (end > furthestEnd) {
+      furthestEnd = end;
+      furthestStart = start;
+    }
+  }
+  return shared;
+}
+
 llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
-                                  const DiscoveredFunction &function) {
+                                  const DiscoveredFunction &function, const SharedCode &shared) {
   const ExploredFunction &explored = function.explored;
   llvm::json::Array blocks;
   for (const auto &[start, block] : explored.blocks)
@@ -43,6 +86,25 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
   for (const auto &[jump, table] : explored.jumpTables)
     tables.push_back(llvm::json::Object{{"jump", hex(jump)},
                                         {"targets", hexArray(table.distinctTargets())}});
+  std::vector<uint64_t> sharedBlocks, overlapping;
+  for (const auto &[start, block] : explored.blocks) {
+    bool isShared = false;
+    // The block's own instructions, one after the other (not every start in its range: an
+    // overlapping instruction of another block may start there).
+    for (uint64_t address = start; address < block.endAddress;) {
+      auto instruction = shared.instructions.find(address);
+      if (instruction == shared.instructions.end())
+        break;
+      isShared |= shared.owners.at(address) > 1;
+      if (shared.overlapping.count(address))
+        overlapping.push_back(address);
+      address = instruction->second;
+    }
+    if (isShared)
+      sharedBlocks.push_back(start);
+  }
+  std::sort(overlapping.begin(), overlapping.end());
+  overlapping.erase(std::unique(overlapping.begin(), overlapping.end()), overlapping.end());
   llvm::json::Array calls;
   for (const CallSite &call : function.calls)
     calls.push_back(llvm::json::Object{{"at", hex(call.at)}, {"target", callTarget(call)}});
@@ -54,7 +116,9 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"blocks", std::move(blocks)},
       {"jump_tables", std::move(tables)},
       {"calls", std::move(calls)},
-      {"tail_calls", hexArray(function.tailCalls)}};
+      {"tail_calls", hexArray(function.tailCalls)},
+      {"shared_blocks", hexArray(sharedBlocks)},
+      {"overlapping_instructions", hexArray(overlapping)}};
 }
 
 void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out) {
@@ -68,7 +132,11 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
     for (const auto &[jump, table] : function.explored.jumpTables) {
       out << "  jump table at " << hex(jump) << ": " << jumpTableShapeName(table.shape) << ", "
           << table.targets.size() << " entries at " << hex(table.table) << ", "
-          << table.distinctTargets().size() << " targets\n";
+          << table.distinctTargets().size() << " targets";
+      if (table.indexTable)
+        out << ", through a " << table.indexEntrySize << "-byte index table at "
+            << hex(table.indexTable);
+      out << "\n";
       ++tables;
       targets += table.distinctTargets().size();
     }
@@ -114,8 +182,9 @@ int runCfg(const CfgCommandOptions &options) {
   ProgramCfg cfg = discoverProgram(image, request, LiftOptions{}, diagnostics);
   if (options.json) {
     llvm::json::Array functions;
+    SharedCode shared = findSharedCode(image, cfg);
     for (const auto &[entry, function] : cfg.functions)
-      functions.push_back(functionToJson(image, cfg, function));
+      functions.push_back(functionToJson(image, cfg, function, shared));
     llvm::json::Object root{{"binary", image.path()},
                             {"format", image.format() == ImageFormat::Pe ? "pe" : "elf"},
                             {"functions", std::move(functions)}};

@@ -18,9 +18,11 @@
 namespace hoist {
 namespace {
 
-/// The functions to lift: those named on the command line, else main, else the entry point.
+/// The functions to lift: those named on the command line, else main, else the entry point
+/// (with --all, the named ones come first; discovery adds the rest).
 llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
-                                                      const std::vector<std::string> &specs) {
+                                                      const std::vector<std::string> &specs,
+                                                      bool all) {
   std::vector<uint64_t> addresses;
   for (const std::string &spec : specs) {
     llvm::Expected<uint64_t> address = resolveFunction(image, spec);
@@ -28,12 +30,16 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
       return address.takeError();
     addresses.push_back(*address);
   }
-  if (addresses.empty()) {
+  if (addresses.empty() && !all) {
     if (std::optional<uint64_t> main = image.lookupSymbol("main"))
       addresses.push_back(*main);
     else
       addresses.push_back(image.entryPoint());
   }
+  for (uint64_t address : addresses)
+    if (!image.isExecutable(address))
+      return makeError("{0}: address {1} is not in an executable section", image.path(),
+                       formatAddress(address));
   return addresses;
 }
 
@@ -85,18 +91,35 @@ int runLift(const LiftCommandOptions &options) {
       return reportFailure(loaded.takeError());
     image = std::move(*loaded);
   }
-  llvm::Expected<std::vector<uint64_t>> addresses =
-      selectFunctions(*image, options.functions);
-  if (!addresses)
-    return reportFailure(addresses.takeError());
+  llvm::Expected<std::vector<uint64_t>> selected =
+      selectFunctions(*image, options.functions, options.all);
+  if (!selected)
+    return reportFailure(selected.takeError());
 
   llvm::LLVMContext context;
   Lifter lifter(*image, context, diagnostics);
+  std::vector<uint64_t> addresses;
+  {
+    auto scope = profile.time("discover");
+    addresses = lifter.discover(*selected, options.all);
+  }
   {
     auto scope = profile.time("lift");
-    for (uint64_t address : *addresses)
-      if (llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address); !lifted)
+    for (uint64_t address : addresses) {
+      llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
+      if (lifted)
+        continue;
+      // A function the user named must lift; one that discovery found is reported and left
+      // out (calls to it become runtime calls), and the rest of the module is still emitted.
+      bool named = std::find(selected->begin(), selected->end(), address) != selected->end();
+      if (named && !options.all)
         return reportFailure(lifted.takeError());
+      diagnostics.error("lift-failed", address,
+                        llvm::toString(lifted.takeError()) +
+                            "; calls to it are runtime calls (__hoist_call)");
+    }
+    if (options.callees)
+      lifter.liftCallees();
   }
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
   if (!options.brighten.empty()) {

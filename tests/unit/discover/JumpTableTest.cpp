@@ -175,3 +175,36 @@ TEST(JumpTable, UnresolvedJumpKeepsHoistJmp) {
 }
 
 } // namespace
+
+// MSVC's byte index table in front of the target table (tests/cfg/index_table.s is the same
+// shape in whole binaries):
+//   1000: cmp ecx, 5; ja dflt; mov eax, ecx; lea rdx, [rip-0xe]   ; rdx = 0x1000 (at 0x1007)
+//   100e: movzx eax, byte [rdx+rax+0x38]                           ; idx at 0x1038
+//   1016: mov ecx, [rdx+rax*4+0x40]; add rcx, rdx; jmp rcx (1020) ; targets at 0x1040
+//   1022/1028/102e: mov eax, 1/2/3; ret    1034: xor eax, eax; ret
+//   1038: idx = 0 1 0 2 1 2               1040: .long 0x22, 0x28, 0x2e
+const std::vector<uint8_t> ByteIndexed = {
+    0x83, 0xf9, 0x05, 0x77, 0x2f, 0x89, 0xc8, 0x48, 0x8d, 0x15, 0xf2, 0xff, 0xff, 0xff, 0x0f,
+    0xb6, 0x84, 0x02, 0x38, 0x00, 0x00, 0x00, 0x8b, 0x8c, 0x82, 0x40, 0x00, 0x00, 0x00, 0x48,
+    0x01, 0xd1, 0xff, 0xe1, 0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x02, 0x00, 0x00, 0x00,
+    0xc3, 0xb8, 0x03, 0x00, 0x00, 0x00, 0xc3, 0x31, 0xc0, 0xc3, 0x90, 0x00, 0x01, 0x00, 0x02,
+    0x01, 0x02, 0x66, 0x90, 0x22, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x2e, 0x00, 0x00,
+    0x00};
+
+TEST(JumpTable, ByteIndexTableInFrontOfTheTargets) {
+  Discovered d(ByteIndexed);
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->jump, 0x1020u);
+  EXPECT_EQ(table->shape, JumpTable::Shape::BaseRelative);
+  EXPECT_EQ(table->table, 0x1040u);
+  EXPECT_EQ(table->indexTable, 0x1038u);
+  EXPECT_EQ(table->indexEntrySize, 1u);
+  // One target per value of the bounded index, through the byte table.
+  EXPECT_EQ(table->targets,
+            (std::vector<uint64_t>{0x1022, 0x1028, 0x1022, 0x102e, 0x1028, 0x102e}));
+  // The switch is over the register that selects the byte, where the byte is loaded.
+  EXPECT_EQ(table->loadAt, 0x100eu);
+  EXPECT_EQ(table->indexRegister, ZYDIS_REGISTER_RAX);
+  EXPECT_EQ(table->indexValues, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5}));
+}

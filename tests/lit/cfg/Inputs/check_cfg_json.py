@@ -24,7 +24,8 @@ def main():
     wanted = set(sys.argv[1:])
     names = set()
     for f in data["functions"]:
-        keys = {"entry", "name", "noreturn", "blocks", "jump_tables", "calls", "tail_calls"}
+        keys = {"entry", "name", "noreturn", "blocks", "jump_tables", "calls", "tail_calls",
+                "shared_blocks", "overlapping_instructions"}
         if set(f) != keys:
             fail(f"function keys {sorted(f)}")
         check_hex(f["entry"], "entry")
@@ -62,6 +63,11 @@ def main():
                 fail("call target is neither a string nor null")
         for t in f["tail_calls"]:
             check_hex(t, "tail call")
+        for b in f["shared_blocks"]:
+            if b not in starts:
+                fail(f"shared block {b} is not a block of {f['entry']}")
+        for a in f["overlapping_instructions"]:
+            check_hex(a, "overlapping instruction")
         if f["name"]:
             names.add(f["name"])
     if not wanted <= names:
