@@ -6,8 +6,10 @@
 #pragma once
 
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace hoist {
@@ -17,6 +19,8 @@ class Image;
 struct OptimizeOptions {
   unsigned level = 2;              ///< 0 to 3, as -O0 to -O3
   unsigned maxFixpointRounds = 8;  ///< budget: rounds of O1 + own passes before giving up
+  /// Adds passes that run first in every fixpoint round (brightening's PromoteStack).
+  std::function<void(llvm::FunctionPassManager &)> addRoundPasses = nullptr;
 };
 
 struct OptimizeReport {

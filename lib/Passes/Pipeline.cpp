@@ -43,6 +43,8 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
 
   auto start = std::chrono::steady_clock::now();
   llvm::FunctionPassManager round;
+  if (options.addRoundPasses)
+    options.addRoundPasses(round);
   addHoistPasses(round, image);
   round.addPass(builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O1,
                                                             llvm::ThinOrFullLTOPhase::None));

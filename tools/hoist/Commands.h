@@ -35,7 +35,8 @@ struct LiftCommandOptions {
   bool all = false;                     ///< every function program discovery finds
   bool callees = true;                  ///< also lift what lifted functions call, transitively
   std::string outputPath = "-";
-  std::string emit = "ll";              ///< ll | bc
+  std::string emit = "ll";              ///< ll | bc | obj
+  std::string brighten;                 ///< empty: no; "default", "sysv" or "win64"
   unsigned optLevel = 0;
   std::string diagnosticsPath;          ///< empty: none
   /// -j N with --all: N workers (0: every core), one module per chunk of functions in the

@@ -2,6 +2,8 @@
 #include "Commands.h"
 #include "ParallelLift.h"
 
+#include "Brighten/Brighten.h"
+#include "Brighten/EmitObject.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "hoist/Lifter.h"
@@ -134,6 +136,16 @@ int runLift(const LiftCommandOptions &options) {
       lifter.liftCallees();
   }
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  if (!options.brighten.empty()) {
+    auto scope = profile.time("brighten");
+    CallingConvention convention = options.brighten == "default"
+                                       ? defaultCallingConvention(image->format())
+                                       : *parseCallingConvention(options.brighten);
+    if (llvm::Expected<BrightenReport> report =
+            brightenModule(*module, *image, convention, diagnostics);
+        !report)
+      return reportFailure(report.takeError());
+  }
   {
     auto scope = profile.time("optimize");
     optimize(*module, options.optLevel, *image);
@@ -146,12 +158,15 @@ int runLift(const LiftCommandOptions &options) {
     auto scope = profile.time("emit");
     std::error_code error;
     llvm::ToolOutputFile out(options.outputPath, error,
-                             options.emit == "bc" ? llvm::sys::fs::OF_None
+                             options.emit != "ll" ? llvm::sys::fs::OF_None
                                                   : llvm::sys::fs::OF_Text);
     if (error)
       return reportFailure(makeError("{0}: cannot write: {1}", options.outputPath,
                                      error.message()));
-    if (options.emit == "bc")
+    if (options.emit == "obj") {
+      if (llvm::Error error = emitHostObject(*module, out.os()))
+        return reportFailure(std::move(error));
+    } else if (options.emit == "bc")
       llvm::WriteBitcodeToFile(*module, out.os());
     else
       module->print(out.os(), nullptr);

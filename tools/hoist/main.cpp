@@ -42,8 +42,14 @@ cl::opt<bool> LiftCallees("callees",
                           cl::init(true), cl::sub(LiftCmd));
 cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
                             cl::value_desc("file"), cl::init("-"), cl::sub(LiftCmd));
-cl::opt<std::string> Emit("emit", cl::desc("Output kind: ll or bc"), cl::init("ll"),
-                          cl::sub(LiftCmd));
+cl::opt<std::string> Emit("emit",
+                          cl::desc("Output kind: ll, bc, or obj (an object for the host)"),
+                          cl::init("ll"), cl::sub(LiftCmd));
+cl::opt<std::string> Brighten("brighten",
+                              cl::desc("Turn lifted functions into functions of a calling "
+                                       "convention: sysv or win64 (default: from the format)"),
+                              cl::value_desc("sysv|win64"), cl::ValueOptional,
+                              cl::sub(LiftCmd));
 enum OptimizationLevel : unsigned { O0, O1, O2, O3 };
 cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0), cl::sub(LiftCmd),
                            cl::values(clEnumValN(O0, "O0", "No optimization (default)"),
@@ -106,8 +112,11 @@ int main(int argc, char **argv) {
   if (InfoCmd)
     return hoist::runInfo(input, Json);
   if (LiftCmd) {
-    if (Emit != "ll" && Emit != "bc")
-      return usageError("--emit must be ll or bc, not '" + Emit + "'");
+    if (Emit != "ll" && Emit != "bc" && Emit != "obj")
+      return usageError("--emit must be ll, bc or obj, not '" + Emit + "'");
+    if (Brighten.getNumOccurrences() && !Brighten.empty() && Brighten != "sysv" &&
+        Brighten != "win64")
+      return usageError("--brighten must be sysv or win64, not '" + Brighten + "'");
     hoist::LiftCommandOptions options;
     options.input = input;
     options.functions.assign(Functions.begin(), Functions.end());
@@ -120,8 +129,13 @@ int main(int argc, char **argv) {
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
         return usageError("-j N needs --all and N >= 0 (0: every core)");
+      // The parallel path writes lifted chunks as IR; brightening and objects need one module.
+      if (Brighten.getNumOccurrences() || Emit == "obj")
+        return usageError("-j N writes lifted IR per chunk: it does not take --brighten or --emit obj");
       options.jobs = static_cast<unsigned>(Jobs);
     }
+    if (Brighten.getNumOccurrences())
+      options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
     return hoist::runLift(options);
   }
   if (CfgCmd) {

@@ -1,0 +1,33 @@
+// Brightening (docs/BRIGHTEN.md): lifted functions `void @fn_X(ptr %state, ptr %mem)` become
+// functions of a calling convention, `i32 @add3(i32, i32, i32)`, whose body is the lifted code
+// inlined against a local State and stack that the optimizer then dissolves.
+#pragma once
+
+#include "Brighten/CallingConvention.h"
+
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hoist {
+
+class DiagnosticSink;
+class Image;
+
+struct BrightenReport {
+  std::vector<std::string> brightened;   ///< names of the new functions
+  unsigned declined = 0;                 ///< each has a "brighten-declined" warning
+};
+
+/// Brightens every lifted function of `module` that the slice accepts, replacing it by the
+/// brightened function (named after the image's symbol at its address, else fn_X). A declined
+/// function stays lifted, with a warning naming it and the reason. The module is left optimized
+/// by the -O1 fixpoint.
+llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
+                                              CallingConvention convention,
+                                              DiagnosticSink &diagnostics);
+
+} // namespace hoist

@@ -1,0 +1,38 @@
+#include "Brighten/EmitObject.h"
+
+#include "Support/Error.h"
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <memory>
+
+namespace hoist {
+
+llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return makeError("{0}: no code generator for the host {1}: {2}",
+                     module.getModuleIdentifier(), triple, error);
+  // Position-independent: the object links into PIE programs, the host compilers' default.
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Default));
+  module.setTargetTriple(triple);
+  module.setDataLayout(machine->createDataLayout());
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return makeError("{0}: the host code generator cannot emit an object",
+                     module.getModuleIdentifier());
+  passes.run(module);
+  return llvm::Error::success();
+}
+
+} // namespace hoist

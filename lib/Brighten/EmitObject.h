@@ -1,0 +1,14 @@
+// `hoist lift --emit obj`: the module compiled for the host by LLVM's code generator.
+#pragma once
+
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace hoist {
+
+/// Writes `module` as a relocatable object for the host (ELF on Linux) at -O2 code generation.
+/// Sets the module's triple and data layout to the host's.
+llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out);
+
+} // namespace hoist

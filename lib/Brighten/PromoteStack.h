@@ -1,0 +1,24 @@
+// PromoteStack: addresses computed from the local stack's integer address become pointers
+// into the stack alloca again, so that SROA can turn the stack into SSA values.
+//
+// Brightening gives the lifted code RSP = ptrtoint(stack) + k, and its memory accesses are
+// `inttoptr` of addresses derived from RSP. `inttoptr(ptrtoint(S) + X)` becomes
+// `gep i8, S, X` when X is found by walking add, sub and disjoint or: the program only
+// addresses its own frame through RSP, and a gep keeps the alloca visible to SROA. A constant
+// offset outside the alloca (a stack argument above the return address) is not rewritten; the
+// function gets the attribute "hoist-stack-outside" with that offset, and brightening
+// declines it.
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+namespace hoist {
+
+inline constexpr const char *StackOutsideAttribute = "hoist-stack-outside";
+
+class PromoteStackPass : public llvm::PassInfoMixin<PromoteStackPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+};
+
+} // namespace hoist

@@ -1,0 +1,333 @@
+#include "Brighten/Signature.h"
+
+#include "Arch/StateLayout.h"
+#include "Brighten/ImageData.h"
+#include "Brighten/LocalFrame.h"
+#include "Brighten/PromoteStack.h"
+
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/DemandedBits.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Support/FormatVariadic.h>
+
+namespace hoist {
+namespace {
+
+constexpr const char *ProbeSinkName = "__hoist_probe_result";
+constexpr unsigned XmmArgumentRegisters = 8;
+
+struct ProbeRegister {
+  HoistStateField field;
+  unsigned element;
+};
+
+/// The probe's parameters, in order: the general-purpose registers but RSP, FS/GS base,
+/// XMM0-7.
+std::vector<ProbeRegister> probeRegisters() {
+  std::vector<ProbeRegister> registers;
+  for (unsigned field = HOIST_FIELD_RAX; field <= HOIST_FIELD_R15; ++field)
+    if (field != HOIST_FIELD_RSP)
+      registers.push_back({HoistStateField(field), 0});
+  registers.push_back({HOIST_FIELD_FS_BASE, 0});
+  registers.push_back({HOIST_FIELD_GS_BASE, 0});
+  for (unsigned i = 0; i < XmmArgumentRegisters; ++i)
+    registers.push_back({HOIST_FIELD_YMM, i});
+  return registers;
+}
+
+std::string registerName(const ProbeRegister &reg) {
+  std::string name = llvm::StringRef(stateField(reg.field).name).lower();
+  if (reg.field == HOIST_FIELD_YMM)
+    return "xmm" + std::to_string(reg.element);
+  return name;
+}
+
+bool isProbeSink(const llvm::User *user) {
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+  return call && call->getCalledFunction() &&
+         call->getCalledFunction()->getName() == ProbeSinkName;
+}
+
+/// Whether the function computes with `argument` (reporting it unchanged to the sink is not).
+/// (RAX or XMM0 unchanged on some path reaches the sink through a phi or select.)
+bool isRead(const llvm::Value &value, unsigned depth = 0) {
+  return llvm::any_of(value.users(), [depth](const llvm::User *user) {
+    if (isProbeSink(user))
+      return false;
+    if (depth < 4 && (llvm::isa<llvm::PHINode>(user) || llvm::isa<llvm::SelectInst>(user)))
+      return isRead(*user, depth + 1);
+    return true;
+  });
+}
+
+/// Whether `argument` is only stored: a callee-saved register saved in a frame the optimizer
+/// could not dissolve (its restore reads the frame, not the register).
+bool isOnlySaved(const llvm::Argument &argument) {
+  return llvm::all_of(argument.users(), [&argument](const llvm::User *user) {
+    const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+    return store && store->getValueOperand() == &argument;
+  });
+}
+
+/// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
+/// uses), rounded up to 8, 16, 32 or 64.
+llvm::APInt demandedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+  unsigned width = argument.getType()->getIntegerBitWidth();
+  llvm::APInt bits(width, 0);
+  for (const llvm::Use &use : argument.uses()) {
+    // DemandedBits answers for integer-typed users; a store, inttoptr or call keeps them all.
+    if (!use.getUser()->getType()->isIntOrIntVectorTy())
+      return llvm::APInt::getAllOnes(width);
+    bits |= demanded.getDemandedBits(&const_cast<llvm::Use &>(use));
+  }
+  return bits;
+}
+
+unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+  llvm::APInt bits = demandedBits(argument, demanded);
+  for (unsigned width : {8u, 16u, 32u})
+    if (bits.getActiveBits() <= width)
+      return width;
+  return 64;
+}
+
+/// The narrowest of 8, 16, 32, 64 bits that holds `value`, the rest being known zero.
+unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) {
+  llvm::KnownBits known = llvm::computeKnownBits(value, layout);
+  unsigned significant = 64 - known.countMinLeadingZeros();
+  for (unsigned width : {8u, 16u, 32u})
+    if (significant <= width)
+      return width;
+  return 64;
+}
+
+/// The bits of an XMM argument a scalar SSE function reads: 32 or 64 from its truncations, 0
+/// when its lanes only pass through to the result (the base of an insertelement), nullopt for
+/// a use as a vector.
+std::optional<unsigned> floatArgumentBits(const llvm::Argument &argument,
+                                          llvm::DemandedBits &demanded) {
+  unsigned bits = 0;
+  for (const llvm::Use &use : argument.uses()) {
+    const llvm::User *user = use.getUser();
+    if (isProbeSink(user))
+      continue;
+    if (llvm::isa<llvm::TruncInst>(user)) {
+      // cvtss2sd reads a float as i64 bit fields: what counts is the bits it keeps.
+      bits = std::max(
+          bits, demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).getActiveBits());
+      continue;
+    }
+    const llvm::Value *view = user;
+    if (const auto *mask = llvm::dyn_cast<llvm::BinaryOperator>(user);
+        mask && mask->getOpcode() == llvm::Instruction::And &&
+        llvm::isa<llvm::ConstantInt>(mask->getOperand(1))) {
+      // movss from memory keeps only lane 0 of the register's old value: `and` then a view.
+      bits = std::max(bits, llvm::cast<llvm::ConstantInt>(mask->getOperand(1))
+                                ->getValue().getActiveBits());
+      if (!mask->hasOneUse())
+        return std::nullopt;
+      view = *mask->user_begin();
+    }
+    const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(view);
+    if (!cast || !llvm::all_of(cast->users(), [cast](const llvm::User *viewUser) {
+          const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(viewUser);
+          return insert && insert->getOperand(0) == cast;
+        }))
+      return std::nullopt;
+  }
+  if (bits == 0)
+    return 0u;   // also a truncation nothing depends on
+  if (bits <= 64)
+    return bits <= 32 ? 32u : 64u;
+  return std::nullopt;
+}
+
+/// The scalar that lands in lane 0 of a vector value, through views, lane-0 extracts and
+/// shuffles that keep lane 0; null when it cannot be followed.
+const llvm::Value *lowLaneScalar(const llvm::Value *value) {
+  for (unsigned depth = 0; depth < 8 && value; ++depth) {
+    if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
+      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
+      if (index && index->isZero())
+        return insert->getOperand(1);
+      value = insert->getOperand(0);
+    } else if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
+      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+      value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
+    } else if (const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value)) {
+      value = cast->getOperand(0);
+    } else if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
+      value = shuffle->getMaskValue(0) == 0 ? shuffle->getOperand(0) : nullptr;
+    } else {
+      return value->getType()->isVectorTy() ? nullptr : value;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
+                                                     CallingConvention convention) {
+  llvm::Module &module = *flat.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  llvm::Type *i128 = llvm::Type::getInt128Ty(context);
+  std::vector<ProbeRegister> registers = probeRegisters();
+  std::vector<llvm::Type *> parameterTypes;
+  for (const ProbeRegister &reg : registers)
+    parameterTypes.push_back(reg.field == HOIST_FIELD_YMM ? i128 : i64);
+  auto *probe = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameterTypes, false),
+      llvm::GlobalValue::InternalLinkage, flat.getName() + ".probe", module);
+
+  // The sink only touches memory nobody else can see: it keeps the values alive without
+  // keeping the local stack alive.
+  llvm::FunctionCallee sink = module.getOrInsertFunction(
+      ProbeSinkName, llvm::FunctionType::get(llvm::Type::getVoidTy(context), {i64, i128}, false));
+  if (auto *sinkFunction = llvm::dyn_cast<llvm::Function>(sink.getCallee())) {
+    sinkFunction->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
+    sinkFunction->addFnAttr(llvm::Attribute::NoUnwind);
+    sinkFunction->addFnAttr(llvm::Attribute::WillReturn);
+  }
+
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", probe));
+  std::vector<RegisterInput> inputs;
+  for (auto [reg, argument] : llvm::zip(registers, probe->args())) {
+    argument.setName(registerName(reg));
+    inputs.push_back({reg.field, reg.element, &argument});
+  }
+  llvm::Expected<llvm::AllocaInst *> state =
+      emitLocalFrameCall(builder, flat, inputs, convention);
+  if (!state)
+    return state.takeError();
+  llvm::Value *rax = builder.CreateLoad(i64, stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
+  llvm::Value *xmm0 =
+      builder.CreateLoad(i128, stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
+  builder.CreateCall(sink, {rax, xmm0});
+  builder.CreateRetVoid();
+  return probe;
+}
+
+std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
+                                                        CallingConvention convention) {
+  if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
+    return llvm::formatv("accesses the binary's writable or executable memory at {0} (global "
+                         "data is not in this slice)",
+                         data.getValueAsString())
+        .str();
+  if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
+      outside.isValid())
+    return llvm::formatv("addresses the stack {0} bytes past the local stack's top (stack "
+                         "arguments are not in this slice)",
+                         outside.getValueAsString())
+        .str();
+
+  std::vector<ProbeRegister> registers = probeRegisters();
+  llvm::DominatorTree dominators(probe);
+  llvm::AssumptionCache assumptions(probe);
+  llvm::DemandedBits demanded(probe, assumptions, dominators);
+  llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
+  std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
+  std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
+  for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
+    if (!isRead(argument))
+      continue;
+    if (reg.field == HOIST_FIELD_YMM) {
+      std::optional<unsigned> bits = floatArgumentBits(argument, demanded);
+      if (!bits)
+        return llvm::formatv("reads {0} as a vector (vector arguments are not in this slice)",
+                             registerName(reg))
+            .str();
+      if (*bits == 0)
+        continue;
+      if (convention == CallingConvention::Win64 ||
+          reg.element >= floatArgumentRegisterCount(convention))
+        return llvm::formatv("reads {0} before writing it (floating-point arguments are in "
+                             "this slice for SysV's XMM0-7 only)",
+                             registerName(reg))
+            .str();
+      floatBits[reg.element] = *bits;
+      continue;
+    }
+    bool calleeSaved = isCalleeSaved(reg.field, convention);
+    if (calleeSaved && isOnlySaved(argument))
+      continue;
+    if (calleeSaved)
+      return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "
+                           "argument",
+                           registerName(reg), callingConventionName(convention))
+          .str();
+    if (reg.field == HOIST_FIELD_RAX)
+      return std::string("reads rax before writing it, which is not an argument register");
+    if (reg.field == HOIST_FIELD_FS_BASE || reg.field == HOIST_FIELD_GS_BASE)
+      return llvm::formatv("reads the {0} (thread-local storage or a stack protector)",
+                           registerName(reg))
+          .str();
+    auto *position = llvm::find(argumentRegisters, reg.field);
+    if (position == argumentRegisters.end())
+      return llvm::formatv("reads {0} before writing it, which is not an argument register "
+                           "of {1}",
+                           registerName(reg), callingConventionName(convention))
+          .str();
+    argumentBits[position - argumentRegisters.begin()] = usedBits(argument, demanded);
+  }
+
+  Signature signature;
+  size_t count = argumentBits.size();
+  while (count > 0 && argumentBits[count - 1] == 0)
+    --count;
+  for (size_t i = 0; i < count; ++i)
+    signature.arguments.push_back(
+        {argumentRegisters[i], 0, argumentBits[i] ? argumentBits[i] : 64, false});
+  size_t floatCount = floatBits.size();
+  while (floatCount > 0 && floatBits[floatCount - 1] == 0)
+    --floatCount;
+  for (size_t i = 0; i < floatCount; ++i)
+    signature.arguments.push_back({HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64,
+                                   true});
+
+  const llvm::Argument *raxIn = probe.getArg(0);
+  bool raxWritten = false, xmm0Written = false;
+  const llvm::Argument *xmm0In = probe.getArg(registers.size() - XmmArgumentRegisters);
+  unsigned bits = 0, floatResultBits = 0;
+  // A scalar in XMM0's low lane is the result unless RAX holds something else (gcc -O0 moves
+  // a double result through RAX: movq rax, xmm0); a vector in XMM0 next to a RAX result is
+  // SSE scratch.
+  bool floatResult = true;
+  for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
+    if (!isProbeSink(&instruction))
+      continue;
+    const auto *call = llvm::cast<llvm::CallInst>(&instruction);
+    const llvm::Value *rax = call->getArgOperand(0);
+    const llvm::Value *xmm0 = call->getArgOperand(1);
+    if (rax != raxIn) {
+      raxWritten = true;
+      bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
+    }
+    if (xmm0 == xmm0In)
+      continue;
+    xmm0Written = true;
+    const llvm::Value *scalar = lowLaneScalar(xmm0);
+    unsigned scalarBits = scalar ? scalar->getType()->getPrimitiveSizeInBits() : 0;
+    floatResult &= (scalarBits == 32 || scalarBits == 64) && (rax == raxIn || rax == scalar);
+    floatResultBits = std::max(floatResultBits, scalarBits);
+  }
+  if (xmm0Written && floatResult) {
+    signature.returnsFloat = true;
+    signature.returnBits = floatResultBits;
+    return signature;
+  }
+  if (xmm0Written && !raxWritten)
+    return std::string("writes xmm0 with a vector (vector results are not in this slice)");
+  signature.returnBits = raxWritten ? bits : 0;
+  return signature;
+}
+
+} // namespace hoist

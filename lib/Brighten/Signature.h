@@ -1,0 +1,44 @@
+// Signature inference: which argument registers a lifted function reads before writing them,
+// how many of their bits it uses, and whether it returns a value in RAX.
+//
+// A probe function takes every register a caller could pass (the general-purpose registers
+// but RSP, the FS/GS bases, XMM0-7) and reports RAX and XMM0 at the return to an opaque sink.
+// After the brightening fixpoint (State and stack dissolved), a parameter with uses is read
+// before written on some path; the bits its users keep give its width; RAX is the result when
+// what reaches the sink is no longer the RAX parameter.
+#pragma once
+
+#include "Brighten/CallingConvention.h"
+
+#include <llvm/IR/Function.h>
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace hoist {
+
+struct Signature {
+  struct Argument {
+    HoistStateField field;
+    unsigned element;      ///< the XMM register number for a floating-point argument
+    unsigned bits;         ///< integer: 8, 16, 32 or 64, the low bits used; float: 32 or 64
+    bool isFloat;          ///< float (32) or double (64) in the XMM register's low lane
+  };
+  /// Integer arguments in the convention's order, then floating-point ones (SysV assigns
+  /// each class its registers in order, so LLVM's lowering places them back the same way).
+  std::vector<Argument> arguments;
+  unsigned returnBits = 0;           ///< 0: void; else RAX's low bits (above them zero)
+  bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64
+};
+
+/// A probe for `flat` (makeFlatCopy), added to the module as "<flat>.probe".
+llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
+                                                     CallingConvention convention);
+
+/// The signature an optimized probe shows, or why the slice declines the function.
+std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
+                                                        CallingConvention convention);
+
+} // namespace hoist

@@ -1,0 +1,83 @@
+/* The brightening corpus (docs/BRIGHTEN.md): leaf functions whose lifted, brightened and
+ * recompiled versions run-corpus.sh compares with the compiled originals (driver.c). */
+#include "corpus.h"
+
+int add3(int a, int b, int c) { return a + b + c; }
+long mul_add(long a, long b, long c) { return a * b + c; }
+long six(long a, long b, long c, long d, long e, long f) { return a - b + c - d + e - f; }
+unsigned udiv_mod(unsigned a, unsigned b) { return b ? a / b + a % b : a; }
+int sdiv(int a, int b) { return (b == 0 || (a == -2147483647 - 1 && b == -1)) ? 0 : a / b; }
+int max3(int a, int b, int c) {
+  int m = a > b ? a : b;
+  return m > c ? m : c;
+}
+int narrow_compare(unsigned char a, unsigned char b) { return a < b ? -1 : a > b; }
+short mul16(short a, short b) { return (short)(a * b); }
+unsigned long long rotl64(unsigned long long x, int r) {
+  r &= 63;
+  return r ? (x << r) | (x >> (64 - r)) : x;
+}
+unsigned popcount_loop(unsigned x) {
+  unsigned n = 0;
+  while (x) {
+    n += x & 1;
+    x >>= 1;
+  }
+  return n;
+}
+int factorial(int n) {
+  int r = 1;
+  for (int i = 2; i <= n; i++)
+    r *= i;
+  return r;
+}
+long fib_iter(int n) {
+  long a = 0, b = 1;
+  for (int i = 0; i < n; i++) {
+    long t = a + b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+long sum_array(const long *p, int n) {
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    s += p[i];
+  return s;
+}
+void scale(int *p, int n, int k) {
+  for (int i = 0; i < n; i++)
+    p[i] = p[i] * k + i;
+}
+int classify(int x) {
+  switch (x) {
+  case 0: return 10;
+  case 1: return 21;
+  case 2: return 32;
+  case 3: return 43;
+  case 4: return 54;
+  case 5: return 65;
+  case 7: return 87;
+  default: return -1;
+  }
+}
+int lookup_local(int i) {
+  int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  return table[i & 7] * (i >> 3);
+}
+int dot(const struct point *a, const struct point *b) { return a->x * b->x + a->y * b->y; }
+void swap_point(struct point *p) {
+  int t = p->x;
+  p->x = p->y;
+  p->y = t;
+}
+long bytes_until_zero(const char *s) {
+  long n = 0;
+  while (s[n])
+    n++;
+  return n;
+}
+double dadd(double a, double b) { return a + b; }
+float fmul(float a, float b) { return a * b; }
+double mix(double x, float y, int n) { return x * y + n; }

@@ -1,0 +1,30 @@
+/* The brightening corpus's prototypes (corpus.c); driver.c declares the brightened copies. */
+struct point {
+  int x, y;
+};
+#define CORPUS_FUNCTIONS(X)                                                                    \
+  X(int, add3, (int a, int b, int c))                                                          \
+  X(long, mul_add, (long a, long b, long c))                                                   \
+  X(long, six, (long a, long b, long c, long d, long e, long f))                               \
+  X(unsigned, udiv_mod, (unsigned a, unsigned b))                                              \
+  X(int, sdiv, (int a, int b))                                                                 \
+  X(int, max3, (int a, int b, int c))                                                          \
+  X(int, narrow_compare, (unsigned char a, unsigned char b))                                   \
+  X(short, mul16, (short a, short b))                                                          \
+  X(unsigned long long, rotl64, (unsigned long long x, int r))                                 \
+  X(unsigned, popcount_loop, (unsigned x))                                                     \
+  X(int, factorial, (int n))                                                                   \
+  X(long, fib_iter, (int n))                                                                   \
+  X(long, sum_array, (const long *p, int n))                                                   \
+  X(void, scale, (int *p, int n, int k))                                                       \
+  X(int, classify, (int x))                                                                    \
+  X(int, lookup_local, (int i))                                                                \
+  X(int, dot, (const struct point *a, const struct point *b))                                  \
+  X(void, swap_point, (struct point *p))                                                       \
+  X(long, bytes_until_zero, (const char *s))                                                   \
+  X(double, dadd, (double a, double b))                                                        \
+  X(float, fmul, (float a, float b))                                                           \
+  X(double, mix, (double x, float y, int n))
+
+#define CORPUS_DECLARE(ret, name, params) ret name params;
+CORPUS_FUNCTIONS(CORPUS_DECLARE)

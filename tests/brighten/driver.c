@@ -1,0 +1,206 @@
+/* Calls each corpus function and its brightened recompilation (b_<name>, weak: a declined
+ * function is absent) on the same pseudo-random inputs; compares results and the memory the
+ * functions write. Prints "<name> brightened|declined agree|DIFFER" per function and exits 1 on
+ * any difference. */
+#include "corpus.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DECLARE_BRIGHTENED(ret, name, params) ret b_##name params __attribute__((weak));
+CORPUS_FUNCTIONS(DECLARE_BRIGHTENED)
+
+/* The object also holds the declined functions, still lifted: they reference Hoist's runtime,
+ * which this driver never enters (it calls only brightened functions). */
+#define RUNTIME_STUB(name)                                                                     \
+  void name(void *state, void *mem, uint64_t address) {                                        \
+    (void)state, (void)mem;                                                                    \
+    fprintf(stderr, #name " reached at %#llx\n", (unsigned long long)address);                 \
+    abort();                                                                                   \
+  }
+RUNTIME_STUB(__hoist_call)
+RUNTIME_STUB(__hoist_ret)
+RUNTIME_STUB(__hoist_jmp)
+RUNTIME_STUB(__hoist_unsupported)
+RUNTIME_STUB(__hoist_trap)
+
+enum { Trials = 2000, ArrayLength = 16 };
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next(void) {   /* xorshift64* */
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return rng * 0x2545f4914f6cdd1dull;
+}
+/* Mostly small values (loop counts, switch cases), sometimes any. */
+static int64_t pick(void) {
+  uint64_t r = next();
+  switch (r & 3) {
+  case 0: return (int64_t)(r >> 2) % 40 - 8;
+  case 1: return (int64_t)(r >> 2) % 20;
+  default: return (int64_t)next();
+  }
+}
+
+static int failures = 0, brightened = 0, declined = 0;
+
+static void verdict(const char *name, int present, int differ) {
+  if (!present) {
+    printf("%-18s declined\n", name);
+    declined++;
+    return;
+  }
+  brightened++;
+  printf("%-18s brightened %s\n", name, differ ? "DIFFER" : "agree");
+  failures += differ != 0;
+}
+
+/* f(args) and b_f(args) on Trials random argument tuples. */
+#define SCALAR_TEST(name, call)                                                                \
+  static void test_##name(void) {                                                              \
+    int differ = 0;                                                                            \
+    if (b_##name)                                                                              \
+      for (int t = 0; t < Trials && !differ; t++) {                                            \
+        int64_t a = pick(), b = pick(), c = pick(), d = pick(), e = pick(), f = pick();        \
+        (void)a, (void)b, (void)c, (void)d, (void)e, (void)f;                                  \
+        differ = name call != b_##name call;                                                   \
+        if (differ)                                                                            \
+          printf("  %s(%lld, %lld, %lld, ...) differs\n", #name, (long long)a, (long long)b,  \
+                 (long long)c);                                                                \
+      }                                                                                        \
+    verdict(#name, b_##name != 0, differ);                                                     \
+  }
+
+SCALAR_TEST(add3, ((int)a, (int)b, (int)c))
+SCALAR_TEST(mul_add, (a, b, c))
+SCALAR_TEST(six, (a, b, c, d, e, f))
+SCALAR_TEST(udiv_mod, ((unsigned)a, (unsigned)b))
+SCALAR_TEST(sdiv, ((int)a, (int)b))
+SCALAR_TEST(max3, ((int)a, (int)b, (int)c))
+SCALAR_TEST(narrow_compare, ((unsigned char)a, (unsigned char)b))
+SCALAR_TEST(mul16, ((short)a, (short)b))
+SCALAR_TEST(rotl64, ((unsigned long long)a, (int)b))
+SCALAR_TEST(popcount_loop, ((unsigned)a))
+SCALAR_TEST(factorial, ((int)(a & 15)))
+SCALAR_TEST(fib_iter, ((int)(a & 63)))
+SCALAR_TEST(classify, ((int)a))
+SCALAR_TEST(lookup_local, ((int)a))
+/* Floating-point results compare bit for bit; inputs include signed zeros, infinities, NaNs
+ * and subnormals besides ordinary values. */
+static double pickDouble(void) {
+  static const double special[] = {0.0, -0.0, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 1e308, 4.9e-324};
+  uint64_t r = next();
+  return r % 4 == 0 ? special[(r >> 2) % 7] : (double)pick() / 7;
+}
+#define FLOAT_TEST(name, type)                                                                 \
+  static void test_##name(void) {                                                              \
+    int differ = 0;                                                                            \
+    for (int t = 0; b_##name && t < Trials && !differ; t++) {                                  \
+      type a = (type)pickDouble(), b = (type)pickDouble();                                     \
+      type expected = name(a, b), actual = b_##name(a, b);                                     \
+      differ = memcmp(&expected, &actual, sizeof expected) != 0;                               \
+      if (differ)                                                                              \
+        printf("  %s(%g, %g) = %g, brightened %g\n", #name, (double)a, (double)b,              \
+               (double)expected, (double)actual);                                              \
+    }                                                                                          \
+    verdict(#name, b_##name != 0, differ);                                                     \
+  }
+FLOAT_TEST(dadd, double)
+FLOAT_TEST(fmul, float)
+
+static void test_mix(void) {   /* integer and floating-point arguments interleaved */
+  int differ = 0;
+  for (int t = 0; b_mix && t < Trials && !differ; t++) {
+    double x = pickDouble(), expected, actual;
+    float y = (float)pickDouble();
+    int n = (int)pick();
+    expected = mix(x, y, n);
+    actual = b_mix(x, y, n);
+    differ = memcmp(&expected, &actual, sizeof expected) != 0;
+  }
+  verdict("mix", b_mix != 0, differ);
+}
+
+static void test_sum_array(void) {
+  int differ = 0;
+  long values[ArrayLength];
+  for (int t = 0; b_sum_array && t < Trials && !differ; t++) {
+    for (int i = 0; i < ArrayLength; i++)
+      values[i] = (long)next();
+    int n = (int)(next() % (ArrayLength + 1));
+    differ = sum_array(values, n) != b_sum_array(values, n);
+  }
+  verdict("sum_array", b_sum_array != 0, differ);
+}
+
+static void test_scale(void) {
+  int differ = 0;
+  int expected[ArrayLength], actual[ArrayLength];
+  for (int t = 0; b_scale && t < Trials && !differ; t++) {
+    for (int i = 0; i < ArrayLength; i++)
+      expected[i] = actual[i] = (int)next();
+    int n = (int)(next() % (ArrayLength + 1)), k = (int)pick();
+    scale(expected, n, k);
+    b_scale(actual, n, k);
+    differ = memcmp(expected, actual, sizeof expected) != 0;
+  }
+  verdict("scale", b_scale != 0, differ);
+}
+
+static void test_points(void) {
+  int differDot = 0, differSwap = 0;
+  for (int t = 0; t < Trials; t++) {
+    struct point p = {(int)pick(), (int)pick()}, q = {(int)pick(), (int)pick()};
+    if (b_dot)
+      differDot |= dot(&p, &q) != b_dot(&p, &q);
+    struct point expected = p, actual = p;
+    swap_point(&expected);
+    if (b_swap_point) {
+      b_swap_point(&actual);
+      differSwap |= memcmp(&expected, &actual, sizeof expected) != 0;
+    }
+  }
+  verdict("dot", b_dot != 0, differDot);
+  verdict("swap_point", b_swap_point != 0, differSwap);
+}
+
+static void test_bytes_until_zero(void) {
+  int differ = 0;
+  char text[ArrayLength + 1];
+  for (int t = 0; b_bytes_until_zero && t < Trials && !differ; t++) {
+    for (int i = 0; i < ArrayLength; i++)
+      text[i] = (char)(next() % 8 ? 'a' + next() % 26 : 0);
+    text[ArrayLength] = 0;
+    differ = bytes_until_zero(text) != b_bytes_until_zero(text);
+  }
+  verdict("bytes_until_zero", b_bytes_until_zero != 0, differ);
+}
+
+int main(void) {
+  test_add3();
+  test_mul_add();
+  test_six();
+  test_udiv_mod();
+  test_sdiv();
+  test_max3();
+  test_narrow_compare();
+  test_mul16();
+  test_rotl64();
+  test_popcount_loop();
+  test_factorial();
+  test_fib_iter();
+  test_sum_array();
+  test_scale();
+  test_classify();
+  test_lookup_local();
+  test_points();
+  test_bytes_until_zero();
+  test_dadd();
+  test_fmul();
+  test_mix();
+  printf("brightened %d, declined %d, differ %d\n", brightened, declined, failures);
+  return failures != 0;
+}

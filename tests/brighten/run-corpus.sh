@@ -1,0 +1,52 @@
+#!/bin/bash
+# Brightening corpus (docs/BRIGHTEN.md): for each compiler and level, compiles corpus.c, lifts
+# and brightens every corpus function from the linked binary, emits an object, renames its
+# functions to b_<name>, links it with driver.c and the original object, and runs the driver.
+# Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]   (default: gcc and clang-19, O0-O3)
+# Prints one summary line per configuration; exits 1 if any brightened function differs, the
+# toolchain fails, or add3 at gcc -O0 is declined.
+set -u
+hoist=$1 work=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+configs=("$@")
+if [ ${#configs[@]} -eq 0 ]; then
+  configs=(gcc:O0 gcc:O1 gcc:O2 gcc:O3)
+  command -v clang-19 >/dev/null && configs+=(clang-19:O0 clang-19:O1 clang-19:O2 clang-19:O3)
+fi
+mkdir -p "$work"
+names=$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/corpus.h")
+status=0
+for config in "${configs[@]}"; do
+  cc=${config%%:*} level=${config##*:}
+  dir=$work/$cc-$level
+  mkdir -p "$dir"
+  # No memset/memcpy idioms: the corpus is leaf functions, calls are a later slice.
+  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none"
+  [ "$cc" = gcc ] && flags="$flags -fno-tree-loop-distribute-patterns"
+  $cc $flags -c "$here/corpus.c" -o "$dir/corpus.o" &&
+    echo 'int main(void) { return 0; }' | $cc -x c - -c -o "$dir/main.o" &&
+    $cc "$dir/corpus.o" "$dir/main.o" -o "$dir/corpus.bin" || { echo "$config: compile failed"; status=1; continue; }
+  functionArgs=()
+  for name in $names; do functionArgs+=(--function "$name"); done
+  if ! "$hoist" lift "$dir/corpus.bin" "${functionArgs[@]}" --brighten -O2 --emit obj \
+      -o "$dir/brightened.o" 2>"$dir/lift.err"; then
+    echo "$config: hoist lift failed"; cat "$dir/lift.err"; status=1; continue
+  fi
+  "$hoist" lift "$dir/corpus.bin" "${functionArgs[@]}" --brighten -O2 -o "$dir/brightened.ll" 2>/dev/null
+  : >"$dir/rename"
+  for name in $names; do echo "$name b_$name" >>"$dir/rename"; done
+  objcopy --redefine-syms="$dir/rename" "$dir/brightened.o" &&
+    gcc -O1 -I"$here" "$here/driver.c" "$dir/corpus.o" "$dir/brightened.o" -o "$dir/driver" ||
+    { echo "$config: link failed"; status=1; continue; }
+  "$dir/driver" >"$dir/driver.out"
+  result=$?
+  summary=$(tail -1 "$dir/driver.out")
+  echo "$cc -$level: $summary"
+  grep -E 'DIFFER|differs' "$dir/driver.out"
+  [ $result -eq 0 ] || status=1
+  if [ "$config" = gcc:O0 ] && ! grep -q '^add3 .*brightened agree' "$dir/driver.out"; then
+    echo "$config: add3 was not brightened"; grep add3 "$dir/lift.err"; status=1
+  fi
+done
+exit $status
