@@ -3,6 +3,7 @@
 #include "CodeLayout.h"
 
 #include "FaultGuard.h"
+#include "XsaveArea.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
 #include "hoist/State.h"
@@ -58,6 +59,7 @@ void toHoistState(const CpuState &in, HoistState &s) {
   s.CF = in.cf, s.PF = in.pf, s.AF = in.af, s.ZF = in.zf, s.SF = in.sf, s.DF = in.df;
   s.OF = in.of;
   s.GS_BASE = layout::GsBase;   // what NativeRunner set natively
+  s.XCR0 = hostXcr0();
   for (unsigned i = 0; i < 16; ++i)
     std::memcpy(s.YMM[i].lanes, in.fp.ymm[i], 32);
   s.MXCSR = in.fp.mxcsr;
@@ -176,8 +178,8 @@ bool JitRunner::run(const CpuState &in, RunResult &out, std::string &error) {
     error = "the lifted code returned without reaching any __hoist_* intrinsic";
     return false;
   case ExitKind::Unsupported:
-    error = "lifted as __hoist_unsupported\n" + diagnostics_;
-    return false;
+    out.outcome = Outcome::Unsupported;
+    break;
   case ExitKind::Trap:
     out.outcome = Outcome::Fault;
     break;

@@ -23,9 +23,9 @@ public:
                                                           uint64_t address);
 
   /// Runs from `in`. The result is the State at the first control-transfer intrinsic, which
-  /// is where the native run reaches its exit stub; __hoist_trap makes it a Fault. False, with
-  /// `error`, when the run cannot be compared: the lifted code reached __hoist_unsupported or
-  /// returned without leaving through any intrinsic.
+  /// is where the native run reaches its exit stub; __hoist_trap makes it a Fault and
+  /// __hoist_unsupported an Unsupported. False, with `error`, when the lifted code returned
+  /// without leaving through any intrinsic.
   bool run(const CpuState &in, RunResult &out, std::string &error);
 
   /// The lifted module as text and the lifter's diagnostics, for failure reports.
