@@ -9,6 +9,7 @@
 #include "NativeRunner.h"
 #include "StateGenerator.h"
 #include "UndefinedFlags.h"
+#include "XsaveArea.h"
 
 #include <gtest/gtest.h>
 
@@ -201,6 +202,93 @@ TEST(HarnessSelfTest, LiftedCodeThatCrashesIsAResultNotADeadProcess) {
   EXPECT_EQ(out.outcome, Outcome::HostCrash);
   EXPECT_EQ(out.signal, SIGSEGV);
   EXPECT_EQ(out.faultAddress, layout::MappingAddress);
+}
+
+} // namespace
+
+namespace {
+
+TEST(HarnessSelfTest, CatchesTheWrongXsaveFormat) {
+  std::string report;
+  // xsavec writes XCOMP_BV and clears the XSTATE_BV bits outside RFBM; xsave does neither.
+  EXPECT_GT(mismatchesBetween("xsave [rsi]", "xsavec [rsi]", report), 150u);
+  EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+  EXPECT_GT(mismatchesBetween("xsavec [rsi]", "xsave [rsi]", report), 150u);
+  EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+}
+
+TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
+  // Lifted images of xsave that hold AVX state in use, with their AVX region moved from 576
+  // to 640 as a wrong offset would put it: each must be reported, none hidden by the masks.
+  llvm::Expected<std::vector<uint8_t>> bytes = assemble("xsave [rsi]");
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  NativeRunner &native = NativeRunner::instance();
+  native.load(*bytes);
+  Instr instr;
+  Decoder().decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr);
+  auto lifted = JitRunner::create(*bytes, layout::InstructionAddress);
+  ASSERT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  StateGenerator generator(instr, 2);
+  std::vector<uint8_t> initial, nativeArena(layout::ArenaSize), moved(layout::ArenaSize);
+  unsigned checked = 0;
+  for (unsigned index = 0; index < 512; ++index) {
+    CpuState in{};
+    ASSERT_TRUE(generator.generate(index, in, initial));
+    uint64_t avx = uint64_t(1) << xsave::Avx;
+    if (!(requestedFeatures(in) & avx) || !(componentsInUse(in.fp) & avx) ||
+        leavesToRuntime(instr, in) || in.gpr[6] % 64 != 0)
+      continue;
+    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+    RunResult outNative = native.run(in);
+    std::memcpy(nativeArena.data(), native.arena(), layout::ArenaSize);
+    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+    RunResult outLifted;
+    std::string error;
+    ASSERT_TRUE((*lifted)->run(in, outLifted, error)) << error;
+    ASSERT_EQ(compareRuns(instr, in, outNative, outLifted, nativeArena.data(), native.arena()),
+              "");
+    std::memcpy(moved.data(), native.arena(), layout::ArenaSize);
+    size_t avxRegion = in.gpr[6] - layout::ArenaAddress + xsave::AvxOffset;
+    std::memmove(&moved[avxRegion + 64], &moved[avxRegion], 256);
+    std::string report =
+        compareRuns(instr, in, outNative, outLifted, nativeArena.data(), moved.data());
+    EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20u);
+}
+
+TEST(HarnessSelfTest, AcceptsOnlyInitialValuesWhereXsaveoptSkippedAComponent) {
+  Instr instr = decodeForm("xsaveopt [rsi]");
+  CpuState in{};
+  in.gpr[0] = 0x7;                               // RFBM: x87, SSE, AVX
+  in.gpr[6] = layout::DataAddress + 0x400;       // the area
+  in.fp.fcw = 0x037f;
+  in.fp.st[0][9] = 0x3f;                         // x87 in use; XMM zero (initial); AVX in use
+  for (auto &reg : in.fp.ymm)
+    reg[2] = 1;
+  RunResult native, lifted;
+  native.state = lifted.state = in;
+  std::vector<uint8_t> nativeArena(layout::ArenaSize, 0xa5);
+  size_t area = 0x400;
+  uint64_t nativeBv = 0x5, liftedBv = 0x7;       // the CPU skipped SSE, Hoist wrote it
+  std::memcpy(&nativeArena[area + xsave::HeaderOffset], &nativeBv, 8);
+  std::vector<uint8_t> liftedArena = nativeArena;
+  std::memcpy(&liftedArena[area + xsave::HeaderOffset], &liftedBv, 8);
+  std::memset(&liftedArena[area + 160], 0, 256);   // the XMM registers' initial values
+  EXPECT_EQ(compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data()), "");
+  // Anything but the initial values where the CPU skipped is reported.
+  liftedArena[area + 200] = 1;
+  std::string report =
+      compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data());
+  EXPECT_EQ(report.find("memory 0x600024a0-0x6000259f"), 0u) << report;   // the XMM region
+  // A component in use must be reported in use: x87 with XSTATE_BV[0] = 0 is wrong.
+  liftedArena[area + 200] = 0;
+  liftedBv = 0x6;
+  std::memcpy(&liftedArena[area + xsave::HeaderOffset], &liftedBv, 8);
+  EXPECT_EQ(compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data())
+                .find("memory 0x60002600-0x60002600"),
+            0u);
 }
 
 } // namespace
