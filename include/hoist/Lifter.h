@@ -10,7 +10,9 @@
 //   __hoist_call         a call; the callee's effects are read back from State on return
 //   __hoist_ret          a return to the address popped
 //   __hoist_jmp          a jump the lifter cannot follow (indirect, or out of lifted code)
-//   __hoist_unsupported  an instruction without semantics (a diagnostic says which)
+//   __hoist_unsupported  an instruction without semantics (a diagnostic says which), or a
+//                        case of one that only run-time values reveal (xsave of AVX-512
+//                        state); the runtime does the instruction, the code goes on after it
 //   __hoist_trap         a fault the instruction raises (ud2, divide error, ...)
 #pragma once
 
