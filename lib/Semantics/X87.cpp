@@ -287,6 +287,7 @@ void registerX87(SemanticTable &table) {
                                  ZYDIS_MNEMONIC_FDISI8087_NOP, ZYDIS_MNEMONIC_FSETPM287_NOP})
     table.add(mnemonic, liftX87Nop);
   registerX87Arithmetic(table);
+  registerX87Transcendental(table);
   registerX87Compare(table);
 }
 

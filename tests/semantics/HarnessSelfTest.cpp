@@ -217,6 +217,15 @@ TEST(HarnessSelfTest, CatchesTheWrongXsaveFormat) {
   EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
 }
 
+TEST(HarnessSelfTest, CatchesAWrongTranscendental) {
+  // The x87 transcendentals run the instruction itself: the wrong one must still be caught.
+  std::string report;
+  EXPECT_GT(mismatchesBetween("fsin", "fcos", report), 128u);
+  EXPECT_NE(report.find("st(0) native="), std::string::npos) << report;
+  EXPECT_GT(mismatchesBetween("fptan", "fsincos", report), 128u);
+  EXPECT_GT(mismatchesBetween("fyl2x", "fpatan", report), 128u);
+}
+
 TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
   // Lifted images of xsave that hold AVX state in use, with their AVX region moved from 576
   // to 640 as a wrong offset would put it: each must be reported, none hidden by the masks.
