@@ -5,6 +5,7 @@
 #include "StateGenerator.h"
 
 #include "CodeLayout.h"
+#include "JitRunner.h"
 #include "XsaveArea.h"
 
 #include <cstring>

@@ -116,6 +116,26 @@ TEST(Comparison, ComparesVectorAndX87StateMaskingOnlyUnmodelledExceptionFlags) {
             "fsw native=0x3800 lifted=0x3000");
 }
 
+/// One state run on the CPU (whatever NativeRunner has loaded) and lifted, each from the
+/// arena `initial`, with the arenas they leave.
+struct BothRuns {
+  RunResult native, lifted;
+  std::vector<uint8_t> nativeArena, liftedArena;
+};
+
+BothRuns runBoth(JitRunner &lifted, const CpuState &in, const std::vector<uint8_t> &initial) {
+  NativeRunner &native = NativeRunner::instance();
+  BothRuns runs;
+  std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+  runs.native = native.run(in);
+  runs.nativeArena.assign(native.arena(), native.arena() + layout::ArenaSize);
+  std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+  std::string error;
+  EXPECT_TRUE(lifted.run(in, runs.lifted, error)) << error;
+  runs.liftedArena.assign(native.arena(), native.arena() + layout::ArenaSize);
+  return runs;
+}
+
 /// Mismatching states when the CPU runs `nativeText` and the lifter lifts `liftedText`
 /// (both the same length, so every exit address agrees).
 unsigned mismatchesBetween(const std::string &nativeText, const std::string &liftedText,
@@ -138,20 +158,14 @@ unsigned mismatchesBetween(const std::string &nativeText, const std::string &lif
   if (!lifted)
     return 0;
   StateGenerator generator(instr, 1);
-  std::vector<uint8_t> initial, nativeArena(layout::ArenaSize);
+  std::vector<uint8_t> initial;
   unsigned mismatches = 0;
   for (unsigned index = 0; index < 256; ++index) {
     CpuState in{};
     EXPECT_TRUE(generator.generate(index, in, initial));
-    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
-    RunResult outNative = native.run(in);
-    std::memcpy(nativeArena.data(), native.arena(), layout::ArenaSize);
-    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
-    RunResult outLifted;
-    std::string error;
-    EXPECT_TRUE((*lifted)->run(in, outLifted, error)) << error;
-    std::string report =
-        compareRuns(instr, in, outNative, outLifted, nativeArena.data(), native.arena());
+    BothRuns runs = runBoth(**lifted, in, initial);
+    std::string report = compareRuns(instr, in, runs.native, runs.lifted,
+                                     runs.nativeArena.data(), runs.liftedArena.data());
     if (!report.empty() && mismatches++ == 0)
       firstReport = report;
   }
@@ -238,7 +252,7 @@ TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
   auto lifted = JitRunner::create(*bytes, layout::InstructionAddress);
   ASSERT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
   StateGenerator generator(instr, 2);
-  std::vector<uint8_t> initial, nativeArena(layout::ArenaSize), moved(layout::ArenaSize);
+  std::vector<uint8_t> initial;
   unsigned checked = 0;
   for (unsigned index = 0; index < 512; ++index) {
     CpuState in{};
@@ -247,20 +261,15 @@ TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
     if (!(requestedFeatures(in) & avx) || !(componentsInUse(in.fp) & avx) ||
         leavesToRuntime(instr, in) || in.gpr[6] % 64 != 0)
       continue;
-    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
-    RunResult outNative = native.run(in);
-    std::memcpy(nativeArena.data(), native.arena(), layout::ArenaSize);
-    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
-    RunResult outLifted;
-    std::string error;
-    ASSERT_TRUE((*lifted)->run(in, outLifted, error)) << error;
-    ASSERT_EQ(compareRuns(instr, in, outNative, outLifted, nativeArena.data(), native.arena()),
+    BothRuns runs = runBoth(**lifted, in, initial);
+    ASSERT_EQ(compareRuns(instr, in, runs.native, runs.lifted, runs.nativeArena.data(),
+                          runs.liftedArena.data()),
               "");
-    std::memcpy(moved.data(), native.arena(), layout::ArenaSize);
+    std::vector<uint8_t> &moved = runs.liftedArena;
     size_t avxRegion = in.gpr[6] - layout::ArenaAddress + xsave::AvxOffset;
     std::memmove(&moved[avxRegion + 64], &moved[avxRegion], 256);
-    std::string report =
-        compareRuns(instr, in, outNative, outLifted, nativeArena.data(), moved.data());
+    std::string report = compareRuns(instr, in, runs.native, runs.lifted,
+                                     runs.nativeArena.data(), moved.data());
     EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
     ++checked;
   }

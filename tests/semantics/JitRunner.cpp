@@ -3,7 +3,6 @@
 #include "CodeLayout.h"
 
 #include "FaultGuard.h"
-#include "XsaveArea.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
 #include "hoist/State.h"
@@ -101,6 +100,15 @@ llvm::Error liftError(const llvm::Twine &message) {
 }
 
 } // namespace
+
+uint64_t hostXcr0() {
+  static const uint64_t xcr0 = [] {
+    uint32_t low, high;
+    asm volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    return uint64_t(high) << 32 | low;
+  }();
+  return xcr0;
+}
 
 llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<uint8_t> &bytes,
                                                             uint64_t address) {

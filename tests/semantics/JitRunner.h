@@ -15,6 +15,9 @@ struct HoistState;
 
 namespace hoist::test {
 
+/// XCR0 of this machine (xgetbv): what the lifted runs get in State.XCR0.
+uint64_t hostXcr0();
+
 class JitRunner {
 public:
   /// Lifts `bytes` located at `address` (where the native runner runs them), verifies the

@@ -1,6 +1,7 @@
 #include "XsaveArea.h"
 
 #include "CodeLayout.h"
+#include "JitRunner.h"
 #include "StateGenerator.h"
 
 #include <cstring>
@@ -54,15 +55,6 @@ uint64_t read64(const uint8_t *bytes) {
 }
 
 } // namespace
-
-uint64_t hostXcr0() {
-  static const uint64_t xcr0 = [] {
-    uint32_t low, high;
-    asm volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
-    return uint64_t(high) << 32 | low;
-  }();
-  return xcr0;
-}
 
 uint64_t componentsInUse(const FpState &fp) {
   uint64_t inUse = 0;

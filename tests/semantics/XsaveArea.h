@@ -18,9 +18,6 @@ constexpr uint64_t Modelled = 0x7, CompactedFormat = uint64_t(1) << 63;
 constexpr unsigned X87 = 0, Sse = 1, Avx = 2;
 } // namespace xsave
 
-/// XCR0 of this machine (xgetbv): the lifted runs get it in State.
-uint64_t hostXcr0();
-
 /// Bit i set when component i of `fp` is not in its initial configuration (vol. 1, 13.6):
 /// 0, x87 (FCW 037FH, FSW 0, all empty, registers zero); 1, the XMM registers (zero; MXCSR is
 /// not part of this); 2, the upper halves of the YMM registers (zero).
