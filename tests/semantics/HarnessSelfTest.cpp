@@ -136,6 +136,17 @@ BothRuns runBoth(JitRunner &lifted, const CpuState &in, const std::vector<uint8_
   return runs;
 }
 
+/// Loads `nativeBytes` into the native runner and lifts `liftedBytes`: the lifted code (null
+/// when it cannot be lifted) and, in `instr`, the instruction the CPU runs.
+std::unique_ptr<JitRunner> prepare(const std::vector<uint8_t> &nativeBytes,
+                                   const std::vector<uint8_t> &liftedBytes, Instr &instr) {
+  NativeRunner::instance().load(nativeBytes);
+  Decoder().decode(nativeBytes.data(), nativeBytes.size(), layout::InstructionAddress, instr);
+  auto lifted = JitRunner::create(liftedBytes, layout::InstructionAddress);
+  EXPECT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  return lifted ? std::move(*lifted) : nullptr;
+}
+
 /// Mismatching states when the CPU runs `nativeText` and the lifter lifts `liftedText`
 /// (both the same length, so every exit address agrees).
 unsigned mismatchesBetween(const std::string &nativeText, const std::string &liftedText,
@@ -149,12 +160,8 @@ unsigned mismatchesBetween(const std::string &nativeText, const std::string &lif
     return 0;
   }
   EXPECT_EQ(nativeBytes->size(), liftedBytes->size());
-  NativeRunner &native = NativeRunner::instance();
-  native.load(*nativeBytes);
   Instr instr;
-  Decoder().decode(nativeBytes->data(), nativeBytes->size(), layout::InstructionAddress, instr);
-  auto lifted = JitRunner::create(*liftedBytes, layout::InstructionAddress);
-  EXPECT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  std::unique_ptr<JitRunner> lifted = prepare(*nativeBytes, *liftedBytes, instr);
   if (!lifted)
     return 0;
   StateGenerator generator(instr, 1);
@@ -163,7 +170,7 @@ unsigned mismatchesBetween(const std::string &nativeText, const std::string &lif
   for (unsigned index = 0; index < 256; ++index) {
     CpuState in{};
     EXPECT_TRUE(generator.generate(index, in, initial));
-    BothRuns runs = runBoth(**lifted, in, initial);
+    BothRuns runs = runBoth(*lifted, in, initial);
     std::string report = compareRuns(instr, in, runs.native, runs.lifted,
                                      runs.nativeArena.data(), runs.liftedArena.data());
     if (!report.empty() && mismatches++ == 0)
@@ -245,12 +252,9 @@ TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
   // to 640 as a wrong offset would put it: each must be reported, none hidden by the masks.
   llvm::Expected<std::vector<uint8_t>> bytes = assemble("xsave [rsi]");
   ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
-  NativeRunner &native = NativeRunner::instance();
-  native.load(*bytes);
   Instr instr;
-  Decoder().decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr);
-  auto lifted = JitRunner::create(*bytes, layout::InstructionAddress);
-  ASSERT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  std::unique_ptr<JitRunner> lifted = prepare(*bytes, *bytes, instr);
+  ASSERT_TRUE(lifted);
   StateGenerator generator(instr, 2);
   std::vector<uint8_t> initial;
   unsigned checked = 0;
@@ -261,7 +265,7 @@ TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
     if (!(requestedFeatures(in) & avx) || !(componentsInUse(in.fp) & avx) ||
         leavesToRuntime(instr, in) || in.gpr[6] % 64 != 0)
       continue;
-    BothRuns runs = runBoth(**lifted, in, initial);
+    BothRuns runs = runBoth(*lifted, in, initial);
     ASSERT_EQ(compareRuns(instr, in, runs.native, runs.lifted, runs.nativeArena.data(),
                           runs.liftedArena.data()),
               "");
