@@ -26,9 +26,12 @@ unsigned checksum(const unsigned char *data, unsigned long size) {
   return hash;
 }
 
+/* Recursion: lifted, it calls itself as an LLVM function. */
+long fib(long n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? strtol(argv[1], 0, 10) : 10;
-  printf("add3=%d sum_to=%ld classify=%d checksum=%08x\n", add3(1, 2, (int)n), sum_to(n),
-         classify((int)n), checksum((const unsigned char *)"hoist", 5));
+  printf("add3=%d sum_to=%ld classify=%d checksum=%08x fib=%ld\n", add3(1, 2, (int)n),
+         sum_to(n), classify((int)n), checksum((const unsigned char *)"hoist", 5), fib(n % 30));
   return 0;
 }

@@ -5,15 +5,38 @@
 // runs, and writes them back wherever something outside can observe them. Memory accesses are
 // `getelementptr i8, ptr %mem, i64 addr` (with %mem null, addresses are host addresses).
 //
-// Control that leaves the lifted code goes through declared intrinsics, each called as
-// `void @__hoist_X(ptr %state, ptr %mem, i64 address)` with the State already written back:
-//   __hoist_call         a call; the callee's effects are read back from State on return
-//   __hoist_ret          a return to the address popped
-//   __hoist_jmp          a jump the lifter cannot follow (indirect, or out of lifted code)
+// Calls and returns. The stack is the machine's: a call pushes its return address into memory
+// and `ret` pops it, as the CPU does, because programs read it.
+//   - `ret` writes State back with RIP = the address popped and returns from the LLVM function.
+//     No intrinsic is called: whoever called the lifted function finds in State.RIP where the
+//     machine goes next. That is the same for a lifted caller and for a runtime that entered
+//     the function from outside (it pushed a return address of its own and compares).
+//   - A call writes State back (RIP = the callee's entry) and calls
+//       `@fn_<callee>(%state, %mem)`      a function Hoist lifts (direct call, constant pointer);
+//       `@"import.<name>"(%state, %mem)` a named import (PLT stub, GOT or IAT slot), declared
+//                                         external: its implementation performs the call on
+//                                         State (arguments by the ABI, pops the return address,
+//                                         RIP = that address, results in State);
+//       `@__hoist_call(%state, %mem, target)` anything else; the runtime performs the call.
+//     Afterwards the caller reads State again and compares State.RIP with its return address:
+//     equal, it goes on; otherwise (the callee returned elsewhere) it leaves through
+//     `__hoist_jmp(%state, %mem, RIP)` and returns.
+//   - A tail call (a jmp to another function's start, or through an import's slot) is a call
+//     of that function followed by `ret void`: the callee returns to our caller.
+//   - A callee that the module does not lift (takeModule() finishes the module) gets a body
+//     that calls `__hoist_call` with its entry and carries the attribute "hoist-not-lifted".
+//
+// Control that leaves the lifted code otherwise goes through declared intrinsics, each called
+// as `void @__hoist_X(ptr %state, ptr %mem, i64 address)` with the State already written back:
+//   __hoist_call         a call the lifter could not resolve (see above)
+//   __hoist_jmp          a jump the lifter cannot follow (indirect, out of lifted code, or a
+//                        callee that did not return to its return address)
 //   __hoist_unsupported  an instruction without semantics (a diagnostic says which), or a
 //                        case of one that only run-time values reveal (xsave of AVX-512
 //                        state); the runtime does the instruction, the code goes on after it
 //   __hoist_trap         a fault the instruction raises (ud2, divide error, ...)
+// After __hoist_jmp and __hoist_trap the lifted function returns; State.RIP then says where
+// the machine is, so a lifted caller's return check passes the unresolved control upwards.
 #pragma once
 
 #include "hoist/Image.h"
@@ -26,6 +49,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <vector>
 #include <string>
 
 namespace hoist {
@@ -49,7 +73,24 @@ public:
   ~Lifter();
 
   /// Lifts the function starting at `entry` (once; a second request returns the same function).
+  /// The functions it calls are declared (`fn_<hex>`), not lifted.
   llvm::Expected<llvm::Function *> liftFunction(uint64_t entry);
+
+  /// Runs program discovery (lib/Discover) from `roots`, or from every function start with
+  /// `all`, and uses what it finds for the functions lifted from now on: a direct jmp to a
+  /// function start is a tail call, a call to a noreturn function ends its block. Returns the
+  /// entries of the functions discovery explored (`roots` first).
+  std::vector<uint64_t> discover(const std::vector<uint64_t> &roots, bool all);
+
+  /// Lifts every function lifted code calls but that is not lifted yet, and what those call,
+  /// until none is left or LiftOptions::maxFunctions is reached. A function that fails to lift
+  /// is reported as a `lift-failed` error diagnostic and stays a runtime call. Returns how many
+  /// functions it lifted.
+  uint64_t liftCallees();
+
+  /// Defines every function that is called but not lifted as a call to __hoist_call (see
+  /// above). takeModule() does it; module() shows the module before.
+  void finishModule();
 
   llvm::Module &module();
   std::unique_ptr<llvm::Module> takeModule();

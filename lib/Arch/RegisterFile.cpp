@@ -170,10 +170,13 @@ llvm::Value *RegisterFile::tryRemoveTrivialPhi(llvm::PHINode *phi) {
   phi->replaceAllUsesWith(same);
   phi->removeFromParent();
   removedPhis_.push_back(phi);
+  // `same` may itself be one of the users that turn trivial now (Braun et al. return it
+  // unchanged, which then hands out a removed phi): a tracking handle follows that removal.
+  llvm::WeakTrackingVH result(same);
   for (llvm::PHINode *user : phiUsers)
     if (user->getParent())
       tryRemoveTrivialPhi(user);
-  return same;
+  return result;
 }
 
 llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {

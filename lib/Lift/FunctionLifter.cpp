@@ -2,6 +2,7 @@
 
 #include "Arch/LiftContext.h"
 #include "Arch/StateLayout.h"
+#include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
 #include "Semantics/Semantics.h"
 #include "Support/Diagnostics.h"
@@ -53,11 +54,20 @@ private:
   void liftBlock(Slot &slot);
   void liftInstruction(const Instr &instr);
   void finishBlock(Slot &slot);
-  /// Writes State back and calls `intrinsic`; with `returns`, reads State again afterwards,
-  /// otherwise ends the block with `ret void`.
+  /// Writes State back (RIP = `rip`) and calls `callee` (an intrinsic gets `rip` as its third
+  /// argument; with no callee, nothing is called); with `returns`, reads State again
+  /// afterwards, otherwise ends the block with `ret void`.
   void leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip, bool returns);
   void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
              bool returns);
+  /// A call that returns to `returnAddress`: State written back, `callee` called, then the
+  /// callee's RIP checked against the return address (see include/hoist/Lifter.h).
+  void callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value *rip, uint64_t returnAddress);
+  /// The function a resolved call or tail call goes to, or null for an unknown target.
+  llvm::Function *calleeFor(const CallTarget &target);
+  /// State.RIP while `target` is entered: the callee's entry, or for an import called through
+  /// its slot, the value read from the slot.
+  llvm::Value *entryRip(const CallTarget &target, llvm::Value *destination);
   /// The block an edge from the current block to `target` goes to: the target's own block, or
   /// a new exit block that leaves through __hoist_jmp.
   llvm::BasicBlock *edgeTo(uint64_t target, std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
@@ -236,7 +246,7 @@ void FunctionLifter::finishBlock(Slot &slot) {
     return;
   case MachineBlock::End::Budget:
   case MachineBlock::End::NoReturnCall:   // should the callee return after all
-  case MachineBlock::End::TailCall:       // the jmp left through __hoist_jmp already
+  case MachineBlock::End::TailCall:       // the jmp made its tail call already
   case MachineBlock::End::Terminator:     // a terminator whose form had no semantics
     leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
@@ -254,7 +264,12 @@ void FunctionLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee call
   registers_.storeAll(block);
   llvm::IRBuilder<> ir(bb);
   ir.CreateStore(rip, ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr"));
-  ir.CreateCall(callee, {state_, memory_, rip});
+  if (callee) {
+    if (callee.getFunctionType()->getNumParams() == 3)
+      ir.CreateCall(callee, {state_, memory_, rip});
+    else
+      ir.CreateCall(callee, {state_, memory_});
+  }
   if (returns)
     registers_.reloadAll(block);
   else
@@ -287,6 +302,16 @@ void FunctionLifter::fillExits(
 }
 
 void FunctionLifter::jump(uint64_t target) {
+  const auto &successors = current_->machine->successors;
+  if (current_->machine->end == MachineBlock::End::TailCall &&
+      std::find(successors.begin(), successors.end(), target) == successors.end()) {
+    // A jmp to another function's start: call it; its `ret` returns to our caller, which
+    // checks where it went, so this function returns right after.
+    llvm::Value *destination = ctx_.ir.getInt64(target);
+    CallTarget resolved = resolveCallTarget(input_.image, ctx_.instr(), destination);
+    if (llvm::Function *callee = calleeFor(resolved))
+      return leave(current_->tail, callee, entryRip(resolved, destination), false);
+  }
   std::vector<std::pair<RegisterFile::Block *, uint64_t>> exits;
   llvm::BasicBlock *destination = edgeTo(target, exits);
   llvm::BranchInst::Create(destination, current_->tailBB);
@@ -306,8 +331,14 @@ void FunctionLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t not
 void FunctionLifter::jumpIndirect(llvm::Value *target) {
   uint64_t pc = ctx_.instr().address;
   auto found = input_.explored.jumpTables.find(pc);
-  if (found == input_.explored.jumpTables.end())
+  if (found == input_.explored.jumpTables.end()) {
+    // `jmp [slot]` of an import (a PLT entry, a PE thunk, a tail call through the GOT or IAT)
+    // is a tail call to the import.
+    CallTarget resolved = resolveCallTarget(input_.image, ctx_.instr(), target);
+    if (resolved.kind == CallTarget::Kind::Import)
+      return leave(current_->tail, calleeFor(resolved), target, false);
     return leave(current_->tail, Intrinsic::Jmp, target, false);
+  }
   // A resolved jump table: a switch over the index (or, when no register holds the index at
   // the load, over the target), each case going to its block. Any other value leaves through
   // __hoist_jmp as an unresolved jmp would: the switch is exact whatever the index is.
@@ -363,12 +394,59 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
   leave(fallback, Intrinsic::Jmp, target, false);
 }
 
+llvm::Function *FunctionLifter::calleeFor(const CallTarget &target) {
+  switch (target.kind) {
+  case CallTarget::Kind::Lifted:
+    return declareLiftedFunction(module_, target.address);
+  case CallTarget::Kind::Import:
+    return declareImport(module_, *target.import);
+  case CallTarget::Kind::Unknown:
+    break;
+  }
+  return nullptr;
+}
+
+llvm::Value *FunctionLifter::entryRip(const CallTarget &target, llvm::Value *destination) {
+  if (target.kind == CallTarget::Kind::Import && target.throughSlot)
+    return destination;
+  return llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_), target.address);
+}
+
 void FunctionLifter::call(llvm::Value *target, uint64_t returnAddress) {
-  leave(current_->tail, Intrinsic::Call, target, true);
+  CallTarget resolved = resolveCallTarget(input_.image, ctx_.instr(), target);
+  if (llvm::Function *callee = calleeFor(resolved))
+    return callAndCheckReturn(callee, entryRip(resolved, target), returnAddress);
+  callAndCheckReturn(getIntrinsic(module_, Intrinsic::Call), target, returnAddress);
+}
+
+void FunctionLifter::callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value *rip,
+                                        uint64_t returnAddress) {
+  // The return address is already in memory (the semantic pushed it). The callee's `ret` pops
+  // it, writes State back with RIP set to it and returns from the LLVM function; a callee that
+  // went elsewhere (it popped or rewrote the address, or longjmp'd) leaves RIP elsewhere, and
+  // so does this function, through __hoist_jmp. State is current there: nothing to store.
+  leave(current_->tail, callee, rip, true);
+  llvm::BasicBlock *bb = registers_.basicBlock(current_->tail);
+  uint64_t pc = ctx_.instr().address;
+  llvm::IRBuilder<> ir(bb);
+  llvm::Value *ripPtr =
+      ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr");
+  llvm::Value *returnedTo = ir.CreateLoad(ir.getInt64Ty(), ripPtr, "returned.to");
+  llvm::Value *elsewhere = ir.CreateICmpNE(returnedTo, ir.getInt64(returnAddress), "elsewhere");
+  auto *elsewhereBB = llvm::BasicBlock::Create(
+      context_, "returned_elsewhere_" + llvm::utohexstr(pc, true), &function_);
+  llvm::IRBuilder<> exit(elsewhereBB);
+  exit.CreateCall(getIntrinsic(module_, Intrinsic::Jmp), {state_, memory_, returnedTo});
+  exit.CreateRetVoid();
+  tagWithAddress(elsewhereBB, nullptr, pc);
+  continueUnless(elsewhere, elsewhereBB);
+  ctx_.setPosition(current_->tail, &ctx_.instr());
 }
 
 void FunctionLifter::ret(llvm::Value *target) {
-  leave(current_->tail, Intrinsic::Ret, target, false);
+  // A return is a return from the LLVM function, with State.RIP the address popped: the
+  // caller, lifted code or the runtime, decides what comes next (include/hoist/Lifter.h).
+  leave(current_->tail, llvm::FunctionCallee(), target, false);
 }
 
 void FunctionLifter::trap(llvm::Value *address) {

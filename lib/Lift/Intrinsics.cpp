@@ -6,8 +6,6 @@ const char *intrinsicName(Intrinsic intrinsic) {
   switch (intrinsic) {
   case Intrinsic::Call:
     return "__hoist_call";
-  case Intrinsic::Ret:
-    return "__hoist_ret";
   case Intrinsic::Jmp:
     return "__hoist_jmp";
   case Intrinsic::Unsupported:

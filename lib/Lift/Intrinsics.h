@@ -6,7 +6,7 @@
 
 namespace hoist {
 
-enum class Intrinsic { Call, Ret, Jmp, Unsupported, Trap };
+enum class Intrinsic { Call, Jmp, Unsupported, Trap };
 
 const char *intrinsicName(Intrinsic intrinsic);
 llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic);

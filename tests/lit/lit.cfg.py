@@ -10,4 +10,5 @@ config.environment["PATH"] = os.pathsep.join(
     [config.hoist_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%example_elf", config.example_elf))
 config.substitutions.append(("%example_pe", config.example_pe))
+config.substitutions.append(("%calls_o2", config.calls_o2))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))

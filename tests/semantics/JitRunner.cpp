@@ -18,8 +18,6 @@
 namespace hoist::test {
 namespace {
 
-enum class ExitKind { None, Call, Ret, Jmp, Trap, Unsupported };
-
 // The intrinsics record the State at the first exit only: the lifted code goes on after
 // __hoist_call, and what it does then is past the point where the native run stopped.
 struct ExitRecord {
@@ -37,7 +35,6 @@ void recordExit(ExitKind kind, const HoistState *state, uint64_t address) {
 }
 
 extern "C" void onCall(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Call, s, a); }
-extern "C" void onRet(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Ret, s, a); }
 extern "C" void onJmp(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Jmp, s, a); }
 extern "C" void onTrap(HoistState *s, void *, uint64_t a) { recordExit(ExitKind::Trap, s, a); }
 extern "C" void onUnsupported(HoistState *s, void *, uint64_t a) {
@@ -112,6 +109,17 @@ uint64_t hostXcr0() {
 
 llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<uint8_t> &bytes,
                                                             uint64_t address) {
+  std::unique_ptr<Image> image = Image::fromRawBytes(bytes, address);
+  return lift(*image, address, /*withCallees=*/false);
+}
+
+llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::createWithCallees(const Image &image,
+                                                                       uint64_t entry) {
+  return lift(image, entry, /*withCallees=*/true);
+}
+
+llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, uint64_t address,
+                                                          bool withCallees) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -121,10 +129,13 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<u
 
   auto runner = std::unique_ptr<JitRunner>(new JitRunner);
   auto context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<Image> image = Image::fromRawBytes(bytes, address);
   DiagnosticSink diagnostics;
-  Lifter lifter(*image, *context, diagnostics);
+  Lifter lifter(image, *context, diagnostics);
+  if (withCallees)
+    lifter.discover({address}, /*all=*/false);   // tail calls and noreturn callees
   llvm::Expected<llvm::Function *> function = lifter.liftFunction(address);
+  if (function && withCallees)
+    lifter.liftCallees();
   for (const Diagnostic &d : diagnostics.all())
     if (d.code != "leaves-code")   // every single-instruction image does; not news
       runner->diagnostics_ += std::string(severityName(d.severity)) + ": " + d.message + "\n";
@@ -152,7 +163,6 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<u
   };
   if (llvm::Error error = dylib.define(llvm::orc::absoluteSymbols({
           {mangle("__hoist_call"), symbol(onCall)},
-          {mangle("__hoist_ret"), symbol(onRet)},
           {mangle("__hoist_jmp"), symbol(onJmp)},
           {mangle("__hoist_trap"), symbol(onTrap)},
           {mangle("__hoist_unsupported"), symbol(onUnsupported)},
@@ -168,23 +178,33 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<u
   return runner;
 }
 
+StateRun JitRunner::runOnState(HoistState &state) {
+  StateRun result;
+  exitRecord.kind = ExitKind::None;
+  LiftedCall call{function_, &state};
+  result.hostCrash = !FaultGuard::instance().run(callLifted, &call, result.fault);
+  result.firstExit = exitRecord.kind;
+  result.exitAddress = exitRecord.address;
+  return result;
+}
+
 bool JitRunner::run(const CpuState &in, RunResult &out, std::string &error) {
   HoistState state;
   toHoistState(in, state);
-  exitRecord.kind = ExitKind::None;
-  LiftedCall call{function_, &state};
-  Fault fault;
-  if (!FaultGuard::instance().run(callLifted, &call, fault)) {
+  StateRun run = runOnState(state);
+  if (run.hostCrash) {
     out.outcome = Outcome::HostCrash;
-    out.signal = fault.signal;
-    out.faultAddress = fault.address;
+    out.signal = run.fault.signal;
+    out.faultAddress = run.fault.address;
     fromHoistState(state, out.state);
     return true;
   }
   switch (exitRecord.kind) {
   case ExitKind::None:
-    error = "the lifted code returned without reaching any __hoist_* intrinsic";
-    return false;
+    // No intrinsic: the lifted function returned, as a `ret` does, and State is final.
+    out.outcome = Outcome::Exit;
+    fromHoistState(state, out.state);
+    return true;
   case ExitKind::Unsupported:
     out.outcome = Outcome::Unsupported;
     break;

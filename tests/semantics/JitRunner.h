@@ -1,8 +1,10 @@
-// Lifts instruction bytes with Hoist once, compiles them with ORC LLJIT once, and runs the
-// lifted function from any number of states.
+// Lifts instruction bytes (or a function of a binary with the functions it calls) with Hoist
+// once, compiles them with ORC LLJIT once, and runs the lifted function from any number of
+// states.
 #pragma once
 
 #include "CpuState.h"
+#include "FaultGuard.h"
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/Error.h>
@@ -13,10 +15,25 @@
 
 struct HoistState;
 
+namespace hoist {
+class Image;
+}
+
 namespace hoist::test {
 
 /// XCR0 of this machine (xgetbv): what the lifted runs get in State.XCR0.
 uint64_t hostXcr0();
+
+/// The first control-transfer intrinsic a run reached; None when the lifted function returned
+/// without one, which is how a `ret` leaves.
+enum class ExitKind { None, Call, Jmp, Trap, Unsupported };
+
+struct StateRun {
+  bool hostCrash = false;   ///< the run raised a signal; `fault` says which
+  Fault fault;
+  ExitKind firstExit = ExitKind::None;
+  uint64_t exitAddress = 0;   ///< the intrinsic's address argument
+};
 
 class JitRunner {
 public:
@@ -25,10 +42,17 @@ public:
   static llvm::Expected<std::unique_ptr<JitRunner>> create(const std::vector<uint8_t> &bytes,
                                                           uint64_t address);
 
+  /// Lifts the function at `entry` of `image` and, transitively, every function it calls
+  /// (real LLVM calls between them), verifies the module and compiles it.
+  static llvm::Expected<std::unique_ptr<JitRunner>> createWithCallees(const Image &image,
+                                                                     uint64_t entry);
+
+  /// Runs the lifted function on `state` (addresses are host addresses) until it returns.
+  StateRun runOnState(HoistState &state);
+
   /// Runs from `in`. The result is the State at the first control-transfer intrinsic, which
-  /// is where the native run reaches its exit stub; __hoist_trap makes it a Fault and
-  /// __hoist_unsupported an Unsupported. False, with `error`, when the lifted code returned
-  /// without leaving through any intrinsic.
+  /// is where the native run reaches its exit stub, or the State the function returned with
+  /// (a `ret`); __hoist_trap makes it a Fault and __hoist_unsupported an Unsupported.
   bool run(const CpuState &in, RunResult &out, std::string &error);
 
   /// The lifted module as text and the lifter's diagnostics, for failure reports.
@@ -37,6 +61,8 @@ public:
 
 private:
   JitRunner() = default;
+  static llvm::Expected<std::unique_ptr<JitRunner>> lift(const Image &image, uint64_t entry,
+                                                        bool withCallees);
 
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   void (*function_)(HoistState *, void *) = nullptr;

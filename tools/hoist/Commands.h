@@ -32,6 +32,8 @@ int runInfo(const InputOptions &input, bool json);
 struct LiftCommandOptions {
   InputOptions input;
   std::vector<std::string> functions;   ///< names or 0x addresses; empty: main, else entry
+  bool all = false;                     ///< every function program discovery finds
+  bool callees = true;                  ///< also lift what lifted functions call, transitively
   std::string outputPath = "-";
   std::string emit = "ll";              ///< ll | bc
   unsigned optLevel = 0;

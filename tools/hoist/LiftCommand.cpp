@@ -4,6 +4,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "hoist/Lifter.h"
+#include "hoist/Optimize.h"
 
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Verifier.h>
@@ -15,9 +16,11 @@
 namespace hoist {
 namespace {
 
-/// The functions to lift: those named on the command line, else main, else the entry point.
+/// The functions to lift: those named on the command line, else main, else the entry point
+/// (with --all, the named ones come first; discovery adds the rest).
 llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
-                                                      const std::vector<std::string> &specs) {
+                                                      const std::vector<std::string> &specs,
+                                                      bool all) {
   std::vector<uint64_t> addresses;
   for (const std::string &spec : specs) {
     llvm::Expected<uint64_t> address = resolveFunction(image, spec);
@@ -25,33 +28,21 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
       return address.takeError();
     addresses.push_back(*address);
   }
-  if (addresses.empty()) {
+  if (addresses.empty() && !all) {
     if (std::optional<uint64_t> main = image.lookupSymbol("main"))
       addresses.push_back(*main);
     else
       addresses.push_back(image.entryPoint());
   }
+  for (uint64_t address : addresses)
+    if (!image.isExecutable(address))
+      return makeError("{0}: address {1} is not in an executable section", image.path(),
+                       formatAddress(address));
   return addresses;
 }
 
-void optimize(llvm::Module &module, unsigned level) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgsccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
-  static const llvm::OptimizationLevel Levels[] = {
-      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
-      llvm::OptimizationLevel::O3};
-  llvm::ModulePassManager passes = level == 0
-                                       ? builder.buildO0DefaultPipeline(Levels[0])
-                                       : builder.buildPerModuleDefaultPipeline(Levels[level]);
-  passes.run(module, modules);
+void optimize(llvm::Module &module, unsigned level, const Image &image) {
+  optimizeModule(module, &image, OptimizeOptions{.level = level});
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -98,23 +89,40 @@ int runLift(const LiftCommandOptions &options) {
       return reportFailure(loaded.takeError());
     image = std::move(*loaded);
   }
-  llvm::Expected<std::vector<uint64_t>> addresses =
-      selectFunctions(*image, options.functions);
-  if (!addresses)
-    return reportFailure(addresses.takeError());
+  llvm::Expected<std::vector<uint64_t>> selected =
+      selectFunctions(*image, options.functions, options.all);
+  if (!selected)
+    return reportFailure(selected.takeError());
 
   llvm::LLVMContext context;
   Lifter lifter(*image, context, diagnostics);
+  std::vector<uint64_t> addresses;
+  {
+    auto scope = profile.time("discover");
+    addresses = lifter.discover(*selected, options.all);
+  }
   {
     auto scope = profile.time("lift");
-    for (uint64_t address : *addresses)
-      if (llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address); !lifted)
+    for (uint64_t address : addresses) {
+      llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
+      if (lifted)
+        continue;
+      // A function the user named must lift; one that discovery found is reported and left
+      // out (calls to it become runtime calls), and the rest of the module is still emitted.
+      bool named = std::find(selected->begin(), selected->end(), address) != selected->end();
+      if (named && !options.all)
         return reportFailure(lifted.takeError());
+      diagnostics.error("lift-failed", address,
+                        llvm::toString(lifted.takeError()) +
+                            "; calls to it are runtime calls (__hoist_call)");
+    }
+    if (options.callees)
+      lifter.liftCallees();
   }
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
   {
     auto scope = profile.time("optimize");
-    optimize(*module, options.optLevel);
+    optimize(*module, options.optLevel, *image);
   }
   if (llvm::verifyModule(*module, &llvm::errs()))
     return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",

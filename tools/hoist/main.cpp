@@ -32,6 +32,14 @@ cl::list<std::string> Functions("function",
                                 cl::desc("Function to lift: a symbol name or 0x address "
                                          "(repeatable; default: main, else the entry point)"),
                                 cl::value_desc("name|0xaddr"), cl::sub(LiftCmd));
+cl::opt<bool> LiftAll("all",
+                      cl::desc("Lift every function program discovery finds, into one module"),
+                      cl::sub(LiftCmd));
+cl::opt<bool> LiftCallees("callees",
+                          cl::desc("Also lift the functions lifted code calls, transitively "
+                                   "(default true; --callees=false declares them and calls "
+                                   "them through __hoist_call)"),
+                          cl::init(true), cl::sub(LiftCmd));
 cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
                             cl::value_desc("file"), cl::init("-"), cl::sub(LiftCmd));
 cl::opt<std::string> Emit("emit", cl::desc("Output kind: ll or bc"), cl::init("ll"),
@@ -99,6 +107,8 @@ int main(int argc, char **argv) {
     hoist::LiftCommandOptions options;
     options.input = input;
     options.functions.assign(Functions.begin(), Functions.end());
+    options.all = LiftAll;
+    options.callees = LiftCallees;
     options.outputPath = Output;
     options.emit = Emit;
     options.optLevel = OptLevel;

@@ -1,6 +1,7 @@
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
 #include <gtest/gtest.h>
@@ -40,6 +41,12 @@ struct Lifted {
           n += call->getCalledFunction() && call->getCalledFunction()->getName() == callee;
     return n;
   }
+  unsigned countReturns() const {
+    unsigned n = 0;
+    for (const llvm::BasicBlock &bb : *function)
+      n += llvm::isa<llvm::ReturnInst>(bb.getTerminator());
+    return n;
+  }
   const llvm::BasicBlock *block(llvm::StringRef name) const {
     for (const llvm::BasicBlock &bb : *function)
       if (bb.getName() == name)
@@ -54,7 +61,9 @@ TEST(Lifter, FunctionIsNamedAfterItsAddressAndTakesStateAndMemory) {
   EXPECT_EQ(lifted.function->getName(), "fn_1000");
   EXPECT_EQ(lifted.function->arg_size(), 2u);
   EXPECT_TRUE(lifted.function->hasParamAttribute(0, llvm::Attribute::NoAlias));
-  EXPECT_EQ(lifted.countCalls("__hoist_ret"), 1u);
+  // `ret` returns from the LLVM function; no intrinsic is called for it.
+  EXPECT_EQ(lifted.countReturns(), 1u);
+  EXPECT_EQ(lifted.countCalls("__hoist_ret"), 0u);
   EXPECT_EQ(lifted.lifter->stats().instructionsLifted, 2u);
   EXPECT_EQ(lifted.lifter->stats().blocks, 1u);
 }
@@ -88,7 +97,7 @@ TEST(Lifter, UnsupportedInstructionBecomesIntrinsicAndLiftingGoesOn) {
   Lifted lifted({0xec, 0x48, 0x01, 0xd8, 0xc3});   // in al, dx (port I/O); add rax, rbx; ret
   ASSERT_TRUE(lifted.function);
   EXPECT_EQ(lifted.countCalls("__hoist_unsupported"), 1u);
-  EXPECT_EQ(lifted.countCalls("__hoist_ret"), 1u);
+  EXPECT_EQ(lifted.countReturns(), 1u);
   EXPECT_EQ(lifted.lifter->stats().unsupported.at("in"), 1u);
   ASSERT_EQ(lifted.diagnostics.all().size(), 1u);
   const Diagnostic &d = lifted.diagnostics.all().front();
@@ -112,12 +121,63 @@ TEST(Lifter, BranchOutOfTheImageLeavesThroughJmpIntrinsic) {
   EXPECT_TRUE(lifted.block("exit_1012"));
 }
 
-TEST(Lifter, CallGoesThroughIntrinsicAndContinues) {
+TEST(Lifter, CallOutsideTheImageGoesThroughIntrinsicAndChecksTheReturn) {
   // call 0x2000; ret
   Lifted lifted({0xe8, 0xfb, 0x0f, 0x00, 0x00, 0xc3});
   ASSERT_TRUE(lifted.function);
   EXPECT_EQ(lifted.countCalls("__hoist_call"), 1u);
-  EXPECT_EQ(lifted.countCalls("__hoist_ret"), 1u);
+  // A callee that returned anywhere but 0x1005 is handed on through __hoist_jmp.
+  EXPECT_EQ(lifted.countCalls("__hoist_jmp"), 1u);
+  EXPECT_TRUE(lifted.block("returned_elsewhere_1000"));
+  EXPECT_EQ(lifted.countReturns(), 2u);
+}
+
+TEST(Lifter, DirectCallIntoTheImageIsACallOfTheLiftedFunction) {
+  // 0x1000: call 0x1006; ret; 0x1006: mov eax, 7; ret
+  Lifted lifted({0xe8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x07, 0x00, 0x00, 0x00, 0xc3});
+  ASSERT_TRUE(lifted.function);
+  EXPECT_EQ(lifted.countCalls("fn_1006"), 1u);
+  EXPECT_EQ(lifted.countCalls("__hoist_call"), 0u);
+  llvm::Function *callee = lifted.lifter->module().getFunction("fn_1006");
+  ASSERT_TRUE(callee);
+  EXPECT_TRUE(callee->isDeclaration());   // liftFunction lifts one function
+  EXPECT_EQ(lifted.lifter->liftCallees(), 1u);
+  EXPECT_FALSE(callee->isDeclaration());
+  EXPECT_EQ(lifted.lifter->stats().functions, 2u);
+  EXPECT_FALSE(llvm::verifyModule(lifted.lifter->module(), &llvm::errs()));
+}
+
+TEST(Lifter, CalleeNotLiftedBecomesARuntimeCallWhenTheModuleIsTaken) {
+  // 0x1000: call 0x1006; ret; 0x1006: ret
+  Lifted lifted({0xe8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xc3});
+  ASSERT_TRUE(lifted.function);
+  std::unique_ptr<llvm::Module> module = lifted.lifter->takeModule();
+  llvm::Function *callee = module->getFunction("fn_1006");
+  ASSERT_TRUE(callee);
+  ASSERT_FALSE(callee->isDeclaration());
+  EXPECT_TRUE(callee->hasFnAttribute("hoist-not-lifted"));
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(&*std::prev(callee->getEntryBlock().end(), 2));
+  ASSERT_TRUE(call);
+  EXPECT_EQ(call->getCalledFunction()->getName(), "__hoist_call");
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(call->getArgOperand(2))->getZExtValue(), 0x1006u);
+  EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
+}
+
+TEST(Lifter, CallThroughAReadOnlyConstantPointerIsDirect) {
+  // 0x1000: call [rip+2] (-> slot 0x1008); ret; nop; 0x1008: dq 0x1010; 0x1010: ret
+  Lifted lifted({0xff, 0x15, 0x02, 0x00, 0x00, 0x00, 0xc3, 0x90,
+                 0x10, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc3});
+  ASSERT_TRUE(lifted.function);
+  EXPECT_EQ(lifted.countCalls("fn_1010"), 1u);
+  EXPECT_EQ(lifted.countCalls("__hoist_call"), 0u);
+}
+
+TEST(Lifter, CallThroughAnImmediateInARegisterIsDirect) {
+  // 0x1000: mov eax, 0x100c; call rax; ret; nop; 0x100c: ret
+  Lifted lifted({0xb8, 0x0c, 0x10, 0x00, 0x00, 0xff, 0xd0, 0xc3, 0x90, 0x90, 0x90, 0x90, 0xc3});
+  ASSERT_TRUE(lifted.function);
+  EXPECT_EQ(lifted.countCalls("fn_100c"), 1u);
+  EXPECT_EQ(lifted.countCalls("__hoist_call"), 0u);
 }
 
 TEST(Lifter, AddressOutsideTheImageIsAnError) {

@@ -1,0 +1,39 @@
+// Optimizing lifted IR: Hoist's pipeline (lib/Passes/Pipeline.cpp, docs/OPTIMIZE.md).
+//
+// -O0 leaves the module as it is. -O1 repeats LLVM's O1 function simplification pipeline with
+// Hoist's own passes (lib/Passes) until the module's instruction count stops changing, within
+// a round budget. -O2 and -O3 run that fixpoint, then LLVM's O2 or O3 module pipeline.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace hoist {
+
+class Image;
+
+struct OptimizeOptions {
+  unsigned level = 2;              ///< 0 to 3, as -O0 to -O3
+  unsigned maxFixpointRounds = 8;  ///< budget: rounds of O1 + own passes before giving up
+};
+
+struct OptimizeReport {
+  uint64_t instructionsBefore = 0;
+  /// The module's instruction count after each fixpoint round, in order.
+  std::vector<uint64_t> instructionsPerRound;
+  uint64_t instructionsAfter = 0;
+  double fixpointMs = 0;   ///< the O1 + own passes rounds
+  double finalMs = 0;      ///< LLVM's O2/O3 after the fixpoint
+};
+
+/// Optimizes every function of `module`. `image` is the binary the module was lifted from, for
+/// folding loads from its read-only memory; without it those loads stay.
+OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
+                              const OptimizeOptions &options);
+
+/// The number of instructions in all functions of `module`.
+uint64_t countInstructions(const llvm::Module &module);
+
+} // namespace hoist

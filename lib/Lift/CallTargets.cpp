@@ -1,0 +1,106 @@
+#include "Lift/CallTargets.h"
+
+#include "Discover/FunctionExplorer.h"
+#include "hoist/Lifter.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+
+namespace hoist {
+
+std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot) {
+  // A writable slot may change before the call runs (a GOT entry, a function pointer
+  // variable); only a read-only one is the same at every call.
+  const Section *section = image.sectionAt(slot);
+  if (!section || section->writable || !section->mapped)
+    return std::nullopt;
+  uint64_t pointer = 0;
+  if (!image.read(slot, &pointer, sizeof pointer))
+    return std::nullopt;
+  return pointer;
+}
+
+CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value *destination) {
+  CallTarget result;
+  bool throughSlot = false;
+  std::optional<uint64_t> address;
+  if (std::optional<uint64_t> direct = directTarget(instr, &throughSlot)) {
+    if (throughSlot) {
+      if (const Import *import = image.importAtSlot(*direct)) {
+        result.kind = CallTarget::Kind::Import;
+        result.address = *direct;
+        result.throughSlot = true;
+        result.import = import;
+        return result;
+      }
+      address = constantPointerAt(image, *direct);
+    } else {
+      address = direct;
+    }
+  } else if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(destination)) {
+    // A register the lifter folded to a constant in this block: `mov rax, imm` or
+    // `lea rax, [rip+f]` before `call rax`.
+    address = constant->getZExtValue();
+  }
+  if (!address)
+    return result;
+  result.address = *address;
+  if (const Import *import = image.importAtStub(*address)) {
+    result.kind = CallTarget::Kind::Import;
+    result.import = import;
+  } else if (image.isExecutable(*address)) {
+    result.kind = CallTarget::Kind::Lifted;
+  }
+  return result;
+}
+
+std::string importFunctionName(const Import &import) {
+  if (import.library.empty())
+    return "import." + import.name;
+  return "import." + import.library + "!" + import.name;
+}
+
+namespace {
+
+llvm::FunctionType *stateFunctionType(llvm::LLVMContext &context) {
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  return llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr}, false);
+}
+
+} // namespace
+
+llvm::Function *declareImport(llvm::Module &module, const Import &import) {
+  std::string name = importFunctionName(import);
+  if (llvm::Function *existing = module.getFunction(name))
+    return existing;
+  auto *function = llvm::Function::Create(stateFunctionType(module.getContext()),
+                                          llvm::GlobalValue::ExternalLinkage, name, module);
+  function->addFnAttr("hoist-import", import.name);
+  if (!import.library.empty())
+    function->addFnAttr("hoist-library", import.library);
+  return function;
+}
+
+llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry) {
+  std::string name = liftedFunctionName(entry);
+  if (llvm::Function *existing = module.getFunction(name))
+    return existing;
+  auto *function = llvm::Function::Create(stateFunctionType(module.getContext()),
+                                          llvm::GlobalValue::ExternalLinkage, name, module);
+  function->getArg(0)->setName("state");
+  function->getArg(1)->setName("mem");
+  for (unsigned i = 0; i < 2; ++i) {
+    function->addParamAttr(i, llvm::Attribute::NoAlias);
+    function->addParamAttr(i, llvm::Attribute::NoUndef);
+  }
+  return function;
+}
+
+std::optional<uint64_t> liftedFunctionEntry(llvm::StringRef name) {
+  uint64_t entry = 0;
+  if (!name.consume_front("fn_") || name.empty() || name.getAsInteger(16, entry))
+    return std::nullopt;
+  return entry;
+}
+
+} // namespace hoist

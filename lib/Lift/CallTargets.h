@@ -1,0 +1,51 @@
+// Where a call (or a jmp that leaves its function) goes, when that is known without running it,
+// and the LLVM functions lifted code calls for it:
+//   - a function Hoist lifts: `void @fn_<hex>(ptr %state, ptr %mem)` (a direct call, or a
+//     constant pointer: `call [rip+X]` with X read-only, `mov/lea rax, f; call rax`);
+//   - a named import: `void @"import.<name>"(ptr %state, ptr %mem)` (through a PLT stub, an
+//     IAT or GOT slot, a PE thunk), declared external;
+//   - anything else stays with the runtime (__hoist_call, __hoist_jmp).
+#pragma once
+
+#include "Decode/Instr.h"
+#include "hoist/Image.h"
+
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Value.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hoist {
+
+struct CallTarget {
+  enum class Kind { Unknown, Lifted, Import };
+  Kind kind = Kind::Unknown;
+  uint64_t address = 0;             ///< Lifted: the callee's entry; Import: its stub or slot
+  bool throughSlot = false;         ///< Import: called through its slot (RIP is the slot's value)
+  const Import *import = nullptr;   ///< Import only
+};
+
+/// Resolves the call or jmp `instr`, whose semantic computed the destination `destination`.
+CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value *destination);
+
+/// The pointer stored at `slot` when the slot is in a mapped, read-only section of the image.
+std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot);
+
+/// "import.printf" (ELF), "import.KERNEL32.dll!ExitProcess" (PE: the DLL, then the name or
+/// "#ordinal").
+std::string importFunctionName(const Import &import);
+
+/// `declare void @"import.X"(ptr, ptr)` with attributes "hoist-import" (the name) and, for PE,
+/// "hoist-library" (the DLL); returns the existing declaration on later calls.
+llvm::Function *declareImport(llvm::Module &module, const Import &import);
+
+/// `void @fn_<hex>(ptr noalias noundef %state, ptr noalias noundef %mem)`, declared if the
+/// module does not have it yet.
+llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry);
+
+/// The entry of a lifted function's name ("fn_401000" -> 0x401000), if it is one.
+std::optional<uint64_t> liftedFunctionEntry(llvm::StringRef name);
+
+} // namespace hoist

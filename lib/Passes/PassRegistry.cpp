@@ -1,0 +1,50 @@
+// Hoist's passes by name, for textual pipelines (`hoist-opt -passes=fold-flag-idioms`), and in
+// the order one fixpoint round runs them.
+#include "Passes/Passes.h"
+
+namespace hoist {
+
+void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
+  builder.registerPipelineParsingCallback(
+      [image](llvm::StringRef name, llvm::FunctionPassManager &passes,
+              llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name == "fold-image-loads" && image) {
+          passes.addPass(FoldImageLoadsPass(*image));
+          return true;
+        }
+        if (name == "narrow-trunc-loads") {
+          passes.addPass(NarrowTruncLoadsPass());
+          return true;
+        }
+        if (name == "fold-flag-idioms") {
+          passes.addPass(FoldFlagIdiomsPass());
+          return true;
+        }
+        if (name == "dead-state-stores") {
+          passes.addPass(DeadStateStoresPass());
+          return true;
+        }
+        return false;
+      });
+}
+
+PassSetup::PassSetup(const Image *image) {
+  registerHoistPasses(builder, image);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+}
+
+void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image) {
+  // Flags first: the lifter's own formulas are the easiest to recognize, before InstCombine
+  // reshapes them.
+  passes.addPass(FoldFlagIdiomsPass());
+  if (image)
+    passes.addPass(FoldImageLoadsPass(*image));
+  passes.addPass(NarrowTruncLoadsPass());
+  passes.addPass(DeadStateStoresPass());
+}
+
+} // namespace hoist

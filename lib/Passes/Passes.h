@@ -1,0 +1,72 @@
+// Hoist's own LLVM passes (new pass manager), one per file. Each rewrites a shape the lifter
+// produces that LLVM's own pipeline leaves alone; docs/OPTIMIZE.md says which and why.
+#pragma once
+
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+
+namespace hoist {
+
+class Image;
+
+/// What a Hoist pass preserves: everything when it changed nothing, else the CFG (none of them
+/// adds, removes or redirects a block).
+inline llvm::PreservedAnalyses preservedAfter(bool changed) {
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
+/// A load from a constant address inside read-only image memory becomes the bytes it reads.
+class FoldImageLoadsPass : public llvm::PassInfoMixin<FoldImageLoadsPass> {
+public:
+  explicit FoldImageLoadsPass(const Image &image) : image_(image) {}
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+
+private:
+  const Image &image_;
+};
+
+/// `trunc (load iN p)` with no other user of the load becomes a narrower load of p.
+class NarrowTruncLoadsPass : public llvm::PassInfoMixin<NarrowTruncLoadsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+};
+
+/// Status-flag formulas of a subtraction (SF != OF, SF == OF, OF, ZF) become the comparison the
+/// source made: `icmp slt/sge/eq/ne a, b`, or the overflow bit of `llvm.ssub.with.overflow`.
+class FoldFlagIdiomsPass : public llvm::PassInfoMixin<FoldFlagIdiomsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+};
+
+/// State stores nothing observes and State loads that read back a value stored before a
+/// runtime call (cpuid, rdtsc, ...) whose State effects are known.
+class DeadStateStoresPass : public llvm::PassInfoMixin<DeadStateStoresPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+};
+
+/// Makes the passes above known to `builder` by name (`fold-image-loads`, `narrow-trunc-loads`,
+/// `fold-flag-idioms`, `dead-state-stores`) for textual pipelines. fold-image-loads needs `image`; without one the
+/// name is not registered.
+void registerHoistPasses(llvm::PassBuilder &builder, const Image *image);
+
+/// LLVM's pass builder with Hoist's passes registered by name and the four analysis managers
+/// registered and cross-wired, ready to build and run pipelines.
+struct PassSetup {
+  explicit PassSetup(const Image *image);
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgsccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+};
+
+/// Adds every Hoist pass to `passes`, in the order one fixpoint round runs them.
+void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image);
+
+} // namespace hoist

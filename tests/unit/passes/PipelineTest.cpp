@@ -1,0 +1,86 @@
+// hoist::optimizeModule: the levels, the fixpoint's stopping rule and budget, and the Image it
+// reads. The passes themselves are tested one by one in tests/lit/passes.
+#include "Support/Diagnostics.h"
+#include "hoist/Lifter.h"
+#include "hoist/Optimize.h"
+
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Verifier.h>
+#include <gtest/gtest.h>
+
+using namespace hoist;
+
+namespace {
+
+constexpr uint64_t Base = 0x1000;
+
+// mov eax, [rip - 6] (its own first four bytes); cmp rdi, rsi; setl cl; ret
+const std::vector<uint8_t> Code = {0x8b, 0x05, 0xfa, 0xff, 0xff, 0xff, 0x48,
+                                   0x39, 0xf7, 0x0f, 0x9c, 0xc1, 0xc3};
+
+struct Lifted {
+  std::unique_ptr<Image> image = Image::fromRawBytes(Code, Base);
+  llvm::LLVMContext context;
+  DiagnosticSink diagnostics;
+  std::unique_ptr<llvm::Module> module;
+
+  Lifted() {
+    Lifter lifter(*image, context, diagnostics);
+    if (llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(Base); !lifted)
+      ADD_FAILURE() << llvm::toString(lifted.takeError());
+    module = lifter.takeModule();
+  }
+
+  /// Loads through the memory argument (State loads are through the first one).
+  unsigned memoryLoads() const {
+    unsigned count = 0;
+    for (const llvm::Function &function : *module)
+      for (const llvm::BasicBlock &block : function)
+        for (const llvm::Instruction &inst : block)
+          if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+            count += load->getPointerOperand()->stripInBoundsConstantOffsets() !=
+                     function.getArg(0);
+    return count;
+  }
+};
+
+TEST(Pipeline, LevelZeroLeavesTheModuleAlone) {
+  Lifted lifted;
+  uint64_t before = countInstructions(*lifted.module);
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), {.level = 0});
+  EXPECT_EQ(report.instructionsBefore, before);
+  EXPECT_EQ(report.instructionsAfter, before);
+  EXPECT_TRUE(report.instructionsPerRound.empty());
+  EXPECT_EQ(countInstructions(*lifted.module), before);
+}
+
+TEST(Pipeline, FixpointStopsAtTheFirstRoundThatChangesNothing) {
+  Lifted lifted;
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), {.level = 1});
+  const std::vector<uint64_t> &rounds = report.instructionsPerRound;
+  ASSERT_GE(rounds.size(), 2u);
+  EXPECT_EQ(rounds[rounds.size() - 1], rounds[rounds.size() - 2]);
+  for (size_t i = 0; i + 2 < rounds.size(); ++i)
+    EXPECT_NE(rounds[i], rounds[i + 1]) << "round " << i + 2 << " changed nothing yet more ran";
+  EXPECT_LT(rounds.front(), report.instructionsBefore);
+  EXPECT_EQ(report.instructionsAfter, rounds.back());   // -O1 stops after the fixpoint
+  EXPECT_FALSE(llvm::verifyModule(*lifted.module, &llvm::errs()));
+}
+
+TEST(Pipeline, FixpointKeepsToItsRoundBudget) {
+  Lifted lifted;
+  OptimizeReport report =
+      optimizeModule(*lifted.module, lifted.image.get(), {.level = 1, .maxFixpointRounds = 1});
+  EXPECT_EQ(report.instructionsPerRound.size(), 1u);
+}
+
+TEST(Pipeline, ReadOnlyImageLoadsFoldOnlyWithTheImage) {
+  Lifted withImage, withoutImage;
+  ASSERT_EQ(withImage.memoryLoads(), 2u);   // the mov and ret's return address
+  optimizeModule(*withImage.module, withImage.image.get(), {.level = 2});
+  optimizeModule(*withoutImage.module, nullptr, {.level = 2});
+  EXPECT_EQ(withImage.memoryLoads(), 1u);
+  EXPECT_EQ(withoutImage.memoryLoads(), 2u);
+}
+
+} // namespace
