@@ -31,7 +31,9 @@
 //   __hoist_call         a call the lifter could not resolve (see above)
 //   __hoist_jmp          a jump the lifter cannot follow (indirect, out of lifted code, or a
 //                        callee that did not return to its return address)
-//   __hoist_unsupported  an instruction without semantics (a diagnostic says which)
+//   __hoist_unsupported  an instruction without semantics (a diagnostic says which), or a
+//                        case of one that only run-time values reveal (xsave of AVX-512
+//                        state); the runtime does the instruction, the code goes on after it
 //   __hoist_trap         a fault the instruction raises (ud2, divide error, ...)
 // After __hoist_jmp and __hoist_trap the lifted function returns; State.RIP then says where
 // the machine is, so a lifted caller's return check passes the unresolved control upwards.

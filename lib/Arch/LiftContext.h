@@ -5,6 +5,7 @@
 #include "Arch/RegisterFile.h"
 #include "Decode/Instr.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/IRBuilder.h>
 
 namespace hoist {
@@ -36,6 +37,17 @@ public:
   /// writes State back, calls `void @<name>(ptr %state, ptr %mem, i64 address)`, which puts
   /// the results into State, and reads State again.
   virtual void callRuntime(llvm::StringRef name) = 0;
+  /// Emits `then` for where `condition` holds and `otherwise` (may be empty) for where it does
+  /// not; lifting of the instruction goes on after both, registers merging by phis. For the
+  /// parts of one instruction that run-time values select (xsave's state components, chosen
+  /// by EDX:EAX). Either part may split its block (trapIf) or end its path.
+  virtual void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
+                          llvm::function_ref<void()> otherwise) = 0;
+  /// Hands the instruction to the runtime as if it had no semantics: State is written back,
+  /// __hoist_unsupported called at its address, and State read again after it. For a case of
+  /// a lifted instruction that only run-time values reveal (xsave of a state component Hoist
+  /// does not model); used in one part of ifThenElse.
+  virtual void unsupportedAtRunTime() = 0;
 };
 
 /// Condition codes in the order of their encoding (jo=0 ... jg=15).
@@ -71,6 +83,10 @@ public:
   /// The full 64-bit value the register's variable would hold after writeReg(reg, value):
   /// for semantics that choose between register results with a select.
   llvm::Value *mergedRegister(ZydisRegister reg, llvm::Value *value);
+  /// A State field of machine configuration (HOIST_FIELD_XCR0), loaded here.
+  llvm::Value *readConfiguration(HoistStateField field) {
+    return registers_.loadConfiguration(ir, field);
+  }
   llvm::Value *readFlag(Var flag) { return readVar(flag); }
   void writeFlag(Var flag, llvm::Value *value) { writeVar(flag, value); }
   void writeFlags(FlagOp op, llvm::Value *lhs, llvm::Value *rhs, llvm::Value *result,

@@ -197,6 +197,14 @@ llvm::Value *RegisterFile::fieldPointer(llvm::IRBuilderBase &ir, Var var) const 
                             llvm::Twine(varName(var)) + ".ptr");
 }
 
+llvm::Value *RegisterFile::loadConfiguration(llvm::IRBuilderBase &ir,
+                                             HoistStateField field) const {
+  llvm::Type *type = stateType_->getElementType(field);
+  llvm::Value *ptr = ir.CreateStructGEP(stateType_, statePtr_, field,
+                                        llvm::Twine(stateField(field).name) + ".ptr");
+  return ir.CreateLoad(type, ptr, llvm::StringRef(stateField(field).name).lower());
+}
+
 llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
   BuilderAtEnd ir(block->bb);
   llvm::Value *ptr = fieldPointer(ir, var);

@@ -61,6 +61,8 @@ public:
   void storeAll(Block *block);
 
   llvm::Value *fieldPointer(llvm::IRBuilderBase &ir, Var var) const;
+  /// A State field that is no variable (XCR0): read where it is used, never written back.
+  llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field) const;
 
 private:
   llvm::Value *readRecursive(Block *block, Var var);

@@ -34,6 +34,9 @@ public:
   void trapIf(llvm::Value *condition, llvm::Value *address) override;
   void branchIf(llvm::Value *condition, uint64_t target) override;
   void callRuntime(llvm::StringRef name) override;
+  void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
+                  llvm::function_ref<void()> otherwise) override;
+  void unsupportedAtRunTime() override;
 
 private:
   struct Slot {
@@ -477,6 +480,50 @@ void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
   registers_.seal(fault);
   continueUnless(condition, faultBB);
   leave(fault, Intrinsic::Trap, address, false);
+  ctx_.setPosition(current_->tail, &ctx_.instr());
+}
+
+void FunctionLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
+                                llvm::function_ref<void()> otherwise) {
+  const Instr &instr = ctx_.instr();
+  std::string name = "bb_" + llvm::utohexstr(instr.address, true);
+  RegisterFile::Block *from = current_->tail;
+  llvm::BasicBlock *fromBB = current_->tailBB;
+  auto *joinBB = llvm::BasicBlock::Create(context_, name + ".join", &function_);
+  RegisterFile::Block *join = registers_.createBlock(joinBB);
+  // Each part is a block of its own after `from`; whatever block a part ends in (it may have
+  // split it) goes on to the join unless the part ended its path.
+  auto emitPart = [&](const char *suffix, llvm::function_ref<void()> body) {
+    auto *bb = llvm::BasicBlock::Create(context_, name + suffix, &function_, joinBB);
+    RegisterFile::Block *part = registers_.createBlock(bb);
+    registers_.addPredecessor(part, from);
+    registers_.seal(part);
+    current_->tail = part;
+    current_->tailBB = bb;
+    ctx_.setPosition(part, &instr);
+    if (body)
+      body();
+    tagWithAddress(bb, nullptr, instr.address);
+    tagWithAddress(current_->tailBB, nullptr, instr.address);
+    if (!current_->tailBB->getTerminator()) {
+      registers_.addPredecessor(join, current_->tail);
+      llvm::BranchInst::Create(joinBB, current_->tailBB);
+    }
+    return bb;
+  };
+  // The branch goes in first: reads in the parts look into the finished block.
+  auto *branchInst = llvm::BranchInst::Create(joinBB, joinBB, condition, fromBB);
+  branchInst->setSuccessor(0, emitPart(".then", then));
+  branchInst->setSuccessor(1, emitPart(".else", otherwise));
+  registers_.seal(join);
+  tagWithAddress(fromBB, nullptr, instr.address);
+  current_->tail = join;
+  current_->tailBB = joinBB;
+  ctx_.setPosition(join, &instr);
+}
+
+void FunctionLifter::unsupportedAtRunTime() {
+  leave(current_->tail, Intrinsic::Unsupported, ctx_.ir.getInt64(ctx_.instr().address), true);
   ctx_.setPosition(current_->tail, &ctx_.instr());
 }
 

@@ -30,6 +30,7 @@ static SemanticTable buildTable() {
   registerSimdCrypto(table);
   registerX87(table);
   registerFpEnvironment(table);
+  registerXsave(table);
   return table;
 }
 

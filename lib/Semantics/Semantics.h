@@ -63,6 +63,10 @@ ZydisRegister counterRegister(const Instr &instr);
 /// Hoist's arithmetic does not follow (docs/DESIGN.md); `assumption` says what is assumed.
 void noteFpEnvironment(LiftContext &ctx, const Instr &instr, llvm::StringRef assumption);
 
+/// The x87 control word that loading the 16 bits `stored` sets (fldcw, fxrstor, xrstor): the
+/// reserved bits 6 (reads as 1) and 13..15 (as 0) are not stored, as seen on the CPU.
+llvm::Value *x87ControlWordAsLoaded(LiftContext &ctx, llvm::Value *stored);
+
 enum class ConditionalFamily { Jcc, Setcc, Cmovcc };
 /// The 16 mnemonics of a family, indexed by Condition.
 const std::array<ZydisMnemonic, 16> &conditionalMnemonics(ConditionalFamily family);
@@ -96,5 +100,6 @@ void registerSimdString(SemanticTable &table);
 void registerSimdCrypto(SemanticTable &table);
 void registerX87(SemanticTable &table);
 void registerFpEnvironment(SemanticTable &table);
+void registerXsave(SemanticTable &table);
 
 } // namespace hoist

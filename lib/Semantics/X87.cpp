@@ -215,10 +215,9 @@ LiftStatus liftFnstcw(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-/// fldcw m16: the reserved bits 6 (reads as 1) and 13..15 (as 0) are not stored, as seen on
-/// the CPU. The states have no exception flags pending, so unmasking one cannot set ES.
+/// fldcw m16. The states have no exception flags pending, so unmasking one cannot set ES.
 LiftStatus liftFldcw(LiftContext &ctx, const Instr &instr) {
-  ctx.writeVar(Var::FPU_CW, ctx.ir.CreateOr(ctx.ir.CreateAnd(ctx.readOperand(0), 0x1f3f), 0x0040));
+  ctx.writeVar(Var::FPU_CW, x87ControlWordAsLoaded(ctx, ctx.readOperand(0)));
   noteFpEnvironment(ctx, instr, "x87 arithmetic after a new control word is lifted for round to "
                                 "nearest and 64-bit precision; only fist, fistp and frndint "
                                 "follow its rounding control");
@@ -255,6 +254,10 @@ LiftStatus liftX87Nop(LiftContext &ctx, const Instr &instr) {
 
 } // namespace
 
+llvm::Value *x87ControlWordAsLoaded(LiftContext &ctx, llvm::Value *stored) {
+  return ctx.ir.CreateOr(ctx.ir.CreateAnd(stored, 0x1f3f), 0x0040);
+}
+
 void registerX87(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_FLD, liftFld);
   table.add(ZYDIS_MNEMONIC_FILD, liftFild);
@@ -284,6 +287,7 @@ void registerX87(SemanticTable &table) {
                                  ZYDIS_MNEMONIC_FDISI8087_NOP, ZYDIS_MNEMONIC_FSETPM287_NOP})
     table.add(mnemonic, liftX87Nop);
   registerX87Arithmetic(table);
+  registerX87Transcendental(table);
   registerX87Compare(table);
 }
 

@@ -13,6 +13,7 @@ namespace hoist {
 /// The families of X87*.cpp, registered by registerX87.
 void registerX87Arithmetic(SemanticTable &table);
 void registerX87Compare(SemanticTable &table);
+void registerX87Transcendental(SemanticTable &table);
 
 /// Condition-code bits of the status word (SDM vol. 1, 8.1.3).
 enum class X87Condition : unsigned { C0 = 8, C1 = 9, C2 = 10, C3 = 14 };

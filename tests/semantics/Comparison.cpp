@@ -4,11 +4,13 @@
 #include "FaultGuard.h"
 #include "StateGenerator.h"
 #include "UndefinedFlags.h"
+#include "XsaveArea.h"
 
 #include <llvm/Support/FormatVariadic.h>
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace hoist::test {
 namespace {
@@ -47,6 +49,8 @@ std::string describeOutcome(const RunResult &run) {
     return llvm::formatv("host crash ({0}, address {1:x})", signalName(run.signal),
                          run.faultAddress)
         .str();
+  case Outcome::Unsupported:
+    return "unsupported";
   }
   return "?";
 }
@@ -132,6 +136,8 @@ const char *outcomeName(Outcome outcome) {
     return "fault";
   case Outcome::HostCrash:
     return "host crash";
+  case Outcome::Unsupported:
+    return "unsupported";
   }
   return "?";
 }
@@ -161,8 +167,18 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
       out += llvm::formatv("{0} native={1} lifted={2}; ", flag.name, native.state.*flag.field,
                            lifted.state.*flag.field)
                  .str();
-  out += compareFpStates(native.state.fp, lifted.state.fp, undefined);
-  out += compareArenas(nativeArena, liftedArena);
+  FpState liftedFp = lifted.state.fp;
+  if (native.outcome == Outcome::Fault && lifted.outcome == Outcome::Fault)
+    acceptPartialRestore(instr, in, nativeArena, native.state.fp, liftedFp);
+  out += compareFpStates(native.state.fp, liftedFp, undefined);
+  if (native.outcome == Outcome::Exit && lifted.outcome == Outcome::Exit &&
+      areaKind(instr) != AreaKind::None) {
+    std::vector<uint8_t> accepted(liftedArena, liftedArena + layout::ArenaSize);
+    acceptProcessorChoices(instr, in, nativeArena, accepted.data());
+    out += compareArenas(nativeArena, accepted.data());
+  } else {
+    out += compareArenas(nativeArena, liftedArena);
+  }
   if (!out.empty())
     out.resize(out.size() - 2);   // the last "; "
   return out;
@@ -204,6 +220,18 @@ std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t 
     if (address >= layout::ArenaAddress && address + size <= layout::ArenaAddress + layout::ArenaSize)
       out += llvm::formatv("[{0:x}]={1} ", address,
                            hexBytes(initialArena + (address - layout::ArenaAddress), size))
+                 .str();
+  }
+  AreaKind area = areaKind(instr);
+  if (isXsaveFamily(area)) {
+    uint64_t address = effectiveAddress(instr, instr.op(0), in);
+    out += llvm::formatv("rfbm={0:x} ", requestedFeatures(in)).str();
+    if (address >= layout::ArenaAddress &&
+        address + xsave::ModelledSize <= layout::ArenaAddress + layout::ArenaSize)
+      out += llvm::formatv("header={0} ",
+                           hexBytes(initialArena + (address - layout::ArenaAddress) +
+                                        xsave::HeaderOffset,
+                                    24))
                  .str();
   }
   out.pop_back();

@@ -30,6 +30,7 @@ enum class Outcome {
   Exit,        ///< reached an exit stub (native) or a control-transfer intrinsic (lifted)
   Fault,       ///< a CPU exception (native signal) or __hoist_trap (lifted)
   HostCrash,   ///< the lifted code itself crashed the host (a wrong address, say)
+  Unsupported, ///< (lifted) left through __hoist_unsupported, handing the instruction over
 };
 
 struct RunResult {

@@ -9,6 +9,7 @@
 #include "NativeRunner.h"
 #include "StateGenerator.h"
 #include "UndefinedFlags.h"
+#include "XsaveArea.h"
 
 #include <gtest/gtest.h>
 
@@ -115,6 +116,37 @@ TEST(Comparison, ComparesVectorAndX87StateMaskingOnlyUnmodelledExceptionFlags) {
             "fsw native=0x3800 lifted=0x3000");
 }
 
+/// One state run on the CPU (whatever NativeRunner has loaded) and lifted, each from the
+/// arena `initial`, with the arenas they leave.
+struct BothRuns {
+  RunResult native, lifted;
+  std::vector<uint8_t> nativeArena, liftedArena;
+};
+
+BothRuns runBoth(JitRunner &lifted, const CpuState &in, const std::vector<uint8_t> &initial) {
+  NativeRunner &native = NativeRunner::instance();
+  BothRuns runs;
+  std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+  runs.native = native.run(in);
+  runs.nativeArena.assign(native.arena(), native.arena() + layout::ArenaSize);
+  std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
+  std::string error;
+  EXPECT_TRUE(lifted.run(in, runs.lifted, error)) << error;
+  runs.liftedArena.assign(native.arena(), native.arena() + layout::ArenaSize);
+  return runs;
+}
+
+/// Loads `nativeBytes` into the native runner and lifts `liftedBytes`: the lifted code (null
+/// when it cannot be lifted) and, in `instr`, the instruction the CPU runs.
+std::unique_ptr<JitRunner> prepare(const std::vector<uint8_t> &nativeBytes,
+                                   const std::vector<uint8_t> &liftedBytes, Instr &instr) {
+  NativeRunner::instance().load(nativeBytes);
+  Decoder().decode(nativeBytes.data(), nativeBytes.size(), layout::InstructionAddress, instr);
+  auto lifted = JitRunner::create(liftedBytes, layout::InstructionAddress);
+  EXPECT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  return lifted ? std::move(*lifted) : nullptr;
+}
+
 /// Mismatching states when the CPU runs `nativeText` and the lifter lifts `liftedText`
 /// (both the same length, so every exit address agrees).
 unsigned mismatchesBetween(const std::string &nativeText, const std::string &liftedText,
@@ -128,29 +160,19 @@ unsigned mismatchesBetween(const std::string &nativeText, const std::string &lif
     return 0;
   }
   EXPECT_EQ(nativeBytes->size(), liftedBytes->size());
-  NativeRunner &native = NativeRunner::instance();
-  native.load(*nativeBytes);
   Instr instr;
-  Decoder().decode(nativeBytes->data(), nativeBytes->size(), layout::InstructionAddress, instr);
-  auto lifted = JitRunner::create(*liftedBytes, layout::InstructionAddress);
-  EXPECT_TRUE(bool(lifted)) << (lifted ? "" : llvm::toString(lifted.takeError()));
+  std::unique_ptr<JitRunner> lifted = prepare(*nativeBytes, *liftedBytes, instr);
   if (!lifted)
     return 0;
   StateGenerator generator(instr, 1);
-  std::vector<uint8_t> initial, nativeArena(layout::ArenaSize);
+  std::vector<uint8_t> initial;
   unsigned mismatches = 0;
   for (unsigned index = 0; index < 256; ++index) {
     CpuState in{};
     EXPECT_TRUE(generator.generate(index, in, initial));
-    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
-    RunResult outNative = native.run(in);
-    std::memcpy(nativeArena.data(), native.arena(), layout::ArenaSize);
-    std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
-    RunResult outLifted;
-    std::string error;
-    EXPECT_TRUE((*lifted)->run(in, outLifted, error)) << error;
-    std::string report =
-        compareRuns(instr, in, outNative, outLifted, nativeArena.data(), native.arena());
+    BothRuns runs = runBoth(*lifted, in, initial);
+    std::string report = compareRuns(instr, in, runs.native, runs.lifted,
+                                     runs.nativeArena.data(), runs.liftedArena.data());
     if (!report.empty() && mismatches++ == 0)
       firstReport = report;
   }
@@ -201,6 +223,94 @@ TEST(HarnessSelfTest, LiftedCodeThatCrashesIsAResultNotADeadProcess) {
   EXPECT_EQ(out.outcome, Outcome::HostCrash);
   EXPECT_EQ(out.signal, SIGSEGV);
   EXPECT_EQ(out.faultAddress, layout::MappingAddress);
+}
+
+} // namespace
+
+namespace {
+
+TEST(HarnessSelfTest, CatchesTheWrongXsaveFormat) {
+  std::string report;
+  // xsavec writes XCOMP_BV and clears the XSTATE_BV bits outside RFBM; xsave does neither.
+  EXPECT_GT(mismatchesBetween("xsave [rsi]", "xsavec [rsi]", report), 150u);
+  EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+  EXPECT_GT(mismatchesBetween("xsavec [rsi]", "xsave [rsi]", report), 150u);
+  EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+}
+
+TEST(HarnessSelfTest, CatchesAWrongTranscendental) {
+  // The x87 transcendentals run the instruction itself: the wrong one must still be caught.
+  std::string report;
+  EXPECT_GT(mismatchesBetween("fsin", "fcos", report), 128u);
+  EXPECT_NE(report.find("st(0) native="), std::string::npos) << report;
+  EXPECT_GT(mismatchesBetween("fptan", "fsincos", report), 128u);
+  EXPECT_GT(mismatchesBetween("fyl2x", "fpatan", report), 128u);
+}
+
+TEST(HarnessSelfTest, CatchesAnXsaveImageWithTheAvxStateMisplaced) {
+  // Lifted images of xsave that hold AVX state in use, with their AVX region moved from 576
+  // to 640 as a wrong offset would put it: each must be reported, none hidden by the masks.
+  llvm::Expected<std::vector<uint8_t>> bytes = assemble("xsave [rsi]");
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  Instr instr;
+  std::unique_ptr<JitRunner> lifted = prepare(*bytes, *bytes, instr);
+  ASSERT_TRUE(lifted);
+  StateGenerator generator(instr, 2);
+  std::vector<uint8_t> initial;
+  unsigned checked = 0;
+  for (unsigned index = 0; index < 512; ++index) {
+    CpuState in{};
+    ASSERT_TRUE(generator.generate(index, in, initial));
+    uint64_t avx = uint64_t(1) << xsave::Avx;
+    if (!(requestedFeatures(in) & avx) || !(componentsInUse(in.fp) & avx) ||
+        leavesToRuntime(instr, in) || in.gpr[6] % 64 != 0)
+      continue;
+    BothRuns runs = runBoth(*lifted, in, initial);
+    ASSERT_EQ(compareRuns(instr, in, runs.native, runs.lifted, runs.nativeArena.data(),
+                          runs.liftedArena.data()),
+              "");
+    std::vector<uint8_t> &moved = runs.liftedArena;
+    size_t avxRegion = in.gpr[6] - layout::ArenaAddress + xsave::AvxOffset;
+    std::memmove(&moved[avxRegion + 64], &moved[avxRegion], 256);
+    std::string report = compareRuns(instr, in, runs.native, runs.lifted,
+                                     runs.nativeArena.data(), moved.data());
+    EXPECT_EQ(report.find("memory 0x6000"), 0u) << report;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20u);
+}
+
+TEST(HarnessSelfTest, AcceptsOnlyInitialValuesWhereXsaveoptSkippedAComponent) {
+  Instr instr = decodeForm("xsaveopt [rsi]");
+  CpuState in{};
+  in.gpr[0] = 0x7;                               // RFBM: x87, SSE, AVX
+  in.gpr[6] = layout::DataAddress + 0x400;       // the area
+  in.fp.fcw = 0x037f;
+  in.fp.st[0][9] = 0x3f;                         // x87 in use; XMM zero (initial); AVX in use
+  for (auto &reg : in.fp.ymm)
+    reg[2] = 1;
+  RunResult native, lifted;
+  native.state = lifted.state = in;
+  std::vector<uint8_t> nativeArena(layout::ArenaSize, 0xa5);
+  size_t area = 0x400;
+  uint64_t nativeBv = 0x5, liftedBv = 0x7;       // the CPU skipped SSE, Hoist wrote it
+  std::memcpy(&nativeArena[area + xsave::HeaderOffset], &nativeBv, 8);
+  std::vector<uint8_t> liftedArena = nativeArena;
+  std::memcpy(&liftedArena[area + xsave::HeaderOffset], &liftedBv, 8);
+  std::memset(&liftedArena[area + 160], 0, 256);   // the XMM registers' initial values
+  EXPECT_EQ(compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data()), "");
+  // Anything but the initial values where the CPU skipped is reported.
+  liftedArena[area + 200] = 1;
+  std::string report =
+      compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data());
+  EXPECT_EQ(report.find("memory 0x600024a0-0x6000259f"), 0u) << report;   // the XMM region
+  // A component in use must be reported in use: x87 with XSTATE_BV[0] = 0 is wrong.
+  liftedArena[area + 200] = 0;
+  liftedBv = 0x6;
+  std::memcpy(&liftedArena[area + xsave::HeaderOffset], &liftedBv, 8);
+  EXPECT_EQ(compareRuns(instr, in, native, lifted, nativeArena.data(), liftedArena.data())
+                .find("memory 0x60002600-0x60002600"),
+            0u);
 }
 
 } // namespace

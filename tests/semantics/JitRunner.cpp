@@ -55,6 +55,7 @@ void toHoistState(const CpuState &in, HoistState &s) {
   s.CF = in.cf, s.PF = in.pf, s.AF = in.af, s.ZF = in.zf, s.SF = in.sf, s.DF = in.df;
   s.OF = in.of;
   s.GS_BASE = layout::GsBase;   // what NativeRunner set natively
+  s.XCR0 = hostXcr0();
   for (unsigned i = 0; i < 16; ++i)
     std::memcpy(s.YMM[i].lanes, in.fp.ymm[i], 32);
   s.MXCSR = in.fp.mxcsr;
@@ -96,6 +97,15 @@ llvm::Error liftError(const llvm::Twine &message) {
 }
 
 } // namespace
+
+uint64_t hostXcr0() {
+  static const uint64_t xcr0 = [] {
+    uint32_t low, high;
+    asm volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    return uint64_t(high) << 32 | low;
+  }();
+  return xcr0;
+}
 
 llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<uint8_t> &bytes,
                                                             uint64_t address) {
@@ -196,8 +206,8 @@ bool JitRunner::run(const CpuState &in, RunResult &out, std::string &error) {
     fromHoistState(state, out.state);
     return true;
   case ExitKind::Unsupported:
-    error = "lifted as __hoist_unsupported\n" + diagnostics_;
-    return false;
+    out.outcome = Outcome::Unsupported;
+    break;
   case ExitKind::Trap:
     out.outcome = Outcome::Fault;
     break;

@@ -21,6 +21,9 @@ class Image;
 
 namespace hoist::test {
 
+/// XCR0 of this machine (xgetbv): what the lifted runs get in State.XCR0.
+uint64_t hostXcr0();
+
 /// The first control-transfer intrinsic a run reached; None when the lifted function returned
 /// without one, which is how a `ret` leaves.
 enum class ExitKind { None, Call, Jmp, Trap, Unsupported };
@@ -48,9 +51,8 @@ public:
   StateRun runOnState(HoistState &state);
 
   /// Runs from `in`. The result is the State at the first control-transfer intrinsic, which
-  /// is where the native run reaches its exit stub; __hoist_trap makes it a Fault. False, with
-  /// `error`, when the run cannot be compared: the lifted code reached __hoist_unsupported or
-  /// returned without leaving through any intrinsic.
+  /// is where the native run reaches its exit stub, or the State the function returned with
+  /// (a `ret`); __hoist_trap makes it a Fault and __hoist_unsupported an Unsupported.
   bool run(const CpuState &in, RunResult &out, std::string &error);
 
   /// The lifted module as text and the lifter's diagnostics, for failure reports.

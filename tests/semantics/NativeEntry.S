@@ -6,8 +6,12 @@
 # address, then jump to hoist_native_exit, which stores the rest, returns to the host stack and
 # only then reads the flags with pushfq.
 #
-# The SIMD and x87 state goes in with fxrstor (x87, MXCSR, XMM) and vmovdqu (the whole YMM
-# registers) and comes out the same way; then the host gets a clean x87 and MXCSR back.
+# The SIMD and x87 state goes in with one xrstor of a standard-format image (x87, MXCSR, XMM,
+# the YMM upper halves; components in their initial configuration are initialized rather
+# than loaded, so that the CPU tracks them as such), which also initializes AVX-512's opmask
+# and ZMM state: whatever the host left there, every form starts from the same state. It
+# comes out with vmovdqu (the whole YMM registers) and fxsave; then the host gets a clean x87
+# and MXCSR back.
         .intel_syntax noprefix
         .text
 
@@ -24,23 +28,9 @@ hoist_native_enter:
         mov [rdi + 288], rsp
         mov rax, [rdi + 136]
         mov [rip + hoist_native_code], rax
-        fxrstor [rdi + 1344]
-        vmovdqu ymm0, [rdi + 320]
-        vmovdqu ymm1, [rdi + 352]
-        vmovdqu ymm2, [rdi + 384]
-        vmovdqu ymm3, [rdi + 416]
-        vmovdqu ymm4, [rdi + 448]
-        vmovdqu ymm5, [rdi + 480]
-        vmovdqu ymm6, [rdi + 512]
-        vmovdqu ymm7, [rdi + 544]
-        vmovdqu ymm8, [rdi + 576]
-        vmovdqu ymm9, [rdi + 608]
-        vmovdqu ymm10, [rdi + 640]
-        vmovdqu ymm11, [rdi + 672]
-        vmovdqu ymm12, [rdi + 704]
-        vmovdqu ymm13, [rdi + 736]
-        vmovdqu ymm14, [rdi + 768]
-        vmovdqu ymm15, [rdi + 800]
+        mov eax, 0xe7                   # x87, SSE, AVX and AVX-512's three components
+        xor edx, edx
+        xrstor [rdi + 1344]
         push qword ptr [rdi + 128]
         popfq
         mov rax, rdi
@@ -85,23 +75,23 @@ hoist_native_exit:
         mov [rax + 144], rcx
         mov rcx, [rip + hoist_native_exit_rip]
         mov [rax + 280], rcx
-        vmovdqu [rax + 832], ymm0
-        vmovdqu [rax + 864], ymm1
-        vmovdqu [rax + 896], ymm2
-        vmovdqu [rax + 928], ymm3
-        vmovdqu [rax + 960], ymm4
-        vmovdqu [rax + 992], ymm5
-        vmovdqu [rax + 1024], ymm6
-        vmovdqu [rax + 1056], ymm7
-        vmovdqu [rax + 1088], ymm8
-        vmovdqu [rax + 1120], ymm9
-        vmovdqu [rax + 1152], ymm10
-        vmovdqu [rax + 1184], ymm11
-        vmovdqu [rax + 1216], ymm12
-        vmovdqu [rax + 1248], ymm13
-        vmovdqu [rax + 1280], ymm14
-        vmovdqu [rax + 1312], ymm15
-        fxsave [rax + 1856]
+        vmovdqu [rax + 320], ymm0
+        vmovdqu [rax + 352], ymm1
+        vmovdqu [rax + 384], ymm2
+        vmovdqu [rax + 416], ymm3
+        vmovdqu [rax + 448], ymm4
+        vmovdqu [rax + 480], ymm5
+        vmovdqu [rax + 512], ymm6
+        vmovdqu [rax + 544], ymm7
+        vmovdqu [rax + 576], ymm8
+        vmovdqu [rax + 608], ymm9
+        vmovdqu [rax + 640], ymm10
+        vmovdqu [rax + 672], ymm11
+        vmovdqu [rax + 704], ymm12
+        vmovdqu [rax + 736], ymm13
+        vmovdqu [rax + 768], ymm14
+        vmovdqu [rax + 800], ymm15
+        fxsave [rax + 832]
         fninit
         ldmxcsr [rip + hoist_native_host_mxcsr]
         vzeroupper

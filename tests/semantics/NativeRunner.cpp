@@ -1,6 +1,7 @@
 #include "NativeRunner.h"
 
 #include "FaultGuard.h"
+#include "XsaveArea.h"
 
 #include <cerrno>
 #include <cstddef>
@@ -23,10 +24,11 @@ struct alignas(64) NativeFrame {
   uint64_t outRip;
   uint64_t hostRsp;
   uint64_t padding[3];
-  uint64_t inYmm[16][4];
   uint64_t outYmm[16][4];
-  alignas(16) uint8_t inFx[512];
   alignas(16) uint8_t outFx[512];
+  /// What xrstor loads: a standard-format image, with room for every component the entry
+  /// initializes (up to AVX-512's Hi16_ZMM, which ends at byte 2688).
+  alignas(64) uint8_t inXsave[2688];
 };
 void hoist_native_enter(NativeFrame *frame);
 void hoist_native_exit();
@@ -40,10 +42,9 @@ static_assert(offsetof(NativeFrame, outGpr) == 144);
 static_assert(offsetof(NativeFrame, outFlags) == 272);
 static_assert(offsetof(NativeFrame, outRip) == 280);
 static_assert(offsetof(NativeFrame, hostRsp) == 288);
-static_assert(offsetof(NativeFrame, inYmm) == 320);
-static_assert(offsetof(NativeFrame, outYmm) == 832);
-static_assert(offsetof(NativeFrame, inFx) == 1344);
-static_assert(offsetof(NativeFrame, outFx) == 1856);
+static_assert(offsetof(NativeFrame, outYmm) == 320);
+static_assert(offsetof(NativeFrame, outFx) == 832);
+static_assert(offsetof(NativeFrame, inXsave) == 1344);
 
 namespace hoist::test {
 namespace {
@@ -137,8 +138,8 @@ RunResult NativeRunner::run(const CpuState &in) {
   std::memcpy(frame.inGpr, in.gpr, sizeof frame.inGpr);
   frame.inFlags = packFlags(in);
   frame.code = in.rip;
-  toFxsave(in.fp, frame.inFx);
-  std::memcpy(frame.inYmm, in.fp.ymm, sizeof frame.inYmm);
+  std::memset(frame.inXsave, 0, sizeof frame.inXsave);
+  toXsave(in.fp, componentsInUse(in.fp), frame.inXsave);
   RunResult result;
   Fault fault;
   if (!FaultGuard::instance().run(enterNative, &frame, fault)) {

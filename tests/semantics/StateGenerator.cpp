@@ -227,6 +227,8 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
       shapeStringState(index, state, arena);
     plantBranchTargets(state, arena);
     generateFpState(state);
+    if (!shapeStateArea(state, arena))
+      continue;
     const Operand &vsib = instr_.op(1);   // gathers: dest, [base + vindex*scale], mask
     ZydisRegisterClass indexClass = ZydisRegisterGetClass(vsib.index);
     if (vsib.isMem() && (indexClass == ZYDIS_REGCLASS_XMM || indexClass == ZYDIS_REGCLASS_YMM) &&

@@ -30,6 +30,10 @@ private:
   bool placeVsibOperand(const Operand &operand, CpuState &state);
   void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   void plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena);
+  // AreaStateGenerator.cpp: fxsave/fxrstor and the xsave family.
+  bool shapeStateArea(CpuState &state, std::vector<uint8_t> &arena);
+  void initializeSomeComponents(FpState &fp);
+  uint64_t xrstorHeader(uint8_t *header);
 
   const Instr &instr_;
   Random random_;
