@@ -9,10 +9,11 @@
 #
 # usage: scripts/sweep.sh [--build-dir DIR] [--sample N] [--max-size BYTES] [--jobs N]
 #                         [--timeout SECONDS] [--memory MIB] [--opt -O0] [--json FILE]
-#                         [--corpus elf|pe|all] [--no-cfg]
+#                         [--min-size BYTES] [--corpus elf|pe|all] [--no-cfg]
 #   --sample N      N files chosen by the SHA-1 of their path (fixed: the same N on the same
 #                   machine every time), after --max-size filtering; 0 (default) takes all.
-#   --max-size B    skip files larger than B bytes (default: no limit).
+#   --max-size B    skip files larger than B bytes (default: no limit); --min-size B skips
+#                   smaller ones, so the corpus can be swept in size bands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 - "$here/.." "$@" <<'PY'
@@ -25,6 +26,7 @@ parser.add_argument("--build-dir", default=os.environ.get("HOIST_BUILD_DIR",
                                                           os.path.join(root, "build")))
 parser.add_argument("--sample", type=int, default=0)
 parser.add_argument("--max-size", type=int, default=0)
+parser.add_argument("--min-size", type=int, default=0)
 parser.add_argument("--jobs", type=int, default=1)
 parser.add_argument("--timeout", type=float, default=300.0)
 parser.add_argument("--memory", type=int, default=8192, help="address-space limit in MiB")
@@ -70,7 +72,8 @@ def corpus():
             path = os.path.join(directory, name)
             if os.path.islink(path) or not os.path.isfile(path):
                 continue   # a link names a file already in the list, or one elsewhere
-            if args.max_size and os.path.getsize(path) > args.max_size:
+            size = os.path.getsize(path)
+            if (args.max_size and size > args.max_size) or size < args.min_size:
                 continue
             if kind_of(path) == want:
                 files.append(path)

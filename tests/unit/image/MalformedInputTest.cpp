@@ -499,6 +499,20 @@ TEST_F(MalformedPeTest, ExportOrdinalBeyondAddressTable) {
   expectError(dll, "refers to function");
 }
 
+// Not malformed: a DLL that exports by ordinal only has no name tables, and their RVAs are 0.
+TEST_F(MalformedPeTest, ExportsByOrdinalOnlyNeedNoNameTables) {
+  uint32_t functionCount = get<uint32_t>(dll, exportTable(dll) + 20);
+  put<uint32_t>(dll, exportTable(dll) + 24, 0);   // NumberOfNamePointers
+  put<uint32_t>(dll, exportTable(dll) + 32, 0);   // NamePointerRVA
+  put<uint32_t>(dll, exportTable(dll) + 36, 0);   // OrdinalTableRVA
+  auto image = loadBytes(dll);
+  ASSERT_TRUE(bool(image)) << llvm::toString(image.takeError());
+  ASSERT_FALSE((*image)->exports().empty());
+  EXPECT_LE((*image)->exports().size(), functionCount);
+  for (const Export &exported : (*image)->exports())
+    EXPECT_EQ(exported.name[0], '#') << exported.name;   // named by ordinal
+}
+
 TEST_F(MalformedPeTest, ExportDirectoryOutsideEverySection) {
   put<uint32_t>(dll, dataDirectory(dll, COFF_EXPORT), 0x7ffff000);
   expectError(dll, "0x7ffff000");
