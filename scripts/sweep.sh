@@ -95,6 +95,8 @@ def run(cmd):
                            timeout=args.timeout, preexec_fn=limit_memory)
     except subprocess.TimeoutExpired as e:
         return "hang", None, (e.stderr or b"").decode(errors="replace"), time.monotonic() - start
+    except OSError as e:   # hoist could not be started (being relinked, say): not its verdict
+        return "error", None, f"sweep: cannot run {cmd[0]}: {e}", time.monotonic() - start
     err = p.stderr.decode(errors="replace")
     seconds = time.monotonic() - start
     if p.returncode < 0:
