@@ -16,6 +16,11 @@ struct LiftOptions {
   unsigned jumpTableSearchBlocks = 256;   ///< blocks searched back for a table base register
   unsigned maxDiscoveryRounds = 64;       ///< explore/resolve rounds per function
   uint64_t maxFunctions = 200000;         ///< functions discovered in one program
+
+  /// Run the LLVM verifier on each function as soon as it is lifted (`--verify-each`) rather
+  /// than once over the module when it is taken (Lifter::takeModule): slower, and it reports
+  /// a broken function from liftFunction itself.
+  bool verifyEachFunction = false;
 };
 
 } // namespace hoist

@@ -13,6 +13,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -57,6 +58,39 @@ struct Lifter::Impl {
     function.addFnAttr("hoist-not-lifted");
   }
 
+  /// Runs the verifier on one lifted function; a broken one goes back to a declaration (the
+  /// module stays valid, and finishing it defines the function as a runtime call). Returns
+  /// the verifier's report for a broken function.
+  std::optional<std::string> discardIfBroken(llvm::Function &function) {
+    std::string problems;
+    llvm::raw_string_ostream stream(problems);
+    if (!llvm::verifyFunction(function, &stream))
+      return std::nullopt;
+    function.deleteBody();
+    --stats.functions;
+    return problems;
+  }
+
+  /// The verifier once over the module: one pass instead of one per function. Only when the
+  /// module is broken (a Hoist bug) are the functions verified one by one, and each broken one
+  /// reported as `lift-failed` and left a declaration.
+  void verifyLifted() {
+    if (options.verifyEachFunction || !llvm::verifyModule(*module))
+      return;
+    for (llvm::Function &function : *module) {
+      std::optional<uint64_t> entry = liftedFunctionEntry(function.getName());
+      if (function.isDeclaration() || !entry)
+        continue;
+      if (std::optional<std::string> problems = discardIfBroken(function))
+        diagnostics.error("lift-failed", *entry,
+                          llvm::formatv("{0}: lifted function at {1} fails the LLVM verifier "
+                                        "(a Hoist bug): {2}; calls to it are runtime calls "
+                                        "(__hoist_call)",
+                                        image.path(), formatAddress(*entry), *problems)
+                              .str());
+    }
+  }
+
   /// Functions lifted code calls that have no body yet, by entry.
   std::vector<std::pair<uint64_t, llvm::Function *>> calledButNotLifted() {
     std::vector<std::pair<uint64_t, llvm::Function *>> pending;
@@ -99,16 +133,10 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
   ++impl.stats.functions;
 
-  std::string problems;
-  llvm::raw_string_ostream stream(problems);
-  if (llvm::verifyFunction(*function, &stream)) {
-    // Back to a declaration: the module stays valid, and finishing it defines the function
-    // as a runtime call.
-    function->deleteBody();
-    --impl.stats.functions;
-    return makeError("{0}: lifted function at {1} fails the LLVM verifier (a Hoist bug): {2}",
-                     impl.image.path(), formatAddress(entry), problems);
-  }
+  if (impl.options.verifyEachFunction)
+    if (std::optional<std::string> problems = impl.discardIfBroken(*function))
+      return makeError("{0}: lifted function at {1} fails the LLVM verifier (a Hoist bug): {2}",
+                       impl.image.path(), formatAddress(entry), *problems);
   return function;
 }
 
@@ -172,8 +200,12 @@ void Lifter::adoptDiscovery(const Lifter &other) {
 }
 
 llvm::Module &Lifter::module() { return *impl_->module; }
-std::unique_ptr<llvm::Module> Lifter::takeUnfinishedModule() { return std::move(impl_->module); }
+std::unique_ptr<llvm::Module> Lifter::takeUnfinishedModule() {
+  impl_->verifyLifted();
+  return std::move(impl_->module);
+}
 std::unique_ptr<llvm::Module> Lifter::takeModule() {
+  impl_->verifyLifted();
   finishModule();
   return std::move(impl_->module);
 }

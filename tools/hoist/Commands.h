@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hoist/Image.h"
+#include "hoist/Options.h"
 
 #include <llvm/Support/Error.h>
 
@@ -42,7 +43,11 @@ struct LiftCommandOptions {
   /// -j N with --all: N workers (0: every core), one module per chunk of functions in the
   /// directory `outputPath` (tools/hoist/ParallelLift.h); unset: one module.
   std::optional<unsigned> jobs;
+  bool verifyEachFunction = false;      ///< --verify-each (LiftOptions::verifyEachFunction)
 };
+
+/// The lifter's options a `hoist lift` command line asks for.
+LiftOptions liftOptionsFor(const LiftCommandOptions &options);
 
 int runLift(const LiftCommandOptions &options);
 

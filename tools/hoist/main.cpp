@@ -60,6 +60,10 @@ cl::opt<int> Jobs("j",
                   cl::desc("With --all: lift and optimize in N parallel workers (0: every core), "
                            "writing one module per chunk of functions into the directory -o"),
                   cl::value_desc("N"), cl::init(-1), cl::sub(LiftCmd));
+cl::opt<bool> VerifyEach("verify-each",
+                         cl::desc("Run the LLVM verifier on each function as it is lifted "
+                                  "(default: once over the lifted module)"),
+                         cl::sub(LiftCmd));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
@@ -126,6 +130,7 @@ int main(int argc, char **argv) {
     options.emit = Emit;
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
+    options.verifyEachFunction = VerifyEach;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
         return usageError("-j N needs --all and N >= 0 (0: every core)");
