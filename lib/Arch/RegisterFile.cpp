@@ -187,27 +187,43 @@ llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {
   return phi;
 }
 
-llvm::Value *RegisterFile::fieldPointer(llvm::IRBuilderBase &ir, Var var) const {
-  if (isVectorVar(var) || isX87Var(var))
-    return ir.CreateInBoundsGEP(stateType_, statePtr_,
-                                {ir.getInt32(0), ir.getInt32(stateFieldOf(var)),
-                                 ir.getInt32(stateIndexOf(var))},
-                                llvm::Twine(varName(var)) + ".ptr");
-  return ir.CreateStructGEP(stateType_, statePtr_, stateFieldOf(var),
-                            llvm::Twine(varName(var)) + ".ptr");
+llvm::Value *RegisterFile::createFieldPointer(llvm::ArrayRef<unsigned> indices,
+                                              const llvm::Twine &name) {
+  BuilderAtEnd ir(entry_->bb);
+  llvm::SmallVector<llvm::Value *, 3> gepIndices{ir.getInt32(0)};
+  for (unsigned index : indices)
+    gepIndices.push_back(ir.getInt32(index));
+  return ir.CreateInBoundsGEP(stateType_, statePtr_, gepIndices, name);
 }
 
-llvm::Value *RegisterFile::loadConfiguration(llvm::IRBuilderBase &ir,
-                                             HoistStateField field) const {
+llvm::Value *RegisterFile::fieldPointer(Var var) {
+  llvm::Value *&pointer = varPointers_[static_cast<unsigned>(var)];
+  if (pointer)
+    return pointer;
+  if (isVectorVar(var) || isX87Var(var))
+    pointer = createFieldPointer({stateFieldOf(var), stateIndexOf(var)},
+                                 llvm::Twine(varName(var)) + ".ptr");
+  else
+    pointer = createFieldPointer({stateFieldOf(var)}, llvm::Twine(varName(var)) + ".ptr");
+  return pointer;
+}
+
+llvm::Value *RegisterFile::fieldPointer(HoistStateField field) {
+  llvm::Value *&pointer = fieldPointers_[field];
+  if (!pointer)
+    pointer = createFieldPointer({static_cast<unsigned>(field)},
+                                 llvm::StringRef(stateField(field).name).lower() + ".ptr");
+  return pointer;
+}
+
+llvm::Value *RegisterFile::loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field) {
   llvm::Type *type = stateType_->getElementType(field);
-  llvm::Value *ptr = ir.CreateStructGEP(stateType_, statePtr_, field,
-                                        llvm::Twine(stateField(field).name) + ".ptr");
-  return ir.CreateLoad(type, ptr, llvm::StringRef(stateField(field).name).lower());
+  return ir.CreateLoad(type, fieldPointer(field), llvm::StringRef(stateField(field).name).lower());
 }
 
 llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
+  llvm::Value *ptr = fieldPointer(var);
   BuilderAtEnd ir(block->bb);
-  llvm::Value *ptr = fieldPointer(ir, var);
   if (isFlagVar(var))
     return ir.CreateICmpNE(ir.CreateLoad(ir.getInt8Ty(), ptr), ir.getInt8(0), varName(var));
   // A YMM field is [4 x i64] in State; the variable loads it as <4 x i64>, the same bytes, at
@@ -228,7 +244,7 @@ void RegisterFile::storeAll(Block *block) {
     BuilderAtEnd ir(block->bb);
     if (isFlagVar(var))
       value = ir.CreateZExt(value, ir.getInt8Ty());
-    ir.CreateAlignedStore(value, fieldPointer(ir, var), stateAlignment(ir.getContext(), var));
+    ir.CreateAlignedStore(value, fieldPointer(var), stateAlignment(ir.getContext(), var));
   }
 }
 

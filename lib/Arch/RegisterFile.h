@@ -60,9 +60,14 @@ public:
   /// Stores every variable's value at the end of `block` into State.
   void storeAll(Block *block);
 
-  llvm::Value *fieldPointer(llvm::IRBuilderBase &ir, Var var) const;
+  /// The address of a variable's State field. Each field's address is computed once, in the
+  /// entry block, which dominates every use: one getelementptr per field and function instead
+  /// of one per access.
+  llvm::Value *fieldPointer(Var var);
+  /// The same for a field that is no variable (RIP, XCR0), element 0 of an array field.
+  llvm::Value *fieldPointer(HoistStateField field);
   /// A State field that is no variable (XCR0): read where it is used, never written back.
-  llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field) const;
+  llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field);
 
 private:
   llvm::Value *readRecursive(Block *block, Var var);
@@ -70,6 +75,7 @@ private:
   llvm::Value *tryRemoveTrivialPhi(llvm::PHINode *phi);
   llvm::PHINode *createPhi(Block *block, Var var);
   llvm::Value *loadFromState(Block *block, Var var);
+  llvm::Value *createFieldPointer(llvm::ArrayRef<unsigned> indices, const llvm::Twine &name);
 
   std::vector<std::unique_ptr<Block>> blocks_;
   std::deque<TrackedFlagThunk> thunks_;
@@ -80,6 +86,8 @@ private:
   llvm::Value *statePtr_;
   llvm::StructType *stateType_;
   llvm::DenseSet<llvm::PHINode *> incompletePhis_;
+  std::array<llvm::Value *, NumVars> varPointers_{};
+  std::array<llvm::Value *, HOIST_FIELD_COUNT> fieldPointers_{};
 };
 
 } // namespace hoist
