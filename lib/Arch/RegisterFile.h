@@ -70,7 +70,10 @@ public:
   llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field);
 
 private:
-  llvm::Value *readRecursive(Block *block, Var var);
+  struct Def;
+  /// The definition of `var` that reaches the end of `block` (Braun et al.'s readVariable,
+  /// without emitting a load for a variable State holds).
+  Def &definition(Block *block, Var var);
   llvm::Value *addPhiOperands(Block *block, Var var, llvm::PHINode *phi);
   llvm::Value *tryRemoveTrivialPhi(llvm::PHINode *phi);
   llvm::PHINode *createPhi(Block *block, Var var);
