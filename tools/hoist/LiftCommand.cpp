@@ -6,6 +6,7 @@
 #include "Brighten/EmitObject.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Support/TimeBudget.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
 
@@ -98,7 +99,7 @@ int runLift(const LiftCommandOptions &options) {
     return reportFailure(selected.takeError());
 
   llvm::LLVMContext context;
-  Lifter lifter(*image, context, diagnostics);
+  Lifter lifter(*image, context, diagnostics, options.budgets);
   std::vector<uint64_t> addresses;
   {
     auto scope = profile.time("discover");
@@ -119,7 +120,14 @@ int runLift(const LiftCommandOptions &options) {
   }
   {
     auto scope = profile.time("lift");
-    for (uint64_t address : addresses) {
+    for (size_t i = 0; i < addresses.size(); ++i) {
+      uint64_t address = addresses[i];
+      if (options.budgets.pastDeadline()) {
+        reportTimeBudgetExhausted(diagnostics, "lifting stopped after " + std::to_string(i) +
+                                                   " of " + std::to_string(addresses.size()) +
+                                                   " functions");
+        break;
+      }
       llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
       if (lifted)
         continue;
@@ -148,7 +156,10 @@ int runLift(const LiftCommandOptions &options) {
   }
   {
     auto scope = profile.time("optimize");
-    optimize(*module, options.optLevel, *image);
+    if (options.optLevel && options.budgets.pastDeadline())
+      reportTimeBudgetExhausted(diagnostics, "optimization skipped");
+    else
+      optimize(*module, options.optLevel, *image);
   }
   if (llvm::verifyModule(*module, &llvm::errs()))
     return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",
