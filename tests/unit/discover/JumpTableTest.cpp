@@ -20,9 +20,10 @@ struct Discovered {
   DiagnosticSink diagnostics;
   DiscoveredFunction function;
 
-  explicit Discovered(const std::vector<uint8_t> &code) : image(Image::fromRawBytes(code, Base)) {
+  explicit Discovered(const std::vector<uint8_t> &code, const LiftOptions &options = {})
+      : image(Image::fromRawBytes(code, Base)) {
     InstructionCache cache(*image);
-    function = discoverFunction(*image, cache, Base, LiftOptions{}, diagnostics);
+    function = discoverFunction(*image, cache, Base, options, diagnostics);
   }
 
   const JumpTable *onlyTable() const {
@@ -134,6 +135,18 @@ TEST(JumpTable, NoBoundStaysUnresolved) {
   Discovered d(Unbounded);
   EXPECT_TRUE(d.function.explored.jumpTables.empty());
   EXPECT_EQ(d.function.unresolvedJumps, (std::vector<uint64_t>{0x100e}));
+}
+
+TEST(JumpTable, TableLargerThanTheBudgetStaysUnresolved) {
+  // BiasedPic's table has three entries: a budget of three resolves it, two leave the jmp to
+  // __hoist_jmp (a hostile bound of 2^32 entries costs nothing).
+  LiftOptions options;
+  options.maxJumpTableEntries = 3;
+  EXPECT_NE(Discovered(BiasedPic, options).onlyTable(), nullptr);
+  options.maxJumpTableEntries = 2;
+  Discovered d(BiasedPic, options);
+  EXPECT_TRUE(d.function.explored.jumpTables.empty());
+  EXPECT_EQ(d.function.unresolvedJumps, (std::vector<uint64_t>{0x1016}));
 }
 
 TEST(JumpTable, EntryOutsideCodeRejectsTheTable) {
