@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "Discover/IndirectJumpAnalysis.h"
 #include "Discover/JumpTableMatcher.h"
 #include "Discover/NoReturn.h"
 #include "Support/Diagnostics.h"
@@ -103,6 +104,37 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   // Tables whose entries are other functions' starts: an indirect tail call through a table of
   // function pointers (`jmp [handlers+rax*8]`), not a switch inside this function.
   JumpTableMap callTables;
+  // What the value analysis found for the jmps the matcher could not resolve.
+  std::map<uint64_t, uint64_t> importSlotJumps;
+  std::map<uint64_t, std::string> reasons;
+  // Whether the targets of a table are other functions' code rather than this function's.
+  auto callsFunctions = [&](uint64_t jump, const JumpTable &table) {
+    bool calls = false;
+    for (uint64_t target : table.targets)
+      calls |= target != entry && hints.functionStarts && hints.functionStarts->count(target);
+    // Without unwinding tables the handlers' starts may not be known yet: a table none of
+    // whose targets is in this function's own stretch of code is one of pointers too.
+    return calls || std::all_of(table.targets.begin(), table.targets.end(), [&](uint64_t target) {
+             return outsideOwnCode(entry, jump, target, hints);
+           });
+  };
+  // Registers a table found for `jump`; returns whether exploration must run again. Sets only
+  // grow: a table sized by reaching constants, or a computed jump's set of targets, is
+  // replaced by a larger one.
+  auto record = [&](uint64_t jump, JumpTable table) {
+    if (auto known = tables.find(jump); known != tables.end()) {
+      if (table.targets.size() <= known->second.targets.size())
+        return false;
+      known->second = std::move(table);
+      return true;
+    }
+    if (callsFunctions(jump, table)) {
+      callTables.emplace(jump, std::move(table));
+      return false;
+    }
+    tables.emplace(jump, std::move(table));
+    return true;
+  };
   // Exploration only warns once, in the final round.
   DiagnosticSink quiet;
   for (unsigned round = 0;; ++round) {
@@ -111,43 +143,52 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     if (round + 1 >= options.maxDiscoveryRounds)
       break;
     bool changed = false;
+    std::vector<const MachineBlock *> unmatched;
     for (const auto &[start, block] : result.explored.blocks) {
       if (!isIndirectJump(block))   // also rules out a block without instructions
         continue;
       uint64_t jump = block.instrs.back()->address;
-      if (callTables.count(jump))
+      if (callTables.count(jump) || importSlotJumps.count(jump))
         continue;
       auto known = tables.find(jump);
-      if (known != tables.end() && !known->second.bySetOfValues)
+      bool computed = known != tables.end() && known->second.shape == JumpTable::Shape::Computed;
+      if (known != tables.end() && !known->second.bySetOfValues && !computed)
         continue;
-      if (std::optional<JumpTable> table =
-              matchJumpTable(image, cache, result.explored, block, options, hints.extentEnd)) {
-        if (known != tables.end()) {
-          // Sets only grow: a table sized by reaching constants is replaced by a larger one.
-          if (table->targets.size() > known->second.targets.size()) {
-            known->second = std::move(*table);
-            changed = true;
-          }
-          continue;
-        }
-        bool callsFunctions = false;
-        for (uint64_t target : table->targets)
-          callsFunctions |= target != entry && hints.functionStarts &&
-                            hints.functionStarts->count(target);
-        // Without unwinding tables the handlers' starts may not be known yet: a table none of
-        // whose targets is in this function's own stretch of code is one of pointers too.
-        callsFunctions |= std::all_of(table->targets.begin(), table->targets.end(),
-                                      [&](uint64_t target) {
-                                        return outsideOwnCode(entry, jump, target, hints);
-                                      });
-        if (callsFunctions) {
-          callTables.emplace(jump, std::move(*table));
-          continue;
-        }
-        tables.emplace(jump, std::move(*table));
-        changed = true;
+      if (computed) {
+        unmatched.push_back(&block);
+        continue;
       }
+      if (std::optional<JumpTable> table =
+              matchJumpTable(image, cache, result.explored, block, options, hints.extentEnd))
+        changed |= record(jump, std::move(*table));
+      else if (known == tables.end())
+        unmatched.push_back(&block);
     }
+    // The escalation step, only when the cheap matchers found nothing new this round: the
+    // value analysis of the jmps they could not resolve (and of computed jumps, whose sets of
+    // targets may grow as more of the function is found).
+    if (!changed)
+      for (const MachineBlock *block : unmatched) {
+        uint64_t jump = block->instrs.back()->address;
+        IndirectJumpValue value =
+            analyzeIndirectJump(image, cache, result.explored, *block, options);
+        switch (value.kind) {
+        case IndirectJumpValue::Kind::Unresolved:
+          reasons[jump] = value.reason;
+          break;
+        case IndirectJumpValue::Kind::Import:
+          importSlotJumps[jump] = value.importSlot;
+          break;
+        case IndirectJumpValue::Kind::Constant: {
+          JumpTable table;
+          table.jump = jump;
+          table.shape = JumpTable::Shape::Computed;
+          table.targets = std::move(value.targets);
+          changed |= record(jump, std::move(table));
+          break;
+        }
+        }
+      }
     if (!changed)
       break;
   }
@@ -163,19 +204,37 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
           result.tailCalls.push_back(*target);
       continue;
     }
-    if (auto call = callTables.find(block.instrs.back()->address); call != callTables.end()) {
+    uint64_t jump = block.instrs.back()->address;
+    if (auto call = callTables.find(jump); call != callTables.end()) {
       for (uint64_t target : call->second.distinctTargets())
         result.tailCalls.push_back(target);
+      if (call->second.shape == JumpTable::Shape::Computed)
+        result.computedJumps.push_back({jump, call->second.targets, {}});
+      result.explored.tailCallTables.insert(*call);
       continue;
     }
-    if (!result.explored.jumpTables.count(block.instrs.back()->address)) {
-      // `jmp [slot]` of an import (a PE thunk, an ELF PLT entry) is a tail call to the import.
-      bool throughSlot = false;
-      std::optional<uint64_t> slot = directTarget(*block.instrs.back(), &throughSlot);
-      if (slot && throughSlot && image.importAtSlot(*slot))
-        result.importJumps.push_back(image.importAtSlot(*slot)->name);
-      else
-        result.unresolvedJumps.push_back(block.instrs.back()->address);
+    if (auto table = result.explored.jumpTables.find(jump);
+        table != result.explored.jumpTables.end()) {
+      if (table->second.shape == JumpTable::Shape::Computed)
+        result.computedJumps.push_back({jump, table->second.targets, {}});
+      continue;
+    }
+    // `jmp [slot]` of an import (a PE thunk, an ELF PLT entry) is a tail call to the import,
+    // and so is a jmp to a value loaded from the slot (`mov rax, [rip+GOT]; jmp rax`).
+    bool throughSlot = false;
+    std::optional<uint64_t> slot = directTarget(*block.instrs.back(), &throughSlot);
+    if (slot && throughSlot && image.importAtSlot(*slot)) {
+      result.importJumps.push_back(image.importAtSlot(*slot)->name);
+    } else if (auto loaded = importSlotJumps.find(jump); loaded != importSlotJumps.end()) {
+      const std::string &name = image.importAtSlot(loaded->second)->name;
+      result.importJumps.push_back(name);
+      result.computedJumps.push_back({jump, {}, name});
+      result.explored.importSlotJumps.insert(*loaded);
+    } else {
+      auto reason = reasons.find(jump);
+      result.unresolvedJumps.push_back(
+          {jump, reason != reasons.end() ? reason->second
+                                         : "not analysed: the function's round budget ran out"});
     }
   }
   result.calls = collectCalls(image, result.explored);

@@ -40,6 +40,11 @@ struct ExploredFunction {
   uint64_t entry = 0;
   std::map<uint64_t, MachineBlock> blocks;   ///< by start address
   JumpTableMap jumpTables;                   ///< the resolved tables whose jmp was reached
+  /// Set by discoverFunction for the lifter: indirect jmps whose targets are all other
+  /// functions' entries (tables of function pointers, constant targets), lifted as tail calls,
+  /// and jmps whose target is loaded from an import's slot (jmp -> the slot's address).
+  JumpTableMap tailCallTables;
+  std::map<uint64_t, uint64_t> importSlotJumps;
   bool budgetExhausted = false;
 };
 
