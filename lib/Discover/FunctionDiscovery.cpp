@@ -5,6 +5,7 @@
 #include "Discover/IndirectJumpAnalysis.h"
 #include "Discover/JumpTableMatcher.h"
 #include "Discover/NoReturn.h"
+#include "Discover/PathSearch.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 
@@ -79,6 +80,39 @@ bool allExitsNoReturn(const DiscoveredFunction &function) {
   return true;
 }
 
+/// Whether the call `instrs[call]` passes a nonzero constant as its first argument: the last
+/// write of rdi before it in its block is `mov edi, imm` (or `mov rdi, imm`) with imm != 0.
+bool passesNonzeroStatus(const std::vector<const Instr *> &instrs, size_t call) {
+  for (size_t i = call; i-- > 0;) {
+    const Instr &instr = *instrs[i];
+    if (!writesRegister(instr, ZYDIS_REGISTER_RDI))
+      continue;
+    const Operand &dst = instr.op(0), &src = instr.op(1);
+    return instr.mnemonic == ZYDIS_MNEMONIC_MOV && dst.isReg() && dst.bits >= 32 &&
+           src.isImm() && (dst.bits == 32 ? (src.imm & 0xffffffffu) : src.imm) != 0;
+  }
+  return false;
+}
+
+/// Adds to `exitCalls` the calls of `function` to a callee in `callees` (error(),
+/// error_at_line()) that pass a nonzero status, so never return. Returns whether any was new.
+/// Decided on the blocks of the round: a path that joins between the status and the call
+/// splits the block, and the status is then not seen.
+bool findStatusExits(const ExploredFunction &function, const std::set<uint64_t> &callees,
+                     std::set<uint64_t> &exitCalls) {
+  bool found = false;
+  for (const auto &[start, block] : function.blocks)
+    for (size_t i = 0; i < block.instrs.size(); ++i) {
+      const Instr &instr = *block.instrs[i];
+      if (instr.category != ZYDIS_CATEGORY_CALL || exitCalls.count(instr.address))
+        continue;
+      std::optional<uint64_t> callee = directTarget(instr);
+      if (callee && callees.count(*callee) && passesNonzeroStatus(block.instrs, i))
+        found |= exitCalls.insert(instr.address).second;
+    }
+  return found;
+}
+
 /// Whether `target`, reached from a jump at `jump`, cannot be code of the function at `entry`:
 /// below the entry, or with another known function's start between the jump and the target
 /// (a function's code is one stretch, but for the parts with unwinding ranges of their own).
@@ -135,6 +169,9 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     tables.emplace(jump, std::move(table));
     return true;
   };
+  // Calls of error() with a nonzero status: they end their block.
+  std::set<uint64_t> exitCalls;
+  hints.noreturnCallSites = &exitCalls;
   // Exploration only warns once, in the final round.
   DiagnosticSink quiet;
   for (unsigned round = 0;; ++round) {
@@ -142,7 +179,8 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     result.explored = exploreFunction(cache, entry, options, quiet, hints);
     if (round + 1 >= options.maxDiscoveryRounds)
       break;
-    bool changed = false;
+    bool changed = hints.noreturnWhenStatusNonzero &&
+                   findStatusExits(result.explored, *hints.noreturnWhenStatusNonzero, exitCalls);
     std::vector<const MachineBlock *> unmatched;
     for (const auto &[start, block] : result.explored.blocks) {
       if (!isIndirectJump(block))   // also rules out a block without instructions

@@ -163,7 +163,9 @@ def check_pe(args, sources, failures):
     truth is pe_truth's (COFF symbols and the assembly); entries hoist reports beyond it are
     counted, not failed: functions written in assembly have no type in the symbol table."""
     total = dict(tables=0, tables_found=0, targets=0, targets_found=0, targets_reported=0,
-                 entries=0, entries_found=0, entries_reported=0)
+                 entries=0, entries_found=0, entries_reported=0, instructions=0, covered=0,
+                 filler=0)
+    coverage_checked = shutil.which(pe_truth.DWARFDUMP) is not None
     binaries = 0
     for source in sources:
         stem = os.path.splitext(os.path.basename(source))[0]
@@ -176,6 +178,9 @@ def check_pe(args, sources, failures):
             tables = pe_truth.jump_tables(pe, os.path.join(args.work, f"{name}-{stem}.s"))
             entries = pe_truth.function_entries(pe)
             own = pe_truth.source_functions(pe, os.path.basename(source))
+            emitted = (coverage.emitted_in(pe_truth.function_ranges(full),
+                                           coverage.disassemble(full))
+                       if coverage_checked else [])
             if not own:
                 failures.append(f"{name}: no function of {source} in the COFF symbols")
             binaries += 1
@@ -191,6 +196,11 @@ def check_pe(args, sources, failures):
                                         if any(a <= int(t["jump"], 16) < b for a, b in own)]
                 result = compare(tables, entries, cfg)
                 result["entries_reported"] = len({f["entry"] for f in cfg["functions"]} - {"0x0"})
+                covered, filler, uncovered = coverage.check(emitted, cfg)
+                result.update(instructions=len(emitted), covered=covered, filler=filler)
+                if uncovered:
+                    failures.append(f"{name} {variant}: {len(uncovered)} emitted instructions "
+                                    "in no block: " + " ".join(hex(a) for a in uncovered[:10]))
                 for key in total:
                     total[key] += result[key]
                 print_row(f"{name} {variant}", result)
@@ -207,7 +217,10 @@ def check_pe(args, sources, failures):
           f"recall {ratio(total['targets_found'], total['targets']):.2f}%), "
           f"function entries {total['entries_found']}/{total['entries']} "
           f"(recall {ratio(total['entries_found'], total['entries']):.2f}%, "
-          f"{total['entries_reported'] - total['entries_found']} reported beyond the truth)")
+          f"{total['entries_reported'] - total['entries_found']} reported beyond the truth), "
+          + (f"emitted instructions in a block {total['covered']}/"
+             f"{total['instructions'] - total['filler']} (+{total['filler']} unreachable filler)"
+             if coverage_checked else f"coverage not checked: no {pe_truth.DWARFDUMP}"))
 
 
 PE_VARIANTS = {"stripped": ["--strip-all"],

@@ -33,9 +33,14 @@ def disassemble(path):
 
 def emitted(elf, instructions):
     """[(address, text)] of the instructions inside function symbols with a size, in order."""
-    ranges = sorted({(sym["value"], sym["value"] + sym["size"]) for sym in elf.symbols()
-                     if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
-                     and elf.executable(sym["value"])})
+    return emitted_in({(sym["value"], sym["value"] + sym["size"]) for sym in elf.symbols()
+                       if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
+                       and elf.executable(sym["value"])}, instructions)
+
+
+def emitted_in(ranges, instructions):
+    """[(address, text)] of the instructions inside the [start, end) `ranges`, in order."""
+    ranges = sorted(ranges)
     addresses = sorted(instructions)
     result = []
     for start, end in ranges:
