@@ -11,9 +11,9 @@
 namespace hoist {
 namespace {
 
-constexpr uint32_t RelocationRelative = 8;   // R_X86_64_RELATIVE
-constexpr unsigned MaxCopies = 8;            // register copies followed back from the jmp
-constexpr unsigned MaxSearches = 64;         // backward searches per jmp
+constexpr uint32_t RelocationRelative = 8; // R_X86_64_RELATIVE
+constexpr unsigned MaxCopies = 8;          // register copies followed back from the jmp
+constexpr unsigned MaxSearches = 64;       // backward searches per jmp
 
 ZydisRegister gpr64(ZydisRegister reg) {
   switch (ZydisRegisterGetClass(reg)) {
@@ -61,8 +61,8 @@ public:
         predecessors_(predecessorMap(function)) {}
 
   /// The values `reg` may hold at instruction `position` of `block`; false with `reason`.
-  bool registerAt(const MachineBlock &block, size_t position, ZydisRegister reg,
-                  unsigned copies, std::set<Value> &out) {
+  bool registerAt(const MachineBlock &block, size_t position, ZydisRegister reg, unsigned copies,
+                  std::set<Value> &out) {
     if (++searches_ > MaxSearches)
       return refuse("the value analysis ran out of its search budget");
     ReachingDefinitions reaching = reachingDefinitions(function_, predecessors_, block, position,
@@ -86,7 +86,10 @@ public:
     if (mem.segment == ZYDIS_REGISTER_FS || mem.segment == ZYDIS_REGISTER_GS)
       return refuse("loaded from thread-local memory (" + instr.describe() + ")");
     if (mem.index != ZYDIS_REGISTER_NONE)
-      return refuse("loaded from a computed address (" + instr.describe() + ")");
+      return refuse(std::string(inWritableTable(block, index, mem)
+                                    ? "loaded from a table in writable memory"
+                                    : "loaded from a computed address") +
+                    " (" + instr.describe() + ")");
     std::set<Value> bases;
     if (mem.base == ZYDIS_REGISTER_RIP) {
       bases.insert({false, instr.next()});
@@ -114,6 +117,23 @@ public:
       out.insert({false, *pointer});
     }
     return true;
+  }
+
+  /// Whether `mem` (with an index register) reads a table at a constant address in writable
+  /// memory: one the jump-table matcher refuses, as the program may rewrite it.
+  bool inWritableTable(const MachineBlock &block, size_t index, const Operand &mem) {
+    std::set<Value> bases;
+    if (mem.base == ZYDIS_REGISTER_RIP)
+      bases.insert({false, block.instrs[index]->next()});
+    else if (mem.base == ZYDIS_REGISTER_NONE)
+      bases.insert({false, 0});
+    else if (!registerAt(block, index, mem.base, MaxCopies, bases))
+      return false;
+    if (bases.size() != 1 || bases.begin()->import)
+      return false;
+    const Section *section =
+        image_.sectionAt(bases.begin()->value + static_cast<uint64_t>(mem.disp));
+    return section && section->mapped && section->writable;
   }
 
   const std::string &reason() const { return reason_; }
@@ -217,6 +237,12 @@ IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cach
   }
   if (values.size() > options.maxJumpTableEntries) {
     result.reason = "more targets than a jump table may have";
+    return result;
+  }
+  if (values.size() == 1 && values.begin()->value == 0) {
+    // `mov eax, offset weak_symbol; test rax, rax; je ...; jmp rax` (crtstuff's
+    // _ITM_deregisterTMCloneTable in a non-PIE): the symbol is not defined, the jmp not taken.
+    result.reason = "the target is 0 (an undefined weak symbol): the jmp is never taken";
     return result;
   }
   for (const Value &value : values) {

@@ -18,12 +18,12 @@ namespace hoist {
 
 struct IndirectJumpValue {
   enum class Kind {
-    Constant,     ///< the target is one of `targets` on every path
-    Import,       ///< the target is the value the loader puts in import slot `importSlot`
-    Unresolved,   ///< `reason` says why
+    Constant,   ///< the target is one of `targets` on every path
+    Import,     ///< the target is the value the loader puts in import slot `importSlot`
+    Unresolved, ///< `reason` says why
   };
   Kind kind = Kind::Unresolved;
-  std::vector<uint64_t> targets;   ///< sorted, distinct, each decodes as code
+  std::vector<uint64_t> targets; ///< sorted, distinct, each decodes as code
   uint64_t importSlot = 0;
   std::string reason;
 };

@@ -56,7 +56,7 @@ ReachingDefinitions reachingDefinitions(const ExploredFunction &function,
   auto flowInto = [&](uint64_t start) {
     auto it = predecessors.find(start);
     if (start == function.entry || it == predecessors.end()) {
-      result.fromEntry = true;   // the caller's value reaches here
+      result.fromEntry = true; // the caller's value reaches here
       return;
     }
     for (uint64_t pred : it->second)

@@ -27,11 +27,11 @@ struct Definition {
 };
 
 struct ReachingDefinitions {
-  std::vector<Definition> definitions;   ///< every write that reaches, one per path end
+  std::vector<Definition> definitions; ///< every write that reaches, one per path end
   /// A path reaches the function's entry (or a block without predecessors) with no write:
   /// there the register holds what the caller left in it.
   bool fromEntry = false;
-  bool budgetExhausted = false;          ///< more than `budget` blocks would be searched
+  bool budgetExhausted = false; ///< more than `budget` blocks would be searched
   bool complete() const { return !fromEntry && !budgetExhausted; }
 };
 

@@ -14,7 +14,7 @@ constexpr uint64_t Base = 0x1000;
 struct Discovered {
   std::unique_ptr<Image> image;
   DiagnosticSink diagnostics;
-  std::set<uint64_t> functionStarts;   ///< what program discovery would know; may be empty
+  std::set<uint64_t> functionStarts; ///< what program discovery would know; may be empty
   DiscoveredFunction function;
 
   explicit Discovered(const std::vector<uint8_t> &code, std::set<uint64_t> starts = {})

@@ -1,7 +1,7 @@
 // Calls that never return at one call site but may at another: error() and error_at_line()
 // exit when their status argument (edi) is not zero. Raw bytes at 0x1000, from GNU as.
-#include "Discover/FunctionDiscovery.h"
 #include "Discover/NoReturn.h"
+#include "Discover/FunctionDiscovery.h"
 #include "Support/Diagnostics.h"
 
 #include <gtest/gtest.h>
@@ -32,8 +32,8 @@ DiscoveredFunction discoverWithErrorAt(uint64_t error) {
 TEST(NoReturn, ErrorWithANonzeroStatusDoesNotReturn) {
   DiscoveredFunction function = discoverWithErrorAt(0x1017);
   ASSERT_EQ(function.calls.size(), 2u);
-  EXPECT_FALSE(function.calls[0].noreturn);   // error (0, ...) returns
-  EXPECT_TRUE(function.calls[1].noreturn);    // error (1, ...) exits
+  EXPECT_FALSE(function.calls[0].noreturn); // error (0, ...) returns
+  EXPECT_TRUE(function.calls[1].noreturn);  // error (1, ...) exits
   // The code after the second call is not the function's, and every way out is that call.
   for (const auto &[start, block] : function.explored.blocks)
     EXPECT_LE(block.endAddress, 0x1011u);
@@ -41,7 +41,7 @@ TEST(NoReturn, ErrorWithANonzeroStatusDoesNotReturn) {
 }
 
 TEST(NoReturn, OtherCalleesWithAStatusStillReturn) {
-  DiscoveredFunction function = discoverWithErrorAt(0x2000);   // F is not error()
+  DiscoveredFunction function = discoverWithErrorAt(0x2000); // F is not error()
   ASSERT_EQ(function.calls.size(), 2u);
   EXPECT_FALSE(function.calls[1].noreturn);
   EXPECT_FALSE(function.noreturn);
@@ -51,5 +51,5 @@ TEST(NoReturn, ErrorAndErrorAtLineAreRecognizedByName) {
   EXPECT_TRUE(isNoReturnWhenStatusNonzeroName("error"));
   EXPECT_TRUE(isNoReturnWhenStatusNonzeroName("error_at_line@GLIBC_2.2.5"));
   EXPECT_FALSE(isNoReturnWhenStatusNonzeroName("error_print_progname"));
-  EXPECT_FALSE(isKnownNoReturnName("error"));   // error (0, ...) returns
+  EXPECT_FALSE(isKnownNoReturnName("error")); // error (0, ...) returns
 }
