@@ -64,13 +64,13 @@ def compare(truth_tables, truth_entries, cfg):
     # What the value analysis resolved must be right too: a computed jmp goes to a block of its
     # function, to a true function entry (a tail call) or to an import (by name).
     wrong_computed = sorted(
-        int(target, 16) for f in cfg["functions"] for jump in f["computed_jumps"]
+        int(target, 16) for f in cfg["functions"] for jump in f.get("computed_jumps", [])
         for target in jump["targets"] if target.startswith("0x")
         and target not in {b["start"] for b in f["blocks"]}
         and int(target, 16) not in truth_entries)
     return dict(
-        computed=sum(len(f["computed_jumps"]) for f in cfg["functions"]),
-        unresolved=sum(len(f["unresolved_jumps"]) for f in cfg["functions"]),
+        computed=sum(len(f.get("computed_jumps", [])) for f in cfg["functions"]),
+        unresolved=sum(len(f.get("unresolved_jumps", [])) for f in cfg["functions"]),
         wrong_computed=wrong_computed,
         tables=len(truth_tables), tables_found=tables_found,
         targets=len(true_targets), targets_found=len(found_targets & true_targets),
