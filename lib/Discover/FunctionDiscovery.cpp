@@ -141,16 +141,16 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   // What the value analysis found for the jmps the matcher could not resolve.
   std::map<uint64_t, uint64_t> importSlotJumps;
   std::map<uint64_t, std::string> reasons;
-  // Whether the targets of a table are other functions' code rather than this function's.
+  // Whether the targets of a table are other functions' code rather than this function's:
+  // each is another function's start or, without unwinding tables, where the handlers' starts
+  // may not be known yet, outside this function's own stretch of code. One target that is
+  // another function's start is not enough: a case label may be the start of the function's
+  // own `.cold` part, which has an unwind entry of its own (coreutils' od).
   auto callsFunctions = [&](uint64_t jump, const JumpTable &table) {
-    bool calls = false;
-    for (uint64_t target : table.targets)
-      calls |= target != entry && hints.functionStarts && hints.functionStarts->count(target);
-    // Without unwinding tables the handlers' starts may not be known yet: a table none of
-    // whose targets is in this function's own stretch of code is one of pointers too.
-    return calls || std::all_of(table.targets.begin(), table.targets.end(), [&](uint64_t target) {
-             return outsideOwnCode(entry, jump, target, hints);
-           });
+    return std::all_of(table.targets.begin(), table.targets.end(), [&](uint64_t target) {
+      return (target != entry && hints.functionStarts && hints.functionStarts->count(target)) ||
+             outsideOwnCode(entry, jump, target, hints);
+    });
   };
   // Registers a table found for `jump`; returns whether exploration must run again. Sets only
   // grow: a table sized by reaching constants, or a computed jump's set of targets, is

@@ -209,3 +209,21 @@ TEST(JumpTable, BoundSurvivesASpillBetweenCompareAndLoad) {
   ASSERT_NE(table, nullptr);
   EXPECT_EQ(table->targets, (std::vector<uint64_t>{0x1020, 0x1026, 0x102c}));
 }
+
+// A case label that is another function's start (the function's own `.cold` part, which has
+// an unwind entry of its own: coreutils' od) leaves the table a switch, not tail calls.
+TEST(JumpTable, OneTargetAtAFunctionStartIsStillASwitch) {
+  Discovered d(Msvc, {Base, 0x1027});
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->distinctTargets(), (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
+  EXPECT_TRUE(d.function.tailCalls.empty());
+}
+
+// Every target another function's start: a table of function pointers, lifted as tail calls.
+TEST(JumpTable, EveryTargetAtAFunctionStartIsATableOfTailCalls) {
+  Discovered d(Msvc, {Base, 0x101b, 0x1021, 0x1027});
+  EXPECT_EQ(d.onlyTable(), nullptr);
+  EXPECT_EQ(d.function.tailCalls, (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
+  EXPECT_TRUE(d.function.explored.tailCallTables.count(0x1019));
+}
