@@ -77,10 +77,13 @@ namespace {
 /// `targets` receives the in-function successors other than the fallthrough.
 std::optional<MachineBlock::End> endAt(const Instr &instr, uint64_t entry,
                                        const ExploreHints &hints, std::vector<uint64_t> &targets) {
-  if (instr.category == ZYDIS_CATEGORY_CALL && hints.noreturnCallees && findSemantic(instr))
+  if (instr.category == ZYDIS_CATEGORY_CALL && findSemantic(instr)) {
+    if (hints.noreturnCallSites && hints.noreturnCallSites->count(instr.address))
+      return MachineBlock::End::NoReturnCall;
     if (std::optional<uint64_t> callee = directTarget(instr))
-      if (hints.noreturnCallees->count(*callee))
+      if (hints.noreturnCallees && hints.noreturnCallees->count(*callee))
         return MachineBlock::End::NoReturnCall;
+  }
   if (instr.category == ZYDIS_CATEGORY_UNCOND_BR && findSemantic(instr)) {
     const Operand &first = instr.op(0);
     if (first.isImm() && first.immRelative && hints.functionStarts) {

@@ -21,6 +21,7 @@ public:
     for (uint64_t root : request_.roots)
       cfg_.registry.add(root, ReasonEntry);
     cfg_.noreturnCallees = knownNoReturnCallees(image_);
+    cfg_.noreturnWhenStatusNonzero = noReturnWhenStatusNonzeroCallees(image_);
     std::set<uint64_t> wanted(request_.roots.begin(), request_.roots.end());
     if (request_.all)
       for (uint64_t pointer : codePointersInData(image_))
@@ -272,6 +273,7 @@ private:
     ++explorations_;
     ExploreHints hints;
     hints.noreturnCallees = &cfg_.noreturnCallees;
+    hints.noreturnWhenStatusNonzero = &cfg_.noreturnWhenStatusNonzero;
     hints.functionStarts = &starts;
     if (auto range = unwindRanges_.find(entry); range != unwindRanges_.end())
       hints.extentEnd = entry + range->second;

@@ -47,6 +47,7 @@ struct Lifter::Impl {
   /// From program discovery; empty without it.
   std::set<uint64_t> functionStarts;
   std::set<uint64_t> noreturnCallees;
+  std::set<uint64_t> noreturnWhenStatusNonzero;
 
   /// Gives a function that was called but not lifted a body that leaves through __hoist_call,
   /// so that the module is complete: the runtime performs the call.
@@ -142,6 +143,8 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
     hints.functionStarts = &impl.functionStarts;
   if (!impl.noreturnCallees.empty())
     hints.noreturnCallees = &impl.noreturnCallees;
+  if (!impl.noreturnWhenStatusNonzero.empty())
+    hints.noreturnWhenStatusNonzero = &impl.noreturnWhenStatusNonzero;
   DiscoveredFunction discovered =
       discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   const ExploredFunction &explored = discovered.explored;
@@ -168,6 +171,7 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
     if (import.stubAddress)
       impl.functionStarts.insert(*import.stubAddress);
   impl.noreturnCallees = std::move(cfg.noreturnCallees);
+  impl.noreturnWhenStatusNonzero = std::move(cfg.noreturnWhenStatusNonzero);
   std::vector<uint64_t> entries = roots;
   for (const auto &[entry, function] : cfg.functions)
     if (std::find(roots.begin(), roots.end(), entry) == roots.end())
@@ -225,6 +229,7 @@ void Lifter::finishModule() {
 void Lifter::adoptDiscovery(const Lifter &other) {
   impl_->functionStarts = other.impl_->functionStarts;
   impl_->noreturnCallees = other.impl_->noreturnCallees;
+  impl_->noreturnWhenStatusNonzero = other.impl_->noreturnWhenStatusNonzero;
 }
 
 llvm::Module &Lifter::module() { return *impl_->module; }
