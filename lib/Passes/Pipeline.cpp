@@ -21,6 +21,34 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Runs a function pipeline over the functions `select` accepts, as LLVM's module-to-function
+/// adaptor does over all of them.
+class SelectedFunctionsPass : public llvm::PassInfoMixin<SelectedFunctionsPass> {
+public:
+  SelectedFunctionsPass(llvm::FunctionPassManager passes,
+                        std::function<bool(const llvm::Function &)> select)
+      : passes_(std::move(passes)), select_(std::move(select)) {}
+
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &analyses) {
+    llvm::FunctionAnalysisManager &functions =
+        analyses.getResult<llvm::FunctionAnalysisManagerModuleProxy>(module).getManager();
+    llvm::PreservedAnalyses preserved = llvm::PreservedAnalyses::all();
+    for (llvm::Function &function : module) {
+      if (function.isDeclaration() || !select_(function))
+        continue;
+      llvm::PreservedAnalyses after = passes_.run(function, functions);
+      functions.invalidate(function, after);
+      preserved.intersect(std::move(after));
+    }
+    preserved.preserveSet<llvm::AllAnalysesOn<llvm::Function>>();
+    return preserved;
+  }
+
+private:
+  llvm::FunctionPassManager passes_;
+  std::function<bool(const llvm::Function &)> select_;
+};
+
 } // namespace
 
 uint64_t countInstructions(const llvm::Module &module) {
@@ -49,7 +77,10 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   round.addPass(builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O1,
                                                             llvm::ThinOrFullLTOPhase::None));
   llvm::ModulePassManager fixpoint;
-  fixpoint.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(round)));
+  if (options.selectFunctions)
+    fixpoint.addPass(SelectedFunctionsPass(std::move(round), options.selectFunctions));
+  else
+    fixpoint.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(round)));
   uint64_t previous = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds; ++i) {
     fixpoint.run(module, setup.modules);
