@@ -22,13 +22,15 @@ namespace {
 constexpr const char *ProbeSinkName = "__hoist_probe_result";
 constexpr unsigned XmmArgumentRegisters = 8;
 
+/// A register or a stack argument slot (field RSP, element the slot).
 struct ProbeRegister {
   HoistStateField field;
   unsigned element;
+  bool isStackSlot() const { return field == HOIST_FIELD_RSP; }
 };
 
 /// The probe's parameters, in order: the general-purpose registers but RSP, FS/GS base,
-/// XMM0-7.
+/// XMM0-7, the stack argument slots.
 std::vector<ProbeRegister> probeRegisters() {
   std::vector<ProbeRegister> registers;
   for (unsigned field = HOIST_FIELD_RAX; field <= HOIST_FIELD_R15; ++field)
@@ -38,6 +40,8 @@ std::vector<ProbeRegister> probeRegisters() {
   registers.push_back({HOIST_FIELD_GS_BASE, 0});
   for (unsigned i = 0; i < XmmArgumentRegisters; ++i)
     registers.push_back({HOIST_FIELD_YMM, i});
+  for (unsigned i = 0; i < StackArgumentSlots; ++i)
+    registers.push_back({HOIST_FIELD_RSP, i});
   return registers;
 }
 
@@ -45,6 +49,8 @@ std::string registerName(const ProbeRegister &reg) {
   std::string name = llvm::StringRef(stateField(reg.field).name).lower();
   if (reg.field == HOIST_FIELD_YMM)
     return "xmm" + std::to_string(reg.element);
+  if (reg.isStackSlot())
+    return "stack" + std::to_string(reg.element);
   return name;
 }
 
@@ -171,6 +177,58 @@ const llvm::Value *lowLaneScalar(const llvm::Value *value) {
   return nullptr;
 }
 
+/// How many of `bits` count: up to the last one used.
+size_t usedPrefix(llvm::ArrayRef<unsigned> bits) {
+  size_t count = bits.size();
+  while (count > 0 && bits[count - 1] == 0)
+    --count;
+  return count;
+}
+
+/// The arguments, in the order LLVM's lowering of `convention` assigns them the registers and
+/// stack slots read (docs/BRIGHTEN.md): an unused register before a used one is an i64 (or a
+/// double) nobody reads.
+std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> integerBits,
+                                                       llvm::ArrayRef<unsigned> floatBits,
+                                                       llvm::ArrayRef<unsigned> stackBits,
+                                                       CallingConvention convention) {
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
+  size_t stackCount = usedPrefix(stackBits);
+  Signature signature;
+  auto integer = [&](size_t i) {
+    signature.arguments.push_back({integers[i], 0, integerBits[i] ? integerBits[i] : 64, false});
+  };
+  auto floating = [&](size_t i) {
+    signature.arguments.push_back(
+        {HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64, true});
+  };
+  if (convention == CallingConvention::Win64) {
+    // Microsoft x64: argument i is in the i-th integer register or in XMMi, never both.
+    size_t positions = stackCount ? integers.size()
+                                  : std::max(usedPrefix(integerBits), usedPrefix(floatBits));
+    for (size_t i = 0; i < positions; ++i) {
+      if (integerBits[i] && floatBits[i])
+        return llvm::formatv("reads {0} and xmm{1}, both argument {2} in win64",
+                             llvm::StringRef(stateField(integers[i]).name).lower(), i, i + 1)
+          .str();
+      if (floatBits[i])
+        floating(i);
+      else
+        integer(i);
+    }
+  } else {
+    size_t integerCount = stackCount ? integers.size() : usedPrefix(integerBits);
+    for (size_t i = 0; i < integerCount; ++i)
+      integer(i);
+    for (size_t i = 0, count = usedPrefix(floatBits); i < count; ++i)
+      floating(i);
+  }
+  for (size_t i = 0; i < stackCount; ++i)
+    signature.arguments.push_back(
+        {HOIST_FIELD_RSP, unsigned(i), stackBits[i] ? stackBits[i] : 64, false, true});
+  return signature;
+}
+
 } // namespace
 
 llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
@@ -199,12 +257,16 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", probe));
   std::vector<RegisterInput> inputs;
+  std::vector<llvm::Value *> stackArguments;
   for (auto [reg, argument] : llvm::zip(registers, probe->args())) {
     argument.setName(registerName(reg));
-    inputs.push_back({reg.field, reg.element, &argument});
+    if (reg.isStackSlot())
+      stackArguments.push_back(&argument);
+    else
+      inputs.push_back({reg.field, reg.element, &argument});
   }
   llvm::Expected<llvm::AllocaInst *> state =
-      emitLocalFrameCall(builder, flat, inputs, convention);
+      emitLocalFrameCall(builder, flat, inputs, stackArguments, convention);
   if (!state)
     return state.takeError();
   llvm::Value *rax = builder.CreateLoad(i64, stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
@@ -224,10 +286,18 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
         .str();
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())
-    return llvm::formatv("addresses the stack {0} bytes past the local stack's top (stack "
-                         "arguments are not in this slice)",
-                         outside.getValueAsString())
+    return llvm::formatv("addresses the stack {0} bytes past the local stack's top (more "
+                         "than {1} stack arguments, or its caller's frame)",
+                         outside.getValueAsString(), StackArgumentSlots)
         .str();
+
+  for (const llvm::Instruction &instruction : llvm::instructions(probe))
+    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+        call && call->getCalledFunction() &&
+        call->getCalledFunction()->getName() == UnresolvedJumpMarker)
+      return llvm::formatv("jumps to a target the lifter did not resolve at {0:x}",
+                           llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue())
+          .str();
 
   std::vector<ProbeRegister> registers = probeRegisters();
   llvm::DominatorTree dominators(probe);
@@ -236,9 +306,14 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
   std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
+  std::vector<unsigned> stackBits(StackArgumentSlots, 0);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
     if (!isRead(argument))
       continue;
+    if (reg.isStackSlot()) {
+      stackBits[reg.element] = usedBits(argument, demanded);
+      continue;
+    }
     if (reg.field == HOIST_FIELD_YMM) {
       std::optional<unsigned> bits = floatArgumentBits(argument, demanded);
       if (!bits)
@@ -247,11 +322,10 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
             .str();
       if (*bits == 0)
         continue;
-      if (convention == CallingConvention::Win64 ||
-          reg.element >= floatArgumentRegisterCount(convention))
-        return llvm::formatv("reads {0} before writing it (floating-point arguments are in "
-                             "this slice for SysV's XMM0-7 only)",
-                             registerName(reg))
+      if (reg.element >= floatArgumentRegisterCount(convention))
+        return llvm::formatv("reads {0} before writing it, which is not an argument register "
+                             "of {1}",
+                             registerName(reg), callingConventionName(convention))
             .str();
       floatBits[reg.element] = *bits;
       continue;
@@ -279,23 +353,18 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     argumentBits[position - argumentRegisters.begin()] = usedBits(argument, demanded);
   }
 
-  Signature signature;
-  size_t count = argumentBits.size();
-  while (count > 0 && argumentBits[count - 1] == 0)
-    --count;
-  for (size_t i = 0; i < count; ++i)
-    signature.arguments.push_back(
-        {argumentRegisters[i], 0, argumentBits[i] ? argumentBits[i] : 64, false});
-  size_t floatCount = floatBits.size();
-  while (floatCount > 0 && floatBits[floatCount - 1] == 0)
-    --floatCount;
-  for (size_t i = 0; i < floatCount; ++i)
-    signature.arguments.push_back({HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64,
-                                   true});
+  std::variant<Signature, std::string> assembled =
+      assembleArguments(argumentBits, floatBits, stackBits, convention);
+  if (auto *reason = std::get_if<std::string>(&assembled))
+    return *reason;
+  Signature signature = std::get<Signature>(assembled);
 
   const llvm::Argument *raxIn = probe.getArg(0);
   bool raxWritten = false, xmm0Written = false;
-  const llvm::Argument *xmm0In = probe.getArg(registers.size() - XmmArgumentRegisters);
+  const llvm::Argument *xmm0In = probe.getArg(
+      llvm::find_if(registers, [](const ProbeRegister &reg) {
+        return reg.field == HOIST_FIELD_YMM && reg.element == 0;
+      }) - registers.begin());
   unsigned bits = 0, floatResultBits = 0;
   // A scalar in XMM0's low lane is the result unless RAX holds something else (gcc -O0 moves
   // a double result through RAX: movq rax, xmm0); a vector in XMM0 next to a RAX result is
