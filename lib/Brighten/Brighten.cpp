@@ -66,8 +66,6 @@ llvm::Function *declareBrightened(const llvm::Function &lifted, const Signature 
       llvm::Function::Create(functionTypeFor(signature, module.getContext()),
                              llvm::GlobalValue::ExternalLinkage, lifted.getName() + suffix, module);
   function->setCallingConv(llvmCallingConvention(convention));
-  if (signature.returnBits && signature.returnBits < 32 && !signature.returnsFloat)
-    function->addRetAttr(llvm::Attribute::ZExt);
   return function;
 }
 

@@ -129,18 +129,24 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   result->setAttributes(callee.function->getAttributes());
   result->copyMetadata(call);
 
+  // The result in RAX or XMM0 (the upper lanes zero); the other of the two is clobbered, as
+  // the callee may have: a caller that reads it after the call is reading garbage, and a
+  // recursive SCC's first guesses (void callees) must not show the caller's own RAX flowing
+  // through the call.
   llvm::Type *resultType = type->getReturnType();
-  if (resultType->isFloatingPointTy()) {
-    builder.CreateStore(
+  llvm::Type *i128 = builder.getInt128Ty();
+  llvm::Value *xmm0 = llvm::PoisonValue::get(i128);
+  llvm::Value *rax = llvm::PoisonValue::get(i64);
+  if (resultType->isFloatingPointTy())
+    xmm0 = builder.CreateZExt(
         builder.CreateBitCast(result, builder.getIntNTy(resultType->getPrimitiveSizeInBits())),
-        stateFieldPointer(builder, state, HOIST_FIELD_YMM, 0));
-  } else if (resultType->isPointerTy()) {
-    builder.CreateStore(builder.CreatePtrToInt(result, i64),
-                        stateFieldPointer(builder, state, HOIST_FIELD_RAX));
-  } else if (!resultType->isVoidTy()) {
-    builder.CreateStore(builder.CreateZExt(result, i64),
-                        stateFieldPointer(builder, state, HOIST_FIELD_RAX));
-  }
+        i128);
+  else if (resultType->isPointerTy())
+    rax = builder.CreatePtrToInt(result, i64);
+  else if (!resultType->isVoidTy())
+    rax = builder.CreateZExt(result, i64);
+  builder.CreateStore(xmm0, stateFieldPointer(builder, state, HOIST_FIELD_YMM, 0));
+  builder.CreateStore(rax, stateFieldPointer(builder, state, HOIST_FIELD_RAX));
   // The callee's ret: RIP is the return address, popped.
   builder.CreateStore(loadQuad(builder, rsp), stateFieldPointer(builder, state, HOIST_FIELD_RIP));
   builder.CreateStore(builder.CreateAdd(rsp, builder.getInt64(8)), rspPointer);

@@ -103,14 +103,12 @@ unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) 
   return 64;
 }
 
-/// The narrowest of 8, 16, 32, 64 bits that holds `value`, the rest being known zero.
+/// 32 or 64: whether `value` fits 32 bits, the rest being known zero. Never narrower: a C
+/// caller of an `int` function reads all of EAX, and LLVM does not extend an i8 result (even
+/// `zeroext`) past AL.
 unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) {
   llvm::KnownBits known = llvm::computeKnownBits(value, layout);
-  unsigned significant = 64 - known.countMinLeadingZeros();
-  for (unsigned width : {8u, 16u, 32u})
-    if (significant <= width)
-      return width;
-  return 64;
+  return 64 - known.countMinLeadingZeros() <= 32 ? 32 : 64;
 }
 
 /// The bits of an XMM argument a scalar SSE function reads: 32 or 64 from its truncations, 0
@@ -168,6 +166,9 @@ const llvm::Value *lowLaneScalar(const llvm::Value *value) {
       value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
     } else if (const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value)) {
       value = cast->getOperand(0);
+    } else if (const auto *widened = llvm::dyn_cast<llvm::ZExtInst>(value)) {
+      // A call's floating-point result in XMM0, the upper lanes zero.
+      value = widened->getOperand(0);
     } else if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
       value = shuffle->getMaskValue(0) == 0 ? shuffle->getOperand(0) : nullptr;
     } else {
@@ -376,7 +377,9 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
     const llvm::Value *rax = call->getArgOperand(0);
     const llvm::Value *xmm0 = call->getArgOperand(1);
-    if (rax != raxIn) {
+    // Poison: a call clobbered RAX (its callee returns in XMM0 or nothing).
+    bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax);
+    if (rax != raxIn && !raxClobbered) {
       raxWritten = true;
       bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
     }
@@ -385,7 +388,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     xmm0Written = true;
     const llvm::Value *scalar = lowLaneScalar(xmm0);
     unsigned scalarBits = scalar ? scalar->getType()->getPrimitiveSizeInBits() : 0;
-    floatResult &= (scalarBits == 32 || scalarBits == 64) && (rax == raxIn || rax == scalar);
+    floatResult &= (scalarBits == 32 || scalarBits == 64) && (rax == raxIn || rax == scalar || raxClobbered);
     floatResultBits = std::max(floatResultBits, scalarBits);
   }
   if (xmm0Written && floatResult) {

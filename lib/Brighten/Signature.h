@@ -33,7 +33,7 @@ struct Signature {
   /// Win64: one per position, RCX or XMM0, RDX or XMM1, ... Then the stack arguments, which
   /// LLVM passes in order once the registers are taken.
   std::vector<Argument> arguments;
-  unsigned returnBits = 0;           ///< 0: void; else RAX's low bits (above them zero)
+  unsigned returnBits = 0;           ///< 0: void; else 32 or 64, RAX's low bits (above them zero)
   bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64
   bool operator==(const Signature &) const = default;
 };

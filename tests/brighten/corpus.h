@@ -24,7 +24,23 @@ struct point {
   X(long, bytes_until_zero, (const char *s))                                                   \
   X(double, dadd, (double a, double b))                                                        \
   X(float, fmul, (float a, float b))                                                           \
-  X(double, mix, (double x, float y, int n))
+  X(double, mix, (double x, float y, int n))                                                   \
+  X(int, square, (int x))                                                                      \
+  X(int, sum_squares, (int a, int b))                                                          \
+  X(int, fact_rec, (int n))                                                                    \
+  X(int, fib_rec, (int n))                                                                     \
+  X(int, is_even_rec, (unsigned n))                                                            \
+  X(int, is_odd_rec, (unsigned n))                                                             \
+  X(unsigned long, gcd_rec, (unsigned long a, unsigned long b))                                \
+  X(long, seven_sum, (long a, long b, long c, long d, long e, long f, long g))                 \
+  X(long, call_seven, (long x, long y))                                                        \
+  X(int, point_norm2, (const struct point *p))                                                 \
+  X(void, scale_point, (struct point *p, int k))                                               \
+  X(long, length_plus, (const char *s, long k))                                                \
+  X(int, compare_sign, (const char *a, const char *b))                                         \
+  X(int, fill_sum, (int value, int n))                                                         \
+  X(double, hypotenuse, (double a, double b))                                                  \
+  X(float, fdot, (const float *a, const float *b, int n))
 
 #define CORPUS_DECLARE(ret, name, params) ret name params;
 CORPUS_FUNCTIONS(CORPUS_DECLARE)

@@ -88,6 +88,16 @@ SCALAR_TEST(factorial, ((int)(a & 15)))
 SCALAR_TEST(fib_iter, ((int)(a & 63)))
 SCALAR_TEST(classify, ((int)a))
 SCALAR_TEST(lookup_local, ((int)a))
+SCALAR_TEST(square, ((int)a))
+SCALAR_TEST(sum_squares, ((int)a, (int)b))
+SCALAR_TEST(fact_rec, ((int)(a & 15)))
+SCALAR_TEST(fib_rec, ((int)(a & 15)))
+SCALAR_TEST(is_even_rec, ((unsigned)(a & 1023)))
+SCALAR_TEST(is_odd_rec, ((unsigned)(a & 1023)))
+SCALAR_TEST(gcd_rec, ((unsigned long)a, (unsigned long)b))
+SCALAR_TEST(seven_sum, (a, b, c, d, e, f, a ^ b))
+SCALAR_TEST(call_seven, (a, b))
+SCALAR_TEST(fill_sum, ((int)a, (int)b))
 /* Floating-point results compare bit for bit; inputs include signed zeros, infinities, NaNs
  * and subnormals besides ordinary values. */
 static double pickDouble(void) {
@@ -110,6 +120,7 @@ static double pickDouble(void) {
   }
 FLOAT_TEST(dadd, double)
 FLOAT_TEST(fmul, float)
+FLOAT_TEST(hypotenuse, double)
 
 static void test_mix(void) {   /* integer and floating-point arguments interleaved */
   int differ = 0;
@@ -167,6 +178,62 @@ static void test_points(void) {
   verdict("swap_point", b_swap_point != 0, differSwap);
 }
 
+static void test_point_calls(void) {
+  int differNorm = 0, differScale = 0;
+  for (int t = 0; t < Trials; t++) {
+    struct point p = {(int)pick(), (int)pick()};
+    int k = (int)pick();
+    if (b_point_norm2)
+      differNorm |= point_norm2(&p) != b_point_norm2(&p);
+    struct point expected = p, actual = p;
+    scale_point(&expected, k);
+    if (b_scale_point) {
+      b_scale_point(&actual, k);
+      differScale |= memcmp(&expected, &actual, sizeof expected) != 0;
+    }
+  }
+  verdict("point_norm2", b_point_norm2 != 0, differNorm);
+  verdict("scale_point", b_scale_point != 0, differScale);
+}
+
+/* A random string of lowercase letters, sometimes ended early. */
+static void pickString(char *text) {
+  for (int i = 0; i < ArrayLength; i++)
+    text[i] = (char)(next() % 8 ? 'a' + next() % 3 : 0);
+  text[ArrayLength] = 0;
+}
+
+static void test_strings(void) {
+  int differLength = 0, differCompare = 0;
+  char a[ArrayLength + 1], b[ArrayLength + 1];
+  for (int t = 0; t < Trials; t++) {
+    pickString(a);
+    pickString(b);
+    long k = (long)pick();
+    if (b_length_plus)
+      differLength |= length_plus(a, k) != b_length_plus(a, k);
+    if (b_compare_sign)
+      differCompare |= compare_sign(a, b) != b_compare_sign(a, b);
+  }
+  verdict("length_plus", b_length_plus != 0, differLength);
+  verdict("compare_sign", b_compare_sign != 0, differCompare);
+}
+
+static void test_fdot(void) {
+  int differ = 0;
+  float a[ArrayLength], b[ArrayLength];
+  for (int t = 0; b_fdot && t < Trials && !differ; t++) {
+    for (int i = 0; i < ArrayLength; i++) {
+      a[i] = (float)pickDouble();
+      b[i] = (float)pickDouble();
+    }
+    int n = (int)(next() % (ArrayLength + 1));
+    float expected = fdot(a, b, n), actual = b_fdot(a, b, n);
+    differ = memcmp(&expected, &actual, sizeof expected) != 0;
+  }
+  verdict("fdot", b_fdot != 0, differ);
+}
+
 static void test_bytes_until_zero(void) {
   int differ = 0;
   char text[ArrayLength + 1];
@@ -201,6 +268,20 @@ int main(void) {
   test_dadd();
   test_fmul();
   test_mix();
+  test_square();
+  test_sum_squares();
+  test_fact_rec();
+  test_fib_rec();
+  test_is_even_rec();
+  test_is_odd_rec();
+  test_gcd_rec();
+  test_seven_sum();
+  test_call_seven();
+  test_point_calls();
+  test_strings();
+  test_fill_sum();
+  test_hypotenuse();
+  test_fdot();
   printf("brightened %d, declined %d, differ %d\n", brightened, declined, failures);
   return failures != 0;
 }

@@ -21,12 +21,12 @@ for config in "${configs[@]}"; do
   cc=${config%%:*} level=${config##*:}
   dir=$work/$cc-$level
   mkdir -p "$dir"
-  # No memset/memcpy idioms: the corpus is leaf functions, calls are a later slice.
+  # Calls to libc stay calls (-fno-builtin): they are what brightening turns into calls by name.
   flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none"
   [ "$cc" = gcc ] && flags="$flags -fno-tree-loop-distribute-patterns"
   $cc $flags -c "$here/corpus.c" -o "$dir/corpus.o" &&
     echo 'int main(void) { return 0; }' | $cc -x c - -c -o "$dir/main.o" &&
-    $cc "$dir/corpus.o" "$dir/main.o" -o "$dir/corpus.bin" || { echo "$config: compile failed"; status=1; continue; }
+    $cc "$dir/corpus.o" "$dir/main.o" -lm -o "$dir/corpus.bin" || { echo "$config: compile failed"; status=1; continue; }
   functionArgs=()
   for name in $names; do functionArgs+=(--function "$name"); done
   if ! "$hoist" lift "$dir/corpus.bin" "${functionArgs[@]}" --brighten -O2 --emit obj \
@@ -36,8 +36,14 @@ for config in "${configs[@]}"; do
   "$hoist" lift "$dir/corpus.bin" "${functionArgs[@]}" --brighten -O2 -o "$dir/brightened.ll" 2>/dev/null
   : >"$dir/rename"
   for name in $names; do echo "$name b_$name" >>"$dir/rename"; done
+  # Declined functions stay lifted and call imports as `import.<name>(state, mem)`: stubs
+  # that the driver never reaches (it calls only brightened functions).
+  nm -u "$dir/brightened.o" | sed -n 's/^ *U \(import\..*\)$/\1/p' |
+    awk '{ printf "void import_stub_%d(void) __asm__(\"%s\");\nvoid import_stub_%d(void) { __builtin_trap(); }\n", NR, $1, NR }' \
+    >"$dir/import-stubs.c"
   objcopy --redefine-syms="$dir/rename" "$dir/brightened.o" &&
-    gcc -O1 -I"$here" "$here/driver.c" "$dir/corpus.o" "$dir/brightened.o" -o "$dir/driver" ||
+    gcc -O1 -I"$here" "$here/driver.c" "$dir/import-stubs.c" "$dir/corpus.o" "$dir/brightened.o" -lm \
+      -o "$dir/driver" ||
     { echo "$config: link failed"; status=1; continue; }
   "$dir/driver" >"$dir/driver.out"
   result=$?
