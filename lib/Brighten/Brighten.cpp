@@ -307,9 +307,19 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   if (llvm::Function *sink = module_.getFunction(ProbeSinkName); sink && sink->use_empty())
     sink->eraseFromParent();
   if (done_.empty()) {
+    releaseCallerAreas(module_);
     replaceUnresolvedJumpMarkers(module_);
     return report_;
   }
+  // The brightened functions find their stack arguments with the caller's areas kept, then
+  // the areas dissolve in the module's fixpoint below.
+  std::set<const llvm::Function *> brightened;
+  for (const Candidate &candidate : done_)
+    brightened.insert(candidate.brightened);
+  simplify(module_, image_, [&brightened](const llvm::Function &function) {
+    return brightened.count(&function) > 0;
+  });
+  releaseCallerAreas(module_);
 
   // The lifted function stays while lifted code (a declined caller) calls it; the brightened
   // one then keeps the ".brightened" name unless the image names the address. The lifted

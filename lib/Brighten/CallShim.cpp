@@ -124,6 +124,9 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
       arguments.push_back(fromQuad(builder, quad, parameterType));
     }
   }
+  // The return address the call pushed, read before the callee runs: a callee that takes a
+  // pointer into the stack (memset of a local array) could write it as far as LLVM knows.
+  llvm::Value *returnAddress = loadQuad(builder, rsp);
   llvm::CallInst *result = builder.CreateCall(callee.function, arguments);
   result->setCallingConv(callee.function->getCallingConv());
   result->setAttributes(callee.function->getAttributes());
@@ -148,7 +151,7 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   builder.CreateStore(xmm0, stateFieldPointer(builder, state, HOIST_FIELD_YMM, 0));
   builder.CreateStore(rax, stateFieldPointer(builder, state, HOIST_FIELD_RAX));
   // The callee's ret: RIP is the return address, popped.
-  builder.CreateStore(loadQuad(builder, rsp), stateFieldPointer(builder, state, HOIST_FIELD_RIP));
+  builder.CreateStore(returnAddress, stateFieldPointer(builder, state, HOIST_FIELD_RIP));
   builder.CreateStore(builder.CreateAdd(rsp, builder.getInt64(8)), rspPointer);
 }
 

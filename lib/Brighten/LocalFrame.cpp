@@ -138,6 +138,30 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
   return flat;
 }
 
+namespace {
+
+/// The keeper reads the area through a pointer it does not capture: loads from the area
+/// still forward from the stores, and no other call can write it.
+llvm::FunctionCallee callerAreaKeeper(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionCallee keeper = module.getOrInsertFunction(
+      CallerAreaKeeper, llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                                {llvm::PointerType::getUnqual(context)}, false));
+  if (auto *function = llvm::dyn_cast<llvm::Function>(keeper.getCallee())) {
+    // Writing memory nobody else sees keeps the call (and so the area) from being deleted.
+    function->setMemoryEffects(
+        llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref) |
+        llvm::MemoryEffects::inaccessibleMemOnly(llvm::ModRefInfo::ModRef));
+    function->addParamAttr(0, llvm::Attribute::NoCapture);
+    function->addParamAttr(0, llvm::Attribute::ReadOnly);
+    function->addFnAttr(llvm::Attribute::NoUnwind);
+    function->addFnAttr(llvm::Attribute::WillReturn);
+  }
+  return keeper;
+}
+
+} // namespace
+
 llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module) {
   llvm::LLVMContext &context = module.getContext();
   llvm::FunctionCallee marker = module.getOrInsertFunction(
@@ -187,6 +211,13 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
       llvm::ArrayType::get(builder.getInt8Ty(), LocalStackBytes), nullptr, "stack");
   stack->setAlignment(llvm::Align(16));
   stack->setMetadata(StackMetadataKind, llvm::MDNode::get(context, {}));
+  // The caller's part of the frame, above the return address: Win64's home area and the stack
+  // arguments. Apart from the stack, so that a local array passed to a library call (which
+  // captures the stack) does not keep the arguments in memory.
+  llvm::AllocaInst *callerArea = builder.CreateAlloca(
+      llvm::ArrayType::get(builder.getInt8Ty(), callerAreaBytes(convention)), nullptr, "args");
+  callerArea->setAlignment(llvm::Align(16));
+  callerArea->setMetadata(CallerAreaMetadataKind, llvm::MDNode::get(context, {}));
 
   for (const RegisterInput &input : inputs)
     builder.CreateStore(input.value,
@@ -201,13 +232,13 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.CreateStore(builder.getInt16(0), stateFieldPointer(builder, state, HOIST_FIELD_FPU_SW));
   builder.CreateStore(builder.getInt16(0), stateFieldPointer(builder, state, HOIST_FIELD_FPU_TW));
 
-  // The return address near the top of the local stack, below the callee's home area and the
-  // stack arguments, so that RSP is 8 modulo 16 at entry as after a real call.
-  uint64_t returnSlot = LocalStackBytes - 8 * StackArgumentSlots - homeAreaBytes(convention) - 8;
+  // The return address at the top of the local stack, right below the caller's area, so that
+  // RSP is 8 modulo 16 at entry as after a real call.
+  uint64_t returnSlot = LocalStackBytes - 8;
   for (auto [index, argument] : llvm::enumerate(stackArguments))
     builder.CreateStore(argument, builder.CreateConstInBoundsGEP1_64(
-                                      builder.getInt8Ty(), stack,
-                                      returnSlot + stackArgumentOffset(index, convention)));
+                                      builder.getInt8Ty(), callerArea,
+                                      stackArgumentOffset(index, convention) - 8));
   llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), stack, returnSlot);
   builder.CreateStore(builder.getInt64(ReturnSentinel), slot);
   builder.CreateStore(builder.CreatePtrToInt(slot, builder.getInt64Ty(), "rsp.entry"),
@@ -237,7 +268,25 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
   builder.CreateUnreachable();
   builder.SetInsertPoint(continued, continued->begin());
+  builder.CreateCall(callerAreaKeeper(*function->getParent()), {callerArea});
   return state;
+}
+
+llvm::AllocaInst *findCallerArea(llvm::Function &function) {
+  for (llvm::Instruction &instruction : function.getEntryBlock())
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      if (alloca->getMetadata(CallerAreaMetadataKind))
+        return alloca;
+  return nullptr;
+}
+
+void releaseCallerAreas(llvm::Module &module) {
+  llvm::Function *keeper = module.getFunction(CallerAreaKeeper);
+  if (!keeper)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(keeper->users()))
+    llvm::cast<llvm::Instruction>(user)->eraseFromParent();
+  keeper->eraseFromParent();
 }
 
 } // namespace hoist

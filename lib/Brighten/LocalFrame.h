@@ -17,8 +17,7 @@
 
 namespace hoist {
 
-/// The local stack's size; the return address sits near its top, below the home area and the
-/// stack argument slots.
+/// The local stack's size; the return address sits at its top.
 inline constexpr uint64_t LocalStackBytes = 64 * 1024;
 /// Stack arguments a brightened function may take: 8-byte slots above the return address
 /// (and Win64's home area), as a caller leaves them.
@@ -28,6 +27,20 @@ inline constexpr unsigned StackArgumentSlots = 8;
 inline constexpr uint64_t ReturnSentinel = 0x5e471e1b00000000ull;
 /// Metadata kind marking the local stack alloca for PromoteStackPass.
 inline constexpr const char *StackMetadataKind = "hoist.stack";
+/// ... and the caller's area above it (home area, stack arguments), a separate alloca that
+/// continues the stack's addresses.
+inline constexpr const char *CallerAreaMetadataKind = "hoist.stack.caller";
+inline uint64_t callerAreaBytes(CallingConvention convention) {
+  return homeAreaBytes(convention) + 8 * StackArgumentSlots;
+}
+/// Called with the caller's area after the body, so that SROA keeps the area (and the stack
+/// arguments stored there) until PromoteStack has found every access to it, which may take a
+/// few rounds (RSP comes out of the State alloca only after the first SROA).
+inline constexpr const char *CallerAreaKeeper = "__hoist_keep_caller_area";
+/// Removes the keeper calls of `module`: the next fixpoint dissolves the areas.
+void releaseCallerAreas(llvm::Module &module);
+/// The caller's area of a brightened function or probe, if it is still there.
+llvm::AllocaInst *findCallerArea(llvm::Function &function);
 
 /// Called in a flat copy where lifted code jumps to an unresolved target (`__hoist_jmp`,
 /// which also ends a failed return check), with the jump's address. A probe in which it

@@ -17,10 +17,10 @@ using namespace llvm::PatternMatch;
 /// Bounds the walk through an address expression.
 constexpr unsigned MaxAddressDepth = 8;
 
-llvm::AllocaInst *findLocalStack(llvm::Function &function) {
+llvm::AllocaInst *findAlloca(llvm::Function &function, llvm::StringRef metadataKind) {
   for (llvm::Instruction &instruction : function.getEntryBlock())
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
-      if (alloca->getMetadata(StackMetadataKind))
+      if (alloca->getMetadata(metadataKind))
         return alloca;
   return nullptr;
 }
@@ -59,23 +59,33 @@ llvm::Value *offsetFromStack(llvm::Value *address, llvm::AllocaInst *stack,
 
 llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
                                               llvm::FunctionAnalysisManager &) {
-  llvm::AllocaInst *stack = findLocalStack(function);
+  llvm::AllocaInst *stack = findAlloca(function, StackMetadataKind);
+  llvm::AllocaInst *callerArea = findCallerArea(function);
   if (!stack)
     return llvm::PreservedAnalyses::all();
-  uint64_t stackBytes = stack->getAllocationSize(function.getDataLayout())->getFixedValue();
+  const llvm::DataLayout &layout = function.getDataLayout();
+  int64_t stackBytes = stack->getAllocationSize(layout)->getFixedValue();
+  // Gone once SROA has promoted it (or nothing used it): an access found after that cannot
+  // be given the value the caller passed.
+  int64_t callerBytes =
+      callerArea ? int64_t(callerArea->getAllocationSize(layout)->getFixedValue()) : 0;
   bool changed = rewriteIntToPtrs(
       function, [&](llvm::IntToPtrInst &cast, llvm::IRBuilder<> &builder) -> llvm::Value * {
         llvm::Value *offset = offsetFromStack(cast.getOperand(0), stack, builder, 0);
         if (!offset)
           return nullptr;
-        if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(offset);
-            constant && (constant->getSExtValue() < 0 ||
-                         uint64_t(constant->getSExtValue()) >= stackBytes)) {
-          function.addFnAttr(StackOutsideAttribute,
-                             std::to_string(constant->getSExtValue() - int64_t(stackBytes)));
-          return nullptr;
-        }
-        return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+        auto *constant = llvm::dyn_cast<llvm::ConstantInt>(offset);
+        if (!constant)
+          return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+        // A constant offset past the stack's top is in the caller's area (the home area, a
+        // stack argument), or beyond what a caller passes.
+        int64_t at = constant->getSExtValue();
+        if (at >= 0 && at < stackBytes)
+          return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+        if (at >= stackBytes && at < stackBytes + callerBytes)
+          return builder.CreateConstGEP1_64(builder.getInt8Ty(), callerArea, at - stackBytes);
+        function.addFnAttr(StackOutsideAttribute, std::to_string(at - stackBytes));
+        return nullptr;
       });
   return preservedAfter(changed);
 }

@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/LaneFlow.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 
@@ -15,6 +16,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/FormatVariadic.h>
+
+#include <set>
 
 namespace hoist {
 namespace {
@@ -79,6 +82,32 @@ bool isOnlySaved(const llvm::Argument &argument) {
     const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
     return store && store->getValueOperand() == &argument;
   });
+}
+
+/// Whether something but stores and the keeper reads the probe's caller area (a load
+/// PromoteStack found but the optimizer did not forward).
+bool isCallerAreaLoaded(llvm::Function &probe) {
+  llvm::AllocaInst *area = findCallerArea(probe);
+  if (!area)
+    return false;
+  std::vector<const llvm::Value *> pointers = {area};
+  while (!pointers.empty()) {
+    const llvm::Value *pointer = pointers.back();
+    pointers.pop_back();
+    for (const llvm::User *user : pointer->users()) {
+      if (llvm::isa<llvm::GetElementPtrInst>(user)) {
+        pointers.push_back(user);
+        continue;
+      }
+      const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+      const auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+      bool keeper = call && call->getCalledFunction() &&
+                    call->getCalledFunction()->getName() == CallerAreaKeeper;
+      if (!keeper && !(store && store->getPointerOperand() == pointer))
+        return true;
+    }
+  }
+  return false;
 }
 
 /// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
@@ -152,25 +181,114 @@ std::optional<unsigned> floatArgumentBits(const llvm::Argument &argument,
   return std::nullopt;
 }
 
-/// The scalar that lands in lane 0 of a vector value, through views, lane-0 extracts and
-/// shuffles that keep lane 0; null when it cannot be followed.
-const llvm::Value *lowLaneScalar(const llvm::Value *value) {
+/// 0, 32 or 64: the bytes of XMM argument `argument` the function reads through vector lanes
+/// (LaneFlow.h), as an unused register, a float or a double; nullopt for more than the low
+/// 8 bytes, or uses LaneFlow does not follow.
+std::optional<unsigned> scalarLaneBits(const llvm::Argument &argument,
+                                       llvm::DemandedBits &demanded) {
+  std::optional<ByteSet> bytes = bytesRead(argument, demanded, isProbeSink);
+  if (!bytes || (*bytes >> 8).any())
+    return std::nullopt;
+  if (bytes->none())
+    return 0u;
+  return (*bytes >> 4).any() ? 64u : 32u;
+}
+
+/// The bits (32 or 64) of the scalars that land in lane 0 of a vector value, through views,
+/// lane-0 extracts, shuffles that keep lane 0, phis and selects; 0 when only constants land
+/// there; nullopt when it cannot be followed or the widths disagree.
+std::optional<unsigned> lowLaneBits(const llvm::Value *value, unsigned depth = 0) {
+  if (depth > 12)
+    return std::nullopt;
+  if (llvm::isa<llvm::Constant>(value))
+    return 0u;
+  if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
+    const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
+    if (index && index->isZero())
+      return lowLaneBits(insert->getOperand(1), depth + 1);
+    return lowLaneBits(insert->getOperand(0), depth + 1);
+  }
+  if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
+    const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+    if (!index || !index->isZero())
+      return std::nullopt;
+    return lowLaneBits(extract->getVectorOperand(), depth + 1);
+  }
+  if (llvm::isa<llvm::BitCastInst>(value) || llvm::isa<llvm::ZExtInst>(value))
+    // A view, or a call's floating-point result in XMM0 with the upper lanes zero.
+    return lowLaneBits(llvm::cast<llvm::Instruction>(value)->getOperand(0), depth + 1);
+  if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
+    if (shuffle->getMaskValue(0) != 0)
+      return std::nullopt;
+    return lowLaneBits(shuffle->getOperand(0), depth + 1);
+  }
+  if (llvm::isa<llvm::PHINode>(value) || llvm::isa<llvm::SelectInst>(value)) {
+    const auto *instruction = llvm::cast<llvm::Instruction>(value);
+    unsigned bits = 0;
+    for (unsigned i = llvm::isa<llvm::SelectInst>(value) ? 1 : 0;
+         i < instruction->getNumOperands(); ++i) {
+      if (instruction->getOperand(i) == value)
+        continue;
+      std::optional<unsigned> incoming = lowLaneBits(instruction->getOperand(i), depth + 1);
+      if (!incoming || (bits && *incoming && *incoming != bits))
+        return std::nullopt;
+      bits = std::max(bits, *incoming);
+    }
+    return bits;
+  }
+  if (value->getType()->isVectorTy())
+    return std::nullopt;
+  unsigned bits = value->getType()->getPrimitiveSizeInBits();
+  return bits == 32 || bits == 64 ? std::optional<unsigned>(bits) : std::nullopt;
+}
+
+/// Whether `value` is computed from floating-point values or XMM arguments (and not only
+/// moved from memory or integer registers): what a floating-point result is made of.
+bool comesFromFloatingPoint(const llvm::Value *value, std::set<const llvm::Value *> &seen,
+                            unsigned depth = 0) {
+  if (depth > 16 || !seen.insert(value).second)
+    return false;
+  if (value->getType()->isFPOrFPVectorTy())
+    return true;
+  if (const auto *argument = llvm::dyn_cast<llvm::Argument>(value))
+    return argument->getType()->isIntegerTy(128);
+  const auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || llvm::isa<llvm::LoadInst>(instruction))
+    return false;
+  return llvm::any_of(instruction->operands(), [&](const llvm::Use &operand) {
+    return comesFromFloatingPoint(operand.get(), seen, depth + 1);
+  });
+}
+
+bool comesFromFloatingPoint(const llvm::Value *value) {
+  std::set<const llvm::Value *> seen;
+  return comesFromFloatingPoint(value, seen);
+}
+
+/// `value` without the bitcasts and zero extensions around it.
+const llvm::Value *stripViews(const llvm::Value *value) {
+  while (value && (llvm::isa<llvm::BitCastInst>(value) || llvm::isa<llvm::ZExtInst>(value)))
+    value = llvm::cast<llvm::Instruction>(value)->getOperand(0);
+  return value;
+}
+
+/// The scalar inserted as lane 0 of a vector value (through views and shuffles that keep lane
+/// 0), or null.
+const llvm::Value *laneZeroScalar(const llvm::Value *value) {
   for (unsigned depth = 0; depth < 8 && value; ++depth) {
+    value = stripViews(value);
     if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
       const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
       if (index && index->isZero())
         return insert->getOperand(1);
       value = insert->getOperand(0);
-    } else if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
-      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
-      value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
-    } else if (const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value)) {
-      value = cast->getOperand(0);
-    } else if (const auto *widened = llvm::dyn_cast<llvm::ZExtInst>(value)) {
-      // A call's floating-point result in XMM0, the upper lanes zero.
-      value = widened->getOperand(0);
     } else if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
       value = shuffle->getMaskValue(0) == 0 ? shuffle->getOperand(0) : nullptr;
+    } else if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value);
+               extract && extract->getType()->isIntegerTy(128)) {
+      // The XMM register out of its YMM slot.
+      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+      value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
     } else {
       return value->getType()->isVectorTy() ? nullptr : value;
     }
@@ -308,15 +426,20 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
   std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
   std::vector<unsigned> stackBits(StackArgumentSlots, 0);
+  bool callerAreaLoaded = isCallerAreaLoaded(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
     if (!isRead(argument))
       continue;
     if (reg.isStackSlot()) {
-      stackBits[reg.element] = usedBits(argument, demanded);
+      // Its store into the caller's area is not a read, unless loads from the area remain.
+      if (callerAreaLoaded || !isOnlySaved(argument))
+        stackBits[reg.element] = usedBits(argument, demanded);
       continue;
     }
     if (reg.field == HOIST_FIELD_YMM) {
-      std::optional<unsigned> bits = floatArgumentBits(argument, demanded);
+      std::optional<unsigned> bits = scalarLaneBits(argument, demanded);
+      if (!bits)
+        bits = floatArgumentBits(argument, demanded);
       if (!bits)
         return llvm::formatv("reads {0} as a vector (vector arguments are not in this slice)",
                              registerName(reg))
@@ -367,10 +490,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
         return reg.field == HOIST_FIELD_YMM && reg.element == 0;
       }) - registers.begin());
   unsigned bits = 0, floatResultBits = 0;
-  // A scalar in XMM0's low lane is the result unless RAX holds something else (gcc -O0 moves
-  // a double result through RAX: movq rax, xmm0); a vector in XMM0 next to a RAX result is
-  // SSE scratch.
-  bool floatResult = true;
+  // XMM0's low lane is the result when it holds a floating-point scalar and RAX is unchanged,
+  // clobbered by a call, or the same bits (gcc -O0 moves a double result through RAX: movq
+  // rax, xmm0), or RAX holds an integer not computed from floating-point values (a loop
+  // counter next to a float sum). Otherwise RAX is the result and XMM0 SSE scratch.
+  bool floatResult = true, xmm0Scratch = true;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
@@ -386,17 +510,20 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     if (xmm0 == xmm0In)
       continue;
     xmm0Written = true;
-    const llvm::Value *scalar = lowLaneScalar(xmm0);
-    unsigned scalarBits = scalar ? scalar->getType()->getPrimitiveSizeInBits() : 0;
-    floatResult &= (scalarBits == 32 || scalarBits == 64) && (rax == raxIn || rax == scalar || raxClobbered);
-    floatResultBits = std::max(floatResultBits, scalarBits);
+    bool floatingPoint = comesFromFloatingPoint(xmm0);
+    xmm0Scratch &= !floatingPoint;
+    std::optional<unsigned> scalarBits = lowLaneBits(xmm0);
+    bool raxAgrees = rax == raxIn || raxClobbered || !comesFromFloatingPoint(rax) ||
+                     stripViews(rax) == stripViews(laneZeroScalar(xmm0));
+    floatResult &= floatingPoint && scalarBits && *scalarBits && raxAgrees;
+    floatResultBits = std::max(floatResultBits, scalarBits.value_or(0));
   }
   if (xmm0Written && floatResult) {
     signature.returnsFloat = true;
     signature.returnBits = floatResultBits;
     return signature;
   }
-  if (xmm0Written && !raxWritten)
+  if (xmm0Written && !raxWritten && !xmm0Scratch)
     return std::string("writes xmm0 with a vector (vector results are not in this slice)");
   signature.returnBits = raxWritten ? bits : 0;
   return signature;
