@@ -14,6 +14,7 @@
 #include <llvm/Analysis/CallGraph.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
 
 #include <set>
 
@@ -52,6 +53,9 @@ void simplify(llvm::Module &module, const Image &image,
   options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
     passes.addPass(ImageDataPass(image));
+    // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
+    // is out of the stack (-O1 has no CVP).
+    passes.addPass(llvm::CorrelatedValuePropagationPass());
   };
   options.selectFunctions = std::move(select);
   optimizeModule(module, &image, options);

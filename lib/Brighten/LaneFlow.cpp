@@ -110,6 +110,18 @@ std::optional<ByteSet> bytesRead(const llvm::Argument &argument, llvm::DemandedB
         if (user->getType()->isIntegerTy())
           kept = (demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).getActiveBits() + 7) / 8;
         read |= bytes & range(0, kept);
+      } else if (value->getType()->isIntOrIntVectorTy() && llvm::isa<llvm::BinaryOperator>(user)) {
+        // Lane-wise integer arithmetic: the bytes of each lane the result depends on (an
+        // arithmetic shift that keeps only the top byte of each lane after an unpack).
+        llvm::APInt laneBits = demanded.getDemandedBits(&const_cast<llvm::Use &>(use));
+        ByteSet laneBytes;
+        for (unsigned b = 0; b < size; ++b)
+          if (!laneBits.extractBits(8, b * 8).isZero())
+            laneBytes.set(b);
+        ByteSet demandedBytes;
+        for (unsigned lane = 0; lane < elementCount(value->getType()); ++lane)
+          demandedBytes |= laneBytes << (lane * size);
+        read |= bytes & demandedBytes;
       } else {
         return std::nullopt;
       }
