@@ -3,6 +3,7 @@
 #include "Arch/StateLayout.h"
 #include "Brighten/CallShim.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
@@ -131,6 +132,9 @@ public:
 private:
   void decline(const Candidate &candidate, const std::string &reason);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
+  /// The name of a C library function linked into the image (mingw's sqrt) that `function`
+  /// is: it is not brightened but called by name, the host's C library providing it.
+  std::optional<std::string> linkedLibraryFunction(const llvm::Function &function) const;
   /// Declines the members that call what cannot be called, and their callers in the SCC.
   void screen(std::vector<Candidate> &members);
   /// Infers the members' signatures; declines those that cannot be brightened. Returns the
@@ -152,6 +156,17 @@ private:
   std::vector<Candidate> done_;
 };
 
+std::optional<std::string>
+ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
+  std::optional<uint64_t> address = liftedAddress(function);
+  if (!address)
+    return std::nullopt;
+  std::optional<std::string> symbol = image_.nameAt(*address);
+  if (!symbol || !std::holds_alternative<ImportPrototype>(importPrototype(*symbol)))
+    return std::nullopt;
+  return symbol;
+}
+
 void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
   std::string name = candidate.lifted->getName().str();
   if (std::optional<std::string> symbol = image_.nameAt(candidate.address))
@@ -168,12 +183,17 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
     return std::nullopt;
   if (auto known = uncallable_.find(&callee); known != uncallable_.end())
     return known->second;
-  if (!callee.hasFnAttribute("hoist-import"))
+  std::optional<std::string> library;
+  if (llvm::Attribute import = callee.getFnAttribute("hoist-import"); import.isValid())
+    library = import.getValueAsString().str();
+  else
+    library = linkedLibraryFunction(callee);
+  if (!library)
     return std::string("is not brightened");
-  std::variant<KnownCallee, std::string> import = importCallee(module_, callee, convention_);
-  if (auto *reason = std::get_if<std::string>(&import))
+  std::variant<KnownCallee, std::string> known = libraryCallee(module_, *library, convention_);
+  if (auto *reason = std::get_if<std::string>(&known))
     return uncallable_[&callee] = *reason;
-  callees_[&callee] = std::get<KnownCallee>(import);
+  callees_[&callee] = std::get<KnownCallee>(known);
   return std::nullopt;
 }
 
@@ -299,7 +319,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
       std::vector<Candidate> members;
       for (llvm::CallGraphNode *node : *scc)
         if (llvm::Function *function = node->getFunction())
-          if (std::optional<uint64_t> address = liftedAddress(*function))
+          if (std::optional<uint64_t> address = liftedAddress(*function);
+              address && !linkedLibraryFunction(*function))
             members.push_back({function, *address});
       if (members.empty())
         continue;

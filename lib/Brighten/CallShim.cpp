@@ -155,14 +155,9 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   builder.CreateStore(builder.CreateAdd(rsp, builder.getInt64(8)), rspPointer);
 }
 
-std::variant<KnownCallee, std::string> importCallee(llvm::Module &module,
-                                                   const llvm::Function &import,
-                                                   CallingConvention convention) {
-  llvm::Attribute name = import.getFnAttribute("hoist-import");
-  if (!name.isValid())
-    return std::string("is not an import");
-  std::variant<ImportPrototype, std::string> prototype =
-      importPrototype(name.getValueAsString());
+std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
+                                                    CallingConvention convention) {
+  std::variant<ImportPrototype, std::string> prototype = importPrototype(name);
   if (auto *reason = std::get_if<std::string>(&prototype))
     return *reason;
   const ImportPrototype &known = std::get<ImportPrototype>(prototype);
@@ -174,7 +169,7 @@ std::variant<KnownCallee, std::string> importCallee(llvm::Module &module,
   for (CType argument : known.arguments)
     parameters.push_back(typeOf(context, argument));
   llvm::FunctionCallee declared = module.getOrInsertFunction(
-      name.getValueAsString(),
+      name,
       llvm::FunctionType::get(typeOf(context, known.result), parameters, false));
   auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
   if (!function || function->getFunctionType() != declared.getFunctionType())

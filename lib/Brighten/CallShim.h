@@ -35,11 +35,11 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
 /// typed call of `callee` and the return's effects. The caller erases `call`.
 void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention);
 
-/// The external declaration of the library function `import` (a lifted `import.X`,
-/// attribute "hoist-import") with its C prototype, called in the host's C convention, and the
-/// registers a caller in `convention` passes its arguments in; or why it cannot be called.
-std::variant<KnownCallee, std::string> importCallee(llvm::Module &module,
-                                                   const llvm::Function &import,
-                                                   CallingConvention convention);
+/// The external declaration of the C library function `name` (an import, or a function
+/// linked into the image statically) with its C prototype, called in the host's C convention,
+/// and the registers a caller in `convention` passes its arguments in; or why it cannot be
+/// called.
+std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
+                                                    CallingConvention convention);
 
 } // namespace hoist

@@ -9,8 +9,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DECLARE_BRIGHTENED(ret, name, params) ret b_##name params __attribute__((weak));
+/* With CORPUS_PE, the originals are a mingw build's functions, called through ms_abi pointers
+ * into the image pe-loader.c maps (argv[1]), and the brightened ones are win64cc. */
+#ifdef CORPUS_PE
+#define CORPUS_ABI __attribute__((ms_abi))
+#else
+#define CORPUS_ABI
+#endif
+
+#define DECLARE_BRIGHTENED(ret, name, params) ret b_##name params __attribute__((weak)) CORPUS_ABI;
 CORPUS_FUNCTIONS(DECLARE_BRIGHTENED)
+
+#ifdef CORPUS_PE
+#include "pe-loader.h"
+
+#include <errno.h>
+#include <math.h>
+
+#define DECLARE_ORIGINAL(ret, name, params) static ret(CORPUS_ABI *name) params;
+CORPUS_FUNCTIONS(DECLARE_ORIGINAL)
+
+/* pe-symbols.c, written by run-corpus.sh from the image's symbols; ends with a null name. */
+extern const struct pe_symbol pe_symbols[];
+
+/* The C library functions the corpus imports, for the image's calls (Microsoft x64 ABI). */
+static CORPUS_ABI size_t image_strlen(const char *s) { return strlen(s); }
+static CORPUS_ABI int image_strcmp(const char *a, const char *b) { return strcmp(a, b); }
+static CORPUS_ABI void *image_memset(void *p, int v, size_t n) { return memset(p, v, n); }
+static CORPUS_ABI int image_abs(int v) { return abs(v); }
+static CORPUS_ABI double image_sqrt(double x) { return sqrt(x); }
+/* mingw links its own sqrt, which sets errno through msvcrt's _errno. */
+static CORPUS_ABI int *image_errno(void) { return &errno; }
+static const struct pe_binding bindings[] = {
+    {"strlen", (void *)image_strlen}, {"strcmp", (void *)image_strcmp},
+    {"memset", (void *)image_memset}, {"abs", (void *)image_abs},
+    {"sqrt", (void *)image_sqrt},     {"_errno", (void *)image_errno},
+    {0, 0}};
+static CORPUS_ABI void unbound_import(void) {
+  fprintf(stderr, "the image called an import the driver does not bind\n");
+  abort();
+}
+
+static void *image_function(const struct pe_image *image, const char *name) {
+  for (const struct pe_symbol *symbol = pe_symbols; symbol->name; symbol++)
+    if (strcmp(symbol->name, name) == 0)
+      return pe_address(image, symbol->address);
+  fprintf(stderr, "%s: not among the image's symbols\n", name);
+  return NULL;
+}
+
+static int load_originals(const char *path) {
+  struct pe_image image;
+  if (pe_load(path, bindings, (void *)unbound_import, &image))
+    return -1;
+#define RESOLVE_ORIGINAL(ret, name, params)                                                    \
+  if (!(name = (ret(CORPUS_ABI *) params)image_function(&image, #name)))                       \
+    return -1;
+  CORPUS_FUNCTIONS(RESOLVE_ORIGINAL)
+  return 0;
+}
+#endif
 
 /* The object also holds the declined functions, still lifted: they reference Hoist's runtime,
  * which this driver never enters (it calls only brightened functions). */
@@ -94,7 +152,7 @@ SCALAR_TEST(fact_rec, ((int)(a & 15)))
 SCALAR_TEST(fib_rec, ((int)(a & 15)))
 SCALAR_TEST(is_even_rec, ((unsigned)(a & 1023)))
 SCALAR_TEST(is_odd_rec, ((unsigned)(a & 1023)))
-SCALAR_TEST(gcd_rec, ((unsigned long)a, (unsigned long)b))
+SCALAR_TEST(gcd_rec, ((unsigned long long)a, (unsigned long long)b))
 SCALAR_TEST(seven_sum, (a, b, c, d, e, f, a ^ b))
 SCALAR_TEST(call_seven, (a, b))
 SCALAR_TEST(fill_sum, ((int)a, (int)b))
@@ -137,10 +195,10 @@ static void test_mix(void) {   /* integer and floating-point arguments interleav
 
 static void test_sum_array(void) {
   int differ = 0;
-  long values[ArrayLength];
+  long long values[ArrayLength];
   for (int t = 0; b_sum_array && t < Trials && !differ; t++) {
     for (int i = 0; i < ArrayLength; i++)
-      values[i] = (long)next();
+      values[i] = (long long)next();
     int n = (int)(next() % (ArrayLength + 1));
     differ = sum_array(values, n) != b_sum_array(values, n);
   }
@@ -209,7 +267,7 @@ static void test_strings(void) {
   for (int t = 0; t < Trials; t++) {
     pickString(a);
     pickString(b);
-    long k = (long)pick();
+    long long k = (long long)pick();
     if (b_length_plus)
       differLength |= length_plus(a, k) != b_length_plus(a, k);
     if (b_compare_sign)
@@ -246,7 +304,12 @@ static void test_bytes_until_zero(void) {
   verdict("bytes_until_zero", b_bytes_until_zero != 0, differ);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  (void)argc, (void)argv;
+#ifdef CORPUS_PE
+  if (argc < 2 || load_originals(argv[1]))
+    return 2;
+#endif
   test_add3();
   test_mul_add();
   test_six();
