@@ -85,9 +85,11 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
   // Registers that are not arguments stay uninitialized: callee-saved ones are only saved and
   // restored (the probe checked), the others are not read before written.
   for (auto [argument, parameter] : llvm::zip(signature.arguments, function.args())) {
-    llvm::Value *bits = argument.isFloat
-                            ? builder.CreateBitCast(&parameter, builder.getIntNTy(argument.bits))
-                            : static_cast<llvm::Value *>(&parameter);
+    llvm::Value *bits = &parameter;
+    if (argument.isFloat)
+      bits = builder.CreateBitCast(&parameter, builder.getIntNTy(argument.bits));
+    else if (argument.isPointer)
+      bits = builder.CreatePtrToInt(&parameter, builder.getInt64Ty());
     if (argument.onStack) {
       parameter.setName("stack" + std::to_string(argument.element));
       stackArguments.resize(argument.element + 1, builder.getInt64(0));

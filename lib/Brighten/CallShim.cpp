@@ -91,7 +91,9 @@ std::optional<Signature> signatureFor(const ImportPrototype &prototype,
 llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContext &context) {
   std::vector<llvm::Type *> parameters;
   for (const Signature::Argument &argument : signature.arguments)
-    parameters.push_back(valueType(context, argument.bits, argument.isFloat));
+    parameters.push_back(argument.isPointer
+                             ? llvm::PointerType::getUnqual(context)
+                             : valueType(context, argument.bits, argument.isFloat));
   llvm::Type *result = signature.returnBits
                            ? valueType(context, signature.returnBits, signature.returnsFloat)
                            : llvm::Type::getVoidTy(context);

@@ -110,6 +110,29 @@ bool isCallerAreaLoaded(llvm::Function &probe) {
   return false;
 }
 
+/// Whether `value` is used as an address: it reaches an inttoptr through additions,
+/// subtractions and phis (a pointer walked by a loop), and is otherwise only compared.
+bool isAddress(const llvm::Value &value, unsigned depth = 0) {
+  bool reachesMemory = false;
+  for (const llvm::User *user : value.users()) {
+    if (llvm::isa<llvm::IntToPtrInst>(user)) {
+      reachesMemory = true;
+    } else if (llvm::isa<llvm::ICmpInst>(user)) {
+      continue;
+    } else if (depth < 4 && (llvm::isa<llvm::PHINode>(user) ||
+                             (llvm::isa<llvm::BinaryOperator>(user) &&
+                              (llvm::cast<llvm::BinaryOperator>(user)->getOpcode() ==
+                                   llvm::Instruction::Add ||
+                               llvm::cast<llvm::BinaryOperator>(user)->getOpcode() ==
+                                   llvm::Instruction::Sub)))) {
+      reachesMemory |= isAddress(*user, depth + 1);
+    } else {
+      return false;
+    }
+  }
+  return reachesMemory;
+}
+
 /// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
 /// uses), rounded up to 8, 16, 32 or 64.
 llvm::APInt demandedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
@@ -308,6 +331,7 @@ size_t usedPrefix(llvm::ArrayRef<unsigned> bits) {
 /// stack slots read (docs/BRIGHTEN.md): an unused register before a used one is an i64 (or a
 /// double) nobody reads.
 std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> integerBits,
+                                                       const std::vector<bool> &pointers,
                                                        llvm::ArrayRef<unsigned> floatBits,
                                                        llvm::ArrayRef<unsigned> stackBits,
                                                        CallingConvention convention) {
@@ -315,7 +339,8 @@ std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> 
   size_t stackCount = usedPrefix(stackBits);
   Signature signature;
   auto integer = [&](size_t i) {
-    signature.arguments.push_back({integers[i], 0, integerBits[i] ? integerBits[i] : 64, false});
+    signature.arguments.push_back(
+        {integers[i], 0, integerBits[i] ? integerBits[i] : 64, false, false, bool(pointers[i])});
   };
   auto floating = [&](size_t i) {
     signature.arguments.push_back(
@@ -424,6 +449,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   llvm::DemandedBits demanded(probe, assumptions, dominators);
   llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
+  std::vector<bool> pointerArguments(argumentRegisters.size(), false);
   std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
   std::vector<unsigned> stackBits(StackArgumentSlots, 0);
   bool callerAreaLoaded = isCallerAreaLoaded(probe);
@@ -474,11 +500,13 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                            "of {1}",
                            registerName(reg), callingConventionName(convention))
           .str();
-    argumentBits[position - argumentRegisters.begin()] = usedBits(argument, demanded);
+    size_t index = position - argumentRegisters.begin();
+    argumentBits[index] = usedBits(argument, demanded);
+    pointerArguments[index] = argumentBits[index] == 64 && isAddress(argument);
   }
 
   std::variant<Signature, std::string> assembled =
-      assembleArguments(argumentBits, floatBits, stackBits, convention);
+      assembleArguments(argumentBits, pointerArguments, floatBits, stackBits, convention);
   if (auto *reason = std::get_if<std::string>(&assembled))
     return *reason;
   Signature signature = std::get<Signature>(assembled);

@@ -26,6 +26,7 @@ struct Signature {
     unsigned bits;         ///< integer: 8, 16, 32 or 64, the low bits used; float: 32 or 64
     bool isFloat;          ///< float (32) or double (64) in the XMM register's low lane
     bool onStack = false;  ///< in stack slot `element` above the return address
+    bool isPointer = false; ///< 64 bits used as an address: a `ptr` parameter
     bool operator==(const Argument &) const = default;
   };
   /// SysV: integer arguments in the convention's order, then floating-point ones (SysV assigns
