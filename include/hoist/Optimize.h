@@ -22,8 +22,8 @@ struct OptimizeOptions {
   /// Adds passes that run first in every fixpoint round (brightening's PromoteStack).
   std::function<void(llvm::FunctionPassManager &)> addRoundPasses = nullptr;
   /// When set, the fixpoint rounds optimize only the functions it accepts (brightening's
-  /// probes of one call-graph SCC) and leave the others as they are; -O2/-O3 still run on the
-  /// whole module.
+  /// probes of one call-graph SCC) and leave the others as they are, and the report counts
+  /// only their instructions; -O2/-O3 still run on the whole module.
   std::function<bool(const llvm::Function &)> selectFunctions = nullptr;
 };
 
