@@ -38,6 +38,15 @@ uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64
 void hoist_sync_copies_to_libraries(void);
 void hoist_sync_copies_from_libraries(void);
 
+/* How often control crossed between lifted and native code; printed at exit when the
+ * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code). */
+typedef struct HoistCrossings {
+  uint64_t importCalls;       /* lifted code -> library */
+  uint64_t nativeEntries;     /* native code -> a patched entry -> lifted code */
+  uint64_t indirectTransfers; /* __hoist_call and __hoist_jmp */
+} HoistCrossings;
+extern HoistCrossings hoist_crossings;
+
 /* Prints "hoist: <message>" and ends the program with HOIST_EXIT_UNSUPPORTED. */
 _Noreturn void hoist_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));
 

@@ -12,6 +12,8 @@ _Static_assert(offsetof(HoistNativeFrame, stack) == 192, "trampolines.S frame la
 
 static const uint64_t StackArgumentWords = 32;
 
+HoistCrossings hoist_crossings;
+
 const HoistFunction *hoist_lookup(uint64_t address) {
   const HoistFunction *functions = hoist_program.functions;
   uint64_t low = 0, high = hoist_program.functionCount;
@@ -65,6 +67,7 @@ static void callNative(HoistState *state, uint64_t function) {
  * function (startup.c filled it). */
 void hoist_call_import(HoistState *state, void *memory, uint64_t slot, const char *name) {
   (void)memory;
+  ++hoist_crossings.importCalls;
   uint64_t function = *(const uint64_t *)slot;
   if (!function)
     hoist_fatal("%s: the program called %s, which no library defines", hoist_program.path, name);
@@ -123,6 +126,7 @@ uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64
  * only the register part of a frame; the stack arguments are at `nativeStack`. */
 void hoist_enter_from_native(const HoistFunction *function, HoistNativeFrame *registers,
                              const uint64_t *nativeStack) {
+  ++hoist_crossings.nativeEntries;
   HoistNativeFrame frame;
   memcpy(&frame, registers, offsetof(HoistNativeFrame, stack));
   hoist_sync_copies_from_libraries();
@@ -137,6 +141,7 @@ void hoist_enter_from_native(const HoistFunction *function, HoistNativeFrame *re
 /* Control that lifted code could not resolve: a function in the table, native code outside
  * the image (a library function reached through a pointer), or nothing we can run. */
 static void transfer(HoistState *state, void *memory, uint64_t target, const char *how) {
+  ++hoist_crossings.indirectTransfers;
   const HoistFunction *function = hoist_lookup(target);
   if (function) {
     state->RIP = target;

@@ -280,7 +280,15 @@ void hoist_libc_start_main(HoistState *state, void *memory) {
   exit((int)status);
 }
 
+static void printCrossings(void) {
+  dprintf(2, "hoist: %lu import calls, %lu entries from native code, %lu indirect transfers\n",
+          (unsigned long)hoist_crossings.importCalls, (unsigned long)hoist_crossings.nativeEntries,
+          (unsigned long)hoist_crossings.indirectTransfers);
+}
+
 int main(int argc, char **argv, char **envp) {
+  if (getenv("HOIST_TRANSLATE_STATS"))
+    atexit(printCrossings);
   mapImage();
   applyRelocations();
   initialState();
