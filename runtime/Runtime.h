@@ -17,6 +17,8 @@ typedef struct HoistNativeFrame {
   uint64_t rax, rdx;
   uint8_t xmm[8][16];
   uint64_t stack[32]; /* the first 32 stack words of the arguments */
+  uint8_t st0[16];    /* a long double result (80 bits), when st0Valid */
+  uint64_t st0Valid;
 } HoistNativeFrame;
 
 /* trampolines.S */

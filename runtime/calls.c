@@ -9,6 +9,19 @@
 _Static_assert(offsetof(HoistNativeFrame, rax) == 48, "trampolines.S frame layout");
 _Static_assert(offsetof(HoistNativeFrame, xmm) == 64, "trampolines.S frame layout");
 _Static_assert(offsetof(HoistNativeFrame, stack) == 192, "trampolines.S frame layout");
+_Static_assert(offsetof(HoistNativeFrame, st0) == 448, "trampolines.S frame layout");
+_Static_assert(offsetof(HoistNativeFrame, st0Valid) == 464, "trampolines.S frame layout");
+
+/* Pushes `value` on State's x87 stack as fld would: ST[i] is ST(i) (include/hoist/State.def),
+ * TOP in FPU_SW bits 11..13, FPU_TW one valid bit per physical register. */
+static void pushX87(HoistState *state, const uint8_t value[10]) {
+  unsigned top = ((state->FPU_SW >> 11) - 1) & 7;
+  memmove(&state->ST[1], &state->ST[0], 7 * sizeof state->ST[0]);
+  memset(&state->ST[0], 0, sizeof state->ST[0]);
+  memcpy(&state->ST[0], value, 10);
+  state->FPU_SW = (uint16_t)((state->FPU_SW & ~(7u << 11)) | (top << 11));
+  state->FPU_TW |= (uint16_t)(1u << top);
+}
 
 static const uint64_t StackArgumentWords = 32;
 
@@ -59,6 +72,8 @@ static void callNative(HoistState *state, uint64_t function) {
   state->RDX = frame.rdx;
   memcpy(&state->YMM[0], frame.xmm[0], 16);
   memcpy(&state->YMM[1], frame.xmm[1], 16);
+  if (frame.st0Valid)
+    pushX87(state, frame.st0);
   state->RIP = *(const uint64_t *)state->RSP;
   state->RSP += 8;
 }

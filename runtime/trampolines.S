@@ -4,7 +4,7 @@
 
 /* void hoist_native_call(HoistNativeFrame *frame, uint64_t function):
  * calls `function` with the frame's argument registers and 32 stack words, and stores
- * rax, rdx, xmm0 and xmm1 back into the frame. */
+ * rax, rdx, xmm0, xmm1 and a long double result in st(0) back into the frame. */
         .globl hoist_native_call
         .type hoist_native_call, @function
 hoist_native_call:
@@ -40,6 +40,16 @@ hoist_native_call:
         mov %rdx, 56(%rbx)
         movdqu %xmm0, 64(%rbx)
         movdqu %xmm1, 80(%rbx)
+        /* A long double result is in st(0): the x87 stack, empty at the call, is not now. */
+        movq $0, 464(%rbx)
+        fnstsw 0(%rsp)
+        movzwl 0(%rsp), %ecx
+        shr $11, %ecx
+        and $7, %ecx
+        jz 1f
+        fstpt 448(%rbx)
+        movq $1, 464(%rbx)
+1:
         lea -16(%rbp), %rsp
         pop %r12
         pop %rbx

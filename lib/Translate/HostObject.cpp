@@ -36,6 +36,8 @@ llvm::Error linkTranslatedProgram(llvm::StringRef compiler, llvm::StringRef obje
   for (const std::string &library : neededLibraries)
     if (!llvm::StringRef(library).starts_with("ld-linux"))
       arguments.push_back("-l:" + library);
+  // libm: LLVM lowers x86_fp80 rounding (llvm.trunc.f80, ...) to truncl and friends.
+  arguments.push_back("-lm");
   arguments.push_back("-ldl");
   std::vector<llvm::StringRef> argv(arguments.begin(), arguments.end());
   std::string message;

@@ -39,8 +39,11 @@ int runTranslate(const TranslateCommandOptions &options) {
     translate.compiler = *compiler;
   DiagnosticSink diagnostics;
   llvm::Expected<TranslateReport> report = translateProgram(translate, diagnostics);
+  // Notes (x87 control words and the like) are for `lift`; a translation reports what may
+  // change the program's behaviour.
   for (const Diagnostic &d : diagnostics.all())
-    llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
+    if (d.severity != Severity::Note)
+      llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
   if (!report)
     return reportFailure(report.takeError());
   if (options.verbose)
