@@ -16,13 +16,13 @@ typedef struct HoistNativeFrame {
   uint64_t gpr[6]; /* rdi, rsi, rdx, rcx, r8, r9 */
   uint64_t rax, rdx;
   uint8_t xmm[8][16];
-  uint64_t stack[32]; /* the first 32 stack words of the arguments */
   uint8_t st0[16];    /* a long double result (80 bits), when st0Valid */
   uint64_t st0Valid;
 } HoistNativeFrame;
 
 /* trampolines.S */
-void hoist_native_call(HoistNativeFrame *frame, uint64_t function);
+/* Passes 32 words at `stack` as the first stack arguments. */
+void hoist_native_call(HoistNativeFrame *frame, uint64_t function, const uint64_t *stack);
 void hoist_callback_entry(void);
 
 /* startup.c */

@@ -8,9 +8,8 @@
 
 _Static_assert(offsetof(HoistNativeFrame, rax) == 48, "trampolines.S frame layout");
 _Static_assert(offsetof(HoistNativeFrame, xmm) == 64, "trampolines.S frame layout");
-_Static_assert(offsetof(HoistNativeFrame, stack) == 192, "trampolines.S frame layout");
-_Static_assert(offsetof(HoistNativeFrame, st0) == 448, "trampolines.S frame layout");
-_Static_assert(offsetof(HoistNativeFrame, st0Valid) == 464, "trampolines.S frame layout");
+_Static_assert(offsetof(HoistNativeFrame, st0) == 192, "trampolines.S frame layout");
+_Static_assert(offsetof(HoistNativeFrame, st0Valid) == 208, "trampolines.S frame layout");
 
 /* Pushes `value` on State's x87 stack as fld would: ST[i] is ST(i) (include/hoist/State.def),
  * TOP in FPU_SW bits 11..13, FPU_TW one valid bit per physical register. */
@@ -61,11 +60,10 @@ static void frameFromState(HoistNativeFrame *frame, const HoistState *state) {
 static void callNative(HoistState *state, uint64_t function) {
   HoistNativeFrame frame;
   frameFromState(&frame, state);
-  memcpy(frame.stack, (const void *)(state->RSP + 8), sizeof frame.stack);
   uint64_t saved = hoist_guest_sp;
   hoist_guest_sp = state->RSP;   /* a callback's frames go below the caller's */
   hoist_sync_copies_to_libraries();
-  hoist_native_call(&frame, function);
+  hoist_native_call(&frame, function, (const uint64_t *)(state->RSP + 8));
   hoist_sync_copies_from_libraries();
   hoist_guest_sp = saved;
   state->RAX = frame.rax;
@@ -138,12 +136,12 @@ uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64
 }
 
 /* From hoist_callback_entry: native code called a patched function entry. `registers` holds
- * only the register part of a frame; the stack arguments are at `nativeStack`. */
+ * only the register part of a frame (no st0); the stack arguments are at `nativeStack`. */
 void hoist_enter_from_native(const HoistFunction *function, HoistNativeFrame *registers,
                              const uint64_t *nativeStack) {
   ++hoist_crossings.nativeEntries;
   HoistNativeFrame frame;
-  memcpy(&frame, registers, offsetof(HoistNativeFrame, stack));
+  memcpy(&frame, registers, offsetof(HoistNativeFrame, st0));
   hoist_sync_copies_from_libraries();
   hoist_run_lifted(function, &frame, nativeStack);
   hoist_sync_copies_to_libraries();

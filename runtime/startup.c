@@ -100,14 +100,24 @@ static const HoistRelocation *copies[256];
 static uint64_t copyCount;
 static uint64_t copySource[256];
 
+/* Runs around every library call: most copies are a pointer or an int, copied inline. */
+static inline void copyVariable(void *to, const void *from, uint64_t size) {
+  if (size == 8)
+    memcpy(to, from, 8);
+  else if (size == 4)
+    memcpy(to, from, 4);
+  else
+    memcpy(to, from, size);
+}
+
 void hoist_sync_copies_to_libraries(void) {
   for (uint64_t i = 0; i < copyCount; ++i)
-    memcpy((void *)copySource[i], (const void *)copies[i]->address, copies[i]->value);
+    copyVariable((void *)copySource[i], (const void *)copies[i]->address, copies[i]->value);
 }
 
 void hoist_sync_copies_from_libraries(void) {
   for (uint64_t i = 0; i < copyCount; ++i)
-    memcpy((void *)copies[i]->address, (const void *)copySource[i], copies[i]->value);
+    copyVariable((void *)copies[i]->address, (const void *)copySource[i], copies[i]->value);
 }
 
 static void applyRelocations(void) {
