@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev
   gcc-mingw-w64-x86-64
   clang-19 lld-19
+  csmith libcsmith-dev bc
 )
 
 missing=()

@@ -59,12 +59,16 @@ struct Export {
 
 class Image {
 public:
-  /// Loads an ELF or PE file; the format is detected from its contents.
-  static llvm::Expected<std::unique_ptr<Image>> load(llvm::StringRef path);
+  /// Loads an ELF or PE file; the format is detected from its contents. A non-zero
+  /// `loadBias` places a position-independent ELF image (PIE or shared object) that many
+  /// bytes above its link-time addresses, as a loader mapping it there would: every address
+  /// the Image reports (sections, symbols, imports, exports, entry) includes the bias.
+  static llvm::Expected<std::unique_ptr<Image>> load(llvm::StringRef path, uint64_t loadBias = 0);
   /// Loads a file of raw code mapped (readable, executable) at `base`.
   static llvm::Expected<std::unique_ptr<Image>> loadRaw(llvm::StringRef path, uint64_t base);
   /// Same as above, from bytes in memory (tests, fuzzers).
-  static llvm::Expected<std::unique_ptr<Image>> fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  static llvm::Expected<std::unique_ptr<Image>> fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                                           uint64_t loadBias = 0);
   static std::unique_ptr<Image> fromRawBytes(llvm::ArrayRef<uint8_t> bytes, uint64_t base,
                                              llvm::StringRef name = "<raw>");
 
@@ -77,6 +81,8 @@ public:
   uint64_t imageBase() const { return imageBase_; }
   bool isPositionIndependent() const { return pie_; }
   bool isLibrary() const { return library_; }
+  /// What load() added to every link-time address (0 unless asked for).
+  uint64_t loadBias() const { return loadBias_; }
 
   const std::vector<Section> &sections() const { return sections_; }
   const std::vector<Symbol> &symbols() const { return symbols_; }
@@ -109,6 +115,7 @@ private:
   ImageFormat format_ = ImageFormat::Raw;
   uint64_t entry_ = 0;
   uint64_t imageBase_ = 0;
+  uint64_t loadBias_ = 0;
   bool pie_ = false;
   bool library_ = false;
   std::unique_ptr<llvm::MemoryBuffer> buffer_;

@@ -2,6 +2,7 @@
 
 #include "Support/Error.h"
 
+#include <llvm/ADT/StringMap.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
@@ -12,7 +13,7 @@
 
 namespace hoist {
 
-llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out) {
+llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, bool forThisCpu) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   std::string triple = llvm::sys::getDefaultTargetTriple();
@@ -21,9 +22,15 @@ llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out) {
   if (!target)
     return makeError("{0}: no code generator for the host {1}: {2}",
                      module.getModuleIdentifier(), triple, error);
+  std::string cpu = "generic", features;
+  if (forThisCpu) {
+    cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
+      features += (features.empty() ? "" : ",") + std::string(enabled ? "+" : "-") + name.str();
+  }
   // Position-independent: the object links into PIE programs, the host compilers' default.
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Default));
   module.setTargetTriple(triple);
   module.setDataLayout(machine->createDataLayout());

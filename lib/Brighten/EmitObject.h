@@ -8,7 +8,11 @@
 namespace hoist {
 
 /// Writes `module` as a relocatable object for the host (ELF on Linux) at -O2 code generation.
-/// Sets the module's triple and data layout to the host's.
-llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out);
+/// Sets the module's triple and data layout to the host's. With `forThisCpu`, the code is for
+/// this machine's CPU and its features (a translated program runs where it was translated,
+/// and lifted code may call x86 intrinsics such as AES rounds that need them); otherwise
+/// for a generic x86-64.
+llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out,
+                           bool forThisCpu = false);
 
 } // namespace hoist

@@ -27,16 +27,16 @@ Image::~Image() = default;
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-llvm::Expected<std::unique_ptr<Image>> Image::load(llvm::StringRef path) {
+llvm::Expected<std::unique_ptr<Image>> Image::load(llvm::StringRef path, uint64_t loadBias) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return makeError("{0}: {1}", path, buffer.getError().message());
-  return fromBuffer(std::move(*buffer));
+  return fromBuffer(std::move(*buffer), loadBias);
 }
 
 llvm::Expected<std::unique_ptr<Image>>
-Image::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+Image::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, uint64_t loadBias) {
   llvm::StringRef bytes = buffer->getBuffer();
   std::string path = buffer->getBufferIdentifier().str();
   if (bytes.empty())
@@ -54,6 +54,8 @@ Image::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {
 
   Builder builder(std::move(buffer), format);
   llvm::Error error = format == ImageFormat::Elf ? loadElf(builder) : loadPe(builder);
+  if (!error && loadBias != 0)
+    error = builder.applyLoadBias(loadBias);
   if (error)
     return makeError("{0}: {1}", path, llvm::toString(std::move(error)));
   return builder.finish();
@@ -116,6 +118,38 @@ llvm::Error Image::Builder::addSection(Section section) {
   if (section.fileSize == 0)
     section.fileOffset = std::min(section.fileOffset, fileSize);
   image_->sections_.push_back(std::move(section));
+  return llvm::Error::success();
+}
+
+llvm::Error Image::Builder::applyLoadBias(uint64_t bias) {
+  Image &image = *image_;
+  // Only an image whose code makes no assumption about where it is may be moved.
+  if (image.format_ != ImageFormat::Elf || !image.pie_)
+    return makeError("a load bias needs a position-independent ELF image (PIE or shared "
+                     "object), not a {0}", image.kindDescription());
+  uint64_t top = 0;
+  for (const Section &section : image.sections_)
+    if (section.mapped)
+      top = std::max(top, section.address + section.size);
+  if (top > std::numeric_limits<uint64_t>::max() - bias)
+    return makeError("load bias {0} moves the image past the top of the address space",
+                     formatAddress(bias));
+  for (Section &section : image.sections_)
+    if (section.mapped)
+      section.address += bias;
+  for (Symbol &symbol : image.symbols_)
+    symbol.address += bias;
+  for (Import &import : image.imports_) {
+    import.slotAddress += bias;
+    if (import.stubAddress)
+      *import.stubAddress += bias;
+  }
+  for (Export &exported : image.exports_)
+    if (exported.forwarder.empty())
+      exported.address += bias;
+  image.entry_ += bias;
+  image.imageBase_ += bias;
+  image.loadBias_ = bias;
   return llvm::Error::success();
 }
 

@@ -41,6 +41,10 @@ struct Image::Builder {
   /// The file bytes of a section added before (already checked to be inside the file).
   llvm::ArrayRef<uint8_t> sectionBytes(const Section &section) const;
 
+  /// Moves every address added (sections, symbols, imports, exports, entry, base) up by
+  /// `bias`; fails when that would run past the top of the address space.
+  llvm::Error applyLoadBias(uint64_t bias);
+
   /// Sorts and indexes everything added; the builder is empty afterwards.
   std::unique_ptr<Image> finish();
 

@@ -72,6 +72,19 @@ struct CfgCommandOptions {
 /// `hoist cfg`: the control flow discovery recovers (functions, blocks, jump tables, calls).
 int runCfg(const CfgCommandOptions &options);
 
+struct TranslateCommandOptions {
+  std::string input;
+  std::string output;
+  unsigned optLevel = 2;
+  bool allowUnsupported = false;
+  bool verbose = false;
+  std::string keepModule;   ///< also write the optimized module here
+  const char *argv0 = "";   ///< finds the runtime library next to hoist
+};
+
+/// `hoist translate`: the program lifted, optimized and linked into a new executable.
+int runTranslate(const TranslateCommandOptions &options);
+
 /// `hoist stats`: counts instructions and those without semantics, decoding only.
 int runStats(const StatsCommandOptions &options);
 

@@ -17,10 +17,13 @@ cl::SubCommand StatsCmd("stats", "Count instructions and list those without sema
 cl::SubCommand CfgCmd("cfg", "Print the control flow discovery recovers (functions, blocks, "
                              "jump tables, calls)");
 
+cl::SubCommand TranslateCmd("translate", "Lift a whole Linux program and link the lifted code "
+                                         "into a new executable that behaves the same");
+
 cl::OptionCategory InputCategory("Input");
 cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
                                cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(CfgCmd),
-                               cl::cat(InputCategory));
+                               cl::sub(TranslateCmd), cl::cat(InputCategory));
 cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
                   cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::sub(CfgCmd),
                   cl::cat(InputCategory));
@@ -76,6 +79,20 @@ cl::opt<double> Timeout("timeout",
                                  "at twice that plus 10 s is ended with exit code 3"),
                         cl::value_desc("seconds"), cl::init(0), cl::sub(LiftCmd),
                         cl::sub(CfgCmd));
+cl::opt<std::string> TranslateOutput("o", cl::desc("The translated executable"),
+                                     cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd));
+cl::opt<OptimizationLevel> TranslateOptLevel(
+    cl::desc("Optimization level:"), cl::init(O2), cl::sub(TranslateCmd),
+    cl::values(clEnumValN(O0, "O0", "No optimization"), clEnumValN(O1, "O1", "O1 pipeline"),
+               clEnumValN(O2, "O2", "O2 pipeline (default)"), clEnumValN(O3, "O3", "O3 pipeline")));
+cl::opt<bool> AllowUnsupported("allow-unsupported",
+                               cl::desc("Translate a program that uses what translation does not "
+                                        "support (threads, signal handlers, ...) anyway"),
+                               cl::sub(TranslateCmd));
+cl::opt<std::string> KeepModule("keep-module",
+                                cl::desc("Also write the optimized translated module (.ll)"),
+                                cl::value_desc("file.ll"), cl::sub(TranslateCmd));
+cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::sub(TranslateCmd));
 
 cl::list<std::string> CfgFunctions("function",
                                    cl::desc("Function to show: a symbol name or 0x address "
@@ -163,6 +180,17 @@ int main(int argc, char **argv) {
       options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
     return hoist::runLift(options);
   }
+  if (TranslateCmd) {
+    hoist::TranslateCommandOptions options;
+    options.input = InputPath;
+    options.output = TranslateOutput;
+    options.optLevel = TranslateOptLevel;
+    options.allowUnsupported = AllowUnsupported;
+    options.keepModule = KeepModule;
+    options.verbose = TranslateVerbose;
+    options.argv0 = argv[0];
+    return hoist::runTranslate(options);
+  }
   if (CfgCmd) {
     hoist::CfgCommandOptions options;
     options.input = input;
@@ -180,5 +208,5 @@ int main(int argc, char **argv) {
     options.sweep = StatsSweep;
     return hoist::runStats(options);
   }
-  return usageError("expected a subcommand: info, lift, cfg or stats (see hoist --help)");
+  return usageError("expected a subcommand: info, lift, cfg, stats or translate (see hoist --help)");
 }

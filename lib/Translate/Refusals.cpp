@@ -1,0 +1,92 @@
+#include "Translate/Refusals.h"
+
+#include "Support/Error.h"
+
+#include <llvm/ADT/StringRef.h>
+
+#include <map>
+#include <set>
+
+namespace hoist {
+namespace {
+
+struct UnsupportedImport {
+  const char *name;
+  const char *code;
+  const char *why;
+};
+
+// An import is the evidence: a program that never calls these cannot use the feature (a
+// raw syscall could; docs/TRANSLATE.md says so).
+constexpr UnsupportedImport unsupportedImports[] = {
+    {"pthread_create", "threads", "threads are not supported"},
+    {"thrd_create", "threads", "threads are not supported"},
+    {"clone", "threads", "threads are not supported"},
+    {"clone3", "threads", "threads are not supported"},
+    {"vfork", "vfork", "vfork shares the stack of lifted code with the child"},
+    {"signal", "signal-handlers", "signal handlers are not supported"},
+    {"sigaction", "signal-handlers", "signal handlers are not supported"},
+    {"__sysv_signal", "signal-handlers", "signal handlers are not supported"},
+    {"bsd_signal", "signal-handlers", "signal handlers are not supported"},
+    {"sigset", "signal-handlers", "signal handlers are not supported"},
+    {"__cxa_throw", "exceptions", "C++ exceptions are not supported"},
+    {"__cxa_rethrow", "exceptions", "C++ exceptions are not supported"},
+    {"_Unwind_RaiseException", "exceptions", "C++ exceptions are not supported"},
+    {"_Unwind_Resume", "exceptions", "C++ exceptions are not supported"},
+    {"setjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"_setjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"__sigsetjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"sigsetjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"longjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"_longjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"siglongjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"__longjmp_chk", "nonlocal-jumps", "setjmp/longjmp are not supported"},
+    {"getcontext", "contexts", "ucontext switching is not supported"},
+    {"setcontext", "contexts", "ucontext switching is not supported"},
+    {"makecontext", "contexts", "ucontext switching is not supported"},
+    {"swapcontext", "contexts", "ucontext switching is not supported"},
+    {"mprotect", "code-generation",
+     "self-modifying or run-time generated code is not supported (mprotect can make memory "
+     "executable)"},
+    {"pkey_mprotect", "code-generation",
+     "self-modifying or run-time generated code is not supported"},
+};
+
+} // namespace
+
+std::vector<Refusal> unusableInput(const Image &image, const ElfProgram &program) {
+  std::vector<Refusal> refusals;
+  if (image.format() != ImageFormat::Elf)
+    refusals.push_back({"not-elf", "only ELF executables can be translated, not a " +
+                                       image.kindDescription()});
+  else if (image.isLibrary())
+    refusals.push_back({"library", "a shared object is not a program; only executables can be "
+                                   "translated"});
+  else if (!program.hasInterpreter || !program.hasDynamicSection)
+    refusals.push_back({"static", "statically linked executables are not supported; translate "
+                                  "needs one linked against shared libraries (glibc)"});
+  return refusals;
+}
+
+std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &program) {
+  std::vector<Refusal> refusals;
+  std::set<std::string> seen;
+  for (const Import &import : image.imports())
+    for (const UnsupportedImport &entry : unsupportedImports)
+      if (import.name == entry.name && seen.insert(import.name).second)
+        refusals.push_back({entry.code, std::string(entry.why) + " (the program imports " +
+                                            import.name + ")"});
+  if (program.hasThreadLocalStorage)
+    refusals.push_back({"tls", "thread-local variables of the program (PT_TLS) are not "
+                               "supported"});
+  std::map<uint32_t, uint64_t> unsupportedRelocations;
+  for (const DynamicRelocation &relocation : program.relocations)
+    if (relocation.kind == DynamicRelocation::Kind::Unsupported)
+      unsupportedRelocations.emplace(relocation.type, relocation.address);
+  for (auto [type, address] : unsupportedRelocations)
+    refusals.push_back({"relocation", "relocation " + relocationTypeName(type) + " (at " +
+                                          formatAddress(address) + ") is not supported"});
+  return refusals;
+}
+
+} // namespace hoist

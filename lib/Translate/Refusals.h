@@ -1,0 +1,26 @@
+// What `hoist translate` cannot run yet, found before anything is lifted: each is a reason
+// the translated program would misbehave (docs/TRANSLATE.md, "Not supported").
+#pragma once
+
+#include "Translate/ElfProgram.h"
+#include "hoist/Image.h"
+
+#include <string>
+#include <vector>
+
+namespace hoist {
+
+struct Refusal {
+  std::string code;      ///< "threads", "signal-handlers", "tls", ...
+  std::string message;   ///< names the import, relocation or feature
+};
+
+/// Inputs translation cannot take at all (not a dynamically linked ELF executable).
+std::vector<Refusal> unusableInput(const Image &image, const ElfProgram &program);
+
+/// Features of the program that translation does not support (threads, signal handlers, C++
+/// exceptions, non-local jumps, run-time code generation, thread-local variables, relocation
+/// types the runtime does not apply); `--allow-unsupported` translates anyway.
+std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &program);
+
+} // namespace hoist

@@ -1,0 +1,141 @@
+#include "Translate/Translate.h"
+
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+#include "Translate/ElfProgram.h"
+#include "Translate/HostObject.h"
+#include "Translate/ProgramTables.h"
+#include "Translate/Refusals.h"
+#include "hoist/Lifter.h"
+#include "hoist/Optimize.h"
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FileUtilities.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/ToolOutputFile.h>
+
+namespace hoist {
+namespace {
+
+llvm::Error refuse(const Image &image, const std::vector<Refusal> &refusals, bool allowable) {
+  std::string message;
+  for (const Refusal &refusal : refusals)
+    message += "\n  " + refusal.message + " [" + refusal.code + "]";
+  return makeError("{0}: cannot translate:{1}{2}", image.path(), message,
+                   allowable ? "\n  (--allow-unsupported translates anyway; the features above "
+                               "then misbehave when used)"
+                             : "");
+}
+
+/// Functions only the runtime calls (init and fini functions, IRELATIVE resolvers) are roots
+/// of discovery besides the entry point.
+std::vector<uint64_t> discoveryRoots(const Image &image, const ElfProgram &program) {
+  std::vector<uint64_t> roots{image.entryPoint()};
+  auto addArray = [&](uint64_t array, uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t slot = array + i * 8, pointer = 0;
+      if (std::optional<uint64_t> relocated = program.relocatedPointerAt(slot))
+        pointer = *relocated;
+      else if (!image.read(slot, &pointer, 8))
+        continue;
+      if (image.isExecutable(pointer))
+        roots.push_back(pointer);
+    }
+  };
+  addArray(program.preinitArray, program.preinitCount);
+  addArray(program.initArray, program.initCount);
+  addArray(program.finiArray, program.finiCount);
+  for (uint64_t function : {program.init, program.fini})
+    if (function && image.isExecutable(function))
+      roots.push_back(function);
+  for (const DynamicRelocation &relocation : program.relocations)
+    if (relocation.kind == DynamicRelocation::Kind::Irelative &&
+        image.isExecutable(relocation.value))
+      roots.push_back(relocation.value);
+  return roots;
+}
+
+} // namespace
+
+llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,
+                                                 DiagnosticSink &diagnostics) {
+  auto linked = Image::load(options.input);
+  if (!linked)
+    return linked.takeError();
+  // A PIE is lifted where the translated program maps it.
+  bool pie = (*linked)->format() == ImageFormat::Elf && (*linked)->isPositionIndependent() &&
+             !(*linked)->isLibrary();
+  uint64_t bias = pie ? TranslatedPieBase : 0;
+  std::unique_ptr<Image> image;
+  if (pie) {
+    auto moved = Image::load(options.input, bias);
+    if (!moved)
+      return moved.takeError();
+    image = std::move(*moved);
+  } else {
+    image = std::move(*linked);
+  }
+  auto file = llvm::MemoryBuffer::getFile(options.input, false, false);
+  if (!file)
+    return makeError("{0}: {1}", options.input, file.getError().message());
+
+  ElfProgram program;
+  if (image->format() == ImageFormat::Elf) {
+    auto read = readElfProgram((*file)->getBuffer(), bias);
+    if (!read)
+      return makeError("{0}: {1}", options.input, llvm::toString(read.takeError()));
+    program = std::move(*read);
+  }
+  if (std::vector<Refusal> refusals = unusableInput(*image, program); !refusals.empty())
+    return refuse(*image, refusals, false);
+  if (std::vector<Refusal> refusals = unsupportedFeatures(*image, program); !refusals.empty()) {
+    if (!options.allowUnsupported)
+      return refuse(*image, refusals, true);
+    for (const Refusal &refusal : refusals)
+      diagnostics.warning("translate-" + refusal.code, std::nullopt,
+                          refusal.message + "; translated anyway (--allow-unsupported)");
+  }
+
+  llvm::LLVMContext context;
+  Lifter lifter(*image, context, diagnostics);
+  for (uint64_t entry : lifter.discover(discoveryRoots(*image, program), /*all=*/true))
+    if (llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(entry); !lifted)
+      diagnostics.error("lift-failed", entry,
+                        llvm::toString(lifted.takeError()) +
+                            "; reaching it ends the translated program");
+  lifter.liftCallees();
+  std::unique_ptr<llvm::Module> module = lifter.takeModule();
+
+  TranslateReport report;
+  report.instructions = lifter.stats().instructionsLifted;
+  ProgramTablesReport tables =
+      emitProgramTables(*module, *image, program, (*file)->getBuffer());
+  report.functions = tables.functions;
+  report.patchableEntries = tables.patchableEntries;
+  optimizeModule(*module, image.get(), OptimizeOptions{.level = options.optLevel});
+  if (llvm::verifyModule(*module, &llvm::errs()))
+    return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
+                     options.input);
+  if (!options.keepModule.empty()) {
+    std::error_code error;
+    llvm::ToolOutputFile out(options.keepModule, error, llvm::sys::fs::OF_Text);
+    if (error)
+      return makeError("{0}: cannot write: {1}", options.keepModule, error.message());
+    module->print(out.os(), nullptr);
+    out.keep();
+  }
+
+  llvm::SmallString<128> object;
+  if (std::error_code error = llvm::sys::fs::createTemporaryFile("hoist-translate", "o", object))
+    return makeError("cannot create a temporary object file: {0}", error.message());
+  llvm::FileRemover removeObject(object);
+  if (llvm::Error error = writeObjectForThisCpu(*module, object))
+    return error;
+  if (llvm::Error error = linkTranslatedProgram(options.compiler, object, options.runtimeLibrary,
+                                                program.neededLibraries, options.output))
+    return error;
+  return report;
+}
+
+} // namespace hoist

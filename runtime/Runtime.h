@@ -1,0 +1,55 @@
+/* Private to the translation runtime: what its files share. */
+#ifndef HOIST_RUNTIME_H
+#define HOIST_RUNTIME_H
+
+#include "HoistProgram.h"
+
+#include <stdint.h>
+
+/* The return address the runtime pushes when it enters lifted code: never a code address. */
+#define HOIST_RETURN_SENTINEL 0x0000484f49535452ull /* "RTSIOH" */
+/* Exit status of a translated program that reaches something the translation cannot run. */
+#define HOIST_EXIT_UNSUPPORTED 70
+
+/* The registers of a native call, as trampolines.S loads and stores them. */
+typedef struct HoistNativeFrame {
+  uint64_t gpr[6]; /* rdi, rsi, rdx, rcx, r8, r9 */
+  uint64_t rax, rdx;
+  uint8_t xmm[8][16];
+  uint8_t st0[16];    /* a long double result (80 bits), when st0Valid */
+  uint64_t st0Valid;
+} HoistNativeFrame;
+
+/* trampolines.S */
+/* Passes 32 words at `stack` as the first stack arguments. */
+void hoist_native_call(HoistNativeFrame *frame, uint64_t function, const uint64_t *stack);
+void hoist_callback_entry(void);
+
+/* startup.c */
+extern HoistState hoist_initial_state;
+/* Where lifted code entered from native code may put its guest stack frames (below). */
+extern uint64_t hoist_guest_sp;
+int hoist_in_executable_segment(uint64_t address);
+
+/* calls.c */
+const HoistFunction *hoist_lookup(uint64_t address);
+/* Runs the lifted function at `address` as a native call with `frame`'s registers (and
+ * `stackWords` stack words) would, on the guest stack; results back into `frame`. */
+void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame, const uint64_t *stackWords);
+uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64_t a2);
+void hoist_sync_copies_to_libraries(void);
+void hoist_sync_copies_from_libraries(void);
+
+/* How often control crossed between lifted and native code; printed at exit when the
+ * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code). */
+typedef struct HoistCrossings {
+  uint64_t importCalls;       /* lifted code -> library */
+  uint64_t nativeEntries;     /* native code -> a patched entry -> lifted code */
+  uint64_t indirectTransfers; /* __hoist_call and __hoist_jmp */
+} HoistCrossings;
+extern HoistCrossings hoist_crossings;
+
+/* Prints "hoist: <message>" and ends the program with HOIST_EXIT_UNSUPPORTED. */
+_Noreturn void hoist_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

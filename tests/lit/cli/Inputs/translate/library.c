@@ -1,0 +1,1 @@
+int exported(int x) { return x + 1; }

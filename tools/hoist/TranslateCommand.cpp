@@ -1,0 +1,56 @@
+// `hoist translate`: a whole program lifted, optimized and linked into a new executable.
+#include "Commands.h"
+
+#include "Support/Diagnostics.h"
+#include "Translate/Translate.h"
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace hoist {
+namespace {
+
+/// The runtime library: $HOIST_TRANSLATE_RUNTIME, else the one this hoist was built with,
+/// else next to the hoist executable.
+std::string runtimeLibrary(const char *argv0) {
+  if (std::optional<std::string> path = llvm::sys::Process::GetEnv("HOIST_TRANSLATE_RUNTIME"))
+    return *path;
+  if (llvm::sys::fs::exists(HOIST_TRANSLATE_RUNTIME))
+    return HOIST_TRANSLATE_RUNTIME;
+  std::string self = llvm::sys::fs::getMainExecutable(argv0, (void *)&runtimeLibrary);
+  llvm::SmallString<256> beside(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(beside, llvm::sys::path::filename(HOIST_TRANSLATE_RUNTIME));
+  return std::string(beside);
+}
+
+} // namespace
+
+int runTranslate(const TranslateCommandOptions &options) {
+  TranslateOptions translate;
+  translate.input = options.input;
+  translate.output = options.output;
+  translate.optLevel = options.optLevel;
+  translate.allowUnsupported = options.allowUnsupported;
+  translate.keepModule = options.keepModule;
+  translate.runtimeLibrary = runtimeLibrary(options.argv0);
+  if (std::optional<std::string> compiler = llvm::sys::Process::GetEnv("CC"))
+    translate.compiler = *compiler;
+  DiagnosticSink diagnostics;
+  llvm::Expected<TranslateReport> report = translateProgram(translate, diagnostics);
+  // Notes (x87 control words and the like) are for `lift`; a translation reports what may
+  // change the program's behaviour.
+  for (const Diagnostic &d : diagnostics.all())
+    if (d.severity != Severity::Note)
+      llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
+  if (!report)
+    return reportFailure(report.takeError());
+  if (options.verbose)
+    llvm::errs() << "hoist: translated " << report->functions << " functions ("
+                 << report->instructions << " instructions; " << report->patchableEntries
+                 << " entries reachable from native code) into " << options.output << "\n";
+  return 0;
+}
+
+} // namespace hoist
