@@ -177,7 +177,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   for (unsigned round = 0;; ++round) {
     result.rounds = round + 1;
     result.explored = exploreFunction(cache, entry, options, quiet, hints);
-    if (round + 1 >= options.maxDiscoveryRounds)
+    if (round + 1 >= options.maxDiscoveryRounds || options.pastDeadline())
       break;
     bool changed = hints.noreturnWhenStatusNonzero &&
                    findStatusExits(result.explored, *hints.noreturnWhenStatusNonzero, exitCalls);
@@ -231,10 +231,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
       break;
   }
   if (result.explored.budgetExhausted)
-    diagnostics.warning("budget-exhausted", entry,
-                        "function " + formatAddress(entry) +
-                            ": instruction or block budget exhausted; the rest is lifted as "
-                            "exits to __hoist_jmp");
+    reportExplorationBudget(diagnostics, entry, result.explored.pastDeadline);
   for (const auto &[start, block] : result.explored.blocks) {
     if (!isIndirectJump(block)) {
       if (block.end == MachineBlock::End::TailCall && !block.instrs.empty())

@@ -46,6 +46,7 @@ struct ExploredFunction {
   JumpTableMap tailCallTables;
   std::map<uint64_t, uint64_t> importSlotJumps;
   bool budgetExhausted = false;
+  bool pastDeadline = false;   ///< exploration stopped because LiftOptions::deadline passed
 };
 
 /// What is known about the program beyond the function being explored. Every pointer may be
@@ -72,6 +73,9 @@ std::optional<uint64_t> directTarget(const Instr &instr, bool *throughSlot = nul
 /// The addresses control may go to after `instr`, when it ends a block; fallthrough excluded.
 /// Returns false when `instr` does not end a block.
 bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets);
+
+/// The warning for a function whose exploration stopped at a budget (`pastDeadline`: time).
+void reportExplorationBudget(DiagnosticSink &diagnostics, uint64_t entry, bool pastDeadline);
 
 ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
                                  const LiftOptions &options, DiagnosticSink &diagnostics,

@@ -267,7 +267,7 @@ void FunctionLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee call
   llvm::BasicBlock *bb = registers_.basicBlock(block);
   registers_.storeAll(block);
   llvm::IRBuilder<> ir(bb);
-  ir.CreateStore(rip, ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr"));
+  ir.CreateStore(rip, registers_.fieldPointer(HOIST_FIELD_RIP));
   if (callee) {
     if (callee.getFunctionType()->getNumParams() == 3)
       ir.CreateCall(callee, {state_, memory_, rip});
@@ -462,9 +462,8 @@ void FunctionLifter::callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value
   llvm::BasicBlock *bb = registers_.basicBlock(current_->tail);
   uint64_t pc = ctx_.instr().address;
   llvm::IRBuilder<> ir(bb);
-  llvm::Value *ripPtr =
-      ir.CreateStructGEP(getStateType(context_), state_, HOIST_FIELD_RIP, "rip.ptr");
-  llvm::Value *returnedTo = ir.CreateLoad(ir.getInt64Ty(), ripPtr, "returned.to");
+  llvm::Value *returnedTo =
+      ir.CreateLoad(ir.getInt64Ty(), registers_.fieldPointer(HOIST_FIELD_RIP), "returned.to");
   llvm::Value *elsewhere = ir.CreateICmpNE(returnedTo, ir.getInt64(returnAddress), "elsewhere");
   auto *elsewhereBB = llvm::BasicBlock::Create(
       context_, "returned_elsewhere_" + llvm::utohexstr(pc, true), &function_);

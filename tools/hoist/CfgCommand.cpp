@@ -204,7 +204,7 @@ int runCfg(const CfgCommandOptions &options) {
   }
 
   DiagnosticSink diagnostics;
-  ProgramCfg cfg = discoverProgram(image, request, LiftOptions{}, diagnostics);
+  ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
   if (options.json) {
     llvm::json::Array functions;
     SharedCode shared = findSharedCode(image, cfg);
