@@ -45,14 +45,6 @@ struct DiscoveredFunction {
   std::vector<std::string> importJumps;    ///< imports jumped to through their slot (thunks)
   bool noreturn = false;                   ///< every way out is a noreturn call or a trap
   unsigned rounds = 0;
-
-  /// The addresses of the unresolved jmps, in order.
-  std::vector<uint64_t> unresolvedJumpAddresses() const {
-    std::vector<uint64_t> addresses;
-    for (const UnresolvedJump &jump : unresolvedJumps)
-      addresses.push_back(jump.jump);
-    return addresses;
-  }
 };
 
 /// Discovers the function at `entry`. `hints.jumpTables` is ignored (the rounds fill it).

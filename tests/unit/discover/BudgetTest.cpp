@@ -129,7 +129,8 @@ TEST(BudgetTest, DiscoveryRoundsStopAtTheirBudget) {
   Explored cut(table, oneRound);
   EXPECT_EQ(cut.function.rounds, 1u);
   EXPECT_TRUE(cut.function.explored.jumpTables.empty());
-  EXPECT_EQ(cut.function.unresolvedJumpAddresses(), (std::vector<uint64_t>{0x1013}));
+  ASSERT_EQ(cut.function.unresolvedJumps.size(), 1u);
+  EXPECT_EQ(cut.function.unresolvedJumps[0].jump, 0x1013u);
 }
 
 struct Program {

@@ -17,11 +17,8 @@ struct Discovered {
   std::set<uint64_t> functionStarts; ///< what program discovery would know; may be empty
   DiscoveredFunction function;
 
-  explicit Discovered(const std::vector<uint8_t> &code, const LiftOptions &options = {})
-      : Discovered(code, std::set<uint64_t>{}, options) {}
-
-  Discovered(const std::vector<uint8_t> &code, std::set<uint64_t> starts,
-             const LiftOptions &options = {})
+  explicit Discovered(const std::vector<uint8_t> &code, std::set<uint64_t> starts = {},
+                      const LiftOptions &options = {})
       : image(Image::fromRawBytes(code, Base)), functionStarts(std::move(starts)) {
     InstructionCache cache(*image);
     ExploreHints hints;

@@ -126,11 +126,12 @@ TEST(JumpTable, TableLargerThanTheBudgetStaysUnresolved) {
   // __hoist_jmp (a hostile bound of 2^32 entries costs nothing).
   LiftOptions options;
   options.maxJumpTableEntries = 3;
-  EXPECT_NE(Discovered(BiasedPic, options).onlyTable(), nullptr);
+  EXPECT_NE(Discovered(BiasedPic, {}, options).onlyTable(), nullptr);
   options.maxJumpTableEntries = 2;
-  Discovered d(BiasedPic, options);
+  Discovered d(BiasedPic, {}, options);
   EXPECT_TRUE(d.function.explored.jumpTables.empty());
-  EXPECT_EQ(d.function.unresolvedJumpAddresses(), (std::vector<uint64_t>{0x1016}));
+  ASSERT_EQ(d.function.unresolvedJumps.size(), 1u);
+  EXPECT_EQ(d.function.unresolvedJumps[0].jump, 0x1016u);
 }
 
 TEST(JumpTable, EntryOutsideCodeRejectsTheTable) {
@@ -225,7 +226,7 @@ TEST(JumpTable, BoundSurvivesASpillBetweenCompareAndLoad) {
 // A case label that is another function's start (the function's own `.cold` part, which has
 // an unwind entry of its own: coreutils' od) leaves the table a switch, not tail calls.
 TEST(JumpTable, OneTargetAtAFunctionStartIsStillASwitch) {
-  Discovered d(Msvc, std::set<uint64_t>{Base, 0x1027});
+  Discovered d(Msvc, {Base, 0x1027});
   const JumpTable *table = d.onlyTable();
   ASSERT_NE(table, nullptr);
   EXPECT_EQ(table->distinctTargets(), (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
@@ -234,7 +235,7 @@ TEST(JumpTable, OneTargetAtAFunctionStartIsStillASwitch) {
 
 // Every target another function's start: a table of function pointers, lifted as tail calls.
 TEST(JumpTable, EveryTargetAtAFunctionStartIsATableOfTailCalls) {
-  Discovered d(Msvc, std::set<uint64_t>{Base, 0x101b, 0x1021, 0x1027});
+  Discovered d(Msvc, {Base, 0x101b, 0x1021, 0x1027});
   EXPECT_EQ(d.onlyTable(), nullptr);
   EXPECT_EQ(d.function.tailCalls, (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
   EXPECT_TRUE(d.function.explored.tailCallTables.count(0x1019));
