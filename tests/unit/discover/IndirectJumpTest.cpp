@@ -104,7 +104,7 @@ const std::vector<uint8_t> LeaOfAnotherFunction = {0x48, 0x8d, 0x05, 0x09, 0x00,
                                                    0xb8, 0x07, 0x00, 0x00, 0x00, 0xc3};
 
 TEST(IndirectJump, ConstantTargetAtAnotherFunctionIsATailCall) {
-  test::Discovered d(LeaOfAnotherFunction, {Base, 0x1010});
+  test::Discovered d(LeaOfAnotherFunction, std::set<uint64_t>{Base, 0x1010});
   EXPECT_EQ(computedTargets(d), (std::vector<uint64_t>{0x1010}));
   EXPECT_EQ(d.function.tailCalls, (std::vector<uint64_t>{0x1010}));
   EXPECT_FALSE(d.function.explored.blocks.count(0x1010));
