@@ -8,7 +8,8 @@ namespace {
 constexpr CType V = CType::Void, I = CType::Int, L = CType::Long, P = CType::Pointer,
                 D = CType::Double, F = CType::Float;
 
-/// C11 and POSIX prototypes (size_t, long, time_t: Long; char, unsigned: Int, as passed).
+/// C11, POSIX and glibc prototypes (size_t, ssize_t, long, off_t, time_t: Long; char,
+/// unsigned: Int, as passed).
 const llvm::StringMap<ImportPrototype> &knownPrototypes() {
   static const llvm::StringMap<ImportPrototype> table = {
       // <string.h>
@@ -40,6 +41,24 @@ const llvm::StringMap<ImportPrototype> &knownPrototypes() {
       {"atan2", {D, {D, D}}},      {"fmin", {D, {D, D}}},         {"fmax", {D, {D, D}}},
       // <time.h>
       {"time", {L, {P}}},
+      // <stdio.h> streams
+      {"fopen", {P, {P, P}}},      {"fclose", {I, {P}}},          {"fwrite", {L, {P, L, L, P}}},
+      {"fread", {L, {P, L, L, P}}}, {"fputc", {I, {I, P}}},       {"putc", {I, {I, P}}},
+      {"fgetc", {I, {P}}},         {"getc", {I, {P}}},            {"ferror", {I, {P}}},
+      {"feof", {I, {P}}},          {"fileno", {I, {P}}},
+      // more of <string.h>, <stdlib.h>; glibc's own names for them
+      {"strtoll", {L, {P, P, I}}}, {"strtoull", {L, {P, P, I}}}, {"strcoll", {I, {P, P}}},
+      {"strerror", {P, {I}}},      {"stpcpy", {P, {P, P}}},       {"mempcpy", {P, {P, P, L}}},
+      {"memrchr", {P, {P, I, L}}}, {"rawmemchr", {P, {P, I}}},    {"getenv", {P, {P}}},
+      {"reallocarray", {P, {P, L, L}}}, {"atexit", {I, {P}}},     {"_exit", {V, {I}}},
+      {"__errno_location", {P, {}}}, {"__ctype_b_loc", {P, {}}},
+      {"__ctype_tolower_loc", {P, {}}}, {"__ctype_toupper_loc", {P, {}}},
+      // <locale.h>, <libintl.h>
+      {"setlocale", {P, {I, P}}},  {"gettext", {P, {P}}},         {"dcgettext", {P, {P, P, I}}},
+      {"textdomain", {P, {P}}},    {"bindtextdomain", {P, {P, P}}},
+      // <unistd.h>
+      {"isatty", {I, {I}}},        {"close", {I, {I}}},           {"read", {L, {I, P, L}}},
+      {"write", {L, {I, P, L}}},   {"lseek", {L, {I, L, I}}},
   };
   return table;
 }
