@@ -65,6 +65,9 @@ int main(int argc, char **argv) {
                          {"seconds", result->seconds},
                          {"lift_seconds", result->liftSeconds},
                          {"optimize_seconds", result->optimizeSeconds},
+                         {"cpu_seconds", result->cpuSeconds},
+                         {"lift_cpu_seconds", result->liftCpuSeconds},
+                         {"optimize_cpu_seconds", result->optimizeCpuSeconds},
                          {"maxrss_kib", peakMemoryKiB()}};
   llvm::outs() << llvm::formatv("{0}", llvm::json::Value(std::move(out))) << "\n";
   return 0;

@@ -12,6 +12,7 @@
 #include <llvm/IR/LLVMContext.h>
 
 #include <chrono>
+#include <ctime>
 
 namespace hoist::bench {
 namespace {
@@ -22,6 +23,20 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+/// Wall and CPU time of one stretch of work (the phases are single-threaded).
+struct Stopwatch {
+  Clock::time_point wallStart = Clock::now();
+  double cpuStart = cpuNow();
+
+  static double cpuNow() {
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+  }
+  double wall() const { return secondsSince(wallStart); }
+  double cpu() const { return cpuNow() - cpuStart; }
+};
+
 /// The baseline: Zydis's own API in a tight loop, no Hoist code (full decode with operands,
 /// which is what Hoist's decoder asks Zydis for).
 PhaseResult decodeWithZydis(const Image &image) {
@@ -30,14 +45,15 @@ PhaseResult decodeWithZydis(const Image &image) {
   ZydisDecodedInstruction instruction;
   ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
   PhaseResult result;
-  Clock::time_point start = Clock::now();
+  Stopwatch watch;
   result.instructions = sweepExecutableSections(
       image, [&](const uint8_t *bytes, size_t size, uint64_t) -> unsigned {
         if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, bytes, size, &instruction, operands)))
           return 0;
         return instruction.length;
       });
-  result.seconds = secondsSince(start);
+  result.seconds = watch.wall();
+  result.cpuSeconds = watch.cpu();
   return result;
 }
 
@@ -45,14 +61,15 @@ PhaseResult decodeWithHoist(const Image &image) {
   Decoder decoder;
   Instr instr;
   PhaseResult result;
-  Clock::time_point start = Clock::now();
+  Stopwatch watch;
   result.instructions = sweepExecutableSections(
       image, [&](const uint8_t *bytes, size_t size, uint64_t address) -> unsigned {
         if (decoder.decode(bytes, size, address, instr) != DecodeStatus::Ok)
           return 0;
         return instr.length;
       });
-  result.seconds = secondsSince(start);
+  result.seconds = watch.wall();
+  result.cpuSeconds = watch.cpu();
   return result;
 }
 
@@ -76,10 +93,11 @@ uint64_t countDiscoveredInstructions(const Image &image, const ProgramCfg &cfg) 
 PhaseResult discoverAll(const Image &image) {
   DiagnosticSink diagnostics;
   PhaseResult result;
-  Clock::time_point start = Clock::now();
+  Stopwatch watch;
   ProgramCfg cfg = discoverProgram(image, ProgramDiscoveryRequest{.roots = {}, .all = true},
                                    LiftOptions{}, diagnostics);
-  result.seconds = secondsSince(start);
+  result.seconds = watch.wall();
+  result.cpuSeconds = watch.cpu();
   result.functions = result.functionsInProgram = cfg.functions.size();
   result.instructions = countDiscoveredInstructions(image, cfg);
   return result;
@@ -103,28 +121,32 @@ PhaseResult liftFunctions(const Image &image, const PhaseRequest &request, unsig
   llvm::LLVMContext context;
   Lifter lifter(image, context, diagnostics);
   PhaseResult result;
-  Clock::time_point discoveryStart = Clock::now();
+  Stopwatch discovery;
   std::vector<uint64_t> discovered = lifter.discover({}, /*all=*/true);
-  double discoverySeconds = secondsSince(discoveryStart);
+  double discoverySeconds = discovery.wall(), discoveryCpuSeconds = discovery.cpu();
   result.functionsInProgram = discovered.size();
 
-  Clock::time_point liftStart = Clock::now();
+  Stopwatch lift;
   for (uint64_t entry : sample(discovered, request.sampleFunctions)) {
     llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(entry);
     if (!lifted)   // counted by the lifter's stats as not lifted; the figures go on
       llvm::consumeError(lifted.takeError());
   }
-  result.liftSeconds = secondsSince(liftStart);
+  std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  result.liftSeconds = lift.wall();
+  result.liftCpuSeconds = lift.cpu();
   result.instructions = lifter.stats().instructionsLifted;
   result.functions = lifter.stats().functions;
-  std::unique_ptr<llvm::Module> module = lifter.takeModule();
   if (optLevel > 0) {
-    Clock::time_point optimizeStart = Clock::now();
+    Stopwatch optimize;
     optimizeModule(*module, &image, OptimizeOptions{.level = optLevel});
-    result.optimizeSeconds = secondsSince(optimizeStart);
+    result.optimizeSeconds = optimize.wall();
+    result.optimizeCpuSeconds = optimize.cpu();
   }
   result.seconds = result.liftSeconds + result.optimizeSeconds +
                    (timeDiscovery ? discoverySeconds : 0);
+  result.cpuSeconds = result.liftCpuSeconds + result.optimizeCpuSeconds +
+                      (timeDiscovery ? discoveryCpuSeconds : 0);
   return result;
 }
 

@@ -25,6 +25,11 @@ struct PhaseResult {
   double seconds = 0;            ///< the timed work alone (loading the image is not in it)
   double liftSeconds = 0;        ///< lift phases: lifting, of `seconds`
   double optimizeSeconds = 0;    ///< lift phases: optimizing, of `seconds`
+  /// The same three as CPU time of the process: on a shared machine wall time also counts
+  /// the time other processes had the core, CPU time only this one's work.
+  double cpuSeconds = 0;
+  double liftCpuSeconds = 0;
+  double optimizeCpuSeconds = 0;
 };
 
 /// The phase names, in the order the table shows them.

@@ -73,7 +73,8 @@ public:
   ~Lifter();
 
   /// Lifts the function starting at `entry` (once; a second request returns the same function).
-  /// The functions it calls are declared (`fn_<hex>`), not lifted.
+  /// The functions it calls are declared (`fn_<hex>`), not lifted. The LLVM verifier runs when
+  /// the module is taken, once for all functions (LiftOptions::verifyEachFunction: here).
   llvm::Expected<llvm::Function *> liftFunction(uint64_t entry);
 
   /// Runs program discovery (lib/Discover) from `roots`, or from every function start with
@@ -83,7 +84,7 @@ public:
   std::vector<uint64_t> discover(const std::vector<uint64_t> &roots, bool all);
 
   /// Lifts every function lifted code calls but that is not lifted yet, and what those call,
-  /// until none is left or LiftOptions::maxFunctions is reached. A function that fails to lift
+  /// until none is left, LiftOptions::maxFunctions is reached or the deadline has passed. A function that fails to lift
   /// is reported as a `lift-failed` error diagnostic and stays a runtime call. Returns how many
   /// functions it lifted.
   uint64_t liftCallees();
@@ -97,12 +98,16 @@ public:
   /// with its own LLVMContext, share one discovery this way.
   void adoptDiscovery(const Lifter &other);
 
+  /// The module as it is being lifted, not verified yet.
   llvm::Module &module();
+  /// Verifies the module (a function the verifier rejects, a Hoist bug, is reported as a
+  /// `lift-failed` error diagnostic and becomes a runtime call), finishes it and hands it over.
   std::unique_ptr<llvm::Module> takeModule();
-  /// The module as it is: functions called but not lifted stay declarations (`fn_<hex>`), so
-  /// that modules lifted apart link into one program.
+  /// The module verified as takeModule() does, but not finished: functions called but not
+  /// lifted stay declarations (`fn_<hex>`), so that modules lifted apart link into one program.
   std::unique_ptr<llvm::Module> takeUnfinishedModule();
   const LiftStats &stats() const;
+  const LiftOptions &options() const;
 
 private:
   struct Impl;

@@ -8,13 +8,6 @@ namespace hoist {
 
 namespace {
 
-/// A variable's definition in one block: a value, or a pending flag thunk.
-struct Def {
-  llvm::WeakTrackingVH value;   ///< follows replaceAllUsesWith when a trivial phi goes away
-  const TrackedFlagThunk *thunk = nullptr;
-  bool defined() const { return thunk || value; }
-};
-
 /// A builder that inserts at the end of a block, before its terminator if it has one.
 struct BuilderAtEnd : llvm::IRBuilder<> {
   explicit BuilderAtEnd(llvm::BasicBlock *bb) : llvm::IRBuilder<>(bb->getContext()) {
@@ -37,6 +30,21 @@ llvm::Align stateAlignment(llvm::LLVMContext &context, Var var) {
 }
 
 } // namespace
+
+/// A variable's definition in one block: a value, a pending flag thunk, or State itself.
+struct RegisterFile::Def {
+  llvm::WeakTrackingVH value;   ///< follows replaceAllUsesWith when a trivial phi goes away
+  const TrackedFlagThunk *thunk = nullptr;
+  /// State holds the variable (at the function entry, or after a call reloaded it) and no
+  /// read has asked for it yet: the load is emitted when one does, at the end of the block.
+  /// That is the same value, because nothing between the reload and the end of the block
+  /// writes State except stores of the values State already has, and calls, which reload.
+  bool inStatePending = false;
+  /// `value` is what State holds here (it was loaded and not written since), so writing it
+  /// back would store what is already there.
+  bool inState = false;
+  bool defined() const { return thunk || value || inStatePending; }
+};
 
 struct RegisterFile::Block {
   llvm::BasicBlock *bb;
@@ -86,9 +94,7 @@ void RegisterFile::seal(Block *block) {
 }
 
 void RegisterFile::write(Block *block, Var var, llvm::Value *value) {
-  Def &def = block->defs[static_cast<unsigned>(var)];
-  def.value = value;
-  def.thunk = nullptr;
+  block->defs[static_cast<unsigned>(var)] = Def{value};
 }
 
 void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
@@ -98,48 +104,63 @@ void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
     if (!(defined & (1u << i)))
       continue;
     Def &def = block->defs[static_cast<unsigned>(Var::CF) + i];
-    def.value = nullptr;
+    def = Def{};
     def.thunk = &thunks_.back();
   }
 }
 
 llvm::Value *RegisterFile::read(Block *block, Var var) {
-  Def &def = block->defs[static_cast<unsigned>(var)];
+  Def &def = definition(block, var);
   if (def.thunk) {
     const TrackedFlagThunk &tracked = *def.thunk;
     FlagThunk thunk{tracked.op, tracked.lhs, tracked.rhs, tracked.result, tracked.carryIn};
     BuilderAtEnd ir(block->bb);
     llvm::Value *value = computeFlag(ir, thunk, var);
-    def.value = value;
-    def.thunk = nullptr;
+    def = Def{value};
     return value;
   }
-  if (def.value)
-    return def.value;
-  return readRecursive(block, var);
+  if (def.inStatePending) {
+    llvm::Value *value = loadFromState(block, var);
+    def = Def{value};
+    def.inState = true;
+    return value;
+  }
+  return def.value;
 }
 
-llvm::Value *RegisterFile::readRecursive(Block *block, Var var) {
-  llvm::Value *value;
+RegisterFile::Def &RegisterFile::definition(Block *block, Var var) {
+  Def &def = block->defs[static_cast<unsigned>(var)];
+  if (def.defined())
+    return def;
   if (block == entry_) {
-    value = loadFromState(block, var);
+    def.inStatePending = true;
   } else if (!block->sealed) {
     llvm::PHINode *phi = createPhi(block, var);
     block->placeholders.emplace_back(var, phi);
     incompletePhis_.insert(phi);
-    value = phi;
+    write(block, var, phi);
   } else if (block->preds.size() == 1) {
-    value = read(block->preds.front(), var);
+    // On a chain of single predecessors the definition, whether State holds it included,
+    // carries over unchanged; a pending reload stays pending.
+    Def &from = definition(block->preds.front(), var);
+    if (from.inStatePending) {
+      def.inStatePending = true;
+    } else {
+      llvm::Value *value = read(block->preds.front(), var);
+      bool inState = block->preds.front()->defs[static_cast<unsigned>(var)].inState;
+      write(block, var, value);
+      def.inState = inState;
+    }
   } else if (block->preds.empty()) {
-    value = llvm::PoisonValue::get(varType(block->bb->getContext(), var));
+    write(block, var, llvm::PoisonValue::get(varType(block->bb->getContext(), var)));
   } else {
     // Define the phi before reading the predecessors so that loops find it and terminate.
     llvm::PHINode *phi = createPhi(block, var);
     write(block, var, phi);
-    value = addPhiOperands(block, var, phi);
+    llvm::Value *value = addPhiOperands(block, var, phi);
+    write(block, var, value);
   }
-  write(block, var, value);
-  return value;
+  return def;
 }
 
 llvm::Value *RegisterFile::addPhiOperands(Block *block, Var var, llvm::PHINode *phi) {
@@ -187,27 +208,43 @@ llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {
   return phi;
 }
 
-llvm::Value *RegisterFile::fieldPointer(llvm::IRBuilderBase &ir, Var var) const {
-  if (isVectorVar(var) || isX87Var(var))
-    return ir.CreateInBoundsGEP(stateType_, statePtr_,
-                                {ir.getInt32(0), ir.getInt32(stateFieldOf(var)),
-                                 ir.getInt32(stateIndexOf(var))},
-                                llvm::Twine(varName(var)) + ".ptr");
-  return ir.CreateStructGEP(stateType_, statePtr_, stateFieldOf(var),
-                            llvm::Twine(varName(var)) + ".ptr");
+llvm::Value *RegisterFile::createFieldPointer(llvm::ArrayRef<unsigned> indices,
+                                              const llvm::Twine &name) {
+  BuilderAtEnd ir(entry_->bb);
+  llvm::SmallVector<llvm::Value *, 3> gepIndices{ir.getInt32(0)};
+  for (unsigned index : indices)
+    gepIndices.push_back(ir.getInt32(index));
+  return ir.CreateInBoundsGEP(stateType_, statePtr_, gepIndices, name);
 }
 
-llvm::Value *RegisterFile::loadConfiguration(llvm::IRBuilderBase &ir,
-                                             HoistStateField field) const {
+llvm::Value *RegisterFile::fieldPointer(Var var) {
+  llvm::Value *&pointer = varPointers_[static_cast<unsigned>(var)];
+  if (pointer)
+    return pointer;
+  if (isVectorVar(var) || isX87Var(var))
+    pointer = createFieldPointer({stateFieldOf(var), stateIndexOf(var)},
+                                 llvm::Twine(varName(var)) + ".ptr");
+  else
+    pointer = createFieldPointer({stateFieldOf(var)}, llvm::Twine(varName(var)) + ".ptr");
+  return pointer;
+}
+
+llvm::Value *RegisterFile::fieldPointer(HoistStateField field) {
+  llvm::Value *&pointer = fieldPointers_[field];
+  if (!pointer)
+    pointer = createFieldPointer({static_cast<unsigned>(field)},
+                                 llvm::StringRef(stateField(field).name).lower() + ".ptr");
+  return pointer;
+}
+
+llvm::Value *RegisterFile::loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field) {
   llvm::Type *type = stateType_->getElementType(field);
-  llvm::Value *ptr = ir.CreateStructGEP(stateType_, statePtr_, field,
-                                        llvm::Twine(stateField(field).name) + ".ptr");
-  return ir.CreateLoad(type, ptr, llvm::StringRef(stateField(field).name).lower());
+  return ir.CreateLoad(type, fieldPointer(field), llvm::StringRef(stateField(field).name).lower());
 }
 
 llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
+  llvm::Value *ptr = fieldPointer(var);
   BuilderAtEnd ir(block->bb);
-  llvm::Value *ptr = fieldPointer(ir, var);
   if (isFlagVar(var))
     return ir.CreateICmpNE(ir.CreateLoad(ir.getInt8Ty(), ptr), ir.getInt8(0), varName(var));
   // A YMM field is [4 x i64] in State; the variable loads it as <4 x i64>, the same bytes, at
@@ -217,18 +254,24 @@ llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
 }
 
 void RegisterFile::reloadAll(Block *block) {
-  for (unsigned i = 0; i < NumVars; ++i)
-    write(block, static_cast<Var>(i), loadFromState(block, static_cast<Var>(i)));
+  // Loaded only when read: most of the 53 variables are not read before the next call.
+  for (Def &def : block->defs) {
+    def = Def{};
+    def.inStatePending = true;
+  }
 }
 
 void RegisterFile::storeAll(Block *block) {
   for (unsigned i = 0; i < NumVars; ++i) {
     Var var = static_cast<Var>(i);
+    Def &def = definition(block, var);
+    if (def.inStatePending || def.inState)
+      continue;   // unchanged since State was last read: it holds this value already
     llvm::Value *value = read(block, var);
     BuilderAtEnd ir(block->bb);
     if (isFlagVar(var))
       value = ir.CreateZExt(value, ir.getInt8Ty());
-    ir.CreateAlignedStore(value, fieldPointer(ir, var), stateAlignment(ir.getContext(), var));
+    ir.CreateAlignedStore(value, fieldPointer(var), stateAlignment(ir.getContext(), var));
   }
 }
 

@@ -60,16 +60,25 @@ public:
   /// Stores every variable's value at the end of `block` into State.
   void storeAll(Block *block);
 
-  llvm::Value *fieldPointer(llvm::IRBuilderBase &ir, Var var) const;
+  /// The address of a variable's State field. Each field's address is computed once, in the
+  /// entry block, which dominates every use: one getelementptr per field and function instead
+  /// of one per access.
+  llvm::Value *fieldPointer(Var var);
+  /// The same for a field that is no variable (RIP, XCR0), element 0 of an array field.
+  llvm::Value *fieldPointer(HoistStateField field);
   /// A State field that is no variable (XCR0): read where it is used, never written back.
-  llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field) const;
+  llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field);
 
 private:
-  llvm::Value *readRecursive(Block *block, Var var);
+  struct Def;
+  /// The definition of `var` that reaches the end of `block` (Braun et al.'s readVariable,
+  /// without emitting a load for a variable State holds).
+  Def &definition(Block *block, Var var);
   llvm::Value *addPhiOperands(Block *block, Var var, llvm::PHINode *phi);
   llvm::Value *tryRemoveTrivialPhi(llvm::PHINode *phi);
   llvm::PHINode *createPhi(Block *block, Var var);
   llvm::Value *loadFromState(Block *block, Var var);
+  llvm::Value *createFieldPointer(llvm::ArrayRef<unsigned> indices, const llvm::Twine &name);
 
   std::vector<std::unique_ptr<Block>> blocks_;
   std::deque<TrackedFlagThunk> thunks_;
@@ -80,6 +89,8 @@ private:
   llvm::Value *statePtr_;
   llvm::StructType *stateType_;
   llvm::DenseSet<llvm::PHINode *> incompletePhis_;
+  std::array<llvm::Value *, NumVars> varPointers_{};
+  std::array<llvm::Value *, HOIST_FIELD_COUNT> fieldPointers_{};
 };
 
 } // namespace hoist

@@ -9,13 +9,16 @@
 #include "Lift/Intrinsics.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Support/TimeBudget.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <deque>
 #include <set>
 
 namespace hoist {
@@ -44,6 +47,7 @@ struct Lifter::Impl {
   /// From program discovery; empty without it.
   std::set<uint64_t> functionStarts;
   std::set<uint64_t> noreturnCallees;
+  std::set<uint64_t> noreturnWhenStatusNonzero;
 
   /// Gives a function that was called but not lifted a body that leaves through __hoist_call,
   /// so that the module is complete: the runtime performs the call.
@@ -57,6 +61,39 @@ struct Lifter::Impl {
     function.addFnAttr("hoist-not-lifted");
   }
 
+  /// Runs the verifier on one lifted function; a broken one goes back to a declaration (the
+  /// module stays valid, and finishing it defines the function as a runtime call). Returns
+  /// the verifier's report for a broken function.
+  std::optional<std::string> discardIfBroken(llvm::Function &function) {
+    std::string problems;
+    llvm::raw_string_ostream stream(problems);
+    if (!llvm::verifyFunction(function, &stream))
+      return std::nullopt;
+    function.deleteBody();
+    --stats.functions;
+    return problems;
+  }
+
+  /// The verifier once over the module: one pass instead of one per function. Only when the
+  /// module is broken (a Hoist bug) are the functions verified one by one, and each broken one
+  /// reported as `lift-failed` and left a declaration.
+  void verifyLifted() {
+    if (options.verifyEachFunction || !llvm::verifyModule(*module))
+      return;
+    for (llvm::Function &function : *module) {
+      std::optional<uint64_t> entry = liftedFunctionEntry(function.getName());
+      if (function.isDeclaration() || !entry)
+        continue;
+      if (std::optional<std::string> problems = discardIfBroken(function))
+        diagnostics.error("lift-failed", *entry,
+                          llvm::formatv("{0}: lifted function at {1} fails the LLVM verifier "
+                                        "(a Hoist bug): {2}; calls to it are runtime calls "
+                                        "(__hoist_call)",
+                                        image.path(), formatAddress(*entry), *problems)
+                              .str());
+    }
+  }
+
   /// Functions lifted code calls that have no body yet, by entry.
   std::vector<std::pair<uint64_t, llvm::Function *>> calledButNotLifted() {
     std::vector<std::pair<uint64_t, llvm::Function *>> pending;
@@ -65,6 +102,20 @@ struct Lifter::Impl {
         if (std::optional<uint64_t> entry = liftedFunctionEntry(function.getName()))
           pending.emplace_back(*entry, &function);
     return pending;
+  }
+
+  /// Adds to `pending` the functions `lifted` refers to that have no body and are not queued.
+  static void queueReferencedDeclarations(const llvm::Function &lifted,
+                                          std::deque<std::pair<uint64_t, llvm::Function *>> &pending,
+                                          std::set<uint64_t> &queued) {
+    for (const llvm::BasicBlock &block : lifted)
+      for (const llvm::Instruction &instruction : block)
+        for (const llvm::Use &operand : instruction.operands())
+          if (auto *callee = llvm::dyn_cast<llvm::Function>(operand.get()))
+            if (callee->isDeclaration())
+              if (std::optional<uint64_t> entry = liftedFunctionEntry(callee->getName()))
+                if (queued.insert(*entry).second)
+                  pending.emplace_back(*entry, callee);
   }
 };
 
@@ -92,6 +143,8 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
     hints.functionStarts = &impl.functionStarts;
   if (!impl.noreturnCallees.empty())
     hints.noreturnCallees = &impl.noreturnCallees;
+  if (!impl.noreturnWhenStatusNonzero.empty())
+    hints.noreturnWhenStatusNonzero = &impl.noreturnWhenStatusNonzero;
   DiscoveredFunction discovered =
       discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   const ExploredFunction &explored = discovered.explored;
@@ -99,16 +152,10 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
   ++impl.stats.functions;
 
-  std::string problems;
-  llvm::raw_string_ostream stream(problems);
-  if (llvm::verifyFunction(*function, &stream)) {
-    // Back to a declaration: the module stays valid, and finishing it defines the function
-    // as a runtime call.
-    function->deleteBody();
-    --impl.stats.functions;
-    return makeError("{0}: lifted function at {1} fails the LLVM verifier (a Hoist bug): {2}",
-                     impl.image.path(), formatAddress(entry), problems);
-  }
+  if (impl.options.verifyEachFunction)
+    if (std::optional<std::string> problems = impl.discardIfBroken(*function))
+      return makeError("{0}: lifted function at {1} fails the LLVM verifier (a Hoist bug): {2}",
+                       impl.image.path(), formatAddress(entry), *problems);
   return function;
 }
 
@@ -124,6 +171,7 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
     if (import.stubAddress)
       impl.functionStarts.insert(*import.stubAddress);
   impl.noreturnCallees = std::move(cfg.noreturnCallees);
+  impl.noreturnWhenStatusNonzero = std::move(cfg.noreturnWhenStatusNonzero);
   std::vector<uint64_t> entries = roots;
   for (const auto &[entry, function] : cfg.functions)
     if (std::find(roots.begin(), roots.end(), entry) == roots.end())
@@ -134,30 +182,42 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
 uint64_t Lifter::liftCallees() {
   Impl &impl = *impl_;
   uint64_t lifted = 0;
-  std::set<uint64_t> failed;
+  std::set<uint64_t> queued;   // lifted, failed or waiting
+  std::deque<std::pair<uint64_t, llvm::Function *>> pending;
+  // A worklist fed by each lifted function's own references, not recursion and not a scan of
+  // the whole module per level: a call chain as deep as the function budget costs neither
+  // stack nor quadratic time. The module is scanned again only when the worklist runs dry, in
+  // case something declared a function in a way the references did not show.
   while (true) {
-    bool progress = false;
-    for (auto [entry, function] : impl.calledButNotLifted()) {
-      if (failed.count(entry))
-        continue;
+    for (auto [entry, function] : impl.calledButNotLifted())
+      if (queued.insert(entry).second)
+        pending.emplace_back(entry, function);
+    if (pending.empty())
+      return lifted;
+    while (!pending.empty()) {
+      auto [entry, function] = pending.front();
+      pending.pop_front();
       if (impl.stats.functions >= impl.options.maxFunctions) {
         impl.diagnostics.warning("budget-exhausted", entry,
                                  "function budget exhausted; callees not lifted are runtime "
                                  "calls (__hoist_call)");
         return lifted;
       }
+      if (impl.options.pastDeadline()) {
+        reportTimeBudgetExhausted(impl.diagnostics,
+                                  "lifting callees stopped after " + std::to_string(lifted) +
+                                      " functions; the rest are runtime calls (__hoist_call)");
+        return lifted;
+      }
       if (llvm::Expected<llvm::Function *> result = liftFunction(entry); result) {
         ++lifted;
-        progress = true;
+        Impl::queueReferencedDeclarations(**result, pending, queued);
       } else {
-        failed.insert(entry);
         impl.diagnostics.error("lift-failed", entry,
                                llvm::toString(result.takeError()) +
                                    "; calls to it are runtime calls (__hoist_call)");
       }
     }
-    if (!progress)
-      return lifted;
   }
 }
 
@@ -169,14 +229,20 @@ void Lifter::finishModule() {
 void Lifter::adoptDiscovery(const Lifter &other) {
   impl_->functionStarts = other.impl_->functionStarts;
   impl_->noreturnCallees = other.impl_->noreturnCallees;
+  impl_->noreturnWhenStatusNonzero = other.impl_->noreturnWhenStatusNonzero;
 }
 
 llvm::Module &Lifter::module() { return *impl_->module; }
-std::unique_ptr<llvm::Module> Lifter::takeUnfinishedModule() { return std::move(impl_->module); }
+std::unique_ptr<llvm::Module> Lifter::takeUnfinishedModule() {
+  impl_->verifyLifted();
+  return std::move(impl_->module);
+}
 std::unique_ptr<llvm::Module> Lifter::takeModule() {
+  impl_->verifyLifted();
   finishModule();
   return std::move(impl_->module);
 }
 const LiftStats &Lifter::stats() const { return impl_->stats; }
+const LiftOptions &Lifter::options() const { return impl_->options; }
 
 } // namespace hoist

@@ -1,8 +1,11 @@
 // The subcommands of the `hoist` program. Each returns the process exit code:
-// 0 success, 1 bad input (a clear message is printed on stderr), 2 usage error.
+// 0 success (also a partial result when a budget such as --timeout ran out: a diagnostic
+// says so), 1 bad input (a clear message is printed on stderr), 2 usage error, 3 the watchdog
+// of --timeout ended a run that overran its deadline (Support/TimeBudget.h).
 #pragma once
 
 #include "hoist/Image.h"
+#include "hoist/Options.h"
 
 #include <llvm/Support/Error.h>
 
@@ -42,7 +45,12 @@ struct LiftCommandOptions {
   /// -j N with --all: N workers (0: every core), one module per chunk of functions in the
   /// directory `outputPath` (tools/hoist/ParallelLift.h); unset: one module.
   std::optional<unsigned> jobs;
+  bool verifyEachFunction = false;      ///< --verify-each (LiftOptions::verifyEachFunction)
+  LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
+
+/// The lifter's options a `hoist lift` command line asks for.
+LiftOptions liftOptionsFor(const LiftCommandOptions &options);
 
 int runLift(const LiftCommandOptions &options);
 
@@ -58,6 +66,7 @@ struct CfgCommandOptions {
   std::vector<std::string> functions;   ///< names or 0x addresses
   bool all = false;                     ///< every function discovery finds
   bool json = false;
+  LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
 
 /// `hoist cfg`: the control flow discovery recovers (functions, blocks, jump tables, calls).

@@ -6,6 +6,7 @@
 #include "Brighten/EmitObject.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Support/TimeBudget.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
 
@@ -81,6 +82,12 @@ void printDiagnostics(const DiagnosticSink &diagnostics) {
 
 } // namespace
 
+LiftOptions liftOptionsFor(const LiftCommandOptions &options) {
+  LiftOptions lift = options.budgets;
+  lift.verifyEachFunction = options.verifyEachFunction;
+  return lift;
+}
+
 int runLift(const LiftCommandOptions &options) {
   PhaseProfile profile;
   DiagnosticSink diagnostics;
@@ -98,7 +105,7 @@ int runLift(const LiftCommandOptions &options) {
     return reportFailure(selected.takeError());
 
   llvm::LLVMContext context;
-  Lifter lifter(*image, context, diagnostics);
+  Lifter lifter(*image, context, diagnostics, liftOptionsFor(options));
   std::vector<uint64_t> addresses;
   {
     auto scope = profile.time("discover");
@@ -119,7 +126,14 @@ int runLift(const LiftCommandOptions &options) {
   }
   {
     auto scope = profile.time("lift");
-    for (uint64_t address : addresses) {
+    for (size_t i = 0; i < addresses.size(); ++i) {
+      uint64_t address = addresses[i];
+      if (options.budgets.pastDeadline()) {
+        reportTimeBudgetExhausted(diagnostics, "lifting stopped after " + std::to_string(i) +
+                                                   " of " + std::to_string(addresses.size()) +
+                                                   " functions");
+        break;
+      }
       llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
       if (lifted)
         continue;
@@ -148,9 +162,14 @@ int runLift(const LiftCommandOptions &options) {
   }
   {
     auto scope = profile.time("optimize");
-    optimize(*module, options.optLevel, *image);
+    if (options.optLevel && options.budgets.pastDeadline())
+      reportTimeBudgetExhausted(diagnostics, "optimization skipped");
+    else
+      optimize(*module, options.optLevel, *image);
   }
-  if (llvm::verifyModule(*module, &llvm::errs()))
+  // takeModule verified the lifted module; only brightening and optimization change it.
+  bool changed = options.optLevel > 0 || !options.brighten.empty();
+  if (changed && llvm::verifyModule(*module, &llvm::errs()))
     return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",
                                    image->path()));
 

@@ -1,6 +1,8 @@
 // hoist: lift x86-64 machine code to LLVM IR.
 #include "Commands.h"
 
+#include "Support/TimeBudget.h"
+
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/raw_ostream.h>
@@ -63,9 +65,20 @@ cl::opt<int> Jobs("j",
                   cl::desc("With --all: lift and optimize in N parallel workers (0: every core), "
                            "writing one module per chunk of functions into the directory -o"),
                   cl::value_desc("N"), cl::init(-1), cl::sub(LiftCmd));
+cl::opt<bool> VerifyEach("verify-each",
+                         cl::desc("Run the LLVM verifier on each function as it is lifted "
+                                  "(default: once over the lifted module)"),
+                         cl::sub(LiftCmd));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
+
+cl::opt<double> Timeout("timeout",
+                        cl::desc("Stop discovery and lifting after SECONDS and write the "
+                                 "partial result (exit 0, with a diagnostic); a run still busy "
+                                 "at twice that plus 10 s is ended with exit code 3"),
+                        cl::value_desc("seconds"), cl::init(0), cl::sub(LiftCmd),
+                        cl::sub(CfgCmd));
 
 cl::opt<std::string> TranslateOutput("o", cl::desc("The translated executable"),
                                      cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd));
@@ -116,6 +129,16 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // The clock of --timeout starts before the input is read.
+  hoist::LiftOptions budgets;
+  std::optional<hoist::Watchdog> watchdog;
+  if (Timeout.getNumOccurrences()) {
+    if (!(Timeout > 0) || Timeout > 1e6)
+      return usageError("--timeout needs a number of seconds above 0");
+    budgets.deadline = hoist::deadlineAfter(Timeout);
+    watchdog.emplace(hoist::watchdogDelay(Timeout));
+  }
+
   hoist::InputOptions input;
   input.path = InputPath;
   if (Raw) {
@@ -144,6 +167,8 @@ int main(int argc, char **argv) {
     options.emit = Emit;
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
+    options.verifyEachFunction = VerifyEach;
+    options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
         return usageError("-j N needs --all and N >= 0 (0: every core)");
@@ -173,6 +198,7 @@ int main(int argc, char **argv) {
     options.functions.assign(CfgFunctions.begin(), CfgFunctions.end());
     options.all = CfgAll;
     options.json = CfgJson;
+    options.budgets = budgets;
     return hoist::runCfg(options);
   }
   if (StatsCmd) {
