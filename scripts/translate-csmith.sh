@@ -21,11 +21,13 @@ done
 shift $((OPTIND - 1))
 hoist=$1 work=$2
 mkdir -p "$work"
+work=$(realpath "$work")
 same=0 total=0 skipped=0
 slowdowns=()
 for seed in $seeds; do
   source="$work/seed$seed.c"
-  [ -f "$source" ] || csmith --seed "$seed" -o "$source" >/dev/null || exit 1
+  # csmith writes platform.info into its working directory: keep it in the work directory.
+  [ -f "$source" ] || (cd "$work" && csmith --seed "$seed" -o "$source" >/dev/null) || exit 1
   for compiler in $compilers; do
     command -v "$compiler" >/dev/null || { echo "no $compiler: skipped"; continue; }
     for level in $levels; do

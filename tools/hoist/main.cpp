@@ -79,6 +79,7 @@ cl::opt<double> Timeout("timeout",
                                  "at twice that plus 10 s is ended with exit code 3"),
                         cl::value_desc("seconds"), cl::init(0), cl::sub(LiftCmd),
                         cl::sub(CfgCmd));
+
 cl::opt<std::string> TranslateOutput("o", cl::desc("The translated executable"),
                                      cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd));
 cl::opt<OptimizationLevel> TranslateOptLevel(
