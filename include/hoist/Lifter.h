@@ -84,7 +84,7 @@ public:
   std::vector<uint64_t> discover(const std::vector<uint64_t> &roots, bool all);
 
   /// Lifts every function lifted code calls but that is not lifted yet, and what those call,
-  /// until none is left or LiftOptions::maxFunctions is reached. A function that fails to lift
+  /// until none is left, LiftOptions::maxFunctions is reached or the deadline has passed. A function that fails to lift
   /// is reported as a `lift-failed` error diagnostic and stays a runtime call. Returns how many
   /// functions it lifted.
   uint64_t liftCallees();
@@ -107,6 +107,7 @@ public:
   /// lifted stay declarations (`fn_<hex>`), so that modules lifted apart link into one program.
   std::unique_ptr<llvm::Module> takeUnfinishedModule();
   const LiftStats &stats() const;
+  const LiftOptions &options() const;
 
 private:
   struct Impl;

@@ -21,6 +21,10 @@ struct OptimizeOptions {
   unsigned maxFixpointRounds = 8;  ///< budget: rounds of O1 + own passes before giving up
   /// Adds passes that run first in every fixpoint round (brightening's PromoteStack).
   std::function<void(llvm::FunctionPassManager &)> addRoundPasses = nullptr;
+  /// When set, the fixpoint rounds optimize only the functions it accepts (brightening's
+  /// probes of one call-graph SCC) and leave the others as they are, and the report counts
+  /// only their instructions; -O2/-O3 still run on the whole module.
+  std::function<bool(const llvm::Function &)> selectFunctions = nullptr;
 };
 
 struct OptimizeReport {

@@ -1,7 +1,9 @@
 // Options that steer lifting. Every loop that input can drive has a budget here.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace hoist {
 
@@ -21,6 +23,12 @@ struct LiftOptions {
   /// than once over the module when it is taken (Lifter::takeModule): slower, and it reports
   /// a broken function from liftFunction itself.
   bool verifyEachFunction = false;
+
+  /// Total time (`--timeout`): once it has passed, discovery and lifting stop where they are
+  /// and hand back what they have, with a `budget-exhausted` diagnostic. Unset: no limit.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+
+  bool pastDeadline() const { return deadline && std::chrono::steady_clock::now() >= *deadline; }
 };
 
 } // namespace hoist

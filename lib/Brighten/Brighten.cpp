@@ -1,7 +1,9 @@
 #include "Brighten/Brighten.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/CallShim.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
@@ -9,18 +11,29 @@
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
 
+#include <llvm/ADT/SCCIterator.h>
+#include <llvm/Analysis/CallGraph.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
+
+#include <set>
 
 namespace hoist {
 namespace {
 
+/// Rounds of signature inference within a recursive SCC before giving up: each round can only
+/// reveal what the previous round's signatures passed or returned.
+constexpr unsigned MaxSignatureRounds = 6;
+
+constexpr const char *ProbeSinkName = "__hoist_probe_result";
+
+/// A lifted function being brightened: its address, and once its SCC is done, the brightened
+/// function that replaces it.
 struct Candidate {
   llvm::Function *lifted;
   uint64_t address;
-  llvm::Function *flat = nullptr;
-  llvm::Function *probe = nullptr;
-  Signature signature = {};
+  llvm::Function *brightened = nullptr;
 };
 
 /// The address in a lifted function's name "fn_<hex>", or nullopt for other functions.
@@ -32,78 +45,343 @@ std::optional<uint64_t> liftedAddress(const llvm::Function &function) {
   return address;
 }
 
-/// The fixpoint with PromoteStack in every round: State and stack dissolve in the probes and
-/// the brightened functions alike.
-void simplify(llvm::Module &module, const Image &image) {
+/// The fixpoint with PromoteStack and ImageData in every round, over the functions `select`
+/// accepts (all without it): State and stack dissolve in the probes and the brightened
+/// functions alike.
+void simplify(llvm::Module &module, const Image &image,
+              std::function<bool(const llvm::Function &)> select = nullptr) {
   OptimizeOptions options{.level = 1};
   options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
     passes.addPass(ImageDataPass(image));
+    // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
+    // is out of the stack (-O1 has no CVP).
+    passes.addPass(llvm::CorrelatedValuePropagationPass());
   };
+  options.selectFunctions = std::move(select);
   optimizeModule(module, &image, options);
 }
 
-/// iN, or float/double for a floating-point value of 32/64 bits.
-llvm::Type *valueType(llvm::LLVMContext &context, unsigned bits, bool isFloat) {
-  if (isFloat)
-    return bits == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
-  return llvm::IntegerType::get(context, bits);
+/// A function of `signature`'s type and `convention`, without a body yet: callers in its SCC
+/// call it before it is defined.
+llvm::Function *declareBrightened(const llvm::Function &lifted, const Signature &signature,
+                                  CallingConvention convention, llvm::StringRef suffix) {
+  llvm::Module &module = *const_cast<llvm::Module *>(lifted.getParent());
+  auto *function =
+      llvm::Function::Create(functionTypeFor(signature, module.getContext()),
+                             llvm::GlobalValue::ExternalLinkage, lifted.getName() + suffix, module);
+  function->setCallingConv(llvmCallingConvention(convention));
+  return function;
 }
 
-/// The function with `candidate.signature`, its body the flat copy inlined against a local
-/// frame whose argument registers hold the (zero-extended) arguments.
-llvm::Expected<llvm::Function *> buildBrightened(Candidate &candidate,
-                                                 CallingConvention convention) {
-  llvm::Module &module = *candidate.lifted->getParent();
-  llvm::LLVMContext &context = module.getContext();
-  std::vector<llvm::Type *> parameterTypes;
-  for (const Signature::Argument &argument : candidate.signature.arguments)
-    parameterTypes.push_back(valueType(context, argument.bits, argument.isFloat));
-  llvm::Type *returnType =
-      candidate.signature.returnBits
-          ? valueType(context, candidate.signature.returnBits, candidate.signature.returnsFloat)
-          : llvm::Type::getVoidTy(context);
-  auto *function = llvm::Function::Create(
-      llvm::FunctionType::get(returnType, parameterTypes, false),
-      llvm::GlobalValue::ExternalLinkage, candidate.lifted->getName() + ".brightened", module);
-  function->setCallingConv(llvmCallingConvention(convention));
-  if (candidate.signature.returnBits && candidate.signature.returnBits < 32 &&
-      !candidate.signature.returnsFloat)
-    function->addRetAttr(llvm::Attribute::ZExt);
-
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", function));
+/// The body of `function` (declareBrightened): `flat` inlined against a local frame whose
+/// argument registers and stack slots hold the (zero-extended) arguments.
+llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
+                             const Signature &signature, CallingConvention convention) {
+  llvm::LLVMContext &context = function.getContext();
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
   std::vector<RegisterInput> inputs;
+  std::vector<llvm::Value *> stackArguments;
   // Registers that are not arguments stay uninitialized: callee-saved ones are only saved and
   // restored (the probe checked), the others are not read before written.
-  for (auto [argument, parameter] : llvm::zip(candidate.signature.arguments, function->args())) {
-    if (argument.isFloat) {
+  for (auto [argument, parameter] : llvm::zip(signature.arguments, function.args())) {
+    llvm::Value *bits = &parameter;
+    if (argument.isFloat)
+      bits = builder.CreateBitCast(&parameter, builder.getIntNTy(argument.bits));
+    else if (argument.isPointer)
+      bits = builder.CreatePtrToInt(&parameter, builder.getInt64Ty());
+    if (argument.onStack) {
+      parameter.setName("stack" + std::to_string(argument.element));
+      stackArguments.resize(argument.element + 1, builder.getInt64(0));
+      stackArguments[argument.element] = builder.CreateZExt(bits, builder.getInt64Ty());
+    } else if (argument.isFloat) {
       // The low lane of the XMM register; the other lanes stay uninitialized.
       parameter.setName("xmm" + std::to_string(argument.element));
-      inputs.push_back({argument.field, argument.element,
-                        builder.CreateBitCast(&parameter, builder.getIntNTy(argument.bits))});
-      continue;
+      inputs.push_back({argument.field, argument.element, bits});
+    } else {
+      parameter.setName(llvm::StringRef(stateField(argument.field).name).lower());
+      inputs.push_back({argument.field, 0, builder.CreateZExt(bits, builder.getInt64Ty())});
     }
-    parameter.setName(llvm::StringRef(stateField(argument.field).name).lower());
-    inputs.push_back({argument.field, 0, builder.CreateZExt(&parameter, builder.getInt64Ty())});
   }
   llvm::Expected<llvm::AllocaInst *> state =
-      emitLocalFrameCall(builder, *candidate.flat, inputs, convention);
+      emitLocalFrameCall(builder, flat, inputs, stackArguments, convention);
   if (!state)
     return state.takeError();
+  llvm::Type *returnType = function.getReturnType();
   if (returnType->isVoidTy()) {
     builder.CreateRetVoid();
-    return function;
-  }
-  if (candidate.signature.returnsFloat) {
-    llvm::Value *lane = builder.CreateLoad(builder.getIntNTy(candidate.signature.returnBits),
+  } else if (signature.returnsFloat) {
+    llvm::Value *lane = builder.CreateLoad(builder.getIntNTy(signature.returnBits),
                                            stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
     builder.CreateRet(builder.CreateBitCast(lane, returnType));
-    return function;
+  } else {
+    llvm::Value *rax = builder.CreateLoad(builder.getInt64Ty(),
+                                          stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
+    builder.CreateRet(builder.CreateTrunc(rax, returnType));
   }
-  llvm::Value *rax =
-      builder.CreateLoad(builder.getInt64Ty(), stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
-  builder.CreateRet(builder.CreateTrunc(rax, returnType));
-  return function;
+  return llvm::Error::success();
+}
+
+/// Brightens a module's lifted functions SCC by SCC, callees first.
+class ModuleBrightener {
+public:
+  ModuleBrightener(llvm::Module &module, const Image &image, CallingConvention convention,
+                   DiagnosticSink &diagnostics)
+      : module_(module), image_(image), convention_(convention), diagnostics_(diagnostics) {}
+
+  llvm::Expected<BrightenReport> run();
+
+private:
+  void decline(const Candidate &candidate, const std::string &reason);
+  std::optional<std::string> whyNotCallable(const llvm::Function &callee);
+  /// The name of a C library function linked into the image (mingw's sqrt) that `function`
+  /// is: it is not brightened but called by name, the host's C library providing it.
+  std::optional<std::string> linkedLibraryFunction(const llvm::Function &function) const;
+  /// Declines the members that call what cannot be called, and their callers in the SCC.
+  void screen(std::vector<Candidate> &members);
+  /// Infers the members' signatures; declines those that cannot be brightened. Returns the
+  /// signatures of the rest, which stay in `members`.
+  llvm::Expected<std::map<llvm::Function *, Signature>>
+  inferSignatures(std::vector<Candidate> &members);
+  llvm::Error brightenScc(std::vector<Candidate> members);
+
+  llvm::Module &module_;
+  const Image &image_;
+  CallingConvention convention_;
+  DiagnosticSink &diagnostics_;
+  BrightenReport report_;
+  /// Brightened functions and imports with prototypes, by the function lifted code calls.
+  KnownCallees callees_;
+  std::map<const llvm::Function *, std::string> uncallable_;
+  /// The SCC in progress: calls between its members are allowed.
+  std::set<const llvm::Function *> scc_;
+  std::vector<Candidate> done_;
+};
+
+std::optional<std::string>
+ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
+  std::optional<uint64_t> address = liftedAddress(function);
+  if (!address)
+    return std::nullopt;
+  std::optional<std::string> symbol = image_.nameAt(*address);
+  if (!symbol || !std::holds_alternative<ImportPrototype>(importPrototype(*symbol)))
+    return std::nullopt;
+  return symbol;
+}
+
+void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
+  std::string name = candidate.lifted->getName().str();
+  if (std::optional<std::string> symbol = image_.nameAt(candidate.address))
+    name += " (" + *symbol + ")";
+  diagnostics_.warning("brighten-declined", candidate.address,
+                       llvm::formatv("{0}: not brightened ({1}): {2}", name,
+                                     callingConventionName(convention_), reason));
+  ++report_.declined;
+  uncallable_[candidate.lifted] = "is not brightened";
+}
+
+std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function &callee) {
+  if (callees_.count(&callee) || scc_.count(&callee))
+    return std::nullopt;
+  if (auto known = uncallable_.find(&callee); known != uncallable_.end())
+    return known->second;
+  std::optional<std::string> library;
+  if (llvm::Attribute import = callee.getFnAttribute("hoist-import"); import.isValid())
+    library = import.getValueAsString().str();
+  else
+    library = linkedLibraryFunction(callee);
+  if (!library)
+    return std::string("is not brightened");
+  std::variant<KnownCallee, std::string> known = libraryCallee(module_, *library, convention_);
+  if (auto *reason = std::get_if<std::string>(&known))
+    return uncallable_[&callee] = *reason;
+  callees_[&callee] = std::get<KnownCallee>(known);
+  return std::nullopt;
+}
+
+void ModuleBrightener::screen(std::vector<Candidate> &members) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    scc_.clear();
+    for (const Candidate &member : members)
+      scc_.insert(member.lifted);
+    for (auto member = members.begin(); member != members.end(); ++member) {
+      std::optional<std::string> reason = whyNotBrightenable(
+          *member->lifted, [this](const llvm::Function &callee) { return whyNotCallable(callee); });
+      if (!reason)
+        continue;
+      decline(*member, *reason);
+      members.erase(member);
+      changed = true;
+      break;
+    }
+  }
+}
+
+llvm::Expected<std::map<llvm::Function *, Signature>>
+ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
+  // Members of a recursive SCC start as `void ()` and take the signature their probes show
+  // until nothing changes: each round passes what the last one found the callee reads.
+  std::map<llvm::Function *, Signature> guesses;
+  for (const Candidate &member : members)
+    guesses[member.lifted] = Signature{};
+  for (unsigned round = 0; round < MaxSignatureRounds; ++round) {
+    KnownCallees callees = callees_;
+    std::vector<llvm::Function *> placeholders;
+    bool recursive = members.size() > 1;
+    for (const Candidate &member : members) {
+      recursive |= llvm::any_of(member.lifted->users(), [&](const llvm::User *user) {
+        const auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+        return call && call->getFunction() == member.lifted;
+      });
+      llvm::Function *placeholder =
+          declareBrightened(*member.lifted, guesses[member.lifted], convention_, ".guess");
+      placeholders.push_back(placeholder);
+      callees[member.lifted] = {placeholder, guesses[member.lifted]};
+    }
+    std::set<const llvm::Function *> probes;
+    std::map<llvm::Function *, llvm::Function *> probeOf;
+    for (const Candidate &member : members) {
+      llvm::Function *flat = makeFlatCopy(*member.lifted, callees, convention_);
+      llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
+      flat->eraseFromParent();
+      if (!probe)
+        return probe.takeError();
+      probes.insert(*probe);
+      probeOf[member.lifted] = *probe;
+    }
+    simplify(module_, image_,
+             [&probes](const llvm::Function &function) { return probes.count(&function) > 0; });
+
+    bool settled = true;
+    std::vector<std::pair<Candidate, std::string>> declined;
+    for (const Candidate &member : members) {
+      llvm::Function *probe = probeOf[member.lifted];
+      std::variant<Signature, std::string> signature = readSignatureProbe(*probe, convention_);
+      probe->eraseFromParent();
+      if (auto *reason = std::get_if<std::string>(&signature)) {
+        declined.emplace_back(member, *reason);
+        continue;
+      }
+      settled &= std::get<Signature>(signature) == guesses[member.lifted];
+      guesses[member.lifted] = std::get<Signature>(signature);
+    }
+    for (llvm::Function *placeholder : placeholders)
+      placeholder->eraseFromParent();
+    if (!declined.empty()) {
+      // The others may have called a declined member: screen them again, start over.
+      for (auto &[member, reason] : declined) {
+        decline(member, reason);
+        std::erase_if(members, [&](const Candidate &other) { return other.lifted == member.lifted; });
+      }
+      screen(members);
+      return inferSignatures(members);
+    }
+    // Without recursion, the first round's callees were final already.
+    if (settled || !recursive)
+      return guesses;
+  }
+  for (const Candidate &member : members)
+    decline(member, llvm::formatv("the signatures of its recursive calls did not settle in {0} "
+                                  "rounds",
+                                  MaxSignatureRounds));
+  members.clear();
+  return guesses;
+}
+
+llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
+  screen(members);
+  if (members.empty())
+    return llvm::Error::success();
+  llvm::Expected<std::map<llvm::Function *, Signature>> signatures = inferSignatures(members);
+  if (!signatures)
+    return signatures.takeError();
+  // Declared first: members call each other.
+  for (Candidate &member : members) {
+    const Signature &signature = signatures->at(member.lifted);
+    member.brightened = declareBrightened(*member.lifted, signature, convention_, ".brightened");
+    callees_[member.lifted] = {member.brightened, signature};
+  }
+  for (Candidate &member : members) {
+    llvm::Function *flat = makeFlatCopy(*member.lifted, callees_, convention_);
+    llvm::Error error = defineBrightened(*member.brightened, *flat,
+                                         signatures->at(member.lifted), convention_);
+    flat->eraseFromParent();
+    if (error)
+      return error;
+    done_.push_back(member);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<BrightenReport> ModuleBrightener::run() {
+  {
+    llvm::CallGraph graph(module_);
+    for (auto scc = llvm::scc_begin(&graph); !scc.isAtEnd(); ++scc) {
+      std::vector<Candidate> members;
+      for (llvm::CallGraphNode *node : *scc)
+        if (llvm::Function *function = node->getFunction())
+          if (std::optional<uint64_t> address = liftedAddress(*function);
+              address && !linkedLibraryFunction(*function))
+            members.push_back({function, *address});
+      if (members.empty())
+        continue;
+      if (llvm::Error error = brightenScc(std::move(members)))
+        return error;
+    }
+  }
+  scc_.clear();
+  if (llvm::Function *sink = module_.getFunction(ProbeSinkName); sink && sink->use_empty())
+    sink->eraseFromParent();
+  if (done_.empty()) {
+    releaseCallerAreas(module_);
+    replaceUnresolvedJumpMarkers(module_);
+    return report_;
+  }
+  // The brightened functions find their stack arguments with the caller's areas kept, then
+  // the areas dissolve in the module's fixpoint below.
+  std::set<const llvm::Function *> brightened;
+  for (const Candidate &candidate : done_)
+    brightened.insert(candidate.brightened);
+  simplify(module_, image_, [&brightened](const llvm::Function &function) {
+    return brightened.count(&function) > 0;
+  });
+  releaseCallerAreas(module_);
+
+  // The lifted function stays while lifted code (a declined caller) calls it; the brightened
+  // one then keeps the ".brightened" name unless the image names the address. The lifted
+  // functions that only brightened ones' lifted versions call (themselves included) go.
+  std::set<llvm::Function *> unused;
+  for (const Candidate &candidate : done_)
+    unused.insert(candidate.lifted);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (llvm::Function *lifted : unused)
+      if (llvm::any_of(lifted->users(), [&](const llvm::User *user) {
+            const auto *call = llvm::dyn_cast<llvm::CallBase>(user);
+            return !call || !unused.count(const_cast<llvm::Function *>(call->getFunction()));
+          })) {
+        unused.erase(lifted);
+        changed = true;
+        break;
+      }
+  }
+  for (llvm::Function *lifted : unused)
+    lifted->dropAllReferences();
+  for (const Candidate &candidate : done_) {
+    std::optional<std::string> symbol = image_.nameAt(candidate.address);
+    std::string liftedName = candidate.lifted->getName().str();
+    if (unused.count(candidate.lifted)) {
+      candidate.lifted->eraseFromParent();
+      candidate.brightened->setName(symbol.value_or(liftedName));
+    } else if (symbol) {
+      candidate.brightened->setName(*symbol);
+    }
+    report_.brightened.push_back(candidate.brightened->getName().str());
+  }
+  simplify(module_, image_);
+  replaceUnresolvedJumpMarkers(module_);
+  return report_;
 }
 
 } // namespace
@@ -111,76 +389,7 @@ llvm::Expected<llvm::Function *> buildBrightened(Candidate &candidate,
 llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
                                               CallingConvention convention,
                                               DiagnosticSink &diagnostics) {
-  BrightenReport report;
-  auto decline = [&](const Candidate &candidate, const std::string &reason) {
-    std::string name = candidate.lifted->getName().str();
-    if (std::optional<std::string> symbol = image.nameAt(candidate.address))
-      name += " (" + *symbol + ")";
-    diagnostics.warning("brighten-declined", candidate.address,
-                        llvm::formatv("{0}: not brightened ({1}): {2}", name,
-                                      callingConventionName(convention), reason));
-    ++report.declined;
-  };
-
-  std::vector<Candidate> candidates;
-  std::vector<llvm::Function *> lifted;
-  for (llvm::Function &function : module)
-    lifted.push_back(&function);
-  for (llvm::Function *function : lifted) {
-    std::optional<uint64_t> address = liftedAddress(*function);
-    if (!address)
-      continue;
-    Candidate candidate{function, *address};
-    if (std::optional<std::string> reason = whyNotBrightenable(*function)) {
-      decline(candidate, *reason);
-      continue;
-    }
-    candidate.flat = makeFlatCopy(*function);
-    llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*candidate.flat, convention);
-    if (!probe)
-      return probe.takeError();
-    candidate.probe = *probe;
-    candidates.push_back(candidate);
-  }
-  if (candidates.empty())
-    return report;
-  simplify(module, image);
-
-  std::vector<Candidate> accepted;
-  for (Candidate &candidate : candidates) {
-    std::variant<Signature, std::string> signature =
-        readSignatureProbe(*candidate.probe, convention);
-    candidate.probe->eraseFromParent();
-    if (auto *reason = std::get_if<std::string>(&signature)) {
-      decline(candidate, *reason);
-      candidate.flat->eraseFromParent();
-      continue;
-    }
-    candidate.signature = std::get<Signature>(signature);
-    accepted.push_back(candidate);
-  }
-  if (llvm::Function *sink = module.getFunction("__hoist_probe_result"); sink && sink->use_empty())
-    sink->eraseFromParent();
-
-  for (Candidate &candidate : accepted) {
-    llvm::Expected<llvm::Function *> brightened = buildBrightened(candidate, convention);
-    if (!brightened)
-      return brightened.takeError();
-    candidate.flat->eraseFromParent();
-    // The lifted function stays while lifted code calls it; the brightened one then keeps
-    // the ".brightened" name unless the image names the address.
-    std::optional<std::string> symbol = image.nameAt(candidate.address);
-    std::string liftedName = candidate.lifted->getName().str();
-    if (candidate.lifted->use_empty()) {
-      candidate.lifted->eraseFromParent();
-      (*brightened)->setName(symbol.value_or(liftedName));
-    } else if (symbol) {
-      (*brightened)->setName(*symbol);
-    }
-    report.brightened.push_back((*brightened)->getName().str());
-  }
-  simplify(module, image);
-  return report;
+  return ModuleBrightener(module, image, convention, diagnostics).run();
 }
 
 } // namespace hoist

@@ -36,6 +36,10 @@ unsigned homeAreaBytes(CallingConvention convention) {
   return convention == CallingConvention::Win64 ? 32 : 0;
 }
 
+uint64_t stackArgumentOffset(unsigned index, CallingConvention convention) {
+  return 8 + homeAreaBytes(convention) + 8 * uint64_t(index);
+}
+
 bool isCalleeSaved(HoistStateField field, CallingConvention convention) {
   switch (field) {
   case HOIST_FIELD_RBX:

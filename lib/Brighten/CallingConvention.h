@@ -29,6 +29,9 @@ unsigned floatArgumentRegisterCount(CallingConvention convention);
 /// Bytes above the return address the callee owns: Win64's 32-byte register home area
 /// (Microsoft x64 ABI, "Stack allocation"); none for SysV.
 unsigned homeAreaBytes(CallingConvention convention);
+/// Where stack argument `index` lies relative to the return address: above it and the home
+/// area, 8 bytes a slot.
+uint64_t stackArgumentOffset(unsigned index, CallingConvention convention);
 /// Whether a general-purpose register is callee-saved (SysV: RBX, RBP, R12-R15; Win64 adds
 /// RDI and RSI).
 bool isCalleeSaved(HoistStateField field, CallingConvention convention);

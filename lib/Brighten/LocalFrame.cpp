@@ -4,6 +4,7 @@
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -15,6 +16,7 @@ namespace {
 
 constexpr const char *RetIntrinsicName = "__hoist_ret";
 constexpr const char *TrapIntrinsicName = "__hoist_trap";
+constexpr const char *JmpIntrinsicName = "__hoist_jmp";
 
 /// The instruction's address: its !hoist.pc, else the address an intrinsic call passes.
 std::string addressOf(const llvm::Instruction &instruction) {
@@ -32,14 +34,35 @@ bool calls(const llvm::CallBase &call, llvm::StringRef name) {
   return callee && callee->getName() == name;
 }
 
-/// The intrinsics a brightened function expresses itself: ret (it returns) and a fault.
+/// The intrinsics a brightened function expresses itself: ret (it returns), a fault, and a
+/// jump whose target was not resolved (it must turn out unreachable: UnresolvedJumpMarker).
 bool isHandledIntrinsic(const llvm::CallBase &call) {
-  return calls(call, RetIntrinsicName) || calls(call, TrapIntrinsicName);
+  return calls(call, RetIntrinsicName) || calls(call, TrapIntrinsicName) ||
+         calls(call, JmpIntrinsicName);
+}
+
+/// The address of the machine instruction `instruction` (or, for one the lifter added without
+/// one, the closest before it in its block or at the end of its single predecessor); 0 if none.
+uint64_t pcOf(const llvm::Instruction &instruction) {
+  auto tagged = [](const llvm::Instruction &candidate) -> std::optional<uint64_t> {
+    if (llvm::MDNode *pc = candidate.getMetadata("hoist.pc"))
+      if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
+        return value->getZExtValue();
+    return std::nullopt;
+  };
+  for (const llvm::Instruction *at = &instruction; at; at = at->getPrevNode())
+    if (std::optional<uint64_t> pc = tagged(*at))
+      return *pc;
+  if (const llvm::BasicBlock *predecessor = instruction.getParent()->getSinglePredecessor())
+    return tagged(*predecessor->getTerminator()).value_or(0);
+  return 0;
 }
 
 } // namespace
 
-std::optional<std::string> whyNotBrightenable(const llvm::Function &lifted) {
+std::optional<std::string> whyNotBrightenable(
+    const llvm::Function &lifted,
+    llvm::function_ref<std::optional<std::string>(const llvm::Function &)> whyNotCallable) {
   if (lifted.arg_size() != 2)
     return std::string("is not a lifted function (state, mem)");
   for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
@@ -49,16 +72,22 @@ std::optional<std::string> whyNotBrightenable(const llvm::Function &lifted) {
     const llvm::Function *callee = call->getCalledFunction();
     if (callee && callee->isIntrinsic())
       continue;
-    std::string target = callee ? callee->getName().str() : "an indirect target";
-    return llvm::formatv("calls {0} at {1}: only leaf functions that leave through ret are in "
-                         "this slice",
-                         target, addressOf(instruction))
-        .str();
+    if (!callee)
+      return llvm::formatv("calls an indirect target at {0}", addressOf(instruction)).str();
+    if (callee->getName().starts_with("__hoist_"))
+      return llvm::formatv("calls {0} at {1}: control the lifter did not resolve",
+                           callee->getName(), addressOf(instruction))
+          .str();
+    if (std::optional<std::string> reason = whyNotCallable(*callee))
+      return llvm::formatv("calls {0} at {1}, which {2}", callee->getName(),
+                           addressOf(instruction), *reason)
+          .str();
   }
   const llvm::Argument *mem = lifted.getArg(1);
   for (const llvm::User *user : mem->users()) {
     auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
-    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(user); call && isHandledIntrinsic(*call))
+    // Calls were screened above: each passes %mem on to a callee the flat copy rewrites.
+    if (llvm::isa<llvm::CallBase>(user))
       continue;
     if (!gep || gep->getPointerOperand() != mem || gep->getNumIndices() != 1 ||
         !gep->getSourceElementType()->isIntegerTy(8))
@@ -68,7 +97,8 @@ std::optional<std::string> whyNotBrightenable(const llvm::Function &lifted) {
   return std::nullopt;
 }
 
-llvm::Function *makeFlatCopy(llvm::Function &lifted) {
+llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees,
+                             CallingConvention convention) {
   llvm::ValueToValueMapTy map;
   llvm::Function *flat = llvm::CloneFunction(&lifted, map);
   flat->setName(lifted.getName() + ".flat");
@@ -85,6 +115,15 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted) {
         auto *trap = llvm::CallInst::Create(
             llvm::Intrinsic::getDeclaration(flat->getParent(), llvm::Intrinsic::trap), "", call);
         trap->copyMetadata(*call);
+      } else if (calls(*call, JmpIntrinsicName)) {
+        // A return check that fails or a jump table's default: with State.RIP not the
+        // sentinel, the brightened function traps after the body. The marker says whether
+        // the optimizer proved the path dead.
+        llvm::IRBuilder<> builder(call);
+        builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(*call))})
+            ->copyMetadata(*call);
+      } else if (auto known = callees.find(call->getCalledFunction()); known != callees.end()) {
+        emitTypedCall(*call, known->second, convention);
       }
       call->eraseFromParent();
       continue;
@@ -97,6 +136,58 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted) {
     gep->eraseFromParent();
   }
   return flat;
+}
+
+namespace {
+
+/// The keeper reads the area through a pointer it does not capture: loads from the area
+/// still forward from the stores, and no other call can write it.
+llvm::FunctionCallee callerAreaKeeper(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionCallee keeper = module.getOrInsertFunction(
+      CallerAreaKeeper, llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                                {llvm::PointerType::getUnqual(context)}, false));
+  if (auto *function = llvm::dyn_cast<llvm::Function>(keeper.getCallee())) {
+    // Writing memory nobody else sees keeps the call (and so the area) from being deleted.
+    function->setMemoryEffects(
+        llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref) |
+        llvm::MemoryEffects::inaccessibleMemOnly(llvm::ModRefInfo::ModRef));
+    function->addParamAttr(0, llvm::Attribute::NoCapture);
+    function->addParamAttr(0, llvm::Attribute::ReadOnly);
+    function->addFnAttr(llvm::Attribute::NoUnwind);
+    function->addFnAttr(llvm::Attribute::WillReturn);
+  }
+  return keeper;
+}
+
+} // namespace
+
+llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionCallee marker = module.getOrInsertFunction(
+      UnresolvedJumpMarker,
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {llvm::Type::getInt64Ty(context)},
+                              false));
+  if (auto *function = llvm::dyn_cast<llvm::Function>(marker.getCallee())) {
+    // Not removable where reachable, removable where not: it touches only its own memory.
+    function->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
+    function->addFnAttr(llvm::Attribute::NoUnwind);
+    function->addFnAttr(llvm::Attribute::WillReturn);
+  }
+  return marker;
+}
+
+void replaceUnresolvedJumpMarkers(llvm::Module &module) {
+  llvm::Function *marker = module.getFunction(UnresolvedJumpMarker);
+  if (!marker)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(marker->users())) {
+    auto *call = llvm::cast<llvm::CallInst>(user);
+    llvm::IRBuilder<> builder(call);
+    builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    call->eraseFromParent();
+  }
+  marker->eraseFromParent();
 }
 
 llvm::Value *stateFieldPointer(llvm::IRBuilder<> &builder, llvm::Value *state,
@@ -112,6 +203,7 @@ llvm::Value *stateFieldPointer(llvm::IRBuilder<> &builder, llvm::Value *state,
 llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder,
                                                       llvm::Function &flat,
                                                       llvm::ArrayRef<RegisterInput> inputs,
+                                                      llvm::ArrayRef<llvm::Value *> stackArguments,
                                                       CallingConvention convention) {
   llvm::LLVMContext &context = builder.getContext();
   llvm::AllocaInst *state = builder.CreateAlloca(getStateType(context), nullptr, "state");
@@ -119,6 +211,13 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
       llvm::ArrayType::get(builder.getInt8Ty(), LocalStackBytes), nullptr, "stack");
   stack->setAlignment(llvm::Align(16));
   stack->setMetadata(StackMetadataKind, llvm::MDNode::get(context, {}));
+  // The caller's part of the frame, above the return address: Win64's home area and the stack
+  // arguments. Apart from the stack, so that a local array passed to a library call (which
+  // captures the stack) does not keep the arguments in memory.
+  llvm::AllocaInst *callerArea = builder.CreateAlloca(
+      llvm::ArrayType::get(builder.getInt8Ty(), callerAreaBytes(convention)), nullptr, "args");
+  callerArea->setAlignment(llvm::Align(16));
+  callerArea->setMetadata(CallerAreaMetadataKind, llvm::MDNode::get(context, {}));
 
   for (const RegisterInput &input : inputs)
     builder.CreateStore(input.value,
@@ -133,9 +232,13 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.CreateStore(builder.getInt16(0), stateFieldPointer(builder, state, HOIST_FIELD_FPU_SW));
   builder.CreateStore(builder.getInt16(0), stateFieldPointer(builder, state, HOIST_FIELD_FPU_TW));
 
-  // The return address at the top of the local stack, below the callee's home area, so that
+  // The return address at the top of the local stack, right below the caller's area, so that
   // RSP is 8 modulo 16 at entry as after a real call.
-  uint64_t returnSlot = LocalStackBytes - homeAreaBytes(convention) - 8;
+  uint64_t returnSlot = LocalStackBytes - 8;
+  for (auto [index, argument] : llvm::enumerate(stackArguments))
+    builder.CreateStore(argument, builder.CreateConstInBoundsGEP1_64(
+                                      builder.getInt8Ty(), callerArea,
+                                      stackArgumentOffset(index, convention) - 8));
   llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), stack, returnSlot);
   builder.CreateStore(builder.getInt64(ReturnSentinel), slot);
   builder.CreateStore(builder.CreatePtrToInt(slot, builder.getInt64Ty(), "rsp.entry"),
@@ -165,7 +268,25 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
   builder.CreateUnreachable();
   builder.SetInsertPoint(continued, continued->begin());
+  builder.CreateCall(callerAreaKeeper(*function->getParent()), {callerArea});
   return state;
+}
+
+llvm::AllocaInst *findCallerArea(llvm::Function &function) {
+  for (llvm::Instruction &instruction : function.getEntryBlock())
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      if (alloca->getMetadata(CallerAreaMetadataKind))
+        return alloca;
+  return nullptr;
+}
+
+void releaseCallerAreas(llvm::Module &module) {
+  llvm::Function *keeper = module.getFunction(CallerAreaKeeper);
+  if (!keeper)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(keeper->users()))
+    llvm::cast<llvm::Instruction>(user)->eraseFromParent();
+  keeper->eraseFromParent();
 }
 
 } // namespace hoist

@@ -3,8 +3,10 @@
 // both once PromoteStack has turned stack addresses back into pointers.
 #pragma once
 
+#include "Brighten/CallShim.h"
 #include "Brighten/CallingConvention.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -15,21 +17,51 @@
 
 namespace hoist {
 
-/// The local stack's size; the return address sits at its top (below the home area).
+/// The local stack's size; the return address sits at its top.
 inline constexpr uint64_t LocalStackBytes = 64 * 1024;
+/// Stack arguments a brightened function may take: 8-byte slots above the return address
+/// (and Win64's home area), as a caller leaves them.
+inline constexpr unsigned StackArgumentSlots = 8;
 /// The return address pushed by the brightened function's "call": not a code address, so a
 /// `ret` to anything else is detectably a return elsewhere (it traps).
 inline constexpr uint64_t ReturnSentinel = 0x5e471e1b00000000ull;
 /// Metadata kind marking the local stack alloca for PromoteStackPass.
 inline constexpr const char *StackMetadataKind = "hoist.stack";
+/// ... and the caller's area above it (home area, stack arguments), a separate alloca that
+/// continues the stack's addresses.
+inline constexpr const char *CallerAreaMetadataKind = "hoist.stack.caller";
+inline uint64_t callerAreaBytes(CallingConvention convention) {
+  return homeAreaBytes(convention) + 8 * StackArgumentSlots;
+}
+/// Called with the caller's area after the body, so that SROA keeps the area (and the stack
+/// arguments stored there) until PromoteStack has found every access to it, which may take a
+/// few rounds (RSP comes out of the State alloca only after the first SROA).
+inline constexpr const char *CallerAreaKeeper = "__hoist_keep_caller_area";
+/// Removes the keeper calls of `module`: the next fixpoint dissolves the areas.
+void releaseCallerAreas(llvm::Module &module);
+/// The caller's area of a brightened function or probe, if it is still there.
+llvm::AllocaInst *findCallerArea(llvm::Function &function);
+
+/// Called in a flat copy where lifted code jumps to an unresolved target (`__hoist_jmp`,
+/// which also ends a failed return check), with the jump's address. A probe in which it
+/// survives optimization declines the function; in a brightened function it becomes a trap.
+inline constexpr const char *UnresolvedJumpMarker = "__hoist_unresolved_jump";
+llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module);
+/// Replaces every call of the marker left in `module` by llvm.trap, and removes it.
+void replaceUnresolvedJumpMarkers(llvm::Module &module);
 
 /// Why `lifted` cannot be brightened by this slice (naming the instruction's address), or
-/// nullopt: it must only leave through `ret`, and use %mem only as a flat address base.
-std::optional<std::string> whyNotBrightenable(const llvm::Function &lifted);
+/// nullopt: it must only leave through `ret`, call only functions `whyNotCallable` accepts
+/// (returning nullopt; else the reason), and use %mem only as a flat address base.
+std::optional<std::string> whyNotBrightenable(
+    const llvm::Function &lifted,
+    llvm::function_ref<std::optional<std::string>(const llvm::Function &)> whyNotCallable);
 
 /// A copy of `lifted` (internal, named "<name>.flat") in which every `gep i8, %mem, X` is
-/// `inttoptr X` and `ret`'s __hoist_ret call is gone: memory is the process's own.
-llvm::Function *makeFlatCopy(llvm::Function &lifted);
+/// `inttoptr X`, `ret`'s __hoist_ret call is gone (memory is the process's own), and every
+/// call of a function in `callees` is the typed call of its brightened (or library) version.
+llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees,
+                             CallingConvention convention);
 
 struct RegisterInput {
   HoistStateField field;
@@ -40,11 +72,13 @@ struct RegisterInput {
 /// Emits at `builder`'s position a local State and stack initialized from `inputs` (every other
 /// register uninitialized; DF clear, MXCSR and the x87 control word at their reset values as
 /// both ABIs require at a call), RSP at the sentinel return address, then inlines a call of
-/// `flat` and checks that it returned to the sentinel (else llvm.trap). Leaves `builder` after
-/// the check and returns the State alloca to read results from.
+/// `flat` and checks that it returned to the sentinel (else llvm.trap). `stackArguments` (i64
+/// each, at most StackArgumentSlots) fill the slots above the return address. Leaves `builder`
+/// after the check and returns the State alloca to read results from.
 llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder,
                                                       llvm::Function &flat,
                                                       llvm::ArrayRef<RegisterInput> inputs,
+                                                      llvm::ArrayRef<llvm::Value *> stackArguments,
                                                       CallingConvention convention);
 
 /// A pointer to State field `field` (element `element` of an array field) in `state`.

@@ -17,25 +17,25 @@ using namespace llvm::PatternMatch;
 /// Bounds the walk through an address expression.
 constexpr unsigned MaxAddressDepth = 8;
 
-llvm::AllocaInst *findLocalStack(llvm::Function &function) {
+llvm::AllocaInst *findAlloca(llvm::Function &function, llvm::StringRef metadataKind) {
   for (llvm::Instruction &instruction : function.getEntryBlock())
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
-      if (alloca->getMetadata(StackMetadataKind))
+      if (alloca->getMetadata(metadataKind))
         return alloca;
   return nullptr;
 }
 
-/// X such that `address` == ptrtoint(stack) + X, emitted before `at`; null if not found.
-llvm::Value *offsetFromStack(llvm::Value *address, llvm::AllocaInst *stack,
+/// X such that `address` == ptrtoint(base) + X, emitted at `builder`; null if not found.
+llvm::Value *offsetFromBase(llvm::Value *address, llvm::Value *base,
                              llvm::IRBuilder<> &builder, unsigned depth) {
   if (depth > MaxAddressDepth)
     return nullptr;
   llvm::Value *pointer = nullptr;
   if (match(address, m_PtrToInt(m_Value(pointer)))) {
-    // ptrtoint of the stack or of a constant offset into it (the entry RSP is one).
-    const llvm::DataLayout &layout = stack->getDataLayout();
+    // ptrtoint of the base or of a constant offset into it (the entry RSP is one).
+    const llvm::DataLayout &layout = builder.GetInsertBlock()->getDataLayout();
     llvm::APInt offset(64, 0);
-    if (pointer->stripAndAccumulateConstantOffsets(layout, offset, true) != stack)
+    if (pointer->stripAndAccumulateConstantOffsets(layout, offset, true) != base)
       return nullptr;
     return builder.getInt(offset);
   }
@@ -43,14 +43,14 @@ llvm::Value *offsetFromStack(llvm::Value *address, llvm::AllocaInst *stack,
   bool isAdd = match(address, m_Add(m_Value(left), m_Value(right))) ||
                match(address, m_DisjointOr(m_Value(left), m_Value(right)));
   if (isAdd) {
-    if (llvm::Value *offset = offsetFromStack(left, stack, builder, depth + 1))
+    if (llvm::Value *offset = offsetFromBase(left, base, builder, depth + 1))
       return builder.CreateAdd(offset, right);
-    if (llvm::Value *offset = offsetFromStack(right, stack, builder, depth + 1))
+    if (llvm::Value *offset = offsetFromBase(right, base, builder, depth + 1))
       return builder.CreateAdd(left, offset);
     return nullptr;
   }
   if (match(address, m_Sub(m_Value(left), m_Value(right))))
-    if (llvm::Value *offset = offsetFromStack(left, stack, builder, depth + 1))
+    if (llvm::Value *offset = offsetFromBase(left, base, builder, depth + 1))
       return builder.CreateSub(offset, right);
   return nullptr;
 }
@@ -59,23 +59,43 @@ llvm::Value *offsetFromStack(llvm::Value *address, llvm::AllocaInst *stack,
 
 llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
                                               llvm::FunctionAnalysisManager &) {
-  llvm::AllocaInst *stack = findLocalStack(function);
-  if (!stack)
+  llvm::AllocaInst *stack = findAlloca(function, StackMetadataKind);
+  llvm::AllocaInst *callerArea = findCallerArea(function);
+  bool pointerArguments = llvm::any_of(
+      function.args(), [](const llvm::Argument &argument) { return argument.getType()->isPointerTy(); });
+  if (!stack && !pointerArguments)
     return llvm::PreservedAnalyses::all();
-  uint64_t stackBytes = stack->getAllocationSize(function.getDataLayout())->getFixedValue();
+  const llvm::DataLayout &layout = function.getDataLayout();
+  int64_t stackBytes = stack ? int64_t(stack->getAllocationSize(layout)->getFixedValue()) : 0;
+  // Gone once SROA has promoted it (or nothing used it): an access found after that cannot
+  // be given the value the caller passed.
+  int64_t callerBytes =
+      callerArea ? int64_t(callerArea->getAllocationSize(layout)->getFixedValue()) : 0;
   bool changed = rewriteIntToPtrs(
       function, [&](llvm::IntToPtrInst &cast, llvm::IRBuilder<> &builder) -> llvm::Value * {
-        llvm::Value *offset = offsetFromStack(cast.getOperand(0), stack, builder, 0);
+        // An address computed from a pointer argument is a gep of it: a brightened
+        // function's `ptr` parameters (the argument as an integer is its ptrtoint).
+        for (llvm::Argument &argument : function.args())
+          if (argument.getType()->isPointerTy())
+            if (llvm::Value *offset =
+                    offsetFromBase(cast.getOperand(0), &argument, builder, 0))
+              return builder.CreateGEP(builder.getInt8Ty(), &argument, offset);
+        llvm::Value *offset =
+            stack ? offsetFromBase(cast.getOperand(0), stack, builder, 0) : nullptr;
         if (!offset)
           return nullptr;
-        if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(offset);
-            constant && (constant->getSExtValue() < 0 ||
-                         uint64_t(constant->getSExtValue()) >= stackBytes)) {
-          function.addFnAttr(StackOutsideAttribute,
-                             std::to_string(constant->getSExtValue() - int64_t(stackBytes)));
-          return nullptr;
-        }
-        return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+        auto *constant = llvm::dyn_cast<llvm::ConstantInt>(offset);
+        if (!constant)
+          return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+        // A constant offset past the stack's top is in the caller's area (the home area, a
+        // stack argument), or beyond what a caller passes.
+        int64_t at = constant->getSExtValue();
+        if (at >= 0 && at < stackBytes)
+          return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
+        if (at >= stackBytes && at < stackBytes + callerBytes)
+          return builder.CreateConstGEP1_64(builder.getInt8Ty(), callerArea, at - stackBytes);
+        function.addFnAttr(StackOutsideAttribute, std::to_string(at - stackBytes));
+        return nullptr;
       });
   return preservedAfter(changed);
 }

@@ -5,9 +5,10 @@
 // `inttoptr` of addresses derived from RSP. `inttoptr(ptrtoint(S) + X)` becomes
 // `gep i8, S, X` when X is found by walking add, sub and disjoint or: the program only
 // addresses its own frame through RSP, and a gep keeps the alloca visible to SROA. A constant
-// offset outside the alloca (a stack argument above the return address) is not rewritten; the
-// function gets the attribute "hoist-stack-outside" with that offset, and brightening
-// declines it.
+// offset past the stack's top is a gep into the caller's area (LocalFrame.h: home area, stack
+// arguments); one outside both is not rewritten, the function gets the attribute
+// "hoist-stack-outside" with that offset, and brightening declines it. The same rewrite makes
+// addresses computed from a brightened function's `ptr` parameters geps of the parameter.
 #pragma once
 
 #include <llvm/IR/PassManager.h>

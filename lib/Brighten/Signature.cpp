@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/LaneFlow.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 
@@ -16,19 +17,23 @@
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <set>
+
 namespace hoist {
 namespace {
 
 constexpr const char *ProbeSinkName = "__hoist_probe_result";
 constexpr unsigned XmmArgumentRegisters = 8;
 
+/// A register or a stack argument slot (field RSP, element the slot).
 struct ProbeRegister {
   HoistStateField field;
   unsigned element;
+  bool isStackSlot() const { return field == HOIST_FIELD_RSP; }
 };
 
 /// The probe's parameters, in order: the general-purpose registers but RSP, FS/GS base,
-/// XMM0-7.
+/// XMM0-7, the stack argument slots.
 std::vector<ProbeRegister> probeRegisters() {
   std::vector<ProbeRegister> registers;
   for (unsigned field = HOIST_FIELD_RAX; field <= HOIST_FIELD_R15; ++field)
@@ -38,6 +43,8 @@ std::vector<ProbeRegister> probeRegisters() {
   registers.push_back({HOIST_FIELD_GS_BASE, 0});
   for (unsigned i = 0; i < XmmArgumentRegisters; ++i)
     registers.push_back({HOIST_FIELD_YMM, i});
+  for (unsigned i = 0; i < StackArgumentSlots; ++i)
+    registers.push_back({HOIST_FIELD_RSP, i});
   return registers;
 }
 
@@ -45,6 +52,8 @@ std::string registerName(const ProbeRegister &reg) {
   std::string name = llvm::StringRef(stateField(reg.field).name).lower();
   if (reg.field == HOIST_FIELD_YMM)
     return "xmm" + std::to_string(reg.element);
+  if (reg.isStackSlot())
+    return "stack" + std::to_string(reg.element);
   return name;
 }
 
@@ -75,6 +84,55 @@ bool isOnlySaved(const llvm::Argument &argument) {
   });
 }
 
+/// Whether something but stores and the keeper reads the probe's caller area (a load
+/// PromoteStack found but the optimizer did not forward).
+bool isCallerAreaLoaded(llvm::Function &probe) {
+  llvm::AllocaInst *area = findCallerArea(probe);
+  if (!area)
+    return false;
+  std::vector<const llvm::Value *> pointers = {area};
+  while (!pointers.empty()) {
+    const llvm::Value *pointer = pointers.back();
+    pointers.pop_back();
+    for (const llvm::User *user : pointer->users()) {
+      if (llvm::isa<llvm::GetElementPtrInst>(user)) {
+        pointers.push_back(user);
+        continue;
+      }
+      const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+      const auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+      bool keeper = call && call->getCalledFunction() &&
+                    call->getCalledFunction()->getName() == CallerAreaKeeper;
+      if (!keeper && !(store && store->getPointerOperand() == pointer))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether `value` is used as an address: it reaches an inttoptr through additions,
+/// subtractions and phis (a pointer walked by a loop), and is otherwise only compared.
+bool isAddress(const llvm::Value &value, unsigned depth = 0) {
+  bool reachesMemory = false;
+  for (const llvm::User *user : value.users()) {
+    if (llvm::isa<llvm::IntToPtrInst>(user)) {
+      reachesMemory = true;
+    } else if (llvm::isa<llvm::ICmpInst>(user)) {
+      continue;
+    } else if (depth < 4 && (llvm::isa<llvm::PHINode>(user) ||
+                             (llvm::isa<llvm::BinaryOperator>(user) &&
+                              (llvm::cast<llvm::BinaryOperator>(user)->getOpcode() ==
+                                   llvm::Instruction::Add ||
+                               llvm::cast<llvm::BinaryOperator>(user)->getOpcode() ==
+                                   llvm::Instruction::Sub)))) {
+      reachesMemory |= isAddress(*user, depth + 1);
+    } else {
+      return false;
+    }
+  }
+  return reachesMemory;
+}
+
 /// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
 /// uses), rounded up to 8, 16, 32 or 64.
 llvm::APInt demandedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
@@ -97,14 +155,12 @@ unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) 
   return 64;
 }
 
-/// The narrowest of 8, 16, 32, 64 bits that holds `value`, the rest being known zero.
+/// 32 or 64: whether `value` fits 32 bits, the rest being known zero. Never narrower: a C
+/// caller of an `int` function reads all of EAX, and LLVM does not extend an i8 result (even
+/// `zeroext`) past AL.
 unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) {
   llvm::KnownBits known = llvm::computeKnownBits(value, layout);
-  unsigned significant = 64 - known.countMinLeadingZeros();
-  for (unsigned width : {8u, 16u, 32u})
-    if (significant <= width)
-      return width;
-  return 64;
+  return 64 - known.countMinLeadingZeros() <= 32 ? 32 : 64;
 }
 
 /// The bits of an XMM argument a scalar SSE function reads: 32 or 64 from its truncations, 0
@@ -148,27 +204,173 @@ std::optional<unsigned> floatArgumentBits(const llvm::Argument &argument,
   return std::nullopt;
 }
 
-/// The scalar that lands in lane 0 of a vector value, through views, lane-0 extracts and
-/// shuffles that keep lane 0; null when it cannot be followed.
-const llvm::Value *lowLaneScalar(const llvm::Value *value) {
+/// 0, 32 or 64: the bytes of XMM argument `argument` the function reads through vector lanes
+/// (LaneFlow.h), as an unused register, a float or a double; nullopt for more than the low
+/// 8 bytes, or uses LaneFlow does not follow.
+std::optional<unsigned> scalarLaneBits(const llvm::Argument &argument,
+                                       llvm::DemandedBits &demanded) {
+  std::optional<ByteSet> bytes = bytesRead(argument, demanded, isProbeSink);
+  if (!bytes || (*bytes >> 8).any())
+    return std::nullopt;
+  if (bytes->none())
+    return 0u;
+  return (*bytes >> 4).any() ? 64u : 32u;
+}
+
+/// The bits (32 or 64) of the scalars that land in lane 0 of a vector value, through views,
+/// lane-0 extracts, shuffles that keep lane 0, phis and selects; 0 when only constants land
+/// there; nullopt when it cannot be followed or the widths disagree.
+std::optional<unsigned> lowLaneBits(const llvm::Value *value, unsigned depth = 0) {
+  if (depth > 12)
+    return std::nullopt;
+  if (llvm::isa<llvm::Constant>(value))
+    return 0u;
+  if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
+    const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
+    if (index && index->isZero())
+      return lowLaneBits(insert->getOperand(1), depth + 1);
+    return lowLaneBits(insert->getOperand(0), depth + 1);
+  }
+  if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
+    const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+    if (!index || !index->isZero())
+      return std::nullopt;
+    return lowLaneBits(extract->getVectorOperand(), depth + 1);
+  }
+  if (llvm::isa<llvm::BitCastInst>(value) || llvm::isa<llvm::ZExtInst>(value))
+    // A view, or a call's floating-point result in XMM0 with the upper lanes zero.
+    return lowLaneBits(llvm::cast<llvm::Instruction>(value)->getOperand(0), depth + 1);
+  if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
+    if (shuffle->getMaskValue(0) != 0)
+      return std::nullopt;
+    return lowLaneBits(shuffle->getOperand(0), depth + 1);
+  }
+  if (llvm::isa<llvm::PHINode>(value) || llvm::isa<llvm::SelectInst>(value)) {
+    const auto *instruction = llvm::cast<llvm::Instruction>(value);
+    unsigned bits = 0;
+    for (unsigned i = llvm::isa<llvm::SelectInst>(value) ? 1 : 0;
+         i < instruction->getNumOperands(); ++i) {
+      if (instruction->getOperand(i) == value)
+        continue;
+      std::optional<unsigned> incoming = lowLaneBits(instruction->getOperand(i), depth + 1);
+      if (!incoming || (bits && *incoming && *incoming != bits))
+        return std::nullopt;
+      bits = std::max(bits, *incoming);
+    }
+    return bits;
+  }
+  if (value->getType()->isVectorTy())
+    return std::nullopt;
+  unsigned bits = value->getType()->getPrimitiveSizeInBits();
+  return bits == 32 || bits == 64 ? std::optional<unsigned>(bits) : std::nullopt;
+}
+
+/// Whether `value` is computed from floating-point values or XMM arguments (and not only
+/// moved from memory or integer registers): what a floating-point result is made of.
+bool comesFromFloatingPoint(const llvm::Value *value, std::set<const llvm::Value *> &seen,
+                            unsigned depth = 0) {
+  if (depth > 16 || !seen.insert(value).second)
+    return false;
+  if (value->getType()->isFPOrFPVectorTy())
+    return true;
+  if (const auto *argument = llvm::dyn_cast<llvm::Argument>(value))
+    return argument->getType()->isIntegerTy(128);
+  const auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || llvm::isa<llvm::LoadInst>(instruction))
+    return false;
+  return llvm::any_of(instruction->operands(), [&](const llvm::Use &operand) {
+    return comesFromFloatingPoint(operand.get(), seen, depth + 1);
+  });
+}
+
+bool comesFromFloatingPoint(const llvm::Value *value) {
+  std::set<const llvm::Value *> seen;
+  return comesFromFloatingPoint(value, seen);
+}
+
+/// `value` without the bitcasts and zero extensions around it.
+const llvm::Value *stripViews(const llvm::Value *value) {
+  while (value && (llvm::isa<llvm::BitCastInst>(value) || llvm::isa<llvm::ZExtInst>(value)))
+    value = llvm::cast<llvm::Instruction>(value)->getOperand(0);
+  return value;
+}
+
+/// The scalar inserted as lane 0 of a vector value (through views and shuffles that keep lane
+/// 0), or null.
+const llvm::Value *laneZeroScalar(const llvm::Value *value) {
   for (unsigned depth = 0; depth < 8 && value; ++depth) {
+    value = stripViews(value);
     if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
       const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
       if (index && index->isZero())
         return insert->getOperand(1);
       value = insert->getOperand(0);
-    } else if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
-      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
-      value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
-    } else if (const auto *cast = llvm::dyn_cast<llvm::BitCastInst>(value)) {
-      value = cast->getOperand(0);
     } else if (const auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value)) {
       value = shuffle->getMaskValue(0) == 0 ? shuffle->getOperand(0) : nullptr;
+    } else if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value);
+               extract && extract->getType()->isIntegerTy(128)) {
+      // The XMM register out of its YMM slot.
+      const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+      value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
     } else {
       return value->getType()->isVectorTy() ? nullptr : value;
     }
   }
   return nullptr;
+}
+
+/// How many of `bits` count: up to the last one used.
+size_t usedPrefix(llvm::ArrayRef<unsigned> bits) {
+  size_t count = bits.size();
+  while (count > 0 && bits[count - 1] == 0)
+    --count;
+  return count;
+}
+
+/// The arguments, in the order LLVM's lowering of `convention` assigns them the registers and
+/// stack slots read (docs/BRIGHTEN.md): an unused register before a used one is an i64 (or a
+/// double) nobody reads.
+std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> integerBits,
+                                                       const std::vector<bool> &pointers,
+                                                       llvm::ArrayRef<unsigned> floatBits,
+                                                       llvm::ArrayRef<unsigned> stackBits,
+                                                       CallingConvention convention) {
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
+  size_t stackCount = usedPrefix(stackBits);
+  Signature signature;
+  auto integer = [&](size_t i) {
+    signature.arguments.push_back(
+        {integers[i], 0, integerBits[i] ? integerBits[i] : 64, false, false, bool(pointers[i])});
+  };
+  auto floating = [&](size_t i) {
+    signature.arguments.push_back(
+        {HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64, true});
+  };
+  if (convention == CallingConvention::Win64) {
+    // Microsoft x64: argument i is in the i-th integer register or in XMMi, never both.
+    size_t positions = stackCount ? integers.size()
+                                  : std::max(usedPrefix(integerBits), usedPrefix(floatBits));
+    for (size_t i = 0; i < positions; ++i) {
+      if (integerBits[i] && floatBits[i])
+        return llvm::formatv("reads {0} and xmm{1}, both argument {2} in win64",
+                             llvm::StringRef(stateField(integers[i]).name).lower(), i, i + 1)
+          .str();
+      if (floatBits[i])
+        floating(i);
+      else
+        integer(i);
+    }
+  } else {
+    size_t integerCount = stackCount ? integers.size() : usedPrefix(integerBits);
+    for (size_t i = 0; i < integerCount; ++i)
+      integer(i);
+    for (size_t i = 0, count = usedPrefix(floatBits); i < count; ++i)
+      floating(i);
+  }
+  for (size_t i = 0; i < stackCount; ++i)
+    signature.arguments.push_back(
+        {HOIST_FIELD_RSP, unsigned(i), stackBits[i] ? stackBits[i] : 64, false, true});
+  return signature;
 }
 
 } // namespace
@@ -199,12 +401,16 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", probe));
   std::vector<RegisterInput> inputs;
+  std::vector<llvm::Value *> stackArguments;
   for (auto [reg, argument] : llvm::zip(registers, probe->args())) {
     argument.setName(registerName(reg));
-    inputs.push_back({reg.field, reg.element, &argument});
+    if (reg.isStackSlot())
+      stackArguments.push_back(&argument);
+    else
+      inputs.push_back({reg.field, reg.element, &argument});
   }
   llvm::Expected<llvm::AllocaInst *> state =
-      emitLocalFrameCall(builder, flat, inputs, convention);
+      emitLocalFrameCall(builder, flat, inputs, stackArguments, convention);
   if (!state)
     return state.takeError();
   llvm::Value *rax = builder.CreateLoad(i64, stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
@@ -224,10 +430,18 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
         .str();
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())
-    return llvm::formatv("addresses the stack {0} bytes past the local stack's top (stack "
-                         "arguments are not in this slice)",
-                         outside.getValueAsString())
+    return llvm::formatv("addresses the stack {0} bytes past the local stack's top (more "
+                         "than {1} stack arguments, or its caller's frame)",
+                         outside.getValueAsString(), StackArgumentSlots)
         .str();
+
+  for (const llvm::Instruction &instruction : llvm::instructions(probe))
+    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+        call && call->getCalledFunction() &&
+        call->getCalledFunction()->getName() == UnresolvedJumpMarker)
+      return llvm::formatv("jumps to a target the lifter did not resolve at {0:x}",
+                           llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue())
+          .str();
 
   std::vector<ProbeRegister> registers = probeRegisters();
   llvm::DominatorTree dominators(probe);
@@ -235,23 +449,33 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   llvm::DemandedBits demanded(probe, assumptions, dominators);
   llvm::ArrayRef<HoistStateField> argumentRegisters = integerArgumentRegisters(convention);
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
+  std::vector<bool> pointerArguments(argumentRegisters.size(), false);
   std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
+  std::vector<unsigned> stackBits(StackArgumentSlots, 0);
+  bool callerAreaLoaded = isCallerAreaLoaded(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
     if (!isRead(argument))
       continue;
+    if (reg.isStackSlot()) {
+      // Its store into the caller's area is not a read, unless loads from the area remain.
+      if (callerAreaLoaded || !isOnlySaved(argument))
+        stackBits[reg.element] = usedBits(argument, demanded);
+      continue;
+    }
     if (reg.field == HOIST_FIELD_YMM) {
-      std::optional<unsigned> bits = floatArgumentBits(argument, demanded);
+      std::optional<unsigned> bits = scalarLaneBits(argument, demanded);
+      if (!bits)
+        bits = floatArgumentBits(argument, demanded);
       if (!bits)
         return llvm::formatv("reads {0} as a vector (vector arguments are not in this slice)",
                              registerName(reg))
             .str();
       if (*bits == 0)
         continue;
-      if (convention == CallingConvention::Win64 ||
-          reg.element >= floatArgumentRegisterCount(convention))
-        return llvm::formatv("reads {0} before writing it (floating-point arguments are in "
-                             "this slice for SysV's XMM0-7 only)",
-                             registerName(reg))
+      if (reg.element >= floatArgumentRegisterCount(convention))
+        return llvm::formatv("reads {0} before writing it, which is not an argument register "
+                             "of {1}",
+                             registerName(reg), callingConventionName(convention))
             .str();
       floatBits[reg.element] = *bits;
       continue;
@@ -276,55 +500,58 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                            "of {1}",
                            registerName(reg), callingConventionName(convention))
           .str();
-    argumentBits[position - argumentRegisters.begin()] = usedBits(argument, demanded);
+    size_t index = position - argumentRegisters.begin();
+    argumentBits[index] = usedBits(argument, demanded);
+    pointerArguments[index] = argumentBits[index] == 64 && isAddress(argument);
   }
 
-  Signature signature;
-  size_t count = argumentBits.size();
-  while (count > 0 && argumentBits[count - 1] == 0)
-    --count;
-  for (size_t i = 0; i < count; ++i)
-    signature.arguments.push_back(
-        {argumentRegisters[i], 0, argumentBits[i] ? argumentBits[i] : 64, false});
-  size_t floatCount = floatBits.size();
-  while (floatCount > 0 && floatBits[floatCount - 1] == 0)
-    --floatCount;
-  for (size_t i = 0; i < floatCount; ++i)
-    signature.arguments.push_back({HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64,
-                                   true});
+  std::variant<Signature, std::string> assembled =
+      assembleArguments(argumentBits, pointerArguments, floatBits, stackBits, convention);
+  if (auto *reason = std::get_if<std::string>(&assembled))
+    return *reason;
+  Signature signature = std::get<Signature>(assembled);
 
   const llvm::Argument *raxIn = probe.getArg(0);
   bool raxWritten = false, xmm0Written = false;
-  const llvm::Argument *xmm0In = probe.getArg(registers.size() - XmmArgumentRegisters);
+  const llvm::Argument *xmm0In = probe.getArg(
+      llvm::find_if(registers, [](const ProbeRegister &reg) {
+        return reg.field == HOIST_FIELD_YMM && reg.element == 0;
+      }) - registers.begin());
   unsigned bits = 0, floatResultBits = 0;
-  // A scalar in XMM0's low lane is the result unless RAX holds something else (gcc -O0 moves
-  // a double result through RAX: movq rax, xmm0); a vector in XMM0 next to a RAX result is
-  // SSE scratch.
-  bool floatResult = true;
+  // XMM0's low lane is the result when it holds a floating-point scalar and RAX is unchanged,
+  // clobbered by a call, or the same bits (gcc -O0 moves a double result through RAX: movq
+  // rax, xmm0), or RAX holds an integer not computed from floating-point values (a loop
+  // counter next to a float sum). Otherwise RAX is the result and XMM0 SSE scratch.
+  bool floatResult = true, xmm0Scratch = true;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
     const llvm::Value *rax = call->getArgOperand(0);
     const llvm::Value *xmm0 = call->getArgOperand(1);
-    if (rax != raxIn) {
+    // Poison: a call clobbered RAX (its callee returns in XMM0 or nothing).
+    bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax);
+    if (rax != raxIn && !raxClobbered) {
       raxWritten = true;
       bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
     }
     if (xmm0 == xmm0In)
       continue;
     xmm0Written = true;
-    const llvm::Value *scalar = lowLaneScalar(xmm0);
-    unsigned scalarBits = scalar ? scalar->getType()->getPrimitiveSizeInBits() : 0;
-    floatResult &= (scalarBits == 32 || scalarBits == 64) && (rax == raxIn || rax == scalar);
-    floatResultBits = std::max(floatResultBits, scalarBits);
+    bool floatingPoint = comesFromFloatingPoint(xmm0);
+    xmm0Scratch &= !floatingPoint;
+    std::optional<unsigned> scalarBits = lowLaneBits(xmm0);
+    bool raxAgrees = rax == raxIn || raxClobbered || !comesFromFloatingPoint(rax) ||
+                     stripViews(rax) == stripViews(laneZeroScalar(xmm0));
+    floatResult &= floatingPoint && scalarBits && *scalarBits && raxAgrees;
+    floatResultBits = std::max(floatResultBits, scalarBits.value_or(0));
   }
   if (xmm0Written && floatResult) {
     signature.returnsFloat = true;
     signature.returnBits = floatResultBits;
     return signature;
   }
-  if (xmm0Written && !raxWritten)
+  if (xmm0Written && !raxWritten && !xmm0Scratch)
     return std::string("writes xmm0 with a vector (vector results are not in this slice)");
   signature.returnBits = raxWritten ? bits : 0;
   return signature;

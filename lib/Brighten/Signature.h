@@ -22,15 +22,21 @@ namespace hoist {
 struct Signature {
   struct Argument {
     HoistStateField field;
-    unsigned element;      ///< the XMM register number for a floating-point argument
+    unsigned element;      ///< the XMM register number, or the stack slot
     unsigned bits;         ///< integer: 8, 16, 32 or 64, the low bits used; float: 32 or 64
     bool isFloat;          ///< float (32) or double (64) in the XMM register's low lane
+    bool onStack = false;  ///< in stack slot `element` above the return address
+    bool isPointer = false; ///< 64 bits used as an address: a `ptr` parameter
+    bool operator==(const Argument &) const = default;
   };
-  /// Integer arguments in the convention's order, then floating-point ones (SysV assigns
+  /// SysV: integer arguments in the convention's order, then floating-point ones (SysV assigns
   /// each class its registers in order, so LLVM's lowering places them back the same way).
+  /// Win64: one per position, RCX or XMM0, RDX or XMM1, ... Then the stack arguments, which
+  /// LLVM passes in order once the registers are taken.
   std::vector<Argument> arguments;
-  unsigned returnBits = 0;           ///< 0: void; else RAX's low bits (above them zero)
+  unsigned returnBits = 0;           ///< 0: void; else 32 or 64, RAX's low bits (above them zero)
   bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64
+  bool operator==(const Signature &) const = default;
 };
 
 /// A probe for `flat` (makeFlatCopy), added to the module as "<flat>.probe".

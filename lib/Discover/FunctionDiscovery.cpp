@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "Discover/IndirectJumpAnalysis.h"
 #include "Discover/JumpTableMatcher.h"
 #include "Discover/NoReturn.h"
+#include "Discover/PathSearch.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 
@@ -78,6 +80,39 @@ bool allExitsNoReturn(const DiscoveredFunction &function) {
   return true;
 }
 
+/// Whether the call `instrs[call]` passes a nonzero constant as its first argument: the last
+/// write of rdi before it in its block is `mov edi, imm` (or `mov rdi, imm`) with imm != 0.
+bool passesNonzeroStatus(const std::vector<const Instr *> &instrs, size_t call) {
+  for (size_t i = call; i-- > 0;) {
+    const Instr &instr = *instrs[i];
+    if (!writesRegister(instr, ZYDIS_REGISTER_RDI))
+      continue;
+    const Operand &dst = instr.op(0), &src = instr.op(1);
+    return instr.mnemonic == ZYDIS_MNEMONIC_MOV && dst.isReg() && dst.bits >= 32 &&
+           src.isImm() && (dst.bits == 32 ? (src.imm & 0xffffffffu) : src.imm) != 0;
+  }
+  return false;
+}
+
+/// Adds to `exitCalls` the calls of `function` to a callee in `callees` (error(),
+/// error_at_line()) that pass a nonzero status, so never return. Returns whether any was new.
+/// Decided on the blocks of the round: a path that joins between the status and the call
+/// splits the block, and the status is then not seen.
+bool findStatusExits(const ExploredFunction &function, const std::set<uint64_t> &callees,
+                     std::set<uint64_t> &exitCalls) {
+  bool found = false;
+  for (const auto &[start, block] : function.blocks)
+    for (size_t i = 0; i < block.instrs.size(); ++i) {
+      const Instr &instr = *block.instrs[i];
+      if (instr.category != ZYDIS_CATEGORY_CALL || exitCalls.count(instr.address))
+        continue;
+      std::optional<uint64_t> callee = directTarget(instr);
+      if (callee && callees.count(*callee) && passesNonzeroStatus(block.instrs, i))
+        found |= exitCalls.insert(instr.address).second;
+    }
+  return found;
+}
+
 /// Whether `target`, reached from a jump at `jump`, cannot be code of the function at `entry`:
 /// below the entry, or with another known function's start between the jump and the target
 /// (a function's code is one stretch, but for the parts with unwinding ranges of their own).
@@ -103,59 +138,100 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   // Tables whose entries are other functions' starts: an indirect tail call through a table of
   // function pointers (`jmp [handlers+rax*8]`), not a switch inside this function.
   JumpTableMap callTables;
+  // What the value analysis found for the jmps the matcher could not resolve.
+  std::map<uint64_t, uint64_t> importSlotJumps;
+  std::map<uint64_t, std::string> reasons;
+  // Whether the targets of a table are other functions' code rather than this function's:
+  // each is another function's start or, without unwinding tables, where the handlers' starts
+  // may not be known yet, outside this function's own stretch of code. One target that is
+  // another function's start is not enough: a case label may be the start of the function's
+  // own `.cold` part, which has an unwind entry of its own (coreutils' od).
+  auto callsFunctions = [&](uint64_t jump, const JumpTable &table) {
+    return std::all_of(table.targets.begin(), table.targets.end(), [&](uint64_t target) {
+      return (target != entry && hints.functionStarts && hints.functionStarts->count(target)) ||
+             outsideOwnCode(entry, jump, target, hints);
+    });
+  };
+  // Registers a table found for `jump`; returns whether exploration must run again. Sets only
+  // grow: a table sized by reaching constants, or a computed jump's set of targets, is
+  // replaced by a larger one.
+  auto record = [&](uint64_t jump, JumpTable table) {
+    if (auto known = tables.find(jump); known != tables.end()) {
+      if (table.targets.size() <= known->second.targets.size())
+        return false;
+      known->second = std::move(table);
+      return true;
+    }
+    if (callsFunctions(jump, table)) {
+      callTables.emplace(jump, std::move(table));
+      return false;
+    }
+    tables.emplace(jump, std::move(table));
+    return true;
+  };
+  // Calls of error() with a nonzero status: they end their block.
+  std::set<uint64_t> exitCalls;
+  hints.noreturnCallSites = &exitCalls;
   // Exploration only warns once, in the final round.
   DiagnosticSink quiet;
   for (unsigned round = 0;; ++round) {
     result.rounds = round + 1;
     result.explored = exploreFunction(cache, entry, options, quiet, hints);
-    if (round + 1 >= options.maxDiscoveryRounds)
+    if (round + 1 >= options.maxDiscoveryRounds || options.pastDeadline())
       break;
-    bool changed = false;
+    bool changed = hints.noreturnWhenStatusNonzero &&
+                   findStatusExits(result.explored, *hints.noreturnWhenStatusNonzero, exitCalls);
+    std::vector<const MachineBlock *> unmatched;
     for (const auto &[start, block] : result.explored.blocks) {
       if (!isIndirectJump(block))   // also rules out a block without instructions
         continue;
       uint64_t jump = block.instrs.back()->address;
-      if (callTables.count(jump))
+      if (callTables.count(jump) || importSlotJumps.count(jump))
         continue;
       auto known = tables.find(jump);
-      if (known != tables.end() && !known->second.bySetOfValues)
+      bool computed = known != tables.end() && known->second.shape == JumpTable::Shape::Computed;
+      if (known != tables.end() && !known->second.bySetOfValues && !computed)
         continue;
-      if (std::optional<JumpTable> table =
-              matchJumpTable(image, cache, result.explored, block, options, hints.extentEnd)) {
-        if (known != tables.end()) {
-          // Sets only grow: a table sized by reaching constants is replaced by a larger one.
-          if (table->targets.size() > known->second.targets.size()) {
-            known->second = std::move(*table);
-            changed = true;
-          }
-          continue;
-        }
-        bool callsFunctions = false;
-        for (uint64_t target : table->targets)
-          callsFunctions |= target != entry && hints.functionStarts &&
-                            hints.functionStarts->count(target);
-        // Without unwinding tables the handlers' starts may not be known yet: a table none of
-        // whose targets is in this function's own stretch of code is one of pointers too.
-        callsFunctions |= std::all_of(table->targets.begin(), table->targets.end(),
-                                      [&](uint64_t target) {
-                                        return outsideOwnCode(entry, jump, target, hints);
-                                      });
-        if (callsFunctions) {
-          callTables.emplace(jump, std::move(*table));
-          continue;
-        }
-        tables.emplace(jump, std::move(*table));
-        changed = true;
+      if (computed) {
+        unmatched.push_back(&block);
+        continue;
       }
+      if (std::optional<JumpTable> table =
+              matchJumpTable(image, cache, result.explored, block, options, hints.extentEnd))
+        changed |= record(jump, std::move(*table));
+      else if (known == tables.end())
+        unmatched.push_back(&block);
     }
+    // The escalation step, only when the cheap matchers found nothing new this round: the
+    // value analysis of the jmps they could not resolve (and of computed jumps, whose sets of
+    // targets may grow as more of the function is found).
+    if (!changed)
+      for (const MachineBlock *block : unmatched) {
+        uint64_t jump = block->instrs.back()->address;
+        IndirectJumpValue value =
+            analyzeIndirectJump(image, cache, result.explored, *block, options);
+        switch (value.kind) {
+        case IndirectJumpValue::Kind::Unresolved:
+          reasons[jump] = value.reason;
+          break;
+        case IndirectJumpValue::Kind::Import:
+          importSlotJumps[jump] = value.importSlot;
+          break;
+        case IndirectJumpValue::Kind::Constant: {
+          JumpTable table;
+          table.jump = jump;
+          table.shape = JumpTable::Shape::Computed;
+          table.targets = std::move(value.targets);
+          changed |= record(jump, std::move(table));
+          break;
+        }
+        }
+      }
     if (!changed)
       break;
   }
   if (result.explored.budgetExhausted)
-    diagnostics.warning("budget-exhausted", entry,
-                        "function " + formatAddress(entry) +
-                            ": instruction or block budget exhausted; the rest is lifted as "
-                            "exits to __hoist_jmp");
+    reportExplorationBudget(diagnostics, entry, result.explored.pastDeadline);
   for (const auto &[start, block] : result.explored.blocks) {
     if (!isIndirectJump(block)) {
       if (block.end == MachineBlock::End::TailCall && !block.instrs.empty())
@@ -163,19 +239,37 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
           result.tailCalls.push_back(*target);
       continue;
     }
-    if (auto call = callTables.find(block.instrs.back()->address); call != callTables.end()) {
+    uint64_t jump = block.instrs.back()->address;
+    if (auto call = callTables.find(jump); call != callTables.end()) {
       for (uint64_t target : call->second.distinctTargets())
         result.tailCalls.push_back(target);
+      if (call->second.shape == JumpTable::Shape::Computed)
+        result.computedJumps.push_back({jump, call->second.targets, {}});
+      result.explored.tailCallTables.insert(*call);
       continue;
     }
-    if (!result.explored.jumpTables.count(block.instrs.back()->address)) {
-      // `jmp [slot]` of an import (a PE thunk, an ELF PLT entry) is a tail call to the import.
-      bool throughSlot = false;
-      std::optional<uint64_t> slot = directTarget(*block.instrs.back(), &throughSlot);
-      if (slot && throughSlot && image.importAtSlot(*slot))
-        result.importJumps.push_back(image.importAtSlot(*slot)->name);
-      else
-        result.unresolvedJumps.push_back(block.instrs.back()->address);
+    if (auto table = result.explored.jumpTables.find(jump);
+        table != result.explored.jumpTables.end()) {
+      if (table->second.shape == JumpTable::Shape::Computed)
+        result.computedJumps.push_back({jump, table->second.targets, {}});
+      continue;
+    }
+    // `jmp [slot]` of an import (a PE thunk, an ELF PLT entry) is a tail call to the import,
+    // and so is a jmp to a value loaded from the slot (`mov rax, [rip+GOT]; jmp rax`).
+    bool throughSlot = false;
+    std::optional<uint64_t> slot = directTarget(*block.instrs.back(), &throughSlot);
+    if (slot && throughSlot && image.importAtSlot(*slot)) {
+      result.importJumps.push_back(image.importAtSlot(*slot)->name);
+    } else if (auto loaded = importSlotJumps.find(jump); loaded != importSlotJumps.end()) {
+      const std::string &name = image.importAtSlot(loaded->second)->name;
+      result.importJumps.push_back(name);
+      result.computedJumps.push_back({jump, {}, name});
+      result.explored.importSlotJumps.insert(*loaded);
+    } else {
+      auto reason = reasons.find(jump);
+      result.unresolvedJumps.push_back(
+          {jump, reason != reasons.end() ? reason->second
+                                         : "not analysed: the function's round budget ran out"});
     }
   }
   result.calls = collectCalls(image, result.explored);

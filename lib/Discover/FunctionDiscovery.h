@@ -22,11 +22,26 @@ struct CallSite {
   bool noreturn = false;            ///< the fallthrough was detached
 };
 
+/// An indirect jmp neither the jump-table matcher nor the value analysis resolved.
+struct UnresolvedJump {
+  uint64_t jump = 0;
+  std::string reason;   ///< what the value analysis found the target to be
+};
+
+/// An indirect jmp the value analysis resolved (IndirectJumpAnalysis.h): to constant code
+/// addresses (blocks of the function, or other functions' entries: tail calls), or to an import.
+struct ComputedJump {
+  uint64_t jump = 0;
+  std::vector<uint64_t> targets;
+  std::string import;   ///< the import whose slot the target is loaded from, if any
+};
+
 struct DiscoveredFunction {
   ExploredFunction explored;
   std::vector<CallSite> calls;
   std::vector<uint64_t> tailCalls;         ///< targets of direct jmps to other functions
-  std::vector<uint64_t> unresolvedJumps;   ///< indirect jmps lifted as __hoist_jmp
+  std::vector<UnresolvedJump> unresolvedJumps;   ///< indirect jmps lifted as __hoist_jmp
+  std::vector<ComputedJump> computedJumps;
   std::vector<std::string> importJumps;    ///< imports jumped to through their slot (thunks)
   bool noreturn = false;                   ///< every way out is a noreturn call or a trap
   unsigned rounds = 0;

@@ -63,16 +63,27 @@ std::optional<uint64_t> directTarget(const Instr &instr, bool *throughSlot) {
   return std::nullopt;
 }
 
+void reportExplorationBudget(DiagnosticSink &diagnostics, uint64_t entry, bool pastDeadline) {
+  diagnostics.warning("budget-exhausted", entry,
+                      "function " + formatAddress(entry) +
+                          (pastDeadline ? ": time budget (--timeout) exhausted"
+                                        : ": instruction or block budget exhausted") +
+                          "; the rest is lifted as exits to __hoist_jmp");
+}
+
 namespace {
 
 /// How a block ends at `instr` given what the hints know, or nullopt when it does not end there.
 /// `targets` receives the in-function successors other than the fallthrough.
 std::optional<MachineBlock::End> endAt(const Instr &instr, uint64_t entry,
                                        const ExploreHints &hints, std::vector<uint64_t> &targets) {
-  if (instr.category == ZYDIS_CATEGORY_CALL && hints.noreturnCallees && findSemantic(instr))
+  if (instr.category == ZYDIS_CATEGORY_CALL && findSemantic(instr)) {
+    if (hints.noreturnCallSites && hints.noreturnCallSites->count(instr.address))
+      return MachineBlock::End::NoReturnCall;
     if (std::optional<uint64_t> callee = directTarget(instr))
-      if (hints.noreturnCallees->count(*callee))
+      if (hints.noreturnCallees && hints.noreturnCallees->count(*callee))
         return MachineBlock::End::NoReturnCall;
+  }
   if (instr.category == ZYDIS_CATEGORY_UNCOND_BR && findSemantic(instr)) {
     const Operand &first = instr.op(0);
     if (first.isImm() && first.immRelative && hints.functionStarts) {
@@ -106,6 +117,10 @@ struct LeaderScan {
   llvm::DenseSet<uint64_t> visited;
   uint64_t instructions = 0;
   bool budgetExhausted = false;
+  bool pastDeadline = false;
+
+  /// Instructions decoded between two looks at the clock.
+  static constexpr uint64_t DeadlineCheckInterval = 1024;
 
   void run(uint64_t entry) {
     std::vector<uint64_t> worklist{entry};
@@ -122,8 +137,15 @@ struct LeaderScan {
         const DecodedAt *decoded = cache.at(address);
         if (!decoded || decoded->status != DecodeStatus::Ok)
           break;
+        // An instruction over a budget is not the function's: pass 2 ends its block before it.
         if (++instructions > options.maxInstructionsPerFunction) {
           budgetExhausted = true;
+          visited.erase(address);
+          return;
+        }
+        if (instructions % DeadlineCheckInterval == 0 && options.pastDeadline()) {
+          budgetExhausted = pastDeadline = true;
+          visited.erase(address);
           return;
         }
         const Instr &instr = decoded->instr;
@@ -149,16 +171,14 @@ ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
   LeaderScan scan(cache, options, hints);
   scan.run(entry);
   if (scan.budgetExhausted || scan.leaders.size() >= options.maxBlocksPerFunction)
-    diagnostics.warning("budget-exhausted", entry,
-                        "function " + formatAddress(entry) +
-                            ": instruction or block budget exhausted; the rest is lifted as "
-                            "exits to __hoist_jmp");
+    reportExplorationBudget(diagnostics, entry, scan.pastDeadline);
 
   // Pass 2: each leader's block runs until it ends or the next instruction starts a block.
   ExploredFunction function;
   function.entry = entry;
   function.budgetExhausted =
       scan.budgetExhausted || scan.leaders.size() >= options.maxBlocksPerFunction;
+  function.pastDeadline = scan.pastDeadline;
   std::vector<uint64_t> targets;
   for (uint64_t leader : scan.leaders) {
     MachineBlock block;

@@ -40,7 +40,13 @@ struct ExploredFunction {
   uint64_t entry = 0;
   std::map<uint64_t, MachineBlock> blocks;   ///< by start address
   JumpTableMap jumpTables;                   ///< the resolved tables whose jmp was reached
+  /// Set by discoverFunction for the lifter: indirect jmps whose targets are all other
+  /// functions' entries (tables of function pointers, constant targets), lifted as tail calls,
+  /// and jmps whose target is loaded from an import's slot (jmp -> the slot's address).
+  JumpTableMap tailCallTables;
+  std::map<uint64_t, uint64_t> importSlotJumps;
   bool budgetExhausted = false;
+  bool pastDeadline = false;   ///< exploration stopped because LiftOptions::deadline passed
 };
 
 /// What is known about the program beyond the function being explored. Every pointer may be
@@ -49,6 +55,11 @@ struct ExploreHints {
   const JumpTableMap *jumpTables = nullptr;
   /// Call targets (direct call addresses, or the slot of a `call [slot]`) that never return.
   const std::set<uint64_t> *noreturnCallees = nullptr;
+  /// Call targets that never return when their first argument (edi) is not zero: error().
+  const std::set<uint64_t> *noreturnWhenStatusNonzero = nullptr;
+  /// Calls (by their address) found not to return, whatever their callee does elsewhere: the
+  /// calls of error() with a nonzero status. Set by discoverFunction.
+  const std::set<uint64_t> *noreturnCallSites = nullptr;
   /// Known function starts: a direct jmp to one (other than the entry) is a tail call.
   const std::set<uint64_t> *functionStarts = nullptr;
   /// The end of the function's unwind range (.eh_frame, .pdata), or 0 when unknown.
@@ -62,6 +73,9 @@ std::optional<uint64_t> directTarget(const Instr &instr, bool *throughSlot = nul
 /// The addresses control may go to after `instr`, when it ends a block; fallthrough excluded.
 /// Returns false when `instr` does not end a block.
 bool blockEndTargets(const Instr &instr, std::vector<uint64_t> &targets);
+
+/// The warning for a function whose exploration stopped at a budget (`pastDeadline`: time).
+void reportExplorationBudget(DiagnosticSink &diagnostics, uint64_t entry, bool pastDeadline);
 
 ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
                                  const LiftOptions &options, DiagnosticSink &diagnostics,

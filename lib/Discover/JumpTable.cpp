@@ -21,6 +21,8 @@ const char *jumpTableShapeName(JumpTable::Shape shape) {
     return "table-relative";
   case JumpTable::Shape::BaseRelative:
     return "base-relative";
+  case JumpTable::Shape::Computed:
+    return "computed";
   }
   return "?";
 }

@@ -14,6 +14,10 @@ struct JumpTable {
     Absolute,        ///< 64-bit entries holding target addresses (`jmp [T+rZ*8]`)
     TableRelative,   ///< signed 32-bit entries added to the table address (gcc/clang PIC)
     BaseRelative,    ///< 32-bit entries added to another constant, e.g. __ImageBase (MSVC, mingw)
+    /// No table: the value analysis found the target to be one of a few constants on every
+    /// path (`lea rax, [rip+L]; jmp rax`, a constant pointer loaded from a read-only slot).
+    /// `table` and `entrySize` are 0; `targets` is sorted.
+    Computed,
   };
   uint64_t jump = 0;          ///< address of the indirect jmp
   uint64_t table = 0;         ///< address of entry 0

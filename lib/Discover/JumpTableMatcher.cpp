@@ -1,6 +1,7 @@
 #include "Discover/JumpTableMatcher.h"
 
 #include "Discover/PathEvaluator.h"
+#include "Discover/PathSearch.h"
 
 #include <map>
 #include <set>
@@ -12,13 +13,10 @@ namespace {
 class PathEnumerator {
 public:
   PathEnumerator(const ExploredFunction &function, unsigned depth, unsigned maxPaths)
-      : function_(function), depth_(depth), maxPaths_(maxPaths) {
-    for (const auto &[start, block] : function.blocks)
-      for (uint64_t successor : block.successors)
-        predecessors_[successor].push_back(start);
-  }
+      : function_(function), depth_(depth), maxPaths_(maxPaths),
+        predecessors_(predecessorMap(function)) {}
 
-  const std::map<uint64_t, std::vector<uint64_t>> &predecessors() const { return predecessors_; }
+  const PredecessorMap &predecessors() const { return predecessors_; }
 
   std::vector<std::vector<const MachineBlock *>> pathsTo(const MachineBlock &last) {
     paths_.clear();
@@ -50,7 +48,7 @@ private:
 
   const ExploredFunction &function_;
   unsigned depth_, maxPaths_;
-  std::map<uint64_t, std::vector<uint64_t>> predecessors_;
+  PredecessorMap predecessors_;
   std::vector<std::vector<const MachineBlock *>> paths_;
 };
 
@@ -100,31 +98,6 @@ void findIndexRegister(const PathSymbol &load, uint64_t firstEntry, unsigned ent
   table.indexValues = std::move(values);
 }
 
-bool isCalleeSaved(ZydisRegister reg) {
-  switch (reg) {
-  case ZYDIS_REGISTER_RBX:
-  case ZYDIS_REGISTER_RBP:
-  case ZYDIS_REGISTER_R12:
-  case ZYDIS_REGISTER_R13:
-  case ZYDIS_REGISTER_R14:
-  case ZYDIS_REGISTER_R15:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool writesRegister(const Instr &instr, ZydisRegister reg) {
-  // A call clobbers the caller-saved registers; the callee keeps the others.
-  if (instr.category == ZYDIS_CATEGORY_CALL && !isCalleeSaved(reg))
-    return true;
-  for (unsigned i = 0; i < instr.operandCount; ++i)
-    if (instr.op(i).isReg() && instr.op(i).written &&
-        ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, instr.op(i).reg) == reg)
-      return true;
-  return false;
-}
-
 /// The constants the write of `reg` at `instrs[at]` can leave in it, or nullopt when it is not
 /// a constant: `lea reg,[rip+T]`, `mov reg, imm`, `xor reg, reg`, and `setcc` of its low byte
 /// after an `xor` that zeroed it (0 or 1).
@@ -158,67 +131,33 @@ std::optional<std::set<int64_t>> constantsWritten(const std::vector<const Instr 
   return std::nullopt;
 }
 
-/// Every constant that the definitions of `reg` reaching instruction `position` of `block` write, if all of
-/// them write constants (see constantsWritten): the table base a loop keeps in r15 from a lea
-/// far before the jmp, or the states of a switch-driven state machine that is never
-/// bounds-checked. A backward search over predecessors, bounded by `budget` blocks.
-std::optional<std::set<int64_t>>
-reachingConstants(const ExploredFunction &function,
-                  const std::map<uint64_t, std::vector<uint64_t>> &preds,
-                  const MachineBlock &block, size_t position, ZydisRegister reg,
-                  unsigned budget) {
-  // A write earlier in the block itself is the one that reaches `position`.
-  for (size_t i = std::min(position, block.instrs.size()); i-- > 0;)
-    if (writesRegister(*block.instrs[i], reg))
-      return constantsWritten(block.instrs, i, reg);
+/// Every constant that the definitions of `reg` reaching instruction `position` of `block`
+/// write, if all of them write constants (see constantsWritten): the table base a loop keeps in
+/// r15 from a lea far before the jmp, or the states of a switch-driven state machine that is
+/// never bounds-checked.
+std::optional<std::set<int64_t>> reachingConstants(const ExploredFunction &function,
+                                                   const PredecessorMap &preds,
+                                                   const MachineBlock &block, size_t position,
+                                                   ZydisRegister reg, unsigned budget) {
+  ReachingDefinitions reaching =
+      reachingDefinitions(function, preds, block, position, reg, budget);
+  if (!reaching.complete() || reaching.definitions.empty())
+    return std::nullopt;
   std::set<int64_t> constants;
-  std::vector<uint64_t> worklist;
-  std::set<uint64_t> seen;
-  // Blocks whose start `reg` flows into unchanged: the start block, then those without a write.
-  auto flowsFrom = [&](uint64_t start) -> bool {
-    if (start == function.entry)
-      return false;   // the caller's value reaches here
-    auto it = preds.find(start);
-    if (it == preds.end())
-      return false;
-    for (uint64_t pred : it->second)
-      if (seen.insert(pred).second) {
-        if (seen.size() > budget)
-          return false;
-        worklist.push_back(pred);
-      }
-    return true;
-  };
-  if (!flowsFrom(block.start))
-    return std::nullopt;
-  while (!worklist.empty()) {
-    uint64_t start = worklist.back();
-    worklist.pop_back();
-    const MachineBlock &current = function.blocks.at(start);
-    // The block's last write of `reg`, if any, is the definition that reaches.
-    bool defined = false;
-    for (size_t i = current.instrs.size(); i-- > 0;) {
-      if (!writesRegister(*current.instrs[i], reg))
-        continue;
-      std::optional<std::set<int64_t>> written = constantsWritten(current.instrs, i, reg);
-      if (!written)
-        return std::nullopt;
-      constants.insert(written->begin(), written->end());
-      defined = true;
-      break;
-    }
-    if (!defined && !flowsFrom(start))
+  for (const Definition &definition : reaching.definitions) {
+    std::optional<std::set<int64_t>> written =
+        constantsWritten(definition.block->instrs, definition.index, reg);
+    if (!written)
       return std::nullopt;
+    constants.insert(written->begin(), written->end());
   }
-  if (constants.empty())
-    return std::nullopt;
   return constants;
 }
 
 std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
                                    const std::vector<const MachineBlock *> &path,
                                    const ExploredFunction *function,
-                                   const std::map<uint64_t, std::vector<uint64_t>> *preds,
+                                   const PredecessorMap *preds,
                                    const LiftOptions &options, size_t firstInstr = 0,
                                    std::optional<std::pair<uint64_t, uint64_t>> extent = {}) {
   PathEvaluator eval;

@@ -20,20 +20,37 @@ bool isKnownNoReturnName(llvm::StringRef name) {
       .Default(false);
 }
 
-std::set<uint64_t> knownNoReturnCallees(const Image &image) {
+bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name) {
+  name = name.split('@').first;
+  return name == "error" || name == "error_at_line";
+}
+
+namespace {
+
+/// Where calls to the imports and function symbols whose names `matches` go.
+std::set<uint64_t> calleesNamed(const Image &image, bool (*matches)(llvm::StringRef)) {
   std::set<uint64_t> callees;
   for (const Import &import : image.imports()) {
-    if (!isKnownNoReturnName(import.name))
+    if (!matches(import.name))
       continue;
     callees.insert(import.slotAddress);
     if (import.stubAddress)
       callees.insert(*import.stubAddress);
   }
   for (const Symbol &symbol : image.symbols())
-    if (symbol.kind == Symbol::Kind::Function && symbol.address &&
-        isKnownNoReturnName(symbol.name))
+    if (symbol.kind == Symbol::Kind::Function && symbol.address && matches(symbol.name))
       callees.insert(symbol.address);
   return callees;
+}
+
+} // namespace
+
+std::set<uint64_t> knownNoReturnCallees(const Image &image) {
+  return calleesNamed(image, isKnownNoReturnName);
+}
+
+std::set<uint64_t> noReturnWhenStatusNonzeroCallees(const Image &image) {
+  return calleesNamed(image, isNoReturnWhenStatusNonzeroName);
 }
 
 } // namespace hoist

@@ -16,4 +16,11 @@ bool isKnownNoReturnName(llvm::StringRef name);
 /// noreturn imports, and the addresses of noreturn function symbols.
 std::set<uint64_t> knownNoReturnCallees(const Image &image);
 
+/// error, error_at_line: they exit when their first argument, the exit status, is not zero
+/// (glibc; coreutils' `die` is `error (status, ...)` with a constant status).
+bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name);
+
+/// The addresses a call to such a function goes to, as for knownNoReturnCallees.
+std::set<uint64_t> noReturnWhenStatusNonzeroCallees(const Image &image);
+
 } // namespace hoist

@@ -130,6 +130,8 @@ SymValue PathEvaluator::load(const Instr &instr, const Operand &op) {
   symbol.disp = op.disp;
   SymValue value = SymValue::symbol(fresh(symbol));
   memory_[key] = value;
+  if (op.base == ZYDIS_REGISTER_RSP)
+    stackLocations_.insert(key);
   return value;
 }
 
@@ -160,19 +162,32 @@ void PathEvaluator::clobberWritten(const Instr &instr) {
 void PathEvaluator::forgetMemory(const Operand &written) {
   if (written.base != ZYDIS_REGISTER_RSP) {
     memory_.clear();
+    stackLocations_.clear();
     return;
   }
-  // A write to the stack (a push, a spill) leaves the memory at constant addresses alone: the
-  // globals a switch reads twice (`cmp [rip+format], 4; ja ...; push ...; mov eax, [rip+format]`).
-  for (auto it = memory_.begin(); it != memory_.end();)
-    it = it->first.first.isConstant() ? std::next(it) : memory_.erase(it);
+  // A write to the stack (a push, a spill) leaves alone the memory not read or written through
+  // rsp: the globals a switch reads twice (`cmp [rip+format], 4; ja ...; push ...; mov eax,
+  // [rip+format]`), and a field compared, then read again after a spill (`cmp word [rbx+0x68],
+  // 0xd; ...; mov [rsp+8], rax; ja ...; movzx eax, word [rbx+0x68]`: coreutils' chmod). A
+  // compiler's spill slot holds no object that a pointer elsewhere reads.
+  SymValue stack = reg(ZYDIS_REGISTER_RSP);
+  for (auto it = memory_.begin(); it != memory_.end();) {
+    const SymValue &address = it->first.first;
+    bool onStack = stackLocations_.count(it->first) ||
+                   (!address.isConstant() && stack.known && address.sym == stack.sym);
+    it = onStack ? memory_.erase(it) : std::next(it);
+  }
 }
 
 void PathEvaluator::store(const Instr &instr, const Operand &op, SymValue value) {
   SymValue where = address(instr, op);
   forgetMemory(op);
-  if (where.known && value.known)
-    memory_[{where, static_cast<unsigned>(op.bits)}] = value;
+  if (where.known && value.known) {
+    std::pair<SymValue, unsigned> key{where, static_cast<unsigned>(op.bits)};
+    memory_[key] = value;
+    if (op.base == ZYDIS_REGISTER_RSP)
+      stackLocations_.insert(key);
+  }
 }
 
 /// The data movement and arithmetic the patterns need; false for anything else.
@@ -275,6 +290,7 @@ void PathEvaluator::step(const Instr &instr) {
     for (ZydisRegister reg : CallerSaved)
       write(reg, {});
     memory_.clear();
+    stackLocations_.clear();
   } else if (instr.mnemonic == ZYDIS_MNEMONIC_MOV && first.isMem() &&
              (second.isReg() || second.isImm())) {
     store(instr, first,

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -88,6 +89,8 @@ private:
   std::map<uint32_t, ZydisRegister> inputs_;
   /// What memory is known to hold: (address, width) -> value, from loads and stores.
   std::map<std::pair<SymValue, unsigned>, SymValue> memory_;
+  /// The locations in memory_ that were read or written through rsp (the stack frame).
+  std::set<std::pair<SymValue, unsigned>> stackLocations_;
   struct Compare {
     SymValue value;
     uint64_t imm;

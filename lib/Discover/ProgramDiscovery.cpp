@@ -4,6 +4,7 @@
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
 #include "Support/Diagnostics.h"
+#include "Support/TimeBudget.h"
 
 namespace hoist {
 namespace {
@@ -20,12 +21,13 @@ public:
     for (uint64_t root : request_.roots)
       cfg_.registry.add(root, ReasonEntry);
     cfg_.noreturnCallees = knownNoReturnCallees(image_);
+    cfg_.noreturnWhenStatusNonzero = noReturnWhenStatusNonzeroCallees(image_);
     std::set<uint64_t> wanted(request_.roots.begin(), request_.roots.end());
     if (request_.all)
       for (uint64_t pointer : codePointersInData(image_))
         candidates_.insert({DataPointerRank, pointer});
 
-    while (true) {
+    while (budgetLeft()) {
       std::vector<uint64_t> changed = cfg_.registry.takeChanged();
       std::set<uint64_t> starts = cfg_.registry.functionStarts();
       // A jmp to an import's stub is a tail call to the import.
@@ -72,20 +74,45 @@ public:
       }
       // A round that follows an accepted code pointer is not counted against the budget: each
       // consumes a candidate, and there are finitely many.
-      if (++cfg_.rounds > options_.maxDiscoveryRounds * 4 + waves_ ||
-          cfg_.functions.size() >= options_.maxFunctions) {
-        cfg_.budgetExhausted = true;
-        diagnostics_.warning("budget-exhausted", std::nullopt,
-                             "program discovery stopped by its round or function budget");
+      if (++cfg_.rounds > options_.maxDiscoveryRounds * 4 + waves_) {
+        stop_ = Stop::Rounds;
         break;
       }
       for (uint64_t entry : todo)
-        explore(entry, starts);
+        if (budgetLeft())
+          explore(entry, starts);
     }
+    reportStop();
     return std::move(cfg_);
   }
 
 private:
+  /// Why discovery stopped before it ran out of work.
+  enum class Stop { None, Rounds, Functions, Deadline };
+
+  /// Whether one more function may be explored; records the budget that ran out otherwise.
+  bool budgetLeft() {
+    if (stop_ == Stop::None && cfg_.functions.size() >= options_.maxFunctions)
+      stop_ = Stop::Functions;
+    if (stop_ == Stop::None && options_.pastDeadline())
+      stop_ = Stop::Deadline;
+    return stop_ == Stop::None;
+  }
+
+  void reportStop() {
+    if (stop_ == Stop::None)
+      return;
+    cfg_.budgetExhausted = true;
+    std::string found = std::to_string(cfg_.functions.size()) + " functions";
+    if (stop_ == Stop::Deadline)
+      return reportTimeBudgetExhausted(diagnostics_, "program discovery stopped after " + found);
+    diagnostics_.warning("budget-exhausted", std::nullopt,
+                         stop_ == Stop::Rounds
+                             ? "program discovery stopped by its round budget after " + found
+                             : "program discovery stopped by its function budget (" +
+                                   std::to_string(options_.maxFunctions) + " functions)");
+  }
+
   /// The precision policy for code pointers (docs/CFG.md, "Code pointers"). Candidates are
   /// weighed in address order, each only once every function known so far is explored, so that
   /// a function's blocks are known before the pointers into its own body are weighed: a
@@ -96,7 +123,7 @@ private:
   /// until they are explored too. Returns whether any was accepted.
   bool acceptCandidates(std::set<uint64_t> &starts) {
     bool accepted = false;
-    while (!candidates_.empty() && !cfg_.registry.hasChanges()) {
+    while (!candidates_.empty() && !cfg_.registry.hasChanges() && budgetLeft()) {
       auto [rank, address] = *candidates_.begin();
       uint32_t reason = rank == CodeReferenceRank ? ReasonCodeReference : ReasonDataPointer;
       candidates_.erase(candidates_.begin());
@@ -163,7 +190,7 @@ private:
       // ret or jmp, or filler comes between. Code right after a call the compiler did not know
       // never to return has neither (discovery may know better and leave it unreached).
       bool closed = true;
-      while (gapCursor_ < end) {
+      while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
           closed = transferEnds_.count(blockEnd) > 0;
@@ -246,6 +273,7 @@ private:
     ++explorations_;
     ExploreHints hints;
     hints.noreturnCallees = &cfg_.noreturnCallees;
+    hints.noreturnWhenStatusNonzero = &cfg_.noreturnWhenStatusNonzero;
     hints.functionStarts = &starts;
     if (auto range = unwindRanges_.find(entry); range != unwindRanges_.end())
       hints.extentEnd = entry + range->second;
@@ -366,6 +394,7 @@ private:
   uint64_t explorations_ = 0;         ///< calls of explore()
   uint64_t gapPassExplorations_ = 0;  ///< explorations_ when the current gap pass began
   unsigned waves_ = 0;   ///< rounds that weighed code pointers and accepted some
+  Stop stop_ = Stop::None;
 };
 
 } // namespace

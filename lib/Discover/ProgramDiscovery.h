@@ -19,6 +19,7 @@ struct ProgramCfg {
   /// By entry. Blocks keep their extent and edges; their `instrs` are dropped (memory).
   std::map<uint64_t, DiscoveredFunction> functions;
   std::set<uint64_t> noreturnCallees;                 ///< imports' stubs and slots, functions
+  std::set<uint64_t> noreturnWhenStatusNonzero;       ///< error(), error_at_line()
   unsigned rounds = 0;
   bool budgetExhausted = false;
 };

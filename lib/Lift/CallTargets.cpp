@@ -1,24 +1,13 @@
 #include "Lift/CallTargets.h"
 
 #include "Discover/FunctionExplorer.h"
+#include "Discover/IndirectJumpAnalysis.h"
 #include "hoist/Lifter.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 
 namespace hoist {
-
-std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot) {
-  // A writable slot may change before the call runs (a GOT entry, a function pointer
-  // variable); only a read-only one is the same at every call.
-  const Section *section = image.sectionAt(slot);
-  if (!section || section->writable || !section->mapped)
-    return std::nullopt;
-  uint64_t pointer = 0;
-  if (!image.read(slot, &pointer, sizeof pointer))
-    return std::nullopt;
-  return pointer;
-}
 
 CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value *destination) {
   CallTarget result;

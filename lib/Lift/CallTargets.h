@@ -30,9 +30,6 @@ struct CallTarget {
 /// Resolves the call or jmp `instr`, whose semantic computed the destination `destination`.
 CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value *destination);
 
-/// The pointer stored at `slot` when the slot is in a mapped, read-only section of the image.
-std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot);
-
 /// "import.printf" (ELF), "import.KERNEL32.dll!ExitProcess" (PE: the DLL, then the name or
 /// "#ordinal").
 std::string importFunctionName(const Import &import);

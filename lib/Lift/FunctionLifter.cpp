@@ -83,6 +83,9 @@ private:
   }
   /// Ends the current tail with `br condition, taken, rest` and makes `rest` the new tail.
   void continueUnless(llvm::Value *condition, llvm::BasicBlock *taken);
+  /// The resolved table (or computed jump) of the indirect jmp at `jump`, or null: a switch
+  /// inside the function, or tail calls to other functions.
+  const JumpTable *tableOf(uint64_t jump) const;
 
   const FunctionLiftInput &input_;
   llvm::Function &function_;
@@ -183,11 +186,12 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
   ctx_.setPosition(current_->tail, &instr);
   if (!current_->machine->instrs.empty()) {
     // The jump table's entry is read here: remember the index before the load clobbers it.
-    auto table = input_.explored.jumpTables.find(current_->machine->instrs.back()->address);
-    if (table != input_.explored.jumpTables.end() && table->second.loadAt == instr.address &&
-        table->second.indexRegister != ZYDIS_REGISTER_NONE) {
-      tableIndex_ = ctx_.readReg(table->second.indexRegister);
-      tableIndexFor_ = table->first;
+    uint64_t jump = current_->machine->instrs.back()->address;
+    const JumpTable *table = tableOf(jump);
+    if (table && table->loadAt == instr.address &&
+        table->indexRegister != ZYDIS_REGISTER_NONE) {
+      tableIndex_ = ctx_.readReg(table->indexRegister);
+      tableIndexFor_ = jump;
     }
   }
   Semantic semantic = findSemantic(instr);
@@ -336,10 +340,24 @@ void FunctionLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t not
   fillExits(exits);
 }
 
+const JumpTable *FunctionLifter::tableOf(uint64_t jump) const {
+  for (const JumpTableMap *tables :
+       {&input_.explored.jumpTables, &input_.explored.tailCallTables})
+    if (auto found = tables->find(jump); found != tables->end())
+      return &found->second;
+  return nullptr;
+}
+
 void FunctionLifter::jumpIndirect(llvm::Value *target) {
   uint64_t pc = ctx_.instr().address;
-  auto found = input_.explored.jumpTables.find(pc);
-  if (found == input_.explored.jumpTables.end()) {
+  if (auto slot = input_.explored.importSlotJumps.find(pc);
+      slot != input_.explored.importSlotJumps.end())
+    if (const Import *import = input_.image.importAtSlot(slot->second))
+      // `mov rax, [rip+GOT]; jmp rax`: a tail call to the import the slot holds.
+      return leave(current_->tail, declareImport(module_, *import), target, false);
+  const JumpTable *found = tableOf(pc);
+  bool tailCalls = found && input_.explored.tailCallTables.count(pc);
+  if (!found) {
     // `jmp [slot]` of an import (a PLT entry, a PE thunk, a tail call through the GOT or IAT)
     // is a tail call to the import.
     CallTarget resolved = resolveCallTarget(input_.image, ctx_.instr(), target);
@@ -350,7 +368,7 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
   // A resolved jump table: a switch over the index (or, when no register holds the index at
   // the load, over the target), each case going to its block. Any other value leaves through
   // __hoist_jmp as an unresolved jmp would: the switch is exact whatever the index is.
-  const JumpTable &table = found->second;
+  const JumpTable &table = *found;
   bool byIndex = tableIndex_ && tableIndexFor_ == pc &&
                  table.indexValues.size() == table.targets.size();
   auto *defaultBB =
@@ -366,6 +384,7 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
   // through one trampoline block per destination, so that each destination has one edge from
   // here. (A block's reads with a single sealed predecessor make no phis.)
   std::map<uint64_t, std::vector<uint64_t>> valuesByDestination;
+  std::vector<std::pair<RegisterFile::Block *, uint64_t>> tailCallCases;
   std::set<uint64_t> caseValues;
   for (size_t i = 0; i < table.targets.size(); ++i) {
     uint64_t value = byIndex ? table.indexValues[i] : table.targets[i];
@@ -376,7 +395,18 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
   auto *i64 = llvm::Type::getInt64Ty(context_);
   for (const auto &[destination, values] : valuesByDestination) {
     llvm::BasicBlock *caseBB = nullptr;
-    if (values.size() == 1) {
+    if (tailCalls) {
+      // A table of function pointers, or a constant target that is another function's
+      // entry: each case calls that function, whose `ret` returns to our caller.
+      caseBB = llvm::BasicBlock::Create(context_,
+                                        "tail_" + llvm::utohexstr(pc, true) + "_" +
+                                            llvm::utohexstr(destination, true),
+                                        &function_);
+      RegisterFile::Block *call = registers_.createBlock(caseBB);
+      registers_.addPredecessor(call, current_->tail);
+      registers_.seal(call);
+      tailCallCases.emplace_back(call, destination);
+    } else if (values.size() == 1) {
       caseBB = edgeTo(destination, exits);
     } else {
       caseBB = llvm::BasicBlock::Create(
@@ -397,6 +427,9 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
       switchInst->addCase(llvm::ConstantInt::get(i64, value), caseBB);
   }
   fillExits(exits);
+  for (auto [call, destination] : tailCallCases)
+    leave(call, declareLiftedFunction(module_, destination), ctx_.ir.getInt64(destination),
+          false);
   leave(fallback, Intrinsic::Jmp, target, false);
 }
 

@@ -9,6 +9,7 @@
 #include "Lift/Intrinsics.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Support/TimeBudget.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/IRBuilder.h>
@@ -17,6 +18,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <deque>
 #include <set>
 
 namespace hoist {
@@ -45,6 +47,7 @@ struct Lifter::Impl {
   /// From program discovery; empty without it.
   std::set<uint64_t> functionStarts;
   std::set<uint64_t> noreturnCallees;
+  std::set<uint64_t> noreturnWhenStatusNonzero;
 
   /// Gives a function that was called but not lifted a body that leaves through __hoist_call,
   /// so that the module is complete: the runtime performs the call.
@@ -100,6 +103,20 @@ struct Lifter::Impl {
           pending.emplace_back(*entry, &function);
     return pending;
   }
+
+  /// Adds to `pending` the functions `lifted` refers to that have no body and are not queued.
+  static void queueReferencedDeclarations(const llvm::Function &lifted,
+                                          std::deque<std::pair<uint64_t, llvm::Function *>> &pending,
+                                          std::set<uint64_t> &queued) {
+    for (const llvm::BasicBlock &block : lifted)
+      for (const llvm::Instruction &instruction : block)
+        for (const llvm::Use &operand : instruction.operands())
+          if (auto *callee = llvm::dyn_cast<llvm::Function>(operand.get()))
+            if (callee->isDeclaration())
+              if (std::optional<uint64_t> entry = liftedFunctionEntry(callee->getName()))
+                if (queued.insert(*entry).second)
+                  pending.emplace_back(*entry, callee);
+  }
 };
 
 Lifter::Lifter(const Image &image, llvm::LLVMContext &context, DiagnosticSink &diagnostics,
@@ -126,6 +143,8 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
     hints.functionStarts = &impl.functionStarts;
   if (!impl.noreturnCallees.empty())
     hints.noreturnCallees = &impl.noreturnCallees;
+  if (!impl.noreturnWhenStatusNonzero.empty())
+    hints.noreturnWhenStatusNonzero = &impl.noreturnWhenStatusNonzero;
   DiscoveredFunction discovered =
       discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   const ExploredFunction &explored = discovered.explored;
@@ -152,6 +171,7 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
     if (import.stubAddress)
       impl.functionStarts.insert(*import.stubAddress);
   impl.noreturnCallees = std::move(cfg.noreturnCallees);
+  impl.noreturnWhenStatusNonzero = std::move(cfg.noreturnWhenStatusNonzero);
   std::vector<uint64_t> entries = roots;
   for (const auto &[entry, function] : cfg.functions)
     if (std::find(roots.begin(), roots.end(), entry) == roots.end())
@@ -162,30 +182,42 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
 uint64_t Lifter::liftCallees() {
   Impl &impl = *impl_;
   uint64_t lifted = 0;
-  std::set<uint64_t> failed;
+  std::set<uint64_t> queued;   // lifted, failed or waiting
+  std::deque<std::pair<uint64_t, llvm::Function *>> pending;
+  // A worklist fed by each lifted function's own references, not recursion and not a scan of
+  // the whole module per level: a call chain as deep as the function budget costs neither
+  // stack nor quadratic time. The module is scanned again only when the worklist runs dry, in
+  // case something declared a function in a way the references did not show.
   while (true) {
-    bool progress = false;
-    for (auto [entry, function] : impl.calledButNotLifted()) {
-      if (failed.count(entry))
-        continue;
+    for (auto [entry, function] : impl.calledButNotLifted())
+      if (queued.insert(entry).second)
+        pending.emplace_back(entry, function);
+    if (pending.empty())
+      return lifted;
+    while (!pending.empty()) {
+      auto [entry, function] = pending.front();
+      pending.pop_front();
       if (impl.stats.functions >= impl.options.maxFunctions) {
         impl.diagnostics.warning("budget-exhausted", entry,
                                  "function budget exhausted; callees not lifted are runtime "
                                  "calls (__hoist_call)");
         return lifted;
       }
+      if (impl.options.pastDeadline()) {
+        reportTimeBudgetExhausted(impl.diagnostics,
+                                  "lifting callees stopped after " + std::to_string(lifted) +
+                                      " functions; the rest are runtime calls (__hoist_call)");
+        return lifted;
+      }
       if (llvm::Expected<llvm::Function *> result = liftFunction(entry); result) {
         ++lifted;
-        progress = true;
+        Impl::queueReferencedDeclarations(**result, pending, queued);
       } else {
-        failed.insert(entry);
         impl.diagnostics.error("lift-failed", entry,
                                llvm::toString(result.takeError()) +
                                    "; calls to it are runtime calls (__hoist_call)");
       }
     }
-    if (!progress)
-      return lifted;
   }
 }
 
@@ -197,6 +229,7 @@ void Lifter::finishModule() {
 void Lifter::adoptDiscovery(const Lifter &other) {
   impl_->functionStarts = other.impl_->functionStarts;
   impl_->noreturnCallees = other.impl_->noreturnCallees;
+  impl_->noreturnWhenStatusNonzero = other.impl_->noreturnWhenStatusNonzero;
 }
 
 llvm::Module &Lifter::module() { return *impl_->module; }
@@ -210,5 +243,6 @@ std::unique_ptr<llvm::Module> Lifter::takeModule() {
   return std::move(impl_->module);
 }
 const LiftStats &Lifter::stats() const { return impl_->stats; }
+const LiftOptions &Lifter::options() const { return impl_->options; }
 
 } // namespace hoist

@@ -21,6 +21,34 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Runs a function pipeline over the functions `select` accepts, as LLVM's module-to-function
+/// adaptor does over all of them.
+class SelectedFunctionsPass : public llvm::PassInfoMixin<SelectedFunctionsPass> {
+public:
+  SelectedFunctionsPass(llvm::FunctionPassManager passes,
+                        std::function<bool(const llvm::Function &)> select)
+      : passes_(std::move(passes)), select_(std::move(select)) {}
+
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &analyses) {
+    llvm::FunctionAnalysisManager &functions =
+        analyses.getResult<llvm::FunctionAnalysisManagerModuleProxy>(module).getManager();
+    llvm::PreservedAnalyses preserved = llvm::PreservedAnalyses::all();
+    for (llvm::Function &function : module) {
+      if (function.isDeclaration() || !select_(function))
+        continue;
+      llvm::PreservedAnalyses after = passes_.run(function, functions);
+      functions.invalidate(function, after);
+      preserved.intersect(std::move(after));
+    }
+    preserved.preserveSet<llvm::AllAnalysesOn<llvm::Function>>();
+    return preserved;
+  }
+
+private:
+  llvm::FunctionPassManager passes_;
+  std::function<bool(const llvm::Function &)> select_;
+};
+
 } // namespace
 
 uint64_t countInstructions(const llvm::Module &module) {
@@ -30,10 +58,26 @@ uint64_t countInstructions(const llvm::Module &module) {
   return count;
 }
 
+namespace {
+
+/// The instructions of the functions the fixpoint works on: with a selection, only those (a
+/// module of thousands of functions is not recounted for each SCC brightening optimizes).
+uint64_t countWorkedOn(const llvm::Module &module, const OptimizeOptions &options) {
+  if (!options.selectFunctions)
+    return countInstructions(module);
+  uint64_t count = 0;
+  for (const llvm::Function &function : module)
+    if (!function.isDeclaration() && options.selectFunctions(function))
+      count += function.getInstructionCount();
+  return count;
+}
+
+} // namespace
+
 OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
                               const OptimizeOptions &options) {
   OptimizeReport report;
-  report.instructionsBefore = countInstructions(module);
+  report.instructionsBefore = countWorkedOn(module, options);
   report.instructionsAfter = report.instructionsBefore;
   if (options.level == 0)
     return report;
@@ -49,11 +93,14 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   round.addPass(builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O1,
                                                             llvm::ThinOrFullLTOPhase::None));
   llvm::ModulePassManager fixpoint;
-  fixpoint.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(round)));
+  if (options.selectFunctions)
+    fixpoint.addPass(SelectedFunctionsPass(std::move(round), options.selectFunctions));
+  else
+    fixpoint.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(round)));
   uint64_t previous = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds; ++i) {
     fixpoint.run(module, setup.modules);
-    uint64_t count = countInstructions(module);
+    uint64_t count = countWorkedOn(module, options);
     report.instructionsPerRound.push_back(count);
     if (count == previous)
       break;
@@ -68,7 +115,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
     final.run(module, setup.modules);
     report.finalMs = millisecondsSince(start);
   }
-  report.instructionsAfter = countInstructions(module);
+  report.instructionsAfter = countWorkedOn(module, options);
   return report;
 }
 

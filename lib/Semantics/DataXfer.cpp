@@ -20,8 +20,10 @@ template <bool IsSigned>
 LiftStatus liftExtend(LiftContext &ctx, const Instr &instr) {
   llvm::Value *value = ctx.readOperand(1);
   llvm::IntegerType *type = ctx.intType(ctx.operandBits(0));
-  if (value->getType() == type) {
-    ctx.writeOperand(0, value);   // movsxd r32, r/m32 is a plain move
+  if (value->getType()->getIntegerBitWidth() >= type->getBitWidth()) {
+    // movsxd r32, r/m32 is a plain move. movsxd r16, r/m16 (66 63) comes with its memory
+    // operand decoded as 32 bits: the destination is the source's low bits either way.
+    ctx.writeOperand(0, ctx.ir.CreateTrunc(value, type));
     return LiftStatus::Lifted;
   }
   ctx.writeOperand(0, IsSigned ? ctx.ir.CreateSExt(value, type) : ctx.ir.CreateZExt(value, type));

@@ -1,10 +1,15 @@
-/* The brightening corpus (docs/BRIGHTEN.md): leaf functions whose lifted, brightened and
- * recompiled versions run-corpus.sh compares with the compiled originals (driver.c). */
+/* The brightening corpus (docs/BRIGHTEN.md): functions whose lifted, brightened and recompiled
+ * versions run-corpus.sh compares with the compiled originals (driver.c): leaf functions, then
+ * calls between functions, recursion, stack arguments and calls to libc. */
 #include "corpus.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 int add3(int a, int b, int c) { return a + b + c; }
-long mul_add(long a, long b, long c) { return a * b + c; }
-long six(long a, long b, long c, long d, long e, long f) { return a - b + c - d + e - f; }
+long long mul_add(long long a, long long b, long long c) { return a * b + c; }
+long long six(long long a, long long b, long long c, long long d, long long e, long long f) { return a - b + c - d + e - f; }
 unsigned udiv_mod(unsigned a, unsigned b) { return b ? a / b + a % b : a; }
 int sdiv(int a, int b) { return (b == 0 || (a == -2147483647 - 1 && b == -1)) ? 0 : a / b; }
 int max3(int a, int b, int c) {
@@ -31,17 +36,17 @@ int factorial(int n) {
     r *= i;
   return r;
 }
-long fib_iter(int n) {
-  long a = 0, b = 1;
+long long fib_iter(int n) {
+  long long a = 0, b = 1;
   for (int i = 0; i < n; i++) {
-    long t = a + b;
+    long long t = a + b;
     a = b;
     b = t;
   }
   return a;
 }
-long sum_array(const long *p, int n) {
-  long s = 0;
+long long sum_array(const long long *p, int n) {
+  long long s = 0;
   for (int i = 0; i < n; i++)
     s += p[i];
   return s;
@@ -72,8 +77,8 @@ void swap_point(struct point *p) {
   p->x = p->y;
   p->y = t;
 }
-long bytes_until_zero(const char *s) {
-  long n = 0;
+long long bytes_until_zero(const char *s) {
+  long long n = 0;
   while (s[n])
     n++;
   return n;
@@ -81,3 +86,44 @@ long bytes_until_zero(const char *s) {
 double dadd(double a, double b) { return a + b; }
 float fmul(float a, float b) { return a * b; }
 double mix(double x, float y, int n) { return x * y + n; }
+
+/* Calls between corpus functions: brightened callers call brightened callees. */
+int square(int x) { return x * x; }
+int sum_squares(int a, int b) { return square(a) + square(b); }
+int fact_rec(int n) { return n <= 1 ? 1 : n * fact_rec(n - 1); }
+int fib_rec(int n) { return n < 2 ? n : fib_rec(n - 1) + fib_rec(n - 2); }
+int is_even_rec(unsigned n) { return n == 0 ? 1 : is_odd_rec(n - 1); }
+int is_odd_rec(unsigned n) { return n == 0 ? 0 : is_even_rec(n - 1); }
+unsigned long long gcd_rec(unsigned long long a, unsigned long long b) { return b ? gcd_rec(b, a % b) : a; }
+/* The seventh argument is on the stack (SysV). */
+long long seven_sum(long long a, long long b, long long c, long long d, long long e, long long f, long long g) {
+  return a - b + c - d + e - f + g * 3;
+}
+long long call_seven(long long x, long long y) { return seven_sum(x, y, 1, 2, 3, 4, x ^ y) + 1; }
+int point_norm2(const struct point *p) { return square(p->x) + square(p->y); }
+void scale_point(struct point *p, int k) {
+  p->x = sum_squares(p->x, k);
+  p->y *= k;
+}
+/* Calls to libc, by name with their prototypes. */
+long long length_plus(const char *s, long long k) { return (long long)strlen(s) + k; }
+int compare_sign(const char *a, const char *b) {
+  int c = strcmp(a, b);
+  return (c > 0) - (c < 0);
+}
+int fill_sum(int value, int n) {
+  char buffer[32];
+  n &= 31;
+  memset(buffer, value, (size_t)n);
+  int sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += buffer[i];
+  return sum + abs(value);
+}
+double hypotenuse(double a, double b) { return sqrt(a * a + b * b); }
+float fdot(const float *a, const float *b, int n) {
+  float sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += a[i] * b[i];
+  return sum;
+}

@@ -9,8 +9,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DECLARE_BRIGHTENED(ret, name, params) ret b_##name params __attribute__((weak));
+/* With CORPUS_PE, the originals are a mingw build's functions, called through ms_abi pointers
+ * into the image pe-loader.c maps (argv[1]), and the brightened ones are win64cc. */
+#ifdef CORPUS_PE
+#define CORPUS_ABI __attribute__((ms_abi))
+#else
+#define CORPUS_ABI
+#endif
+
+#define DECLARE_BRIGHTENED(ret, name, params) ret b_##name params __attribute__((weak)) CORPUS_ABI;
 CORPUS_FUNCTIONS(DECLARE_BRIGHTENED)
+
+#ifdef CORPUS_PE
+#include "pe-loader.h"
+
+#include <errno.h>
+#include <math.h>
+
+#define DECLARE_ORIGINAL(ret, name, params) static ret(CORPUS_ABI *name) params;
+CORPUS_FUNCTIONS(DECLARE_ORIGINAL)
+
+/* pe-symbols.c, written by run-corpus.sh from the image's symbols; ends with a null name. */
+extern const struct pe_symbol pe_symbols[];
+
+/* The C library functions the corpus imports, for the image's calls (Microsoft x64 ABI). */
+static CORPUS_ABI size_t image_strlen(const char *s) { return strlen(s); }
+static CORPUS_ABI int image_strcmp(const char *a, const char *b) { return strcmp(a, b); }
+static CORPUS_ABI void *image_memset(void *p, int v, size_t n) { return memset(p, v, n); }
+static CORPUS_ABI int image_abs(int v) { return abs(v); }
+static CORPUS_ABI double image_sqrt(double x) { return sqrt(x); }
+/* mingw links its own sqrt, which sets errno through msvcrt's _errno. */
+static CORPUS_ABI int *image_errno(void) { return &errno; }
+static const struct pe_binding bindings[] = {
+    {"strlen", (void *)image_strlen}, {"strcmp", (void *)image_strcmp},
+    {"memset", (void *)image_memset}, {"abs", (void *)image_abs},
+    {"sqrt", (void *)image_sqrt},     {"_errno", (void *)image_errno},
+    {0, 0}};
+static CORPUS_ABI void unbound_import(void) {
+  fprintf(stderr, "the image called an import the driver does not bind\n");
+  abort();
+}
+
+static void *image_function(const struct pe_image *image, const char *name) {
+  for (const struct pe_symbol *symbol = pe_symbols; symbol->name; symbol++)
+    if (strcmp(symbol->name, name) == 0)
+      return pe_address(image, symbol->address);
+  fprintf(stderr, "%s: not among the image's symbols\n", name);
+  return NULL;
+}
+
+static int load_originals(const char *path) {
+  struct pe_image image;
+  if (pe_load(path, bindings, (void *)unbound_import, &image))
+    return -1;
+#define RESOLVE_ORIGINAL(ret, name, params)                                                    \
+  if (!(name = (ret(CORPUS_ABI *) params)image_function(&image, #name)))                       \
+    return -1;
+  CORPUS_FUNCTIONS(RESOLVE_ORIGINAL)
+  return 0;
+}
+#endif
 
 /* The object also holds the declined functions, still lifted: they reference Hoist's runtime,
  * which this driver never enters (it calls only brightened functions). */
@@ -88,6 +146,16 @@ SCALAR_TEST(factorial, ((int)(a & 15)))
 SCALAR_TEST(fib_iter, ((int)(a & 63)))
 SCALAR_TEST(classify, ((int)a))
 SCALAR_TEST(lookup_local, ((int)a))
+SCALAR_TEST(square, ((int)a))
+SCALAR_TEST(sum_squares, ((int)a, (int)b))
+SCALAR_TEST(fact_rec, ((int)(a & 15)))
+SCALAR_TEST(fib_rec, ((int)(a & 15)))
+SCALAR_TEST(is_even_rec, ((unsigned)(a & 1023)))
+SCALAR_TEST(is_odd_rec, ((unsigned)(a & 1023)))
+SCALAR_TEST(gcd_rec, ((unsigned long long)a, (unsigned long long)b))
+SCALAR_TEST(seven_sum, (a, b, c, d, e, f, a ^ b))
+SCALAR_TEST(call_seven, (a, b))
+SCALAR_TEST(fill_sum, ((int)a, (int)b))
 /* Floating-point results compare bit for bit; inputs include signed zeros, infinities, NaNs
  * and subnormals besides ordinary values. */
 static double pickDouble(void) {
@@ -110,6 +178,7 @@ static double pickDouble(void) {
   }
 FLOAT_TEST(dadd, double)
 FLOAT_TEST(fmul, float)
+FLOAT_TEST(hypotenuse, double)
 
 static void test_mix(void) {   /* integer and floating-point arguments interleaved */
   int differ = 0;
@@ -126,10 +195,10 @@ static void test_mix(void) {   /* integer and floating-point arguments interleav
 
 static void test_sum_array(void) {
   int differ = 0;
-  long values[ArrayLength];
+  long long values[ArrayLength];
   for (int t = 0; b_sum_array && t < Trials && !differ; t++) {
     for (int i = 0; i < ArrayLength; i++)
-      values[i] = (long)next();
+      values[i] = (long long)next();
     int n = (int)(next() % (ArrayLength + 1));
     differ = sum_array(values, n) != b_sum_array(values, n);
   }
@@ -167,6 +236,62 @@ static void test_points(void) {
   verdict("swap_point", b_swap_point != 0, differSwap);
 }
 
+static void test_point_calls(void) {
+  int differNorm = 0, differScale = 0;
+  for (int t = 0; t < Trials; t++) {
+    struct point p = {(int)pick(), (int)pick()};
+    int k = (int)pick();
+    if (b_point_norm2)
+      differNorm |= point_norm2(&p) != b_point_norm2(&p);
+    struct point expected = p, actual = p;
+    scale_point(&expected, k);
+    if (b_scale_point) {
+      b_scale_point(&actual, k);
+      differScale |= memcmp(&expected, &actual, sizeof expected) != 0;
+    }
+  }
+  verdict("point_norm2", b_point_norm2 != 0, differNorm);
+  verdict("scale_point", b_scale_point != 0, differScale);
+}
+
+/* A random string of lowercase letters, sometimes ended early. */
+static void pickString(char *text) {
+  for (int i = 0; i < ArrayLength; i++)
+    text[i] = (char)(next() % 8 ? 'a' + next() % 3 : 0);
+  text[ArrayLength] = 0;
+}
+
+static void test_strings(void) {
+  int differLength = 0, differCompare = 0;
+  char a[ArrayLength + 1], b[ArrayLength + 1];
+  for (int t = 0; t < Trials; t++) {
+    pickString(a);
+    pickString(b);
+    long long k = (long long)pick();
+    if (b_length_plus)
+      differLength |= length_plus(a, k) != b_length_plus(a, k);
+    if (b_compare_sign)
+      differCompare |= compare_sign(a, b) != b_compare_sign(a, b);
+  }
+  verdict("length_plus", b_length_plus != 0, differLength);
+  verdict("compare_sign", b_compare_sign != 0, differCompare);
+}
+
+static void test_fdot(void) {
+  int differ = 0;
+  float a[ArrayLength], b[ArrayLength];
+  for (int t = 0; b_fdot && t < Trials && !differ; t++) {
+    for (int i = 0; i < ArrayLength; i++) {
+      a[i] = (float)pickDouble();
+      b[i] = (float)pickDouble();
+    }
+    int n = (int)(next() % (ArrayLength + 1));
+    float expected = fdot(a, b, n), actual = b_fdot(a, b, n);
+    differ = memcmp(&expected, &actual, sizeof expected) != 0;
+  }
+  verdict("fdot", b_fdot != 0, differ);
+}
+
 static void test_bytes_until_zero(void) {
   int differ = 0;
   char text[ArrayLength + 1];
@@ -179,7 +304,12 @@ static void test_bytes_until_zero(void) {
   verdict("bytes_until_zero", b_bytes_until_zero != 0, differ);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  (void)argc, (void)argv;
+#ifdef CORPUS_PE
+  if (argc < 2 || load_originals(argv[1]))
+    return 2;
+#endif
   test_add3();
   test_mul_add();
   test_six();
@@ -201,6 +331,20 @@ int main(void) {
   test_dadd();
   test_fmul();
   test_mix();
+  test_square();
+  test_sum_squares();
+  test_fact_rec();
+  test_fib_rec();
+  test_is_even_rec();
+  test_is_odd_rec();
+  test_gcd_rec();
+  test_seven_sum();
+  test_call_seven();
+  test_point_calls();
+  test_strings();
+  test_fill_sum();
+  test_hypotenuse();
+  test_fdot();
   printf("brightened %d, declined %d, differ %d\n", brightened, declined, failures);
   return failures != 0;
 }

@@ -61,7 +61,17 @@ def compare(truth_tables, truth_entries, cfg):
     entries = {int(f["entry"], 16) for f in cfg["functions"]}
     # A table counts as found when some resolved jmp has exactly its targets.
     tables_found = sum(1 for t in truth_tables.values() if frozenset(t) in set(found_tables))
+    # What the value analysis resolved must be right too: a computed jmp goes to a block of its
+    # function, to a true function entry (a tail call) or to an import (by name).
+    wrong_computed = sorted(
+        int(target, 16) for f in cfg["functions"] for jump in f.get("computed_jumps", [])
+        for target in jump["targets"] if target.startswith("0x")
+        and target not in {b["start"] for b in f["blocks"]}
+        and int(target, 16) not in truth_entries)
     return dict(
+        computed=sum(len(f.get("computed_jumps", [])) for f in cfg["functions"]),
+        unresolved=sum(len(f.get("unresolved_jumps", [])) for f in cfg["functions"]),
+        wrong_computed=wrong_computed,
         tables=len(truth_tables), tables_found=tables_found,
         targets=len(true_targets), targets_found=len(found_targets & true_targets),
         targets_reported=len(found_targets),
@@ -87,6 +97,18 @@ def print_row(name, result):
     print(row)
 
 
+def new_totals():
+    """The counts compare() and the coverage check give, summed over binaries."""
+    return dict(tables=0, tables_found=0, targets=0, targets_found=0, targets_reported=0,
+                entries=0, entries_found=0, entries_reported=0, instructions=0, covered=0,
+                filler=0, computed=0, unresolved=0)
+
+
+def indirect_summary(total):
+    return (f"indirect jmps resolved by the value analysis {total['computed']}, "
+            f"unresolved {total['unresolved']}")
+
+
 def ratio(a, b):
     return 100.0 * a / b if b else 100.0
 
@@ -104,10 +126,7 @@ def main():
         print("no compiler found; nothing to check")
         return 0
     sources = sorted(glob.glob(os.path.join(HERE, "*.c")))
-    totals = {variant: dict(tables=0, tables_found=0, targets=0, targets_found=0,
-                            targets_reported=0, entries=0, entries_found=0, entries_reported=0,
-                            instructions=0, covered=0, filler=0)
-              for variant in VARIANTS}
+    totals = {variant: new_totals() for variant in VARIANTS}
     failures = []
     binaries = 0
     print(f"{'binary':40} {'tables':>9} {'targets':>9} {'prec%':>7} {'rec%':>7} "
@@ -142,7 +161,7 @@ def main():
               f"F1 {f1(total):.2f}%), "
               f"emitted instructions in a block {total['covered']}/"
               f"{total['instructions'] - total['filler']} "
-              f"(+{total['filler']} unreachable filler)")
+              f"(+{total['filler']} unreachable filler), {indirect_summary(total)}")
     if shutil.which(MINGW):
         check_pe(args, sources, failures)
     check_index_table(args, failures)
@@ -162,8 +181,8 @@ def check_pe(args, sources, failures):
     """mingw builds at each level: jump tables exact, every true function entry found. The
     truth is pe_truth's (COFF symbols and the assembly); entries hoist reports beyond it are
     counted, not failed: functions written in assembly have no type in the symbol table."""
-    total = dict(tables=0, tables_found=0, targets=0, targets_found=0, targets_reported=0,
-                 entries=0, entries_found=0, entries_reported=0)
+    total = new_totals()
+    coverage_checked = shutil.which(pe_truth.DWARFDUMP) is not None
     binaries = 0
     for source in sources:
         stem = os.path.splitext(os.path.basename(source))[0]
@@ -176,6 +195,9 @@ def check_pe(args, sources, failures):
             tables = pe_truth.jump_tables(pe, os.path.join(args.work, f"{name}-{stem}.s"))
             entries = pe_truth.function_entries(pe)
             own = pe_truth.source_functions(pe, os.path.basename(source))
+            emitted = (coverage.emitted_in(pe_truth.function_ranges(full),
+                                           coverage.disassemble(full))
+                       if coverage_checked else [])
             if not own:
                 failures.append(f"{name}: no function of {source} in the COFF symbols")
             binaries += 1
@@ -191,10 +213,16 @@ def check_pe(args, sources, failures):
                                         if any(a <= int(t["jump"], 16) < b for a, b in own)]
                 result = compare(tables, entries, cfg)
                 result["entries_reported"] = len({f["entry"] for f in cfg["functions"]} - {"0x0"})
+                covered, filler, uncovered = coverage.check(emitted, cfg)
+                result.update(instructions=len(emitted), covered=covered, filler=filler)
+                if uncovered:
+                    failures.append(f"{name} {variant}: {len(uncovered)} emitted instructions "
+                                    "in no block: " + " ".join(hex(a) for a in uncovered[:10]))
                 for key in total:
                     total[key] += result[key]
                 print_row(f"{name} {variant}", result)
-                for key in ("missed_targets", "wrong_targets", "missed_entries"):
+                for key in ("missed_targets", "wrong_targets", "missed_entries",
+                            "wrong_computed"):
                     if result[key]:
                         failures.append(f"{name} {variant}: {key}: "
                                         + " ".join(hex(a) for a in result[key][:10]))
@@ -207,7 +235,11 @@ def check_pe(args, sources, failures):
           f"recall {ratio(total['targets_found'], total['targets']):.2f}%), "
           f"function entries {total['entries_found']}/{total['entries']} "
           f"(recall {ratio(total['entries_found'], total['entries']):.2f}%, "
-          f"{total['entries_reported'] - total['entries_found']} reported beyond the truth)")
+          f"{total['entries_reported'] - total['entries_found']} reported beyond the truth), "
+          + (f"emitted instructions in a block {total['covered']}/"
+             f"{total['instructions'] - total['filler']} (+{total['filler']} unreachable filler)"
+             if coverage_checked else f"coverage not checked: no {pe_truth.DWARFDUMP}")
+          + f", {indirect_summary(total)}")
 
 
 PE_VARIANTS = {"stripped": ["--strip-all"],
@@ -300,7 +332,7 @@ def check_binary(hoist, name, binary, truth, total, failures, exact_entries, sel
     for key in total:
         total[key] += result[key]
     print_row(name, result)
-    keys = ["missed_targets", "wrong_targets"]
+    keys = ["missed_targets", "wrong_targets", "wrong_computed"]
     if exact_entries:
         keys += ["missed_entries", "wrong_entries"]
     for key in keys:

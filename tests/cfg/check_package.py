@@ -22,10 +22,7 @@ def main():
     parser.add_argument("binaries", nargs="+")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    totals = {variant: dict(tables=0, tables_found=0, targets=0, targets_found=0,
-                            targets_reported=0, entries=0, entries_found=0, entries_reported=0,
-                            instructions=0, covered=0, filler=0)
-              for variant in check_cfg.VARIANTS}
+    totals = {variant: check_cfg.new_totals() for variant in check_cfg.VARIANTS}
     failures = []
     for binary in args.binaries:
         elf = elf_truth.Elf(binary)
@@ -46,7 +43,7 @@ def main():
               f"function entries {total['entries_found']}/{total['entries']} (reported "
               f"{total['entries_reported']}, F1 {check_cfg.f1(total):.2f}%), emitted "
               f"instructions in a block {total['covered']}/"
-              f"{total['instructions'] - total['filler']}")
+              f"{total['instructions'] - total['filler']}, {check_cfg.indirect_summary(total)}")
     for failure in failures:
         print("FAIL", failure)
     return 1 if failures else 0

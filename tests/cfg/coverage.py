@@ -9,7 +9,9 @@ instruction before it is covered and ends a block that does not fall through int
 jmp, a ret, a trap, or a call that never returns). Reachable padding (a `.p2align` in front of
 a loop head that the code before it falls into) must be covered like any other instruction, and
 so must anything after the run that is not filler: a call wrongly taken for noreturn leaves
-real code uncovered and fails the check.
+real code uncovered and fails the check. The one exception: the code a compiler put after
+`error (N, ...)` with a constant N != 0 (which exits; the compiler did not know it), up to its
+jmp or ret, is dead too and counted with the filler; the status is read from the disassembly.
 Only the standard library and binutils are used."""
 import bisect
 import re
@@ -17,6 +19,22 @@ import subprocess
 
 LINE = re.compile(r"^\s*([0-9a-f]+):\t(.*)$")
 FILLER = re.compile(r"^((data16|cs|ds|rex\.?\w*)\s+)*(nop[wlq]?|xchg\s+%ax,%ax|int3|hlt|ud2)\b")
+EXITING_CALL = re.compile(r"^call\s+[0-9a-f]+ <(error|error_at_line)(@plt)?>$")
+WRITES_EDI = re.compile(r"(^|,)%[er]di$")
+STATUS = re.compile(r"^mov\s+\$0x([0-9a-f]+),%edi$")
+
+
+def exits(emitted_instructions, i):
+    """Whether instruction i is a call of error() or error_at_line() whose status (edi, set by
+    the last write of edi among the few instructions before it) is a nonzero constant: it
+    never returns, and what the compiler put after it (not knowing that) is dead."""
+    if not EXITING_CALL.match(emitted_instructions[i][1]):
+        return False
+    for _, text in reversed(emitted_instructions[max(0, i - 8):i]):
+        if WRITES_EDI.search(text):
+            status = STATUS.match(text)
+            return bool(status) and int(status.group(1), 16) != 0
+    return False
 
 
 def disassemble(path):
@@ -33,9 +51,14 @@ def disassemble(path):
 
 def emitted(elf, instructions):
     """[(address, text)] of the instructions inside function symbols with a size, in order."""
-    ranges = sorted({(sym["value"], sym["value"] + sym["size"]) for sym in elf.symbols()
-                     if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
-                     and elf.executable(sym["value"])})
+    return emitted_in({(sym["value"], sym["value"] + sym["size"]) for sym in elf.symbols()
+                       if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
+                       and elf.executable(sym["value"])}, instructions)
+
+
+def emitted_in(ranges, instructions):
+    """[(address, text)] of the instructions inside the [start, end) `ranges`, in order."""
+    ranges = sorted(ranges)
     addresses = sorted(instructions)
     result = []
     for start, end in ranges:
@@ -74,21 +97,28 @@ class Blocks:
 
 
 def check(emitted_instructions, cfg):
-    """Returns (covered, unreachable filler, [uncovered addresses])."""
+    """Returns (covered, unreachable filler or dead code after an exiting call, [uncovered
+    addresses])."""
     blocks = Blocks(cfg)
     covered = filler = 0
     missed = []
     last_block = None      # the covered block of the instruction before, if it was covered
     in_filler_run = False  # the instructions since last_block are accepted filler
-    for address, text in emitted_instructions:
+    in_dead_run = False    # ... are dead code after error (status != 0, ...)
+    for i, (address, text) in enumerate(emitted_instructions):
         block = blocks.covering(address)
         if block:
             covered += 1
-            last_block, in_filler_run = block, False
+            last_block, in_filler_run, in_dead_run = block, False, False
             continue
         starts_run = (last_block is not None and last_block[1] == address
                       and address not in last_block[2])
-        if FILLER.match(text) and (in_filler_run or starts_run):
+        if in_dead_run or (starts_run and exits(emitted_instructions, i - 1)):
+            # Up to the dead code's own jmp or ret; only filler may follow uncovered.
+            filler += 1
+            in_dead_run = not re.match(r"^(ret|jmp)\b", text)
+            in_filler_run = not in_dead_run
+        elif FILLER.match(text) and (in_filler_run or starts_run):
             filler += 1
             in_filler_run = True
         else:

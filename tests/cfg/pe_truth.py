@@ -4,10 +4,12 @@ from the COFF symbol table the linker keeps (unless stripped), jump tables from 
 mingw's gcc writes a jump table as a label in .rdata followed by `.long .L5-.L4` entries
 (target minus table). The assembly (`-save-temps` keeps it, from the same compilation) names
 each table's label and its targets' labels; `-Wa,-L` keeps the local labels in the COFF symbol
-table, which gives their addresses. Only the standard library is used."""
+table, which gives their addresses. Function extents come from the DWARF (`-g`), read with
+llvm-dwarfdump. Otherwise only the standard library is used."""
 import os
 import re
 import struct
+import subprocess
 
 TABLE_LABEL = re.compile(r"^(\.L\d+):$")
 TABLE_ENTRY = re.compile(r"^\s*\.long\s+(\.L\d+)-(\.L\d+)\s*$")
@@ -118,6 +120,44 @@ def jump_tables(pe, assembly_path):
         raise ValueError(f"{assembly_path}: labels not in the COFF symbol table: "
                          + " ".join(sorted(missing)[:5]))
     return {labels[table]: {labels[t] for t in targets} for table, targets in tables.items()}
+
+
+DIE = re.compile(r"^0x[0-9a-f]+:\s+(DW_TAG_\w+)")
+PC = re.compile(r"^\s*DW_AT_(low_pc|high_pc)\s+\((0x[0-9a-f]+)\)")
+RANGE = re.compile(r"\[(0x[0-9a-f]+), (0x[0-9a-f]+)\)")
+DWARFDUMP = "llvm-dwarfdump-19"
+
+
+def function_ranges(path):
+    """{(start, end)} of every function the compiler emitted, from the DWARF of a `-g` build
+    (`llvm-dwarfdump`): each DW_TAG_subprogram's [low_pc, high_pc) and DW_AT_ranges (a
+    function split into hot and cold parts). COFF symbols have no sizes; DWARF does. The mingw
+    runtime is built with -g too, so its functions are in the truth as well."""
+    out = subprocess.run([DWARFDUMP, "--debug-info", path], check=True, capture_output=True,
+                         text=True).stdout
+    ranges = set()
+    tag, pcs, parts = None, {}, []
+
+    def finish():
+        if tag == "DW_TAG_subprogram":
+            if "low_pc" in pcs and "high_pc" in pcs and pcs["high_pc"] > pcs["low_pc"]:
+                ranges.add((pcs["low_pc"], pcs["high_pc"]))
+            ranges.update(parts)
+
+    for line in out.splitlines():
+        die = DIE.match(line)
+        if die:
+            finish()
+            tag, pcs, parts = die.group(1), {}, []
+            continue
+        pc = PC.match(line)
+        if pc:
+            pcs[pc.group(1)] = int(pc.group(2), 16)
+            continue
+        parts.extend((int(a, 16), int(b, 16)) for a, b in RANGE.findall(line)
+                     if int(b, 16) > int(a, 16))
+    finish()
+    return ranges
 
 
 def source_functions(pe, source):

@@ -84,8 +84,20 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
                                         {"successors", hexArray(block.successors)}});
   llvm::json::Array tables;
   for (const auto &[jump, table] : explored.jumpTables)
-    tables.push_back(llvm::json::Object{{"jump", hex(jump)},
-                                        {"targets", hexArray(table.distinctTargets())}});
+    if (table.shape != JumpTable::Shape::Computed)
+      tables.push_back(llvm::json::Object{{"jump", hex(jump)},
+                                          {"targets", hexArray(table.distinctTargets())}});
+  llvm::json::Array computed;
+  for (const ComputedJump &jump : function.computedJumps) {
+    llvm::json::Array targets = hexArray(jump.targets);
+    if (!jump.import.empty())
+      targets.push_back(jump.import);
+    computed.push_back(
+        llvm::json::Object{{"jump", hex(jump.jump)}, {"targets", std::move(targets)}});
+  }
+  llvm::json::Array unresolved;
+  for (const UnresolvedJump &jump : function.unresolvedJumps)
+    unresolved.push_back(llvm::json::Object{{"jump", hex(jump.jump)}, {"reason", jump.reason}});
   std::vector<uint64_t> sharedBlocks, overlapping;
   for (const auto &[start, block] : explored.blocks) {
     bool isShared = false;
@@ -115,6 +127,8 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"noreturn", cfg.noreturnCallees.count(explored.entry) > 0 || function.noreturn},
       {"blocks", std::move(blocks)},
       {"jump_tables", std::move(tables)},
+      {"computed_jumps", std::move(computed)},
+      {"unresolved_jumps", std::move(unresolved)},
       {"calls", std::move(calls)},
       {"tail_calls", hexArray(function.tailCalls)},
       {"shared_blocks", hexArray(sharedBlocks)},
@@ -122,7 +136,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
 }
 
 void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out) {
-  size_t tables = 0, targets = 0, unresolved = 0;
+  size_t tables = 0, targets = 0, unresolved = 0, computed = 0;
   for (const auto &[entry, function] : cfg.functions) {
     std::optional<std::string> name = image.nameAt(entry);
     out << "function " << hex(entry) << " " << (name ? *name : "-") << " ["
@@ -130,6 +144,8 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
         << (function.noreturn ? " noreturn" : "") << ": " << function.explored.blocks.size()
         << " blocks, " << function.calls.size() << " calls\n";
     for (const auto &[jump, table] : function.explored.jumpTables) {
+      if (table.shape == JumpTable::Shape::Computed)
+        continue;   // listed with the other computed jumps below
       out << "  jump table at " << hex(jump) << ": " << jumpTableShapeName(table.shape) << ", "
           << table.targets.size() << " entries at " << hex(table.table) << ", "
           << table.distinctTargets().size() << " targets";
@@ -140,13 +156,22 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
       ++tables;
       targets += table.distinctTargets().size();
     }
-    for (uint64_t jump : function.unresolvedJumps)
-      out << "  unresolved indirect jmp at " << hex(jump) << "\n";
+    for (const ComputedJump &jump : function.computedJumps) {
+      out << "  computed jmp at " << hex(jump.jump) << " to";
+      for (uint64_t target : jump.targets)
+        out << " " << hex(target);
+      if (!jump.import.empty())
+        out << " " << jump.import;
+      out << "\n";
+    }
+    computed += function.computedJumps.size();
+    for (const UnresolvedJump &jump : function.unresolvedJumps)
+      out << "  unresolved indirect jmp at " << hex(jump.jump) << ": " << jump.reason << "\n";
     unresolved += function.unresolvedJumps.size();
   }
   out << cfg.functions.size() << " functions, " << tables << " jump tables (" << targets
-      << " targets), " << unresolved << " unresolved indirect jmps, " << cfg.rounds
-      << " rounds\n";
+      << " targets), " << computed << " computed jmps, " << unresolved
+      << " unresolved indirect jmps, " << cfg.rounds << " rounds\n";
 }
 
 } // namespace
@@ -179,7 +204,7 @@ int runCfg(const CfgCommandOptions &options) {
   }
 
   DiagnosticSink diagnostics;
-  ProgramCfg cfg = discoverProgram(image, request, LiftOptions{}, diagnostics);
+  ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
   if (options.json) {
     llvm::json::Array functions;
     SharedCode shared = findSharedCode(image, cfg);

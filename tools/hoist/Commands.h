@@ -1,5 +1,7 @@
 // The subcommands of the `hoist` program. Each returns the process exit code:
-// 0 success, 1 bad input (a clear message is printed on stderr), 2 usage error.
+// 0 success (also a partial result when a budget such as --timeout ran out: a diagnostic
+// says so), 1 bad input (a clear message is printed on stderr), 2 usage error, 3 the watchdog
+// of --timeout ended a run that overran its deadline (Support/TimeBudget.h).
 #pragma once
 
 #include "hoist/Image.h"
@@ -47,6 +49,7 @@ struct LiftCommandOptions {
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
+  LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
 
 /// The lifter's options a `hoist lift` command line asks for.
@@ -66,6 +69,7 @@ struct CfgCommandOptions {
   std::vector<std::string> functions;   ///< names or 0x addresses
   bool all = false;                     ///< every function discovery finds
   bool json = false;
+  LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
 
 /// `hoist cfg`: the control flow discovery recovers (functions, blocks, jump tables, calls).

@@ -6,6 +6,7 @@
 #include "Brighten/EmitObject.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Support/TimeBudget.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
 
@@ -82,7 +83,7 @@ void printDiagnostics(const DiagnosticSink &diagnostics) {
 } // namespace
 
 LiftOptions liftOptionsFor(const LiftCommandOptions &options) {
-  LiftOptions lift;
+  LiftOptions lift = options.budgets;
   lift.verifyEachFunction = options.verifyEachFunction;
   return lift;
 }
@@ -126,7 +127,14 @@ int runLift(const LiftCommandOptions &options) {
   }
   {
     auto scope = profile.time("lift");
-    for (uint64_t address : addresses) {
+    for (size_t i = 0; i < addresses.size(); ++i) {
+      uint64_t address = addresses[i];
+      if (options.budgets.pastDeadline()) {
+        reportTimeBudgetExhausted(diagnostics, "lifting stopped after " + std::to_string(i) +
+                                                   " of " + std::to_string(addresses.size()) +
+                                                   " functions");
+        break;
+      }
       llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
       if (lifted)
         continue;
@@ -155,7 +163,10 @@ int runLift(const LiftCommandOptions &options) {
   }
   {
     auto scope = profile.time("optimize");
-    optimize(*module, options.optLevel, *image);
+    if (options.optLevel && options.budgets.pastDeadline())
+      reportTimeBudgetExhausted(diagnostics, "optimization skipped");
+    else
+      optimize(*module, options.optLevel, *image);
   }
   // takeModule verified the lifted module; only brightening and optimization change it.
   bool changed = options.optLevel > 0 || !options.brighten.empty();

@@ -1,6 +1,7 @@
 #include "ParallelLift.h"
 
 #include "Support/Error.h"
+#include "Support/TimeBudget.h"
 #include "hoist/Optimize.h"
 
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -25,6 +26,7 @@ constexpr size_t FunctionsPerChunk = 16;
 struct ChunkOutcome {
   LiftStats stats;
   DiagnosticSink diagnostics;
+  uint64_t skipped = 0;                 ///< functions not lifted: the deadline had passed
   std::optional<std::string> failure;   ///< a chunk that could not be written or verified
 };
 
@@ -41,9 +43,13 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
                const LiftCommandOptions &options, ChunkOutcome &outcome) {
   llvm::LLVMContext context;
   context.setDiscardValueNames(!options.valueNames);
-  Lifter lifter(image, context, outcome.diagnostics, liftOptionsFor(options));
+  Lifter lifter(image, context, outcome.diagnostics, discoverer.options());
   lifter.adoptDiscovery(discoverer);
   for (uint64_t entry : entries) {
+    if (lifter.options().pastDeadline()) {
+      ++outcome.skipped;
+      continue;
+    }
     llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(entry);
     if (!lifted)
       outcome.diagnostics.error("lift-failed", entry,
@@ -110,13 +116,19 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
     thread.join();
 
   LiftStats total;
+  uint64_t skipped = 0;
   for (ChunkOutcome &outcome : outcomes) {
     if (outcome.failure)
       return makeError("{0}", *outcome.failure);
     addStats(total, outcome.stats);
+    skipped += outcome.skipped;
     for (const Diagnostic &d : outcome.diagnostics.all())
       diagnostics.report(d.severity, d.code, d.address, d.message);
   }
+  if (skipped)
+    reportTimeBudgetExhausted(diagnostics, std::to_string(skipped) + " of " +
+                                               std::to_string(entries.size()) +
+                                               " functions not lifted");
   return total;
 }
 

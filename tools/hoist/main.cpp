@@ -1,6 +1,8 @@
 // hoist: lift x86-64 machine code to LLVM IR.
 #include "Commands.h"
 
+#include "Support/TimeBudget.h"
+
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/raw_ostream.h>
@@ -72,6 +74,13 @@ cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
 
+cl::opt<double> Timeout("timeout",
+                        cl::desc("Stop discovery and lifting after SECONDS and write the "
+                                 "partial result (exit 0, with a diagnostic); a run still busy "
+                                 "at twice that plus 10 s is ended with exit code 3"),
+                        cl::value_desc("seconds"), cl::init(0), cl::sub(LiftCmd),
+                        cl::sub(CfgCmd));
+
 cl::list<std::string> CfgFunctions("function",
                                    cl::desc("Function to show: a symbol name or 0x address "
                                             "(repeatable; default: main, else the entry point)"),
@@ -106,6 +115,16 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // The clock of --timeout starts before the input is read.
+  hoist::LiftOptions budgets;
+  std::optional<hoist::Watchdog> watchdog;
+  if (Timeout.getNumOccurrences()) {
+    if (!(Timeout > 0) || Timeout > 1e6)
+      return usageError("--timeout needs a number of seconds above 0");
+    budgets.deadline = hoist::deadlineAfter(Timeout);
+    watchdog.emplace(hoist::watchdogDelay(Timeout));
+  }
+
   hoist::InputOptions input;
   input.path = InputPath;
   if (Raw) {
@@ -136,6 +155,7 @@ int main(int argc, char **argv) {
     options.diagnosticsPath = DiagnosticsFile;
     options.verifyEachFunction = VerifyEach;
     options.valueNames = ValueNames;
+    options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
         return usageError("-j N needs --all and N >= 0 (0: every core)");
@@ -154,6 +174,7 @@ int main(int argc, char **argv) {
     options.functions.assign(CfgFunctions.begin(), CfgFunctions.end());
     options.all = CfgAll;
     options.json = CfgJson;
+    options.budgets = budgets;
     return hoist::runCfg(options);
   }
   if (StatsCmd) {

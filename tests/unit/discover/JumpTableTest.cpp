@@ -1,8 +1,7 @@
 // Jump tables in the shapes compilers emit, resolved by pattern analysis; the lifter turns them
 // into a switch. The code is raw bytes at 0x1000, assembled once with GNU as (the source is in
 // each comment); tests/cfg checks whole binaries against the compiler's own truth.
-#include "Discover/FunctionDiscovery.h"
-#include "Support/Diagnostics.h"
+#include "DiscoveredForTest.h"
 #include "hoist/Lifter.h"
 
 #include <llvm/IR/Instructions.h>
@@ -13,24 +12,8 @@ using namespace hoist;
 
 namespace {
 
-constexpr uint64_t Base = 0x1000;
-
-struct Discovered {
-  std::unique_ptr<Image> image;
-  DiagnosticSink diagnostics;
-  DiscoveredFunction function;
-
-  explicit Discovered(const std::vector<uint8_t> &code) : image(Image::fromRawBytes(code, Base)) {
-    InstructionCache cache(*image);
-    function = discoverFunction(*image, cache, Base, LiftOptions{}, diagnostics);
-  }
-
-  const JumpTable *onlyTable() const {
-    if (function.explored.jumpTables.size() != 1)
-      return nullptr;
-    return &function.explored.jumpTables.begin()->second;
-  }
-};
+using test::Base;
+using test::Discovered;
 
 /// The switch the lifter made for the jmp, or null.
 const llvm::SwitchInst *liftedSwitch(const std::vector<uint8_t> &code, llvm::LLVMContext &context,
@@ -133,7 +116,22 @@ TEST(JumpTable, BiasedTableRelative) {
 TEST(JumpTable, NoBoundStaysUnresolved) {
   Discovered d(Unbounded);
   EXPECT_TRUE(d.function.explored.jumpTables.empty());
-  EXPECT_EQ(d.function.unresolvedJumps, (std::vector<uint64_t>{0x100e}));
+  ASSERT_EQ(d.function.unresolvedJumps.size(), 1u);
+  EXPECT_EQ(d.function.unresolvedJumps[0].jump, 0x100eu);
+  EXPECT_FALSE(d.function.unresolvedJumps[0].reason.empty());
+}
+
+TEST(JumpTable, TableLargerThanTheBudgetStaysUnresolved) {
+  // BiasedPic's table has three entries: a budget of three resolves it, two leave the jmp to
+  // __hoist_jmp (a hostile bound of 2^32 entries costs nothing).
+  LiftOptions options;
+  options.maxJumpTableEntries = 3;
+  EXPECT_NE(Discovered(BiasedPic, {}, options).onlyTable(), nullptr);
+  options.maxJumpTableEntries = 2;
+  Discovered d(BiasedPic, {}, options);
+  EXPECT_TRUE(d.function.explored.jumpTables.empty());
+  ASSERT_EQ(d.function.unresolvedJumps.size(), 1u);
+  EXPECT_EQ(d.function.unresolvedJumps[0].jump, 0x1016u);
 }
 
 TEST(JumpTable, EntryOutsideCodeRejectsTheTable) {
@@ -207,4 +205,38 @@ TEST(JumpTable, ByteIndexTableInFrontOfTheTargets) {
   EXPECT_EQ(table->loadAt, 0x100eu);
   EXPECT_EQ(table->indexRegister, ZYDIS_REGISTER_RAX);
   EXPECT_EQ(table->indexValues, (std::vector<uint64_t>{0, 1, 2, 3, 4, 5}));
+}
+
+// cmp word [rdi+0x68], 2; mov [rsp-8], rsi; ja 9f; movzx eax, word [rdi+0x68]
+// lea rdx, [rip+table]; movsxd rax, [rdx+rax*4]; add rax, rdx; jmp rax
+// 0..2: mov eax,N; ret; 9: xor eax,eax; ret; table: .long 0b-table, 1b-table, 2b-table
+// The field compared is read again after a spill to the stack (coreutils' chmod): the spill
+// does not change it, so the compare bounds the index.
+TEST(JumpTable, BoundSurvivesASpillBetweenCompareAndLoad) {
+  Discovered d({0x66, 0x83, 0x7f, 0x68, 0x02, 0x48, 0x89, 0x74, 0x24, 0xf8, 0x77, 0x26, 0x0f,
+                0xb7, 0x47, 0x68, 0x48, 0x8d, 0x15, 0x1e, 0x00, 0x00, 0x00, 0x48, 0x63, 0x04,
+                0x82, 0x48, 0x01, 0xd0, 0xff, 0xe0, 0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3, 0xb8,
+                0x02, 0x00, 0x00, 0x00, 0xc3, 0xb8, 0x03, 0x00, 0x00, 0x00, 0xc3, 0x31, 0xc0,
+                0xc3, 0xeb, 0xff, 0xff, 0xff, 0xf1, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff});
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->targets, (std::vector<uint64_t>{0x1020, 0x1026, 0x102c}));
+}
+
+// A case label that is another function's start (the function's own `.cold` part, which has
+// an unwind entry of its own: coreutils' od) leaves the table a switch, not tail calls.
+TEST(JumpTable, OneTargetAtAFunctionStartIsStillASwitch) {
+  Discovered d(Msvc, {Base, 0x1027});
+  const JumpTable *table = d.onlyTable();
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->distinctTargets(), (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
+  EXPECT_TRUE(d.function.tailCalls.empty());
+}
+
+// Every target another function's start: a table of function pointers, lifted as tail calls.
+TEST(JumpTable, EveryTargetAtAFunctionStartIsATableOfTailCalls) {
+  Discovered d(Msvc, {Base, 0x101b, 0x1021, 0x1027});
+  EXPECT_EQ(d.onlyTable(), nullptr);
+  EXPECT_EQ(d.function.tailCalls, (std::vector<uint64_t>{0x101b, 0x1021, 0x1027}));
+  EXPECT_TRUE(d.function.explored.tailCallTables.count(0x1019));
 }

@@ -6,6 +6,7 @@
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <gtest/gtest.h>
 
 using namespace hoist;
@@ -72,6 +73,23 @@ TEST(Pipeline, FixpointKeepsToItsRoundBudget) {
   OptimizeReport report =
       optimizeModule(*lifted.module, lifted.image.get(), {.level = 1, .maxFixpointRounds = 1});
   EXPECT_EQ(report.instructionsPerRound.size(), 1u);
+}
+
+TEST(Pipeline, SelectFunctionsLeavesTheOthersAlone) {
+  Lifted lifted;
+  llvm::Function *original = &*lifted.module->begin();
+  // A copy of the lifted function that the selection leaves out.
+  llvm::ValueToValueMapTy map;
+  llvm::Function *untouched = llvm::CloneFunction(original, map);
+  unsigned untouchedBefore = untouched->getInstructionCount();
+  unsigned selectedBefore = original->getInstructionCount();
+  optimizeModule(*lifted.module, lifted.image.get(),
+                 {.level = 1, .selectFunctions = [original](const llvm::Function &function) {
+                    return &function == original;
+                  }});
+  EXPECT_EQ(untouched->getInstructionCount(), untouchedBefore);
+  EXPECT_LT(original->getInstructionCount(), selectedBefore);
+  EXPECT_FALSE(llvm::verifyModule(*lifted.module, &llvm::errs()));
 }
 
 TEST(Pipeline, ReadOnlyImageLoadsFoldOnlyWithTheImage) {

@@ -15,6 +15,16 @@ def check_hex(value, where):
         fail(f"{where}: {value!r} is not a lowercase 0x hex string")
 
 
+def check_jump(jump, keys, what, seen):
+    """An indirect jmp's entry: its keys, its address, and no other entry for the same jmp."""
+    if set(jump) != keys:
+        fail(f"{what} keys {sorted(jump)}")
+    check_hex(jump["jump"], what)
+    if jump["jump"] in seen:
+        fail(f"{what} {jump['jump']} is listed twice")
+    seen.add(jump["jump"])
+
+
 def main():
     data = json.load(sys.stdin)
     if set(data) != {"binary", "format", "functions"}:
@@ -24,8 +34,9 @@ def main():
     wanted = set(sys.argv[1:])
     names = set()
     for f in data["functions"]:
-        keys = {"entry", "name", "noreturn", "blocks", "jump_tables", "calls", "tail_calls",
-                "shared_blocks", "overlapping_instructions"}
+        keys = {"entry", "name", "noreturn", "blocks", "jump_tables", "computed_jumps",
+                "unresolved_jumps", "calls", "tail_calls", "shared_blocks",
+                "overlapping_instructions"}
         if set(f) != keys:
             fail(f"function keys {sorted(f)}")
         check_hex(f["entry"], "entry")
@@ -55,6 +66,20 @@ def main():
             for target in t["targets"]:
                 if target not in starts:
                     fail(f"jump table target {target} is not a block")
+        jumps = {t["jump"] for t in f["jump_tables"]}
+        for t in f["computed_jumps"]:
+            check_jump(t, {"jump", "targets"}, "computed jump", jumps)
+            if not t["targets"]:
+                fail(f"computed jump {t['jump']} has no target")
+            for target in t["targets"]:
+                # A block of the function, another function's entry (a tail call), or an
+                # import's name.
+                if target not in starts and target not in f["tail_calls"] and HEX.match(target):
+                    fail(f"computed jump target {target} is neither a block nor a tail call")
+        for u in f["unresolved_jumps"]:
+            check_jump(u, {"jump", "reason"}, "unresolved jump", jumps)
+            if not isinstance(u["reason"], str) or not u["reason"]:
+                fail(f"unresolved jump {u['jump']} has no reason")
         for c in f["calls"]:
             if set(c) != {"at", "target"}:
                 fail(f"call keys {sorted(c)}")

@@ -1,0 +1,182 @@
+#include "Brighten/CallShim.h"
+
+#include "Arch/StateLayout.h"
+#include "Brighten/ImportPrototypes.h"
+#include "Brighten/LocalFrame.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace hoist {
+namespace {
+
+/// iN, or float/double for a floating-point value of 32/64 bits.
+llvm::Type *valueType(llvm::LLVMContext &context, unsigned bits, bool isFloat) {
+  if (isFloat)
+    return bits == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
+  return llvm::IntegerType::get(context, bits);
+}
+
+/// The i64 at `address` of the process's memory (the caller's stack, in a flat copy).
+llvm::Value *loadQuad(llvm::IRBuilder<> &builder, llvm::Value *address) {
+  return builder.CreateLoad(builder.getInt64Ty(),
+                            builder.CreateIntToPtr(address, builder.getPtrTy()));
+}
+
+/// An i64 register or stack slot as a value of `type`: the low bits, or a pointer.
+llvm::Value *fromQuad(llvm::IRBuilder<> &builder, llvm::Value *quad, llvm::Type *type) {
+  if (type->isPointerTy())
+    return builder.CreateIntToPtr(quad, type);
+  if (type->isFloatingPointTy())
+    return builder.CreateBitCast(
+        builder.CreateTrunc(quad, builder.getIntNTy(type->getPrimitiveSizeInBits())), type);
+  return builder.CreateTrunc(quad, type);
+}
+
+llvm::Type *typeOf(llvm::LLVMContext &context, CType type) {
+  switch (type) {
+  case CType::Void:
+    return llvm::Type::getVoidTy(context);
+  case CType::Int:
+    return llvm::Type::getInt32Ty(context);
+  case CType::Long:
+    return llvm::Type::getInt64Ty(context);
+  case CType::Pointer:
+    return llvm::PointerType::getUnqual(context);
+  case CType::Double:
+    return llvm::Type::getDoubleTy(context);
+  case CType::Float:
+    return llvm::Type::getFloatTy(context);
+  }
+  return nullptr;
+}
+
+bool isFloating(CType type) { return type == CType::Double || type == CType::Float; }
+
+/// Where a caller in `convention` puts the arguments of `prototype`: SysV gives integers and
+/// floating-point values their registers class by class, Win64 by position; the rest go on the
+/// stack in order. nullopt when more arguments than slots.
+std::optional<Signature> signatureFor(const ImportPrototype &prototype,
+                                      CallingConvention convention) {
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
+  unsigned floats = floatArgumentRegisterCount(convention);
+  Signature signature;
+  unsigned nextInteger = 0, nextFloat = 0, nextStack = 0;
+  for (auto [position, type] : llvm::enumerate(prototype.arguments)) {
+    bool floating = isFloating(type);
+    unsigned bits = type == CType::Int || type == CType::Float ? 32 : 64;
+    if (convention == CallingConvention::Win64) {
+      nextInteger = nextFloat = position;
+    }
+    if (floating && nextFloat < floats) {
+      signature.arguments.push_back({HOIST_FIELD_YMM, nextFloat++, bits, true});
+      continue;
+    }
+    if (!floating && nextInteger < integers.size()) {
+      signature.arguments.push_back({integers[nextInteger++], 0, bits, false});
+      continue;
+    }
+    if (nextStack == StackArgumentSlots)
+      return std::nullopt;
+    signature.arguments.push_back({HOIST_FIELD_RSP, nextStack++, bits, floating, true});
+  }
+  signature.returnsFloat = isFloating(prototype.result);
+  signature.returnBits = prototype.result == CType::Void                            ? 0
+                         : prototype.result == CType::Int || prototype.result == CType::Float ? 32
+                                                                                         : 64;
+  return signature;
+}
+
+} // namespace
+
+llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContext &context) {
+  std::vector<llvm::Type *> parameters;
+  for (const Signature::Argument &argument : signature.arguments)
+    parameters.push_back(argument.isPointer
+                             ? llvm::PointerType::getUnqual(context)
+                             : valueType(context, argument.bits, argument.isFloat));
+  llvm::Type *result = signature.returnBits
+                           ? valueType(context, signature.returnBits, signature.returnsFloat)
+                           : llvm::Type::getVoidTy(context);
+  return llvm::FunctionType::get(result, parameters, false);
+}
+
+void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention) {
+  llvm::IRBuilder<> builder(&call);
+  llvm::Value *state = call.getArgOperand(0);
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *rspPointer = stateFieldPointer(builder, state, HOIST_FIELD_RSP);
+  // The lifted call pushed the return address: RSP points at it, stack arguments lie above.
+  llvm::Value *rsp = builder.CreateLoad(i64, rspPointer);
+
+  llvm::FunctionType *type = callee.function->getFunctionType();
+  std::vector<llvm::Value *> arguments;
+  for (auto [argument, parameterType] :
+       llvm::zip(callee.signature.arguments, type->params())) {
+    if (argument.onStack) {
+      llvm::Value *slot =
+          builder.CreateAdd(rsp, builder.getInt64(stackArgumentOffset(argument.element, convention)));
+      arguments.push_back(fromQuad(builder, loadQuad(builder, slot), parameterType));
+    } else if (argument.isFloat) {
+      llvm::Type *bits = builder.getIntNTy(parameterType->getPrimitiveSizeInBits());
+      llvm::Value *lane = builder.CreateLoad(
+          bits, stateFieldPointer(builder, state, HOIST_FIELD_YMM, argument.element));
+      arguments.push_back(builder.CreateBitCast(lane, parameterType));
+    } else {
+      llvm::Value *quad = builder.CreateLoad(i64, stateFieldPointer(builder, state, argument.field));
+      arguments.push_back(fromQuad(builder, quad, parameterType));
+    }
+  }
+  // The return address the call pushed, read before the callee runs: a callee that takes a
+  // pointer into the stack (memset of a local array) could write it as far as LLVM knows.
+  llvm::Value *returnAddress = loadQuad(builder, rsp);
+  llvm::CallInst *result = builder.CreateCall(callee.function, arguments);
+  result->setCallingConv(callee.function->getCallingConv());
+  result->setAttributes(callee.function->getAttributes());
+  result->copyMetadata(call);
+
+  // The result in RAX or XMM0 (the upper lanes zero); the other of the two is clobbered, as
+  // the callee may have: a caller that reads it after the call is reading garbage, and a
+  // recursive SCC's first guesses (void callees) must not show the caller's own RAX flowing
+  // through the call.
+  llvm::Type *resultType = type->getReturnType();
+  llvm::Type *i128 = builder.getInt128Ty();
+  llvm::Value *xmm0 = llvm::PoisonValue::get(i128);
+  llvm::Value *rax = llvm::PoisonValue::get(i64);
+  if (resultType->isFloatingPointTy())
+    xmm0 = builder.CreateZExt(
+        builder.CreateBitCast(result, builder.getIntNTy(resultType->getPrimitiveSizeInBits())),
+        i128);
+  else if (resultType->isPointerTy())
+    rax = builder.CreatePtrToInt(result, i64);
+  else if (!resultType->isVoidTy())
+    rax = builder.CreateZExt(result, i64);
+  builder.CreateStore(xmm0, stateFieldPointer(builder, state, HOIST_FIELD_YMM, 0));
+  builder.CreateStore(rax, stateFieldPointer(builder, state, HOIST_FIELD_RAX));
+  // The callee's ret: RIP is the return address, popped.
+  builder.CreateStore(returnAddress, stateFieldPointer(builder, state, HOIST_FIELD_RIP));
+  builder.CreateStore(builder.CreateAdd(rsp, builder.getInt64(8)), rspPointer);
+}
+
+std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
+                                                    CallingConvention convention) {
+  std::variant<ImportPrototype, std::string> prototype = importPrototype(name);
+  if (auto *reason = std::get_if<std::string>(&prototype))
+    return *reason;
+  const ImportPrototype &known = std::get<ImportPrototype>(prototype);
+  std::optional<Signature> signature = signatureFor(known, convention);
+  if (!signature)
+    return std::string("takes more stack arguments than brightening passes");
+  llvm::LLVMContext &context = module.getContext();
+  std::vector<llvm::Type *> parameters;
+  for (CType argument : known.arguments)
+    parameters.push_back(typeOf(context, argument));
+  llvm::FunctionCallee declared = module.getOrInsertFunction(
+      name,
+      llvm::FunctionType::get(typeOf(context, known.result), parameters, false));
+  auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
+  if (!function || function->getFunctionType() != declared.getFunctionType())
+    return std::string("has a name the module already uses with another type");
+  return KnownCallee{function, *signature};
+}
+
+} // namespace hoist

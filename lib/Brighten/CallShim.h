@@ -1,0 +1,45 @@
+// Calls between brightened functions, and to library functions by name. A lifted call
+// `@fn_X(state, mem)` passes the whole machine; once fn_X has a signature (or an import has a
+// known prototype), the call in a caller's flat copy reads just the argument registers and
+// stack slots that signature names, calls the typed function, writes the result to RAX or
+// XMM0 and pops the return address, as the callee's `ret` would.
+#pragma once
+
+#include "Brighten/CallingConvention.h"
+#include "Brighten/Signature.h"
+
+#include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <string>
+#include <variant>
+
+namespace hoist {
+
+/// What a lifted call becomes: a call of `function`, whose arguments come from where
+/// `signature` says (in the binary's convention) and whose LLVM type says how they are passed.
+struct KnownCallee {
+  llvm::Function *function = nullptr;
+  Signature signature;
+};
+
+/// Keyed by the function lifted code calls: `fn_X` or `import.X`.
+using KnownCallees = std::map<const llvm::Function *, KnownCallee>;
+
+/// The LLVM type of a function with `signature`: integers of the inferred widths, float or
+/// double for XMM arguments, then the stack arguments; void or the result's type.
+llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContext &context);
+
+/// Emits before `call` (a lifted call in a flat copy, whose first argument is the State) the
+/// typed call of `callee` and the return's effects. The caller erases `call`.
+void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention);
+
+/// The external declaration of the C library function `name` (an import, or a function
+/// linked into the image statically) with its C prototype, called in the host's C convention,
+/// and the registers a caller in `convention` passes its arguments in; or why it cannot be
+/// called.
+std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
+                                                    CallingConvention convention);
+
+} // namespace hoist
