@@ -119,6 +119,7 @@ PhaseResult liftFunctions(const Image &image, const PhaseRequest &request, unsig
                           bool timeDiscovery) {
   DiagnosticSink diagnostics;
   llvm::LLVMContext context;
+  context.setDiscardValueNames(true);   // as `hoist lift` without --names
   Lifter lifter(image, context, diagnostics);
   PhaseResult result;
   Stopwatch discovery;

@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Instructions.h>
 
 namespace hoist {
@@ -153,6 +154,9 @@ RegisterFile::Def &RegisterFile::definition(Block *block, Var var) {
     }
   } else if (block->preds.empty()) {
     write(block, var, llvm::PoisonValue::get(varType(block->bb->getContext(), var)));
+  } else if (stateHoldsOnEveryPath(block, var)) {
+    // Where paths that each left the variable in State merge, State holds it too: no phi.
+    def.inStatePending = true;
   } else {
     // Define the phi before reading the predecessors so that loops find it and terminate.
     llvm::PHINode *phi = createPhi(block, var);
@@ -161,6 +165,31 @@ RegisterFile::Def &RegisterFile::definition(Block *block, Var var) {
     write(block, var, value);
   }
   return def;
+}
+
+bool RegisterFile::stateHoldsOnEveryPath(Block *block, Var var) {
+  // A search backwards that emits nothing. A block seen again is a cycle (or a second path to
+  // a block the search already checks): it adds no definition of its own, so it is taken to
+  // hold; the answer is the conjunction over everything reached. The budget bounds the search
+  // in large functions; running out answers no, which only costs a phi and a store.
+  llvm::SmallPtrSet<Block *, 16> seen;
+  llvm::SmallVector<Block *, 16> work{block};
+  unsigned budget = 64;
+  while (!work.empty()) {
+    Block *at = work.pop_back_val();
+    const Def &def = at->defs[static_cast<unsigned>(var)];
+    if (def.defined()) {
+      if (def.inStatePending || def.inState)
+        continue;
+      return false;
+    }
+    if (at == entry_ || !seen.insert(at).second)
+      continue;
+    if (!at->sealed || at->preds.empty() || budget-- == 0)
+      return false;
+    work.append(at->preds.begin(), at->preds.end());
+  }
+  return true;
 }
 
 llvm::Value *RegisterFile::addPhiOperands(Block *block, Var var, llvm::PHINode *phi) {

@@ -74,6 +74,9 @@ private:
   /// The definition of `var` that reaches the end of `block` (Braun et al.'s readVariable,
   /// without emitting a load for a variable State holds).
   Def &definition(Block *block, Var var);
+  /// Whether every path into `block` leaves `var` as State holds it (not written since the
+  /// entry or the last reload), so that `block` can read it from State instead of a phi.
+  bool stateHoldsOnEveryPath(Block *block, Var var);
   llvm::Value *addPhiOperands(Block *block, Var var, llvm::PHINode *phi);
   llvm::Value *tryRemoveTrivialPhi(llvm::PHINode *phi);
   llvm::PHINode *createPhi(Block *block, Var var);

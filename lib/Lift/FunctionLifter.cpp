@@ -73,6 +73,14 @@ private:
   llvm::BasicBlock *edgeTo(uint64_t target, std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
   void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
+  /// "<prefix><hex address><suffix>", or nothing when the context discards value names (the
+  /// default; `hoist lift --names` keeps them): building the string is then wasted work.
+  std::string blockName(const llvm::Twine &prefix, uint64_t address,
+                        llvm::StringRef suffix = {}) const {
+    if (context_.shouldDiscardValueNames())
+      return {};
+    return (prefix + llvm::utohexstr(address, true) + suffix).str();
+  }
   /// Ends the current tail with `br condition, taken, rest` and makes `rest` the new tail.
   void continueUnless(llvm::Value *condition, llvm::BasicBlock *taken);
   /// The resolved table (or computed jump) of the indirect jmp at `jump`, or null: a switch
@@ -106,7 +114,7 @@ FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &f
       ctx_(function.getContext(), registers_, function.getArg(1), *this, input.diagnostics),
       pcMetadataKind_(function.getContext().getMDKindID("hoist.pc")) {
   for (const auto &[start, machine] : input.explored.blocks) {
-    auto *bb = llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(start, true), &function);
+    auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", start), &function);
     RegisterFile::Block *registers = registers_.createBlock(bb);
     slots_.emplace(start, Slot{&machine, bb, registers, 0, bb, registers});
   }
@@ -289,7 +297,7 @@ FunctionLifter::edgeTo(uint64_t target,
     registers_.addPredecessor(successor.registers, current_->tail);
     return successor.bb;
   }
-  auto *bb = llvm::BasicBlock::Create(context_, "exit_" + llvm::utohexstr(target, true), &function_);
+  auto *bb = llvm::BasicBlock::Create(context_, blockName("exit_", target), &function_);
   RegisterFile::Block *exit = registers_.createBlock(bb);
   registers_.addPredecessor(exit, current_->tail);
   registers_.seal(exit);
@@ -364,7 +372,7 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
   bool byIndex = tableIndex_ && tableIndexFor_ == pc &&
                  table.indexValues.size() == table.targets.size();
   auto *defaultBB =
-      llvm::BasicBlock::Create(context_, "jt_default_" + llvm::utohexstr(pc, true), &function_);
+      llvm::BasicBlock::Create(context_, blockName("jt_default_", pc), &function_);
   RegisterFile::Block *fallback = registers_.createBlock(defaultBB);
   registers_.addPredecessor(fallback, current_->tail);
   registers_.seal(fallback);
@@ -401,10 +409,8 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
     } else if (values.size() == 1) {
       caseBB = edgeTo(destination, exits);
     } else {
-      caseBB = llvm::BasicBlock::Create(context_,
-                                        "jt_" + llvm::utohexstr(pc, true) + "_" +
-                                            llvm::utohexstr(destination, true),
-                                        &function_);
+      caseBB = llvm::BasicBlock::Create(
+          context_, blockName("jt_" + llvm::utohexstr(pc, true) + "_", destination), &function_);
       RegisterFile::Block *trampoline = registers_.createBlock(caseBB);
       registers_.addPredecessor(trampoline, current_->tail);
       registers_.seal(trampoline);
@@ -465,8 +471,8 @@ void FunctionLifter::callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value
   llvm::Value *returnedTo =
       ir.CreateLoad(ir.getInt64Ty(), registers_.fieldPointer(HOIST_FIELD_RIP), "returned.to");
   llvm::Value *elsewhere = ir.CreateICmpNE(returnedTo, ir.getInt64(returnAddress), "elsewhere");
-  auto *elsewhereBB = llvm::BasicBlock::Create(
-      context_, "returned_elsewhere_" + llvm::utohexstr(pc, true), &function_);
+  auto *elsewhereBB =
+      llvm::BasicBlock::Create(context_, blockName("returned_elsewhere_", pc), &function_);
   llvm::IRBuilder<> exit(elsewhereBB);
   exit.CreateCall(getIntrinsic(module_, Intrinsic::Jmp), {state_, memory_, returnedTo});
   exit.CreateRetVoid();
@@ -488,7 +494,7 @@ void FunctionLifter::trap(llvm::Value *address) {
 void FunctionLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *taken) {
   uint64_t pc = ctx_.instr().address;
   auto *restBB =
-      llvm::BasicBlock::Create(context_, "bb_" + llvm::utohexstr(pc, true) + ".ok", &function_);
+      llvm::BasicBlock::Create(context_, blockName("bb_", pc, ".ok"), &function_);
   RegisterFile::Block *rest = registers_.createBlock(restBB);
   registers_.addPredecessor(rest, current_->tail);
   registers_.seal(rest);
@@ -506,7 +512,7 @@ void FunctionLifter::callRuntime(llvm::StringRef name) {
 void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
   uint64_t pc = ctx_.instr().address;
   auto *faultBB =
-      llvm::BasicBlock::Create(context_, "fault_" + llvm::utohexstr(pc, true), &function_);
+      llvm::BasicBlock::Create(context_, blockName("fault_", pc), &function_);
   RegisterFile::Block *fault = registers_.createBlock(faultBB);
   registers_.addPredecessor(fault, current_->tail);
   registers_.seal(fault);
@@ -518,15 +524,16 @@ void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
 void FunctionLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
                                 llvm::function_ref<void()> otherwise) {
   const Instr &instr = ctx_.instr();
-  std::string name = "bb_" + llvm::utohexstr(instr.address, true);
   RegisterFile::Block *from = current_->tail;
   llvm::BasicBlock *fromBB = current_->tailBB;
-  auto *joinBB = llvm::BasicBlock::Create(context_, name + ".join", &function_);
+  auto *joinBB =
+      llvm::BasicBlock::Create(context_, blockName("bb_", instr.address, ".join"), &function_);
   RegisterFile::Block *join = registers_.createBlock(joinBB);
   // Each part is a block of its own after `from`; whatever block a part ends in (it may have
   // split it) goes on to the join unless the part ended its path.
   auto emitPart = [&](const char *suffix, llvm::function_ref<void()> body) {
-    auto *bb = llvm::BasicBlock::Create(context_, name + suffix, &function_, joinBB);
+    auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", instr.address, suffix),
+                                        &function_, joinBB);
     RegisterFile::Block *part = registers_.createBlock(bb);
     registers_.addPredecessor(part, from);
     registers_.seal(part);

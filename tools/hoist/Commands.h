@@ -46,6 +46,9 @@ struct LiftCommandOptions {
   /// directory `outputPath` (tools/hoist/ParallelLift.h); unset: one module.
   std::optional<unsigned> jobs;
   bool verifyEachFunction = false;      ///< --verify-each (LiftOptions::verifyEachFunction)
+  /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
+  /// discards them: naming costs about a third of the lift's time and memory.
+  bool valueNames = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
 

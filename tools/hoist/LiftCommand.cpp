@@ -105,6 +105,7 @@ int runLift(const LiftCommandOptions &options) {
     return reportFailure(selected.takeError());
 
   llvm::LLVMContext context;
+  context.setDiscardValueNames(!options.valueNames);
   Lifter lifter(*image, context, diagnostics, liftOptionsFor(options));
   std::vector<uint64_t> addresses;
   {

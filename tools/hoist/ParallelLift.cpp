@@ -42,6 +42,7 @@ void addStats(LiftStats &total, const LiftStats &chunk) {
 void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint64_t> entries,
                const LiftCommandOptions &options, ChunkOutcome &outcome) {
   llvm::LLVMContext context;
+  context.setDiscardValueNames(!options.valueNames);
   Lifter lifter(image, context, outcome.diagnostics, discoverer.options());
   lifter.adoptDiscovery(discoverer);
   for (uint64_t entry : entries) {

@@ -69,6 +69,10 @@ cl::opt<bool> VerifyEach("verify-each",
                          cl::desc("Run the LLVM verifier on each function as it is lifted "
                                   "(default: once over the lifted module)"),
                          cl::sub(LiftCmd));
+cl::opt<bool> ValueNames("names",
+                         cl::desc("Name values and blocks after registers and addresses "
+                                  "(%rax, %bb_401000); slower, so off by default"),
+                         cl::sub(LiftCmd));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
@@ -168,6 +172,7 @@ int main(int argc, char **argv) {
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
     options.verifyEachFunction = VerifyEach;
+    options.valueNames = ValueNames;
     options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
