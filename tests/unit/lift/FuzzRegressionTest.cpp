@@ -1,4 +1,4 @@
-// Instructions the fuzzers (fuzz/, docs/ROBUSTNESS.md) found lifting to IR the LLVM verifier
+// Instructions the fuzzers (tests/fuzz/, docs/ROBUSTNESS.md) found lifting to IR the LLVM verifier
 // rejects. Each must now lift, alone, into a function that verifies.
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
