@@ -18,7 +18,11 @@ case "$mode" in
   *) echo "usage: scripts/sanitize.sh [subset|full]" >&2; exit 2 ;;
 esac
 
+# -O1 with line tables only: half the compile time of -O2 -g, reports still name the line;
+# no NDEBUG, so that Hoist's asserts check too.
+flags="-O1 -gline-tables-only"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON -DHOIST_FUZZ_SECONDS="$seconds" > /dev/null
 # A sanitizer report ends the process with a failure, so that ctest sees it.
@@ -31,5 +35,6 @@ if [ "$mode" = full ]; then
 else
   cmake --build . --target decode_tests image_tests lift_tests discover_tests passes_tests \
     fuzz_image fuzz_instruction fuzz_pipeline
-  ctest --output-on-failure -j "$(nproc)" -L 'unit|fuzz'
+  # ManySymbolsTest measures speed, which ASan's slowdown (68 s instead of 12) says nothing about.
+  ctest --output-on-failure -j "$(nproc)" -L 'unit|fuzz' -E ManySymbolsTest
 fi

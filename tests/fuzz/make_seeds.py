@@ -38,7 +38,7 @@ def main():
         code = code_of(path)
         for start in range(0, min(len(code), 4096), 512):
             write(os.path.join(out, "pipeline"), f"{base}.code{start}", b"\x00" + code[start:start + 512])
-        for start in range(0, min(len(code), 6000), 3):
+        for start in range(0, min(len(code), 3000), 5):
             write(os.path.join(out, "instruction"), f"{base}.{start}", code[start:start + 15])
 
 
