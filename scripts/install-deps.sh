@@ -7,7 +7,7 @@ packages=(
   llvm-19-dev llvm-19-tools libzydis-dev
   libgtest-dev libgmock-dev
   gcc-mingw-w64-x86-64
-  clang-19 lld-19
+  clang-19 lld-19 libclang-rt-19-dev
   csmith libcsmith-dev bc
 )
 

@@ -23,6 +23,10 @@ void LiftContext::setPosition(RegisterFile::Block *block, const Instr *instr) {
 llvm::Value *LiftContext::readReg(ZydisRegister reg) {
   if (reg == ZYDIS_REGISTER_RIP)
     return ir.getInt64(instr_->next());
+  // EIP is the base of a RIP-relative operand with an address-size prefix (67 8b 05 ...):
+  // the next instruction's address truncated to 32 bits (SDM vol. 2, 2.2.1.6).
+  if (reg == ZYDIS_REGISTER_EIP)
+    return ir.getInt32(static_cast<uint32_t>(instr_->next()));
   std::optional<RegisterSlice> slice = gprSlice(reg);
   assert(slice && "readReg on a register that is not a GPR");
   llvm::Value *full = readVar(slice->var);

@@ -355,6 +355,8 @@ def run_mutant(args, workdir, source, index, original):
             exits.append(result.returncode)
         except subprocess.TimeoutExpired as timeout:
             problem, stderr = "hang", (timeout.stderr or b"").decode(errors="replace")
+        except OSError as error:   # hoist itself cannot start (being rebuilt, say)
+            problem, stderr = "cannot-run", str(error)
         if problem:
             failures.append((problem, " ".join(command[1:-1]), stderr.strip().splitlines()[-3:]))
     if failures and args.keep:

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (docs/ROBUSTNESS.md,
+# "Sanitizers"), in its own build (clang-19, -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON):
+#   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
+#                                10 s (what scripts/test.sh runs by default)
+#   scripts/sanitize.sh full     every ctest entry (HOIST_SANITIZERS=1 scripts/test.sh): the
+#                                differential harness with HOIST_SANITIZE_SEMANTICS_STATES
+#                                (default 200) states per form, each fuzz target for 20 s
+# The build lands in build-sanitize (HOIST_SANITIZE_BUILD_DIR overrides it); tests/fuzz/run.sh
+# fuzzes longer in the same build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${HOIST_SANITIZE_BUILD_DIR:-$root/build-sanitize}
+mode=${1:-subset}
+case "$mode" in
+  subset) seconds=10 ;;
+  full) seconds=20 ;;
+  *) echo "usage: scripts/sanitize.sh [subset|full]" >&2; exit 2 ;;
+esac
+
+# -O1 with line tables only: half the compile time of -O2 -g, reports still name the line;
+# no NDEBUG, so that Hoist's asserts check too.
+flags="-O1 -gline-tables-only"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
+  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON -DHOIST_FUZZ_SECONDS="$seconds" > /dev/null
+# A sanitizer report ends the process with a failure, so that ctest sees it.
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cd "$build"
+if [ "$mode" = full ]; then
+  cmake --build .
+  HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-200} \
+    ctest --output-on-failure -j "$(nproc)"
+else
+  cmake --build . --target decode_tests image_tests lift_tests discover_tests passes_tests \
+    fuzz_image fuzz_instruction fuzz_pipeline
+  # ManySymbolsTest measures speed, which ASan's slowdown (68 s instead of 12) says nothing about.
+  ctest --output-on-failure -j "$(nproc)" -L 'unit|fuzz' -E ManySymbolsTest
+fi
