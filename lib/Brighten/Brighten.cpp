@@ -3,6 +3,7 @@
 #include "Arch/StateLayout.h"
 #include "Brighten/CallShim.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/ImageReferences.h"
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
@@ -144,6 +145,9 @@ private:
   llvm::Expected<std::map<llvm::Function *, Signature>>
   inferSignatures(std::vector<Candidate> &members);
   llvm::Error brightenScc(std::vector<Candidate> members);
+  /// makeFlatCopy, with the addresses of image data the code computes made pointers into the
+  /// globals that carry it (ImageReferences.h).
+  llvm::Function *flatCopy(llvm::Function &lifted, const KnownCallees &callees);
 
   llvm::Module &module_;
   const Image &image_;
@@ -167,6 +171,12 @@ ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
   if (!symbol || !std::holds_alternative<ImportPrototype>(importPrototype(*symbol)))
     return std::nullopt;
   return symbol;
+}
+
+llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees) {
+  llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
+  rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
+  return flat;
 }
 
 void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
@@ -242,8 +252,10 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     std::set<const llvm::Function *> probes;
     std::map<llvm::Function *, llvm::Function *> probeOf;
     for (const Candidate &member : members) {
-      llvm::Function *flat = makeFlatCopy(*member.lifted, callees, convention_);
+      llvm::Function *flat = flatCopy(*member.lifted, callees);
       llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
+      if (probe && flat->hasFnAttribute(ImageDataAttribute))
+        (*probe)->addFnAttr(flat->getFnAttribute(ImageDataAttribute));
       flat->eraseFromParent();
       if (!probe)
         return probe.takeError();
@@ -303,7 +315,7 @@ llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
     callees_[member.lifted] = {member.brightened, signature};
   }
   for (Candidate &member : members) {
-    llvm::Function *flat = makeFlatCopy(*member.lifted, callees_, convention_);
+    llvm::Function *flat = flatCopy(*member.lifted, callees_);
     llvm::Error error = defineBrightened(*member.brightened, *flat,
                                          signatures->at(member.lifted), convention_);
     flat->eraseFromParent();
@@ -381,6 +393,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   }
   simplify(module_, image_);
   replaceUnresolvedJumpMarkers(module_);
+  defineImageDataSymbols(module_, image_);
   return report_;
 }
 

@@ -424,8 +424,8 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                                                         CallingConvention convention) {
   if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
-    return llvm::formatv("accesses the binary's writable or executable memory at {0} (global "
-                         "data is not in this slice)",
+    return llvm::formatv("accesses the binary's memory at {0}, which holds what only the "
+                         "original process has (code, the GOT, relocated pointers, imports)",
                          data.getValueAsString())
         .str();
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);

@@ -127,3 +127,30 @@ float fdot(const float *a, const float *b, int n) {
     sum += a[i] * b[i];
   return sum;
 }
+/* Global state: brightened code refers to its own copy of the image's .data and .bss, which
+ * starts with the original bytes and is updated in place as the original's is. */
+int call_counter;                                   /* .bss */
+int accumulator[8] = {3, 1, 4, 1, 5, 9, 2, 6};      /* .data, updated in place */
+int weights[8] = {2, 7, 1, 8, 2, 8, 1, 8};          /* .data, a table only read */
+long long total = 1000;                             /* .data */
+static char scratch[32];                            /* .bss, handed out by address */
+int count_calls(int k) {
+  call_counter += (k & 3) + 1;
+  return call_counter;
+}
+int count_twice(int k) { return count_calls(k) + count_calls(k >> 2); }
+void accumulate(int i, int v) { accumulator[i & 7] += v; }
+int weigh(int i) { return weights[i & 7] * i; }
+long long add_total(long long v) {
+  total += v;
+  return total;
+}
+/* Pointers into the image escape: returned, compared, stored into the caller's memory. */
+char *fill_scratch(int c, int n) {
+  n &= 31;
+  for (int i = 0; i < n; i++)
+    scratch[i] = (char)(c + i);
+  return scratch;
+}
+int is_scratch(const char *p) { return p == scratch; }
+void counter_address(int **slot) { *slot = &call_counter; }

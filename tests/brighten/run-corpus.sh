@@ -22,6 +22,9 @@ fi
 mkdir -p "$work"
 : >"$work/declines"
 names=$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/corpus.h")
+# The globals the corpus functions keep state in: Hoist names them inside its copies of the
+# image's data sections; the driver compares them with the originals'.
+globals=$(sed -n 's/^#define CORPUS_GLOBALS(X) //p' "$here/corpus.h" | sed 's/X(\([a-z_0-9]*\))/\1/g')
 status=0
 for config in "${configs[@]}"; do
   cc=${config%%:*} level=${config##*:}
@@ -46,7 +49,7 @@ for config in "${configs[@]}"; do
     echo "$config: hoist lift failed"; cat "$dir/lift.err"; status=1; continue
   fi
   : >"$dir/rename"
-  for name in $names; do echo "$name b_$name" >>"$dir/rename"; done
+  for name in $names $globals; do echo "$name b_$name" >>"$dir/rename"; done
   # Declined functions stay lifted and call imports as `import.<name>(state, mem)`: stubs
   # that the driver never reaches (it calls only brightened functions).
   nm -u "$dir/brightened.o" | sed -n 's/^ *U \(import\..*\)$/\1/p' |
@@ -58,7 +61,7 @@ for config in "${configs[@]}"; do
   if [ $pe = 1 ]; then
     { echo '#include "pe-loader.h"'
       echo 'const struct pe_symbol pe_symbols[] = {'
-      x86_64-w64-mingw32-nm "$binary" | awk '$2 == "T" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
+      x86_64-w64-mingw32-nm "$binary" | awk '$2 == "T" || $2 == "D" || $2 == "B" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
       echo '    {0, 0}};'; } >"$dir/pe-symbols.c"
     originals=(-DCORPUS_PE "$here/pe-loader.c" "$dir/pe-symbols.c")
   fi
