@@ -154,3 +154,14 @@ char *fill_scratch(int c, int n) {
 }
 int is_scratch(const char *p) { return p == scratch; }
 void counter_address(int **slot) { *slot = &call_counter; }
+/* SSE vectors as arguments and results (SysV: in XMM registers; Win64: arguments by
+ * reference, results in XMM0). */
+__m128 vadd_ps(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
+__m128d vmul_pd(__m128d a, __m128d b) { return _mm_mul_pd(a, b); }
+__m128i vadd_epi32(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+__m128 vscale_ps(__m128 a, float k) { return _mm_mul_ps(a, _mm_set1_ps(k)); }
+float vsum_ps(__m128 a) {
+  __m128 pairs = _mm_add_ps(a, _mm_movehl_ps(a, a));
+  return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_shuffle_ps(pairs, pairs, 1)));
+}
+__m128i vload_add(const int *p, __m128i b) { return _mm_add_epi32(_mm_loadu_si128((const __m128i *)p), b); }

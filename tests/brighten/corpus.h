@@ -1,4 +1,6 @@
 /* The brightening corpus's prototypes (corpus.c); driver.c declares the brightened copies. */
+#include <emmintrin.h>
+
 struct point {
   int x, y;
 };
@@ -48,7 +50,13 @@ struct point {
   X(long long, add_total, (long long v))                                                           \
   X(char *, fill_scratch, (int c, int n))                                                          \
   X(int, is_scratch, (const char *p))                                                              \
-  X(void, counter_address, (int **slot))
+  X(void, counter_address, (int **slot))                                                          \
+  X(__m128, vadd_ps, (__m128 a, __m128 b))                                                         \
+  X(__m128d, vmul_pd, (__m128d a, __m128d b))                                                      \
+  X(__m128i, vadd_epi32, (__m128i a, __m128i b))                                                   \
+  X(__m128, vscale_ps, (__m128 a, float k))                                                        \
+  X(float, vsum_ps, (__m128 a))                                                                    \
+  X(__m128i, vload_add, (const int *p, __m128i b))
 
 /* The corpus's global variables, which brightened code keeps its own copy of (driver.c compares
  * the copies' bytes with the originals' after every call). */

@@ -405,6 +405,39 @@ static void test_escaping_pointers(void) {
   verdict("counter_address", b_counter_address != 0, differAddress);
 }
 
+/* SSE vectors: lanes of ordinary and special values, results compared bit for bit. */
+static __m128 pickFloats(void) {
+  return _mm_setr_ps((float)pickDouble(), (float)pickDouble(), (float)pickDouble(),
+                     (float)pickDouble());
+}
+static __m128d pickDoubles(void) { return _mm_setr_pd(pickDouble(), pickDouble()); }
+static __m128i pickIntegers(void) {
+  return _mm_set_epi64x((long long)next(), (long long)pick());
+}
+#define VECTOR_TEST(name, type, call)                                                          \
+  static void test_##name(void) {                                                              \
+    int differ = 0;                                                                            \
+    for (int t = 0; b_##name && t < Trials && !differ; t++) {                                  \
+      __m128 fa = pickFloats(), fb = pickFloats();                                             \
+      __m128d da = pickDoubles(), db = pickDoubles();                                          \
+      __m128i ia = pickIntegers(), ib = pickIntegers();                                        \
+      float k = (float)pickDouble();                                                           \
+      int values[4] = {(int)pick(), (int)pick(), (int)next(), (int)next()};                    \
+      (void)fa, (void)fb, (void)da, (void)db, (void)ia, (void)ib, (void)k, (void)values;       \
+      type expected = name call, actual = b_##name call;                                       \
+      differ = memcmp(&expected, &actual, sizeof expected) != 0;                               \
+      if (differ)                                                                              \
+        printf("  %s differs in trial %d\n", #name, t);                                        \
+    }                                                                                          \
+    verdict(#name, b_##name != 0, differ);                                                     \
+  }
+VECTOR_TEST(vadd_ps, __m128, (fa, fb))
+VECTOR_TEST(vmul_pd, __m128d, (da, db))
+VECTOR_TEST(vadd_epi32, __m128i, (ia, ib))
+VECTOR_TEST(vscale_ps, __m128, (fa, k))
+VECTOR_TEST(vsum_ps, float, (fa))
+VECTOR_TEST(vload_add, __m128i, (values, ib))
+
 int main(int argc, char **argv) {
   (void)argc, (void)argv;
 #ifdef CORPUS_PE
@@ -450,6 +483,12 @@ int main(int argc, char **argv) {
   test_fdot();
   test_globals();
   test_escaping_pointers();
+  test_vadd_ps();
+  test_vmul_pd();
+  test_vadd_epi32();
+  test_vscale_ps();
+  test_vsum_ps();
+  test_vload_add();
   printf("brightened %d, declined %d, differ %d\n", brightened, declined, failures);
   return failures != 0;
 }
