@@ -189,6 +189,9 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
   if (!function || function->getFunctionType() != declared.getFunctionType())
     return std::string("has a name the module already uses with another type");
+  // The callee is the binary's C library: a Windows DLL's function for Win64 (msvcrt's
+  // strlen), called in its convention.
+  function->setCallingConv(llvmCallingConvention(convention));
   return KnownCallee{function, *signature};
 }
 

@@ -32,18 +32,21 @@ CORPUS_FUNCTIONS(DECLARE_ORIGINAL)
 /* pe-symbols.c, written by run-corpus.sh from the image's symbols; ends with a null name. */
 extern const struct pe_symbol pe_symbols[];
 
-/* The C library functions the corpus imports, for the image's calls (Microsoft x64 ABI). */
-static CORPUS_ABI size_t image_strlen(const char *s) { return strlen(s); }
-static CORPUS_ABI int image_strcmp(const char *a, const char *b) { return strcmp(a, b); }
-static CORPUS_ABI void *image_memset(void *p, int v, size_t n) { return memset(p, v, n); }
-static CORPUS_ABI int image_abs(int v) { return abs(v); }
-static CORPUS_ABI double image_sqrt(double x) { return sqrt(x); }
+/* The C library functions the corpus imports, in the Microsoft x64 ABI as a DLL has them: for
+ * the image's calls (the loader binds its imports to them) and for the brightened functions',
+ * which declare the imports win64cc (run-corpus.sh renames their references strlen ->
+ * pe_import_strlen, ...: a convention mismatch would show as a difference). */
+CORPUS_ABI size_t pe_import_strlen(const char *s) { return strlen(s); }
+CORPUS_ABI int pe_import_strcmp(const char *a, const char *b) { return strcmp(a, b); }
+CORPUS_ABI void *pe_import_memset(void *p, int v, size_t n) { return memset(p, v, n); }
+CORPUS_ABI int pe_import_abs(int v) { return abs(v); }
+CORPUS_ABI double pe_import_sqrt(double x) { return sqrt(x); }
 /* mingw links its own sqrt, which sets errno through msvcrt's _errno. */
 static CORPUS_ABI int *image_errno(void) { return &errno; }
 static const struct pe_binding bindings[] = {
-    {"strlen", (void *)image_strlen}, {"strcmp", (void *)image_strcmp},
-    {"memset", (void *)image_memset}, {"abs", (void *)image_abs},
-    {"sqrt", (void *)image_sqrt},     {"_errno", (void *)image_errno},
+    {"strlen", (void *)pe_import_strlen}, {"strcmp", (void *)pe_import_strcmp},
+    {"memset", (void *)pe_import_memset}, {"abs", (void *)pe_import_abs},
+    {"sqrt", (void *)pe_import_sqrt},     {"_errno", (void *)image_errno},
     {0, 0}};
 static CORPUS_ABI void unbound_import(void) {
   fprintf(stderr, "the image called an import the driver does not bind\n");

@@ -25,6 +25,8 @@ names=$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/corpus.h")
 # The globals the corpus functions keep state in: Hoist names them inside its copies of the
 # image's data sections; the driver compares them with the originals'.
 globals=$(sed -n 's/^#define CORPUS_GLOBALS(X) //p' "$here/corpus.h" | sed 's/X(\([a-z_0-9]*\))/\1/g')
+# The C library functions the corpus calls, which driver.c provides for a PE as pe_import_<name>.
+pe_imports="strlen strcmp memset abs sqrt"
 status=0
 for config in "${configs[@]}"; do
   cc=${config%%:*} level=${config##*:}
@@ -50,6 +52,12 @@ for config in "${configs[@]}"; do
   fi
   : >"$dir/rename"
   for name in $names $globals; do echo "$name b_$name" >>"$dir/rename"; done
+  # A PE's brightened functions call its imports as a DLL has them (win64cc); the driver
+  # provides them in the Microsoft ABI as pe_import_<name>, the host's C library keeping its
+  # own names for the driver's calls.
+  if [ $pe = 1 ]; then
+    for name in $pe_imports; do echo "$name pe_import_$name" >>"$dir/rename"; done
+  fi
   # Declined functions stay lifted and call imports as `import.<name>(state, mem)`: stubs
   # that the driver never reaches (it calls only brightened functions).
   nm -u "$dir/brightened.o" | sed -n 's/^ *U \(import\..*\)$/\1/p' |
