@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/CallShim.h"
+#include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/ImageReferences.h"
 #include "Brighten/ImportPrototypes.h"
@@ -55,6 +56,7 @@ void simplify(llvm::Module &module, const Image &image,
   options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
     passes.addPass(ImageDataPass(image));
+    passes.addPass(FoldNanPropagationPass());
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
     // is out of the stack (-O1 has no CVP).
     passes.addPass(llvm::CorrelatedValuePropagationPass());
@@ -72,6 +74,7 @@ llvm::Function *declareBrightened(const llvm::Function &lifted, const Signature 
       llvm::Function::Create(functionTypeFor(signature, module.getContext()),
                              llvm::GlobalValue::ExternalLinkage, lifted.getName() + suffix, module);
   function->setCallingConv(llvmCallingConvention(convention));
+  function->addFnAttr(BrightenedAttribute);
   return function;
 }
 
@@ -394,6 +397,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   simplify(module_, image_);
   replaceUnresolvedJumpMarkers(module_);
   defineImageDataSymbols(module_, image_);
+  for (const Candidate &candidate : done_)
+    candidate.brightened->removeFnAttr(BrightenedAttribute);
   return report_;
 }
 

@@ -1,6 +1,7 @@
 #include "Brighten/Signature.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/LaneFlow.h"
 #include "Brighten/LocalFrame.h"
@@ -447,6 +448,7 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   auto *probe = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameterTypes, false),
       llvm::GlobalValue::InternalLinkage, flat.getName() + ".probe", module);
+  probe->addFnAttr(BrightenedAttribute);
 
   // The sink only touches memory nobody else can see: it keeps the values alive without
   // keeping the local stack alive.
