@@ -6,6 +6,7 @@
 #include "Translate/HostObject.h"
 #include "Translate/ImportCalls.h"
 #include "Translate/ProgramTables.h"
+#include "Translate/RedundantStateStores.h"
 #include "Translate/Refusals.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
@@ -129,6 +130,8 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   describeStateArguments(*module);
   letAliasAnalysisFollowState();
   optimizeModule(*module, image.get(), OptimizeOptions{.level = options.optLevel});
+  if (options.optLevel > 0)
+    report.redundantStoresRemoved = removeRedundantStateStores(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);
