@@ -78,7 +78,7 @@ struct Lifter::Impl {
   /// module is broken (a Hoist bug) are the functions verified one by one, and each broken one
   /// reported as `lift-failed` and left a declaration.
   void verifyLifted() {
-    if (options.verifyEachFunction || !llvm::verifyModule(*module))
+    if (!options.verify || options.verifyEachFunction || !llvm::verifyModule(*module))
       return;
     for (llvm::Function &function : *module) {
       std::optional<uint64_t> entry = liftedFunctionEntry(function.getName());
