@@ -109,8 +109,8 @@ def sweep_one(path):
     result = {"file": path, "size": os.path.getsize(path)}
     with tempfile.TemporaryDirectory(prefix="hoist-sweep-") as tmp:
         diag_path = os.path.join(tmp, "d.json")
-        outcome, rc, err, seconds = run([hoist, "lift", path, "--all", args.opt, "-o", "/dev/null",
-                                         "--diagnostics", diag_path])
+        outcome, rc, err, seconds = run([hoist, "lift", path, "--all", "--verify", args.opt,
+                                         "-o", "/dev/null", "--diagnostics", diag_path])
         result["lift"] = {"outcome": outcome, "exit": rc, "seconds": round(seconds, 2),
                           "stderr": err.strip().splitlines()[-3:]}
         diags = []
