@@ -14,10 +14,14 @@
 #                   machine every time), after --max-size filtering; 0 (default) takes all.
 #   --max-size B    skip files larger than B bytes (default: no limit); --min-size B skips
 #                   smaller ones, so the corpus can be swept in size bands.
+#   --memory MIB    address-space limit of each run (RLIMIT_AS); 0 sets none, for a hoist built
+#                   with AddressSanitizer, whose shadow memory reserves terabytes of address
+#                   space up front: the timeout then bounds the run. A sanitizer report counts
+#                   as a crash (ASan's own out-of-memory report as out of memory).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 - "$here/.." "$@" <<'PY'
-import argparse, hashlib, json, os, resource, subprocess, sys, tempfile, time
+import argparse, hashlib, json, os, re, resource, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 root = sys.argv[1]
@@ -29,7 +33,8 @@ parser.add_argument("--max-size", type=int, default=0)
 parser.add_argument("--min-size", type=int, default=0)
 parser.add_argument("--jobs", type=int, default=1)
 parser.add_argument("--timeout", type=float, default=300.0)
-parser.add_argument("--memory", type=int, default=8192, help="address-space limit in MiB")
+parser.add_argument("--memory", type=int, default=8192,
+                    help="address-space limit in MiB (0: none, for ASan builds)")
 parser.add_argument("--opt", default="-O0")
 parser.add_argument("--json", default=None)
 parser.add_argument("--corpus", choices=("elf", "pe", "all"), default="all")
@@ -83,9 +88,16 @@ def corpus():
     return files
 
 def limit_memory():
-    limit = args.memory * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if args.memory:
+        limit = args.memory * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+# A hoist built with the sanitizers reports a memory error or undefined behaviour and exits 1,
+# which must not pass for a refused file.
+SANITIZER_REPORT = re.compile(r"ERROR: (Address|Leak|Memory)Sanitizer|runtime error:")
+SANITIZER_OOM = re.compile(r"AddressSanitizer: (out of memory|requested allocation size|"
+                           r"allocation-size-too-big|hard rss limit)")
 
 def run(cmd):
     """(outcome, returncode, stderr, seconds); outcome in ok, error, crash, hang, oom."""
@@ -99,6 +111,8 @@ def run(cmd):
         return "error", None, f"sweep: cannot run {cmd[0]}: {e}", time.monotonic() - start
     err = p.stderr.decode(errors="replace")
     seconds = time.monotonic() - start
+    if SANITIZER_REPORT.search(err):
+        return ("oom" if SANITIZER_OOM.search(err) else "crash"), p.returncode, err, seconds
     if p.returncode < 0:
         # std::bad_alloc under the address-space limit aborts: that is memory, not a bug in a path
         oom = "bad_alloc" in err or "out of memory" in err.lower() or "Cannot allocate" in err
@@ -135,8 +149,9 @@ def sweep_one(path):
     return result
 
 files = corpus()
+memory = f"memory {args.memory} MiB" if args.memory else "no memory limit"
 print(f"sweep: {len(files)} files, {args.jobs} jobs, timeout {args.timeout:g} s, "
-      f"memory {args.memory} MiB, lift --all {args.opt}", flush=True)
+      f"{memory}, lift --all {args.opt}", flush=True)
 start = time.monotonic()
 results = []
 with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
