@@ -10,6 +10,7 @@
 # usage: scripts/sweep.sh [--build-dir DIR] [--sample N] [--max-size BYTES] [--jobs N]
 #                         [--timeout SECONDS] [--memory MIB] [--opt -O0] [--json FILE]
 #                         [--min-size BYTES] [--corpus elf|pe|all] [--no-cfg]
+#                         [--hoist-timeout SECONDS]
 #   --sample N      N files chosen by the SHA-1 of their path (fixed: the same N on the same
 #                   machine every time), after --max-size filtering; 0 (default) takes all.
 #   --max-size B    skip files larger than B bytes (default: no limit); --min-size B skips
@@ -18,6 +19,11 @@
 #                   with AddressSanitizer, whose shadow memory reserves terabytes of address
 #                   space up front: the timeout then bounds the run. A sanitizer report counts
 #                   as a crash (ASan's own out-of-memory report as out of memory).
+#   --hoist-timeout S  pass --timeout S to hoist lift and cfg: a file too big to finish in S
+#                   seconds ends with its partial result and a budget-exhausted diagnostic (a
+#                   budget exhaustion, not a hang). The sweep's --timeout then catches real
+#                   hangs; it must exceed the watchdog's 2 S + 10 s, and a run the watchdog
+#                   ends (exit 3) counts as a hang.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 - "$here/.." "$@" <<'PY'
@@ -39,10 +45,14 @@ parser.add_argument("--opt", default="-O0")
 parser.add_argument("--json", default=None)
 parser.add_argument("--corpus", choices=("elf", "pe", "all"), default="all")
 parser.add_argument("--no-cfg", action="store_true")
+parser.add_argument("--hoist-timeout", type=float, default=0.0)
 args = parser.parse_args(sys.argv[2:])
 hoist = os.path.join(args.build_dir, "tools", "hoist", "hoist")
 if not os.access(hoist, os.X_OK):
     sys.exit(f"sweep: {hoist} is not built")
+if args.hoist_timeout and args.timeout <= 2 * args.hoist_timeout + 10:
+    sys.exit("sweep: --timeout must exceed 2 * --hoist-timeout + 10 s (hoist's watchdog)")
+budget = ["--timeout", f"{args.hoist_timeout:g}"] if args.hoist_timeout else []
 
 WINE = "/usr/lib/x86_64-linux-gnu/wine/x86_64-windows"
 
@@ -113,6 +123,8 @@ def run(cmd):
     seconds = time.monotonic() - start
     if SANITIZER_REPORT.search(err):
         return ("oom" if SANITIZER_OOM.search(err) else "crash"), p.returncode, err, seconds
+    if p.returncode == 3 and "watchdog of --timeout" in err:
+        return "hang", p.returncode, err, seconds
     if p.returncode < 0:
         # std::bad_alloc under the address-space limit aborts: that is memory, not a bug in a path
         oom = "bad_alloc" in err or "out of memory" in err.lower() or "Cannot allocate" in err
@@ -124,7 +136,7 @@ def sweep_one(path):
     with tempfile.TemporaryDirectory(prefix="hoist-sweep-") as tmp:
         diag_path = os.path.join(tmp, "d.json")
         outcome, rc, err, seconds = run([hoist, "lift", path, "--all", args.opt, "-o", "/dev/null",
-                                         "--diagnostics", diag_path])
+                                         "--diagnostics", diag_path] + budget)
         result["lift"] = {"outcome": outcome, "exit": rc, "seconds": round(seconds, 2),
                           "stderr": err.strip().splitlines()[-3:]}
         diags = []
@@ -143,14 +155,15 @@ def sweep_one(path):
     result["lift_failed"] = [{"address": d.get("address"), "message": d["message"][:400]}
                              for d in diags if d.get("code") == "lift-failed"]
     if not args.no_cfg:
-        outcome, rc, err, seconds = run([hoist, "cfg", path, "--all", "--json"])
+        outcome, rc, err, seconds = run([hoist, "cfg", path, "--all", "--json"] + budget)
         result["cfg"] = {"outcome": outcome, "exit": rc, "seconds": round(seconds, 2),
                          "stderr": err.strip().splitlines()[-3:]}
     return result
 
 files = corpus()
 memory = f"memory {args.memory} MiB" if args.memory else "no memory limit"
-print(f"sweep: {len(files)} files, {args.jobs} jobs, timeout {args.timeout:g} s, "
+hoist_budget = f", hoist --timeout {args.hoist_timeout:g}" if args.hoist_timeout else ""
+print(f"sweep: {len(files)} files, {args.jobs} jobs, timeout {args.timeout:g} s{hoist_budget}, "
       f"{memory}, lift --all {args.opt}", flush=True)
 start = time.monotonic()
 results = []
