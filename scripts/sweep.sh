@@ -10,7 +10,7 @@
 # usage: scripts/sweep.sh [--build-dir DIR] [--sample N] [--max-size BYTES] [--jobs N]
 #                         [--timeout SECONDS] [--memory MIB] [--opt -O0] [--json FILE]
 #                         [--min-size BYTES] [--corpus elf|pe|all] [--no-cfg]
-#                         [--hoist-timeout SECONDS]
+#                         [--hoist-timeout SECONDS] [--cfg-text]
 #   --sample N      N files chosen by the SHA-1 of their path (fixed: the same N on the same
 #                   machine every time), after --max-size filtering; 0 (default) takes all.
 #   --max-size B    skip files larger than B bytes (default: no limit); --min-size B skips
@@ -24,6 +24,10 @@
 #                   budget exhaustion, not a hang). The sweep's --timeout then catches real
 #                   hangs; it must exceed the watchdog's 2 S + 10 s, and a run the watchdog
 #                   ends (exit 3) counts as a hang.
+#   --cfg-text      list the CFG as text (`hoist cfg BIN --all`), not --json: for a big file
+#                   with --hoist-timeout, building cfg's JSON document of the partial CFG does
+#                   not check the deadline and costs as much as discovering it, so the
+#                   watchdog would end it (docs/ROBUSTNESS.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 - "$here/.." "$@" <<'PY'
@@ -46,6 +50,7 @@ parser.add_argument("--json", default=None)
 parser.add_argument("--corpus", choices=("elf", "pe", "all"), default="all")
 parser.add_argument("--no-cfg", action="store_true")
 parser.add_argument("--hoist-timeout", type=float, default=0.0)
+parser.add_argument("--cfg-text", action="store_true")
 args = parser.parse_args(sys.argv[2:])
 hoist = os.path.join(args.build_dir, "tools", "hoist", "hoist")
 if not os.access(hoist, os.X_OK):
@@ -155,7 +160,7 @@ def sweep_one(path):
     result["lift_failed"] = [{"address": d.get("address"), "message": d["message"][:400]}
                              for d in diags if d.get("code") == "lift-failed"]
     if not args.no_cfg:
-        outcome, rc, err, seconds = run([hoist, "cfg", path, "--all", "--json"] + budget)
+        outcome, rc, err, seconds = run([hoist, "cfg", path, "--all"] + ([] if args.cfg_text else ["--json"]) + budget)
         result["cfg"] = {"outcome": outcome, "exit": rc, "seconds": round(seconds, 2),
                          "stderr": err.strip().splitlines()[-3:]}
     return result
@@ -171,7 +176,7 @@ with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
     for r in pool.map(sweep_one, files):
         results.append(r)
         runs = [r["lift"]] + ([r["cfg"]] if "cfg" in r else [])
-        status = ",".join(sorted({x["outcome"] for x in runs}))
+        status = "/".join(x["outcome"] for x in runs)   # lift, then cfg
         print(f"{status:<10} {r['lift']['seconds']:>8.1f}s  verifier {len(r['verifier_failures']):>3}  "
               f"budget {len(r['budget_exhausted']):>3}  lift-failed {len(r['lift_failed']):>4}  "
               f"{r['file']}", flush=True)
