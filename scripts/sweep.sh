@@ -10,7 +10,7 @@
 # usage: scripts/sweep.sh [--build-dir DIR] [--sample N] [--max-size BYTES] [--jobs N]
 #                         [--timeout SECONDS] [--memory MIB] [--opt -O0] [--json FILE]
 #                         [--min-size BYTES] [--corpus elf|pe|all] [--no-cfg]
-#                         [--hoist-timeout SECONDS] [--cfg-text]
+#                         [--hoist-timeout SECONDS] [--cfg-text] [--resume LOG] [--part K/N]
 #   --sample N      N files chosen by the SHA-1 of their path (fixed: the same N on the same
 #                   machine every time), after --max-size filtering; 0 (default) takes all.
 #   --max-size B    skip files larger than B bytes (default: no limit); --min-size B skips
@@ -28,6 +28,9 @@
 #                   with --hoist-timeout, building cfg's JSON document of the partial CFG does
 #                   not check the deadline and costs as much as discovering it, so the
 #                   watchdog would end it (docs/ROBUSTNESS.md).
+#   --resume LOG    skip the files a stopped sweep already reported (the per-file lines of its
+#                   stdout, saved in LOG); --part K/N sweeps every Nth file from the Kth, so that
+#                   N single-job sweeps share a band (their tables add up).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 - "$here/.." "$@" <<'PY'
@@ -51,6 +54,8 @@ parser.add_argument("--corpus", choices=("elf", "pe", "all"), default="all")
 parser.add_argument("--no-cfg", action="store_true")
 parser.add_argument("--hoist-timeout", type=float, default=0.0)
 parser.add_argument("--cfg-text", action="store_true")
+parser.add_argument("--resume", default=None)
+parser.add_argument("--part", default="1/1")
 args = parser.parse_args(sys.argv[2:])
 hoist = os.path.join(args.build_dir, "tools", "hoist", "hoist")
 if not os.access(hoist, os.X_OK):
@@ -100,7 +105,12 @@ def corpus():
     if args.sample:
         files.sort(key=lambda p: hashlib.sha1(p.encode()).hexdigest())
         files = sorted(files[:args.sample])
-    return files
+    if args.resume:
+        with open(args.resume) as log:
+            done = {line.split()[-1] for line in log if line.strip()}
+        files = [f for f in files if f not in done]
+    part, parts = (int(n) for n in args.part.split("/"))
+    return files[part - 1::parts]
 
 def limit_memory():
     if args.memory:
