@@ -5,6 +5,7 @@
 #include "Brighten/CallingConvention.h"
 #include "Deobfuscate/ConcreteMemory.h"
 #include "Deobfuscate/Context.h"
+#include "Deobfuscate/LocalSimplifier.h"
 #include "Deobfuscate/LoopGeneralization.h"
 #include "Deobfuscate/PossibleTargets.h"
 #include "Discover/InstructionCache.h"
@@ -127,6 +128,7 @@ private:
   RegisterFile registers_;
   ConcreteMemory memory_;
   LiftContext ctx_;
+  LocalSimplifier simplifier_;
   CallingConvention convention_;
   std::vector<Generalization> &generalizations_;
   bool mayRestart_;
@@ -162,7 +164,7 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
       registers_(createEntry(function), function.getArg(0)),
       memory_(image, options, function.getParent()->getDataLayout()),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
-      convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
+      simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
       mayRestart_(mayRestart), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
   ctx_.setMemoryObserver(&memory_);
   for (const Export &e : image.exports())
@@ -413,6 +415,9 @@ void ConcolicLifter::liftInstruction(const Instr &instr) {
     unsupportedAtRunTime();
   }
   ++stats_.instructionsLifted;
+  // Simplified before the next instruction reads them; only the block the instruction began
+  // in, the common case (a split block's tail is new and small).
+  simplifier_.run(bb, last);
   tagWithAddress(bb, last, instr.address);
   if (tailBB_ != bb)
     tagWithAddress(tailBB_, nullptr, instr.address);

@@ -11,10 +11,20 @@ set -u
 hoist=$1 work=$2 runs=${3:-2000}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
-names=$(sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' "$here/samples.h")
+# The VM-protected programs and their plain versions, generated into the work directory.
+python3 "$here/vmprotect.py" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
+  { echo "vmprotect.py failed"; exit 1; }
+names=$( (sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' "$here/samples.h";
+  grep '^#define' "$work/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/') )
+flags="-fno-stack-protector -fcf-protection=none -fno-pie"
 gcc -c "$here/samples.S" -o "$work/samples.o" &&
+  gcc -O0 $flags -c "$here/loops.c" -o "$work/loops.o" &&
+  gcc -O0 $flags -DPREFIX=plain_ -c "$here/loops.c" -o "$work/plain-loops.o" &&
+  gcc -O2 $flags -c "$work/vm.c" -o "$work/vm.o" &&
   echo 'int main(void) { return 0; }' | gcc -x c - -c -o "$work/main.o" &&
-  gcc -no-pie "$work/samples.o" "$work/main.o" -o "$work/samples.bin" || { echo "build failed"; exit 1; }
+  gcc -no-pie "$work/samples.o" "$work/loops.o" "$work/plain-loops.o" "$work/vm.o" "$work/main.o" \
+    -o "$work/samples.bin" || { echo "build failed"; exit 1; }
+objects=("$work/samples.o" "$work/loops.o" "$work/plain-loops.o" "$work/vm.o")
 status=0
 functionArgs=()
 for name in $names; do functionArgs+=(--function "obf_$name"); done
@@ -24,7 +34,8 @@ for name in $names; do functionArgs+=(--function "obf_$name"); done
 : >"$work/rename"
 for name in $names; do echo "obf_$name b_obf_$name" >>"$work/rename"; done
 objcopy --redefine-syms="$work/rename" "$work/deobfuscated.o" &&
-  gcc -O1 -no-pie -I"$here" "$here/driver.c" "$work/samples.o" "$work/deobfuscated.o" -o "$work/driver" ||
+  gcc -O1 -no-pie -I"$here" -I"$work" "$here/driver.c" "${objects[@]}" "$work/deobfuscated.o" \
+    -o "$work/driver" ||
   { echo "link failed"; exit 1; }
 "$work/driver" "$runs" || status=1
 
