@@ -167,6 +167,10 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
       simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
       mayRestart_(mayRestart), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
   ctx_.setMemoryObserver(&memory_);
+  // A loop header found in an earlier attempt starts an instance even when code falls
+  // through into it, so that its first iteration is not lifted apart from the loop.
+  for (const Generalization &known : generalizations)
+    edgeTargets_.insert(known.address);
   for (const Export &e : image.exports())
     if (e.address)
       exports_.insert(e.address);
@@ -245,6 +249,19 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       ++stats_.loopsGeneralized;
       return create(target, known.context, path, true);
     }
+  // A generalized header reached with values turned symbolic where its context still knows
+  // them (the loop ran on a path it had not run on before): no new concrete state, so the
+  // header is generalized further rather than lifted again.
+  for (Generalization &known : generalizations_)
+    if (known.address == target && !known.context.conflicts(context, memory_)) {
+      known.context.widen(context, memory_);
+      if (mayRestart_) {
+        restart_ = true;
+        return nullptr;
+      }
+      ++stats_.loopsGeneralized;
+      return create(target, known.context, path, true);
+    }
   if (instances_.size() >= options_.maxInstances) {
     budgetExhausted(target, "block instances per function (" +
                                 std::to_string(options_.maxInstances) + ")");
@@ -261,7 +278,19 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
     Context general = context;
     for (const PathNode *visit : visits)
       general.widen(instances_[visit->owner].context, memory_);
-    generalizations_.push_back({target, general});
+    // One generalized header per loop: a new generalization that agrees with an earlier
+    // one of the header wherever both know a value (an inner loop entered again with other
+    // outer values) widens it instead of adding a second copy of the loop.
+    bool merged = false;
+    for (Generalization &known : generalizations_)
+      if (known.address == target && !known.context.conflicts(general, memory_)) {
+        known.context.widen(general, memory_);
+        general = known.context;
+        merged = true;
+        break;
+      }
+    if (!merged)
+      generalizations_.push_back({target, general});
     if (mayRestart_) {
       restart_ = true;   // lift again from the start: the loop is then not peeled
       return nullptr;

@@ -62,6 +62,31 @@ bool Context::covers(const Context &other, const ConcreteMemory &concrete) const
   return covered;
 }
 
+bool Context::conflicts(const Context &other, const ConcreteMemory &concrete) const {
+  auto differ = [](const AbstractValue &a, const AbstractValue &b) {
+    return !a.isSymbolic() && !b.isSymbolic() && !(a == b);
+  };
+  for (unsigned i = 0; i < NumGprs; ++i)
+    if (differ(gprs[i], other.gprs[i]))
+      return true;
+  for (unsigned i = 0; i < NumFlags; ++i)
+    if (differ(flags[i], other.flags[i]))
+      return true;
+  for (const auto &[offset, byte] : memory.stack) {
+    auto found = other.memory.stack.find(offset);
+    if (found != other.memory.stack.end() && !(found->second == byte))
+      return true;
+  }
+  bool conflict = false;
+  forEachAbsolute(memory, other.memory, [&](uint64_t address) {
+    MemoryByte mine = concrete.absoluteByte(memory, address);
+    MemoryByte theirs = concrete.absoluteByte(other.memory, address);
+    if (isKnown(mine) && isKnown(theirs) && !(mine == theirs))
+      conflict = true;
+  });
+  return conflict;
+}
+
 unsigned Context::widen(const Context &other, const ConcreteMemory &concrete) {
   unsigned forgotten = 0;
   auto widenValue = [&](AbstractValue &mine, const AbstractValue &theirs) {

@@ -28,6 +28,8 @@ struct Context {
   /// Whether every slot this context knows has the same value in `other`: an instance with
   /// this context may stand for an arrival with `other` (its unknown slots take any value).
   bool covers(const Context &other, const ConcreteMemory &memory) const;
+  /// Whether some slot is known in both contexts with different values.
+  bool conflicts(const Context &other, const ConcreteMemory &memory) const;
   /// Forgets every slot whose value differs in `other`; returns how many it forgot.
   unsigned widen(const Context &other, const ConcreteMemory &memory);
 };

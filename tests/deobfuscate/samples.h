@@ -11,7 +11,9 @@
   X(inline)                   \
   X(retaddr)                  \
   X(loop)                     \
+  X(nested)                   \
   X(popcount)                 \
   X(loop_o2)                  \
+  X(nested_o2)                \
   X(popcount_o2)              \
   VM_SAMPLES
