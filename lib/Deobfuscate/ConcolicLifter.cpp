@@ -8,6 +8,7 @@
 #include "Deobfuscate/LocalSimplifier.h"
 #include "Deobfuscate/LoopGeneralization.h"
 #include "Deobfuscate/PossibleTargets.h"
+#include "Discover/FunctionExplorer.h"
 #include "Discover/InstructionCache.h"
 #include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
@@ -23,6 +24,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -55,7 +57,8 @@ class ConcolicLifter final : public ControlFlow {
 public:
   ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
                  DiagnosticSink &diagnostics, llvm::Function &function,
-                 std::vector<Generalization> &generalizations, bool mayRestart);
+                 std::vector<Generalization> &generalizations, bool mayRestart,
+                 const std::set<uint64_t> &leaders);
 
   /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
   /// is then incomplete and must be discarded).
@@ -157,7 +160,8 @@ llvm::BasicBlock *createEntry(llvm::Function &function) {
 ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
                                const DeobfuscateOptions &options, DiagnosticSink &diagnostics,
                                llvm::Function &function,
-                               std::vector<Generalization> &generalizations, bool mayRestart)
+                               std::vector<Generalization> &generalizations, bool mayRestart,
+                               const std::set<uint64_t> &leaders)
     : image_(image), cache_(cache), options_(options), diagnostics_(diagnostics),
       function_(function), module_(*function.getParent()), context_(function.getContext()),
       state_(function.getArg(0)), memoryBase_(function.getArg(1)),
@@ -171,6 +175,7 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
   // through into it, so that its first iteration is not lifted apart from the loop.
   for (const Generalization &known : generalizations)
     edgeTargets_.insert(known.address);
+  edgeTargets_.insert(leaders.begin(), leaders.end());
   for (const Export &e : image.exports())
     if (e.address)
       exports_.insert(e.address);
@@ -181,8 +186,11 @@ DeobfuscationStats ConcolicLifter::stats() const {
   stats.blockInstances = instances_.size();
   stats.addresses = byAddress_.size();
   std::unordered_set<uint64_t> contexts;
-  for (const Instance &instance : instances_)
+  stats.loopsGeneralized = 0;
+  for (const Instance &instance : instances_) {
     contexts.insert(instance.hash);
+    stats.loopsGeneralized += instance.generalized;
+  }
   stats.contexts = contexts.size();
   return stats;
 }
@@ -245,10 +253,8 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       return instance;
   PathNode path = PathNode::after(&current_->path, target, fork);
   for (const Generalization &known : generalizations_)
-    if (known.address == target && known.context.covers(context, memory_)) {
-      ++stats_.loopsGeneralized;
+    if (known.address == target && known.context.covers(context, memory_))
       return create(target, known.context, path, true);
-    }
   // A generalized header reached with values turned symbolic where its context still knows
   // them (the loop ran on a path it had not run on before): no new concrete state, so the
   // header is generalized further rather than lifted again.
@@ -259,7 +265,6 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
         restart_ = true;
         return nullptr;
       }
-      ++stats_.loopsGeneralized;
       return create(target, known.context, path, true);
     }
   if (instances_.size() >= options_.maxInstances) {
@@ -272,7 +277,12 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
                                 std::to_string(options_.maxInstancesPerAddress) + ")");
     return nullptr;
   }
-  std::vector<const PathNode *> visits = repeatingVisits(path, options_.loopSearchDepth);
+  std::vector<const PathNode *> visits;
+  if (const PathNode *last = lastVisitAfterFork(path, options_.loopSearchDepth);
+      last && !instances_[last->owner].context.conflicts(context, memory_))
+    visits.push_back(last);
+  else
+    visits = repeatingVisits(path, options_.loopSearchDepth);
   if (!visits.empty()) {
     // The loop's control repeats on symbolic data: generalize its header over the visits.
     Context general = context;
@@ -295,7 +305,6 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       restart_ = true;   // lift again from the start: the loop is then not peeled
       return nullptr;
     }
-    ++stats_.loopsGeneralized;
     return create(target, general, path, true);
   }
   return create(target, context, path, false);
@@ -815,6 +824,17 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
                      formatAddress(entry));
   llvm::Function *function = declareLiftedFunction(module, entry);
   InstructionCache cache(image);
+  // The block starts a static exploration finds: code falling through into a loop header
+  // ends its instance there, so that the loop's first iteration is not lifted apart.
+  std::set<uint64_t> leaders;
+  {
+    LiftOptions budget;
+    budget.maxInstructionsPerFunction = 20000;
+    budget.maxBlocksPerFunction = 5000;
+    DiagnosticSink ignored;
+    for (const auto &[start, block] : exploreFunction(cache, entry, budget, ignored).blocks)
+      leaders.insert(start);
+  }
   // A loop found to need generalization restarts the lift, so that the next attempt
   // generalizes its header at the first arrival instead of after two peeled iterations.
   std::vector<Generalization> generalizations;
@@ -826,7 +846,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
     DeobfuscationStats stats;
     {
       ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
-                            generalizations, attempt < MaxRestarts);
+                            generalizations, attempt < MaxRestarts, leaders);
       complete = lifter.run(entry);
       stats = lifter.stats();
     }

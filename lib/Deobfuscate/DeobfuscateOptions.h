@@ -48,7 +48,7 @@ struct DeobfuscationStats {
   uint64_t contexts = 0;           ///< distinct concrete contexts among the instances
   uint64_t addresses = 0;          ///< distinct machine addresses that start an instance
   uint64_t instructionsLifted = 0;
-  uint64_t loopsGeneralized = 0;
+  uint64_t loopsGeneralized = 0;  ///< block instances that are generalized loop headers
   uint64_t branchesFolded = 0;     ///< conditional branches with a concrete condition
   uint64_t indirectFollowed = 0;   ///< indirect jmps, calls and rets with a concrete target
   uint64_t callsInlined = 0;

@@ -30,6 +30,15 @@ PathNode PathNode::after(const PathNode *parent, uint64_t address, bool fork) {
   return node;
 }
 
+const PathNode *lastVisitAfterFork(const PathNode &arrival, unsigned searchDepth) {
+  unsigned steps = 0;
+  for (const PathNode *node = arrival.parent; node && steps < searchDepth;
+       node = node->parent, ++steps)
+    if (node->address == arrival.address)
+      return node->forks < arrival.forks ? node : nullptr;
+  return nullptr;
+}
+
 std::vector<const PathNode *> repeatingVisits(const PathNode &arrival, unsigned searchDepth) {
   std::vector<const PathNode *> visits;
   unsigned steps = 0;

@@ -8,7 +8,8 @@
 // brings nothing new: the loop runs on data the lifter does not know. The header is then
 // generalized: the slots (registers, flags, memory bytes) that differ between those visits
 // become symbolic, so the next arrival finds the same context and closes the loop, with phis
-// for what changes. A VM's dispatcher is not generalized while its virtual PC keeps leading
+// for what changes. The same happens at once when, since the last visit, values only turned
+// symbolic and no known value changed. A VM's dispatcher is not generalized while its virtual PC keeps leading
 // to different handlers; a guest loop repeats its handlers and is.
 #pragma once
 
@@ -30,6 +31,11 @@ struct PathNode {
   /// The node for an arrival at `address` from `parent` (null: the entry).
   static PathNode after(const PathNode *parent, uint64_t address, bool fork);
 };
+
+/// The nearest earlier visit of `arrival`'s address with a symbolic branch taken since, or
+/// null. The lifter generalizes there when no value known at both visits changed (values
+/// only turned symbolic): the loop brings no new concrete state.
+const PathNode *lastVisitAfterFork(const PathNode &arrival, unsigned searchDepth);
 
 /// The earlier visits of `arrival`'s address whose contexts the generalized header must
 /// cover (the last two periods of the repetition), nearest first; empty when the loop's
