@@ -103,6 +103,10 @@ private:
   /// After a runtime call for the current instruction: registers it does not write keep
   /// what they held (State was reloaded).
   void keepUnwritten(const std::array<AbstractValue, Context::NumGprs> &before);
+  /// What code outside the function can reach through registers: the argument registers of
+  /// a call (`call`), or every register but RSP and RBP (a runtime call, a syscall).
+  std::vector<AbstractValue> escapingRegisters(const std::array<AbstractValue, Context::NumGprs> &gprs,
+                                               bool call) const;
   void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
              bool returns);
   void continueUnless(llvm::Value *condition, llvm::BasicBlock *taken);
@@ -653,7 +657,7 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   std::array<llvm::Value *, Context::NumGprs> values{};
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     values[i] = registers_.read(tail_, gprVar(i));
-  memory_.externalCall(before, mayWriteGlobals);
+  memory_.externalCall(escapingRegisters(before, true), mayWriteGlobals);
   leave(tail_, callee, rip, true);
   // The callee's `ret` pops the return address and sets RIP to it; anything else leaves.
   uint64_t pc = ctx_.instr().address;
@@ -680,6 +684,23 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
   if (rsp.isStack())
     memory_.state().dropStackBelow(rsp.offset());
+}
+
+std::vector<AbstractValue>
+ConcolicLifter::escapingRegisters(const std::array<AbstractValue, Context::NumGprs> &gprs,
+                                  bool call) const {
+  std::vector<AbstractValue> escaping;
+  if (call) {
+    for (HoistStateField field : integerArgumentRegisters(convention_))
+      for (unsigned i = 0; i < Context::NumGprs; ++i)
+        if (stateFieldOf(gprVar(i)) == field)
+          escaping.push_back(gprs[i]);
+    return escaping;
+  }
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (gprVar(i) != Var::RSP && gprVar(i) != Var::RBP)
+      escaping.push_back(gprs[i]);
+  return escaping;
 }
 
 void ConcolicLifter::keepUnwritten(const std::array<AbstractValue, Context::NumGprs> &before) {
@@ -744,7 +765,7 @@ void ConcolicLifter::callRuntime(llvm::StringRef name) {
   if (dead_)
     return;
   std::array<AbstractValue, Context::NumGprs> before = captureGprs();
-  memory_.externalCall(before, false);
+  memory_.externalCall(escapingRegisters(before, false), false);
   leave(tail_, getRuntimeIntrinsic(module_, name), ctx_.ir.getInt64(ctx_.instr().address), true);
   ctx_.setPosition(tail_, &ctx_.instr());
   keepUnwritten(before);
@@ -754,7 +775,7 @@ void ConcolicLifter::unsupportedAtRunTime() {
   if (dead_)
     return;
   std::array<AbstractValue, Context::NumGprs> before = captureGprs();
-  memory_.externalCall(before, false);
+  memory_.externalCall(escapingRegisters(before, false), false);
   leave(tail_, getIntrinsic(module_, Intrinsic::Unsupported),
         ctx_.ir.getInt64(ctx_.instr().address), true);
   ctx_.setPosition(tail_, &ctx_.instr());

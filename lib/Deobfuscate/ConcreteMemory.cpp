@@ -207,8 +207,9 @@ void ConcreteMemory::clobber(llvm::Value *address, unsigned size) {
   }
   // A symbolic address: a stack array indexed by a symbolic value may write any of the stack
   // but the return addresses; a global array's base says which section it writes.
-  if (where.touchesStack)
+  if (where.touchesStack) {
     forgetStackFrom(state_, std::numeric_limits<int64_t>::min());
+  }
   if (const Section *section = image_.sectionAt(where.constantPart))
     if (section->writable)
       clobberSection(*section);

@@ -35,7 +35,8 @@ public:
   void stored(llvm::Value *address, llvm::Value *value) override;
 
   /// Code outside the lifted function ran (an import, an outlined callee) with `registers`
-  /// (the GPRs at the call): what it can reach through them is no longer known. With
+  /// (those it reads: the argument registers of a call): what it can reach through them, and
+  /// through stack pointers stored in memory, is no longer known. With
   /// `mayWriteGlobals`, so is every writable section (the callee is code of the image).
   void externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals);
   /// `size` bytes at `address` were written by something the lifter does not see.

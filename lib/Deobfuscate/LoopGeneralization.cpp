@@ -55,7 +55,7 @@ std::vector<const PathNode *> repeatingVisits(const PathNode &arrival, unsigned 
     if (arrival.forks == oneBack.forks)
       continue;   // no symbolic branch in the last period: the loop runs on known values
     if (segment(oneBack, arrival) == segment(twoBack, oneBack))
-      return std::vector<const PathNode *>(visits.begin(), visits.begin() + 2 * period);
+      return {&oneBack, &twoBack};   // the same point of the loop, one and two rounds back
   }
   return {};
 }

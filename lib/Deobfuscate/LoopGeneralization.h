@@ -38,8 +38,10 @@ struct PathNode {
 const PathNode *lastVisitAfterFork(const PathNode &arrival, unsigned searchDepth);
 
 /// The earlier visits of `arrival`'s address whose contexts the generalized header must
-/// cover (the last two periods of the repetition), nearest first; empty when the loop's
-/// control does not repeat or no symbolic branch was taken. Looks back `searchDepth` nodes.
+/// cover: one and two periods of the repetition back (the same point of the loop, not the
+/// visits in between, which a VM's shared handler makes for other virtual instructions);
+/// empty when the loop's control does not repeat or no symbolic branch was taken. Looks back
+/// `searchDepth` nodes.
 std::vector<const PathNode *> repeatingVisits(const PathNode &arrival, unsigned searchDepth);
 
 } // namespace hoist
