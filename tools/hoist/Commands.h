@@ -4,6 +4,7 @@
 // of --timeout ended a run that overran its deadline (Support/TimeBudget.h).
 #pragma once
 
+#include "Deobfuscate/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
 
@@ -51,6 +52,8 @@ struct LiftCommandOptions {
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
+  /// --deobfuscate: the named functions are lifted concolically (lib/Deobfuscate).
+  std::optional<DeobfuscateOptions> deobfuscate;
 };
 
 /// The lifter's options a `hoist lift` command line asks for.

@@ -4,6 +4,7 @@
 
 #include "Brighten/Brighten.h"
 #include "Brighten/EmitObject.h"
+#include "Deobfuscate/ConcolicLifter.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
@@ -60,8 +61,13 @@ llvm::json::Object statsToJSON(const LiftStats &stats) {
 }
 
 llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
-                             const DiagnosticSink &diagnostics, const PhaseProfile &profile) {
+                             const DiagnosticSink &diagnostics, const PhaseProfile &profile,
+                             const std::vector<DeobfuscationStats> &deobfuscated = {}) {
+  llvm::json::Array deobfuscation;
+  for (const DeobfuscationStats &function : deobfuscated)
+    deobfuscation.push_back(function.toJSON());
   llvm::json::Object root{
+      {"deobfuscation", std::move(deobfuscation)},
       {"lift_stats", statsToJSON(stats)},
       {"summary", llvm::json::Object{{"warnings", diagnostics.count(Severity::Warning)},
                                      {"errors", diagnostics.count(Severity::Error)}}},
@@ -130,8 +136,17 @@ int runLift(const LiftCommandOptions &options) {
         return reportFailure(std::move(error));
     return 0;
   }
+  std::vector<DeobfuscationStats> deobfuscated;
   {
     auto scope = profile.time("lift");
+    if (options.deobfuscate)
+      for (uint64_t address : *selected) {
+        llvm::Expected<DeobfuscationStats> stats = deobfuscateFunction(
+            lifter.module(), *image, address, *options.deobfuscate, diagnostics);
+        if (!stats)
+          return reportFailure(stats.takeError());
+        deobfuscated.push_back(*stats);
+      }
     for (size_t i = 0; i < addresses.size(); ++i) {
       uint64_t address = addresses[i];
       if (options.budgets.pastDeadline()) {
@@ -202,7 +217,8 @@ int runLift(const LiftCommandOptions &options) {
   printDiagnostics(diagnostics);
   if (!options.diagnosticsPath.empty())
     if (llvm::Error error =
-            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile))
+            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile,
+                             deobfuscated))
       return reportFailure(std::move(error));
   return 0;
 }

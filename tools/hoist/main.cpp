@@ -81,6 +81,20 @@ cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
 
+cl::opt<bool> Deobfuscate("deobfuscate",
+                          cl::desc("Concolic lifting: follow concrete jumps, calls and returns, "
+                                   "fold concrete branches, inline calls, devirtualize "
+                                   "(docs/DEOBFUSCATE.md)"),
+                          cl::sub(LiftCmd));
+cl::opt<std::string> Outline("outline", cl::desc("With --deobfuscate: callees kept as calls"),
+                             cl::value_desc("0xaddr,..."), cl::sub(LiftCmd));
+cl::opt<std::string> ConcreteMemory("concrete-memory",
+                                    cl::desc("With --deobfuscate: more concrete memory"),
+                                    cl::value_desc("0xlo-0xhi,..."), cl::sub(LiftCmd));
+cl::opt<std::string> SymbolicMemory("symbolic-memory",
+                                    cl::desc("With --deobfuscate: memory not taken as concrete"),
+                                    cl::value_desc("0xlo-0xhi,..."), cl::sub(LiftCmd));
+
 cl::opt<double> Timeout("timeout",
                         cl::desc("Stop discovery and lifting after SECONDS and write the "
                                  "partial result (exit 0, with a diagnostic); a run still busy "
@@ -189,6 +203,14 @@ int main(int argc, char **argv) {
     }
     if (Brighten.getNumOccurrences())
       options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
+    if (!Deobfuscate && (!Outline.empty() || !ConcreteMemory.empty() || !SymbolicMemory.empty()))
+      return usageError("--outline, --concrete-memory and --symbolic-memory need --deobfuscate");
+    if (Deobfuscate) {
+      auto parsed = hoist::parseDeobfuscateOptions(Outline, ConcreteMemory, SymbolicMemory);
+      if (!parsed)
+        return usageError(llvm::toString(parsed.takeError()));
+      options.deobfuscate = *parsed;
+    }
     return hoist::runLift(options);
   }
   if (TranslateCmd) {
