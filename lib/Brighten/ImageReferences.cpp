@@ -132,6 +132,11 @@ bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &secti
       if (!address)
         continue;
       llvm::Constant *pointer = imageDataPointer(module, image, *address);
+      // A code address handed on as a value (a return address pushed by `push`/`ret`
+      // obfuscation, a callback) stays the integer it was; only reading code bytes, which
+      // ImageDataPass sees as an `inttoptr`, declines the function.
+      if (!pointer && image.sectionAt(*address)->executable)
+        continue;
       if (!pointer) {
         flat.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(*address, true));
         continue;
