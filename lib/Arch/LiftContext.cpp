@@ -100,6 +100,9 @@ llvm::Value *LiftContext::condition(Condition cc) {
 }
 
 llvm::Value *LiftContext::load(llvm::Value *address, llvm::Type *type) {
+  if (memoryObserver_)
+    if (llvm::Value *known = memoryObserver_->knownLoad(ir, address, type))
+      return known;
   llvm::Value *ptr = ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
   return ir.CreateAlignedLoad(type, ptr, llvm::MaybeAlign(1));
 }
@@ -107,6 +110,8 @@ llvm::Value *LiftContext::load(llvm::Value *address, llvm::Type *type) {
 void LiftContext::store(llvm::Value *address, llvm::Value *value) {
   llvm::Value *ptr = ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
   ir.CreateAlignedStore(value, ptr, llvm::MaybeAlign(1));
+  if (memoryObserver_)
+    memoryObserver_->stored(address, value);
 }
 
 void LiftContext::trapIfMisaligned(llvm::Value *address, unsigned bytes) {

@@ -50,6 +50,17 @@ public:
   virtual void unsupportedAtRunTime() = 0;
 };
 
+/// Sees the memory accesses semantics make through LiftContext::load and store. Concolic
+/// lifting (lib/Deobfuscate) keeps concrete memory this way; static lifting has none.
+class MemoryObserver {
+public:
+  virtual ~MemoryObserver() = default;
+  /// The value a load of `type` at `address` reads, when it is known; null: the load is emitted.
+  virtual llvm::Value *knownLoad(llvm::IRBuilderBase &ir, llvm::Value *address, llvm::Type *type) = 0;
+  /// A store was emitted.
+  virtual void stored(llvm::Value *address, llvm::Value *value) = 0;
+};
+
 /// Condition codes in the order of their encoding (jo=0 ... jg=15).
 enum class Condition : uint8_t { O, NO, B, AE, E, NE, BE, A, S, NS, P, NP, L, GE, LE, G };
 
@@ -95,6 +106,7 @@ public:
 
   // Memory: every access is `getelementptr i8, ptr %mem, i64 address`.
   llvm::Value *memoryBase() const { return memoryBase_; }
+  void setMemoryObserver(MemoryObserver *observer) { memoryObserver_ = observer; }
   /// Faults (#GP, at this instruction) unless `address` is a multiple of `bytes`, a power of
   /// two: movaps, cmpxchg16b, fxsave.
   void trapIfMisaligned(llvm::Value *address, unsigned bytes);
@@ -151,6 +163,7 @@ private:
   DiagnosticSink &diagnostics_;
   RegisterFile::Block *block_ = nullptr;
   const Instr *instr_ = nullptr;
+  MemoryObserver *memoryObserver_ = nullptr;
 };
 
 } // namespace hoist

@@ -6,6 +6,8 @@
 # through pe-loader.c and ms_abi function pointers.
 # Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]
 #        (default: gcc, clang-19 and mingw, O0-O3; scripts/brighten-quality.sh measures the IR)
+# CORPUS_CFLAGS adds compiler flags (the deobfuscation test loads its obfuscator plugin this
+# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate).
 # Prints one summary line per configuration; exits 1 if any brightened function differs, the
 # toolchain fails, or the declined functions are not exactly those in expected-declines (when
 # every default configuration runs).
@@ -33,7 +35,7 @@ for config in "${configs[@]}"; do
   dir=$work/$cc-$level
   mkdir -p "$dir"
   # Calls to libc stay calls (-fno-builtin): they are what brightening turns into calls by name.
-  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none"
+  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none ${CORPUS_CFLAGS:-}"
   pe=0
   case $cc in
   gcc) flags="$flags -fno-tree-loop-distribute-patterns" ;;
@@ -46,7 +48,7 @@ for config in "${configs[@]}"; do
     $cc "$dir/corpus.o" "$dir/main.o" -lm -o "$binary" || { echo "$config: compile failed"; status=1; continue; }
   functionArgs=()
   for name in $names; do functionArgs+=(--function "$name"); done
-  if ! "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 --emit obj \
+  if ! "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 ${HOIST_FLAGS:-} --emit obj \
       -o "$dir/brightened.o" 2>"$dir/lift.err"; then
     echo "$config: hoist lift failed"; cat "$dir/lift.err"; status=1; continue
   fi

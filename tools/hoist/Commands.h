@@ -4,6 +4,7 @@
 // of --timeout ended a run that overran its deadline (Support/TimeBudget.h).
 #pragma once
 
+#include "Deobfuscate/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
 
@@ -46,10 +47,13 @@ struct LiftCommandOptions {
   /// directory `outputPath` (tools/hoist/ParallelLift.h); unset: one module.
   std::optional<unsigned> jobs;
   bool verifyEachFunction = false;      ///< --verify-each (LiftOptions::verifyEachFunction)
+  bool verify = false;                  ///< --verify: also where liftOptionsFor would skip it
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
+  /// --deobfuscate: the named functions are lifted concolically (lib/Deobfuscate).
+  std::optional<DeobfuscateOptions> deobfuscate;
 };
 
 /// The lifter's options a `hoist lift` command line asks for.

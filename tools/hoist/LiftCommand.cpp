@@ -4,6 +4,7 @@
 
 #include "Brighten/Brighten.h"
 #include "Brighten/EmitObject.h"
+#include "Deobfuscate/ConcolicLifter.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
@@ -60,8 +61,13 @@ llvm::json::Object statsToJSON(const LiftStats &stats) {
 }
 
 llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
-                             const DiagnosticSink &diagnostics, const PhaseProfile &profile) {
+                             const DiagnosticSink &diagnostics, const PhaseProfile &profile,
+                             const std::vector<DeobfuscationStats> &deobfuscated = {}) {
+  llvm::json::Array deobfuscation;
+  for (const DeobfuscationStats &function : deobfuscated)
+    deobfuscation.push_back(function.toJSON());
   llvm::json::Object root{
+      {"deobfuscation", std::move(deobfuscation)},
       {"lift_stats", statsToJSON(stats)},
       {"summary", llvm::json::Object{{"warnings", diagnostics.count(Severity::Warning)},
                                      {"errors", diagnostics.count(Severity::Error)}}},
@@ -85,6 +91,11 @@ void printDiagnostics(const DiagnosticSink &diagnostics) {
 LiftOptions liftOptionsFor(const LiftCommandOptions &options) {
   LiftOptions lift = options.budgets;
   lift.verifyEachFunction = options.verifyEachFunction;
+  // The verifier checks Hoist, not the input, and costs a third of an unoptimized lift. It
+  // still runs where a broken function would do harm (LLVM's passes and code generation
+  // assume valid IR) or cost nothing next to the rest: optimization, brightening, objects.
+  lift.verify = options.verify || options.optLevel > 0 || !options.brighten.empty() ||
+                options.emit == "obj";
   return lift;
 }
 
@@ -125,8 +136,17 @@ int runLift(const LiftCommandOptions &options) {
         return reportFailure(std::move(error));
     return 0;
   }
+  std::vector<DeobfuscationStats> deobfuscated;
   {
     auto scope = profile.time("lift");
+    if (options.deobfuscate)
+      for (uint64_t address : *selected) {
+        llvm::Expected<DeobfuscationStats> stats = deobfuscateFunction(
+            lifter.module(), *image, address, *options.deobfuscate, diagnostics);
+        if (!stats)
+          return reportFailure(stats.takeError());
+        deobfuscated.push_back(*stats);
+      }
     for (size_t i = 0; i < addresses.size(); ++i) {
       uint64_t address = addresses[i];
       if (options.budgets.pastDeadline()) {
@@ -168,7 +188,8 @@ int runLift(const LiftCommandOptions &options) {
     else
       optimize(*module, options.optLevel, *image);
   }
-  // takeModule verified the lifted module; only brightening and optimization change it.
+  // takeModule verified the lifted module when brightening or optimizing (liftOptionsFor);
+  // only those change it.
   bool changed = options.optLevel > 0 || !options.brighten.empty();
   if (changed && llvm::verifyModule(*module, &llvm::errs()))
     return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",
@@ -196,7 +217,8 @@ int runLift(const LiftCommandOptions &options) {
   printDiagnostics(diagnostics);
   if (!options.diagnosticsPath.empty())
     if (llvm::Error error =
-            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile))
+            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile,
+                             deobfuscated))
       return reportFailure(std::move(error));
   return 0;
 }

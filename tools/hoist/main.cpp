@@ -65,9 +65,13 @@ cl::opt<int> Jobs("j",
                   cl::desc("With --all: lift and optimize in N parallel workers (0: every core), "
                            "writing one module per chunk of functions into the directory -o"),
                   cl::value_desc("N"), cl::init(-1), cl::sub(LiftCmd));
+cl::opt<bool> Verify("verify",
+                     cl::desc("Run the LLVM verifier over the lifted module even at -O0 (it "
+                              "always runs with -O1..-O3, --brighten and --emit obj); a "
+                              "function it rejects becomes a runtime call"),
+                     cl::sub(LiftCmd));
 cl::opt<bool> VerifyEach("verify-each",
-                         cl::desc("Run the LLVM verifier on each function as it is lifted "
-                                  "(default: once over the lifted module)"),
+                         cl::desc("Run the LLVM verifier on each function as it is lifted"),
                          cl::sub(LiftCmd));
 cl::opt<bool> ValueNames("names",
                          cl::desc("Name values and blocks after registers and addresses "
@@ -76,6 +80,20 @@ cl::opt<bool> ValueNames("names",
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
+
+cl::opt<bool> Deobfuscate("deobfuscate",
+                          cl::desc("Concolic lifting: follow concrete jumps, calls and returns, "
+                                   "fold concrete branches, inline calls, devirtualize "
+                                   "(docs/DEOBFUSCATE.md)"),
+                          cl::sub(LiftCmd));
+cl::opt<std::string> Outline("outline", cl::desc("With --deobfuscate: callees kept as calls"),
+                             cl::value_desc("0xaddr,..."), cl::sub(LiftCmd));
+cl::opt<std::string> ConcreteMemory("concrete-memory",
+                                    cl::desc("With --deobfuscate: more concrete memory"),
+                                    cl::value_desc("0xlo-0xhi,..."), cl::sub(LiftCmd));
+cl::opt<std::string> SymbolicMemory("symbolic-memory",
+                                    cl::desc("With --deobfuscate: memory not taken as concrete"),
+                                    cl::value_desc("0xlo-0xhi,..."), cl::sub(LiftCmd));
 
 cl::opt<double> Timeout("timeout",
                         cl::desc("Stop discovery and lifting after SECONDS and write the "
@@ -172,6 +190,7 @@ int main(int argc, char **argv) {
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
     options.verifyEachFunction = VerifyEach;
+    options.verify = Verify;
     options.valueNames = ValueNames;
     options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
@@ -184,6 +203,14 @@ int main(int argc, char **argv) {
     }
     if (Brighten.getNumOccurrences())
       options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
+    if (!Deobfuscate && (!Outline.empty() || !ConcreteMemory.empty() || !SymbolicMemory.empty()))
+      return usageError("--outline, --concrete-memory and --symbolic-memory need --deobfuscate");
+    if (Deobfuscate) {
+      auto parsed = hoist::parseDeobfuscateOptions(Outline, ConcreteMemory, SymbolicMemory);
+      if (!parsed)
+        return usageError(llvm::toString(parsed.takeError()));
+      options.deobfuscate = *parsed;
+    }
     return hoist::runLift(options);
   }
   if (TranslateCmd) {

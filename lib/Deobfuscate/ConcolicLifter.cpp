@@ -1,0 +1,882 @@
+#include "Deobfuscate/ConcolicLifter.h"
+
+#include "Arch/LiftContext.h"
+#include "Arch/StateLayout.h"
+#include "Brighten/CallingConvention.h"
+#include "Deobfuscate/ConcreteMemory.h"
+#include "Deobfuscate/Context.h"
+#include "Deobfuscate/LocalSimplifier.h"
+#include "Deobfuscate/LoopGeneralization.h"
+#include "Deobfuscate/PossibleTargets.h"
+#include "Discover/FunctionExplorer.h"
+#include "Discover/InstructionCache.h"
+#include "Lift/CallTargets.h"
+#include "Lift/Intrinsics.h"
+#include "Semantics/Semantics.h"
+#include "Support/Diagnostics.h"
+#include "Support/Error.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace hoist {
+namespace {
+
+/// A generalized header's context, kept across restarts (see ConcolicLifter::run).
+struct Generalization {
+  uint64_t address;
+  Context context;
+};
+
+struct Instance {
+  PathNode path;
+  Context context;
+  uint64_t hash = 0;
+  llvm::BasicBlock *bb = nullptr;
+  RegisterFile::Block *registers = nullptr;
+  bool generalized = false;
+};
+
+/// An edge to a block that leaves the function (a budget ran out): filled once the branch
+/// into it exists, so that its reads look into the finished block.
+struct Exit {
+  RegisterFile::Block *block;
+  uint64_t target;
+};
+
+class ConcolicLifter final : public ControlFlow {
+public:
+  ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
+                 DiagnosticSink &diagnostics, llvm::Function &function,
+                 std::vector<Generalization> &generalizations, bool mayRestart,
+                 const std::set<uint64_t> &leaders);
+
+  /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
+  /// is then incomplete and must be discarded).
+  bool run(uint64_t entry);
+  DeobfuscationStats stats() const;
+
+  // ControlFlow.
+  void jump(uint64_t target) override;
+  void branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) override;
+  void jumpIndirect(llvm::Value *target) override;
+  void call(llvm::Value *target, uint64_t returnAddress) override;
+  void ret(llvm::Value *target) override;
+  void trap(llvm::Value *address) override;
+  void trapIf(llvm::Value *condition, llvm::Value *address) override;
+  void branchIf(llvm::Value *condition, uint64_t target) override;
+  void callRuntime(llvm::StringRef name) override;
+  void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
+                  llvm::function_ref<void()> otherwise) override;
+  void unsupportedAtRunTime() override;
+
+private:
+  void liftInstance(Instance &instance);
+  void defineContext(Instance &instance);
+  void liftInstruction(const Instr &instr);
+  Context capture();
+  std::array<AbstractValue, Context::NumGprs> captureGprs();
+  Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
+  Instance *create(uint64_t target, const Context &context, const PathNode &path,
+                   bool generalized);
+  llvm::BasicBlock *edgeTo(uint64_t target, const Context &context, bool fork,
+                           std::vector<Exit> &exits);
+  void fillExits(const std::vector<Exit> &exits);
+  /// Goes to a concrete `target`: an import's stub or an outlined function is a tail call,
+  /// anything else the next block instance.
+  void jumpTo(uint64_t target);
+  /// A jmp (or ret) into a function that stays a call: it returns where [RSP] says.
+  void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals);
+  /// Calls code outside the function whose `ret` pops the return address at [RSP]
+  /// (`returnAddress`), then goes on after it as the ABI says the machine is.
+  void callExternal(llvm::FunctionCallee callee, llvm::Value *rip, uint64_t returnAddress,
+                    bool mayWriteGlobals);
+  /// After a runtime call for the current instruction: registers it does not write keep
+  /// what they held (State was reloaded).
+  void keepUnwritten(const std::array<AbstractValue, Context::NumGprs> &before);
+  /// What code outside the function can reach through registers: the argument registers of
+  /// a call (`call`), or every register but RSP and RBP (a runtime call, a syscall).
+  std::vector<AbstractValue> escapingRegisters(const std::array<AbstractValue, Context::NumGprs> &gprs,
+                                               bool call) const;
+  void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
+             bool returns);
+  void continueUnless(llvm::Value *condition, llvm::BasicBlock *taken);
+  /// The rest of the current instruction cannot run (a concrete branch left it): its IR goes
+  /// to a block without predecessors and its control flow is ignored.
+  void becomeDead();
+  bool outlined(uint64_t address) const;
+  void budgetExhausted(uint64_t address, const std::string &what);
+  void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
+  std::string blockName(const llvm::Twine &prefix, uint64_t address) const {
+    if (context_.shouldDiscardValueNames())
+      return {};
+    return (prefix + llvm::utohexstr(address, true)).str();
+  }
+  llvm::Value *rsp0() const { return memory_.entryStack(); }
+
+  const Image &image_;
+  InstructionCache &cache_;
+  const DeobfuscateOptions &options_;
+  DiagnosticSink &diagnostics_;
+  llvm::Function &function_;
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  llvm::Value *state_;
+  llvm::Value *memoryBase_;
+  RegisterFile registers_;
+  ConcreteMemory memory_;
+  LiftContext ctx_;
+  LocalSimplifier simplifier_;
+  CallingConvention convention_;
+  std::vector<Generalization> &generalizations_;
+  bool mayRestart_;
+  bool restart_ = false;
+  unsigned pcKind_;
+
+  std::deque<Instance> instances_;
+  std::unordered_multimap<uint64_t, Instance *> byKey_;
+  std::unordered_map<uint64_t, std::vector<Instance *>> byAddress_;
+  std::vector<Instance *> worklist_;
+  std::unordered_set<uint64_t> edgeTargets_;
+  std::unordered_set<uint64_t> exports_;
+
+  Instance *current_ = nullptr;
+  RegisterFile::Block *tail_ = nullptr;
+  llvm::BasicBlock *tailBB_ = nullptr;
+  bool dead_ = false;
+  bool budgetReported_ = false;
+  DeobfuscationStats stats_;
+};
+
+llvm::BasicBlock *createEntry(llvm::Function &function) {
+  return llvm::BasicBlock::Create(function.getContext(), "entry", &function);
+}
+
+ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
+                               const DeobfuscateOptions &options, DiagnosticSink &diagnostics,
+                               llvm::Function &function,
+                               std::vector<Generalization> &generalizations, bool mayRestart,
+                               const std::set<uint64_t> &leaders)
+    : image_(image), cache_(cache), options_(options), diagnostics_(diagnostics),
+      function_(function), module_(*function.getParent()), context_(function.getContext()),
+      state_(function.getArg(0)), memoryBase_(function.getArg(1)),
+      registers_(createEntry(function), function.getArg(0)),
+      memory_(image, options, function.getParent()->getDataLayout()),
+      ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
+      simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
+      mayRestart_(mayRestart), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
+  ctx_.setMemoryObserver(&memory_);
+  // A loop header found in an earlier attempt starts an instance even when code falls
+  // through into it, so that its first iteration is not lifted apart from the loop.
+  for (const Generalization &known : generalizations)
+    edgeTargets_.insert(known.address);
+  edgeTargets_.insert(leaders.begin(), leaders.end());
+  for (const Export &e : image.exports())
+    if (e.address)
+      exports_.insert(e.address);
+}
+
+DeobfuscationStats ConcolicLifter::stats() const {
+  DeobfuscationStats stats = stats_;
+  stats.blockInstances = instances_.size();
+  stats.addresses = byAddress_.size();
+  std::unordered_set<uint64_t> contexts;
+  stats.loopsGeneralized = 0;
+  for (const Instance &instance : instances_) {
+    contexts.insert(instance.hash);
+    stats.loopsGeneralized += instance.generalized;
+  }
+  stats.contexts = contexts.size();
+  return stats;
+}
+
+bool ConcolicLifter::run(uint64_t entry) {
+  stats_.entry = entry;
+  RegisterFile::Block *entryBlock = registers_.entryBlock();
+  memory_.setEntryStack(registers_.read(entryBlock, Var::RSP));
+  // At entry only the stack is known: RSP is the entry stack pointer, DF is clear (ABI).
+  Context initial;
+  initial.gprs[static_cast<unsigned>(Var::RSP)] = AbstractValue::stack(0);
+  initial.flags[static_cast<unsigned>(Var::DF) - static_cast<unsigned>(Var::CF)] =
+      AbstractValue::constant(0);
+  Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), false);
+  registers_.addPredecessor(first->registers, entryBlock);
+  llvm::BranchInst::Create(first->bb, registers_.basicBlock(entryBlock));
+  while (!worklist_.empty() && !restart_) {
+    Instance *instance = worklist_.back();
+    worklist_.pop_back();
+    liftInstance(*instance);
+  }
+  if (restart_)
+    return false;
+  for (Instance &instance : instances_)
+    registers_.seal(instance.registers);
+  for (llvm::BasicBlock &bb : function_)
+    if (!bb.getTerminator())
+      new llvm::UnreachableInst(context_, &bb);
+  return true;
+}
+
+// --- Instances ---------------------------------------------------------------------------
+
+Instance *ConcolicLifter::create(uint64_t target, const Context &context, const PathNode &path,
+                                 bool generalized) {
+  Instance &instance = instances_.emplace_back();
+  instance.path = path;
+  instance.path.owner = instances_.size() - 1;
+  instance.context = context;
+  instance.hash = context.hash();
+  instance.generalized = generalized;
+  instance.bb = llvm::BasicBlock::Create(context_, blockName("bb_", target), &function_);
+  instance.registers = registers_.createBlock(instance.bb);
+  byKey_.emplace(instance.hash ^ target, &instance);
+  byAddress_[target].push_back(&instance);
+  worklist_.push_back(&instance);
+  edgeTargets_.insert(target);
+  return &instance;
+}
+
+Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, bool fork) {
+  uint64_t hash = context.hash();
+  auto [begin, end] = byKey_.equal_range(hash ^ target);
+  for (auto it = begin; it != end; ++it)
+    if (it->second->path.address == target && it->second->context == context)
+      return it->second;
+  std::vector<Instance *> &atAddress = byAddress_[target];
+  for (Instance *instance : atAddress)
+    if (instance->generalized && instance->context.covers(context, memory_))
+      return instance;
+  PathNode path = PathNode::after(&current_->path, target, fork);
+  for (const Generalization &known : generalizations_)
+    if (known.address == target && known.context.covers(context, memory_))
+      return create(target, known.context, path, true);
+  // A generalized header reached with values turned symbolic where its context still knows
+  // them (the loop ran on a path it had not run on before): no new concrete state, so the
+  // header is generalized further rather than lifted again.
+  for (Generalization &known : generalizations_)
+    if (known.address == target && !known.context.conflicts(context, memory_)) {
+      known.context.widen(context, memory_);
+      if (mayRestart_) {
+        restart_ = true;
+        return nullptr;
+      }
+      return create(target, known.context, path, true);
+    }
+  if (instances_.size() >= options_.maxInstances) {
+    budgetExhausted(target, "block instances per function (" +
+                                std::to_string(options_.maxInstances) + ")");
+    return nullptr;
+  }
+  if (atAddress.size() >= options_.maxInstancesPerAddress) {
+    budgetExhausted(target, "instances of one address (" +
+                                std::to_string(options_.maxInstancesPerAddress) + ")");
+    return nullptr;
+  }
+  std::vector<const PathNode *> visits;
+  if (const PathNode *last = lastVisitAfterFork(path, options_.loopSearchDepth);
+      last && !instances_[last->owner].context.conflicts(context, memory_))
+    visits.push_back(last);
+  else
+    visits = repeatingVisits(path, options_.loopSearchDepth);
+  if (!visits.empty()) {
+    // The loop's control repeats on symbolic data: generalize its header over the visits.
+    Context general = context;
+    for (const PathNode *visit : visits)
+      general.widen(instances_[visit->owner].context, memory_);
+    // One generalized header per loop: a new generalization that agrees with an earlier
+    // one of the header wherever both know a value (an inner loop entered again with other
+    // outer values) widens it instead of adding a second copy of the loop.
+    bool merged = false;
+    for (Generalization &known : generalizations_)
+      if (known.address == target && !known.context.conflicts(general, memory_)) {
+        known.context.widen(general, memory_);
+        general = known.context;
+        merged = true;
+        break;
+      }
+    if (!merged)
+      generalizations_.push_back({target, general});
+    if (mayRestart_) {
+      restart_ = true;   // lift again from the start: the loop is then not peeled
+      return nullptr;
+    }
+    return create(target, general, path, true);
+  }
+  return create(target, context, path, false);
+}
+
+llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &context, bool fork,
+                                         std::vector<Exit> &exits) {
+  Instance *instance = findOrCreate(target, context, fork);
+  if (instance) {
+    registers_.addPredecessor(instance->registers, tail_);
+    return instance->bb;
+  }
+  auto *bb = llvm::BasicBlock::Create(context_, blockName("exit_", target), &function_);
+  RegisterFile::Block *exit = registers_.createBlock(bb);
+  registers_.addPredecessor(exit, tail_);
+  registers_.seal(exit);
+  exits.push_back({exit, target});
+  return bb;
+}
+
+void ConcolicLifter::fillExits(const std::vector<Exit> &exits) {
+  for (const Exit &exit : exits)
+    leave(exit.block, getIntrinsic(module_, Intrinsic::Jmp),
+          llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_), exit.target), false);
+}
+
+void ConcolicLifter::budgetExhausted(uint64_t address, const std::string &what) {
+  ++stats_.budgetsHit;
+  if (budgetReported_)
+    return;
+  budgetReported_ = true;
+  diagnostics_.warning("deobfuscate-budget", address,
+                       llvm::formatv("{0}: concolic lifting of {1} stopped at the budget of {2}; "
+                                     "the path leaves through __hoist_jmp",
+                                     formatAddress(address), formatAddress(stats_.entry), what)
+                           .str());
+}
+
+// --- Contexts ----------------------------------------------------------------------------
+
+std::array<AbstractValue, Context::NumGprs> ConcolicLifter::captureGprs() {
+  std::array<AbstractValue, Context::NumGprs> gprs;
+  for (unsigned i = 0; i < Context::NumGprs; ++i) {
+    AbstractValue value = classify(registers_.read(tail_, gprVar(i)), rsp0());
+    gprs[i] = value.isSymbolic() ? AbstractValue{} : value;
+  }
+  return gprs;
+}
+
+Context ConcolicLifter::capture() {
+  Context context;
+  context.gprs = captureGprs();
+  for (unsigned i = 0; i < Context::NumFlags; ++i) {
+    llvm::Value *flag = registers_.read(tail_, static_cast<Var>(static_cast<unsigned>(Var::CF) + i));
+    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(flag))
+      context.flags[i] = AbstractValue::constant(constant->getZExtValue());
+  }
+  context.memory = memory_.state();
+  context.memory.forgetValues();
+  const AbstractValue &rsp = context.gprs[static_cast<unsigned>(Var::RSP)];
+  if (rsp.isStack())
+    context.memory.dropStackBelow(rsp.offset() - 128);   // below the red zone: dead
+  memory_.normalize(context.memory);
+  return context;
+}
+
+void ConcolicLifter::defineContext(Instance &instance) {
+  // Known registers and flags are defined at the top of the instance: every arrival agrees
+  // on them. The others are read from the predecessors (phis).
+  llvm::IRBuilder<> ir(instance.bb);
+  for (unsigned i = 0; i < Context::NumGprs; ++i) {
+    const AbstractValue &value = instance.context.gprs[i];
+    if (!value.isSymbolic())
+      registers_.write(instance.registers, gprVar(i),
+                       materialize(ir, value, ir.getInt64Ty(), rsp0()));
+  }
+  for (unsigned i = 0; i < Context::NumFlags; ++i) {
+    const AbstractValue &value = instance.context.flags[i];
+    if (value.isConstant())
+      registers_.write(instance.registers, static_cast<Var>(static_cast<unsigned>(Var::CF) + i),
+                       ir.getInt1(value.value != 0));
+  }
+  memory_.state() = instance.context.memory;
+}
+
+// --- Lifting -----------------------------------------------------------------------------
+
+void ConcolicLifter::liftInstance(Instance &instance) {
+  current_ = &instance;
+  tail_ = instance.registers;
+  tailBB_ = instance.bb;
+  dead_ = false;
+  defineContext(instance);
+  uint64_t address = instance.path.address;
+  tagWithAddress(instance.bb, nullptr, address);
+  for (uint64_t count = 0;; ++count) {
+    if (tailBB_->getTerminator() || dead_ || restart_)
+      break;
+    if (count > 0 && edgeTargets_.count(address)) {
+      // Another path jumps here: end the instance so that equal contexts share the rest.
+      jump(address);
+      break;
+    }
+    if (count >= options_.maxInstructionsPerInstance ||
+        stats_.instructionsLifted >= options_.maxInstructions) {
+      budgetExhausted(address, "instructions (" + std::to_string(options_.maxInstructions) +
+                                   " per function, " +
+                                   std::to_string(options_.maxInstructionsPerInstance) +
+                                   " per instance)");
+      leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), ctx_.ir.getInt64(address), false);
+      break;
+    }
+    const DecodedAt *decoded = cache_.at(address);
+    if (!decoded) {
+      diagnostics_.warning("leaves-code", address,
+                           formatAddress(address) +
+                               ": execution runs past the end of executable code; lifted as "
+                               "__hoist_jmp");
+      leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), ctx_.ir.getInt64(address), false);
+      break;
+    }
+    if (decoded->status != DecodeStatus::Ok) {
+      diagnostics_.error("invalid-instruction", address,
+                         formatAddress(address) + ": " + decodeStatusMessage(decoded->status) +
+                             "; lifted as __hoist_trap");
+      leave(tail_, getIntrinsic(module_, Intrinsic::Trap), ctx_.ir.getInt64(address), false);
+      break;
+    }
+    liftInstruction(decoded->instr);
+    address = decoded->instr.next();
+  }
+  if (dead_ && !tailBB_->getTerminator())
+    new llvm::UnreachableInst(context_, tailBB_);
+}
+
+void ConcolicLifter::liftInstruction(const Instr &instr) {
+  llvm::BasicBlock *bb = tailBB_;
+  llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
+  ctx_.setPosition(tail_, &instr);
+  Semantic semantic = findSemantic(instr);
+  LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
+  if (status == LiftStatus::Unsupported) {
+    diagnostics_.warning("unsupported-instruction", instr.address,
+                         instr.describe() + ": no semantics; lifted as __hoist_unsupported");
+    ctx_.setPosition(tail_, &instr);
+    unsupportedAtRunTime();
+  }
+  ++stats_.instructionsLifted;
+  // Simplified before the next instruction reads them; only the block the instruction began
+  // in, the common case (a split block's tail is new and small).
+  simplifier_.run(bb, last);
+  tagWithAddress(bb, last, instr.address);
+  if (tailBB_ != bb)
+    tagWithAddress(tailBB_, nullptr, instr.address);
+}
+
+void ConcolicLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
+                                    uint64_t address) {
+  llvm::MDNode *pc = llvm::MDNode::get(
+      context_, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                    llvm::Type::getInt64Ty(context_), address)));
+  auto it = after ? std::next(after->getIterator()) : bb->begin();
+  for (; it != bb->end(); ++it)
+    if (!llvm::isa<llvm::PHINode>(*it) && !it->getMetadata(pcKind_))
+      it->setMetadata(pcKind_, pc);
+}
+
+void ConcolicLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee callee,
+                           llvm::Value *rip, bool returns) {
+  llvm::BasicBlock *bb = registers_.basicBlock(block);
+  registers_.storeAll(block);
+  llvm::IRBuilder<> ir(bb);
+  if (llvm::Instruction *terminator = bb->getTerminator())
+    ir.SetInsertPoint(terminator);
+  ir.CreateStore(rip, registers_.fieldPointer(HOIST_FIELD_RIP));
+  if (callee) {
+    if (callee.getFunctionType()->getNumParams() == 3)
+      ir.CreateCall(callee, {state_, memoryBase_, rip});
+    else
+      ir.CreateCall(callee, {state_, memoryBase_});
+  }
+  if (returns)
+    registers_.reloadAll(block);
+  else
+    ir.CreateRetVoid();
+}
+
+void ConcolicLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *taken) {
+  auto *restBB = llvm::BasicBlock::Create(context_, blockName("bb_", ctx_.instr().address),
+                                          &function_);
+  RegisterFile::Block *rest = registers_.createBlock(restBB);
+  registers_.addPredecessor(rest, tail_);
+  registers_.seal(rest);
+  llvm::BranchInst::Create(taken, restBB, condition, tailBB_);
+  tail_ = rest;
+  tailBB_ = restBB;
+}
+
+void ConcolicLifter::becomeDead() {
+  auto *deadBB = llvm::BasicBlock::Create(context_, "dead", &function_);
+  tail_ = registers_.createBlock(deadBB);
+  registers_.seal(tail_);
+  tailBB_ = deadBB;
+  dead_ = true;
+  ctx_.setPosition(tail_, &ctx_.instr());
+}
+
+bool ConcolicLifter::outlined(uint64_t address) const {
+  return options_.outline.count(address) || exports_.count(address);
+}
+
+// --- Control flow ------------------------------------------------------------------------
+
+void ConcolicLifter::jumpTo(uint64_t target) {
+  if (const Import *import = image_.importAtStub(target))
+    return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false);
+  if (outlined(target) && target != stats_.entry)
+    return tailCall(declareLiftedFunction(module_, target), ctx_.ir.getInt64(target), true);
+  Context context = capture();
+  std::vector<Exit> exits;
+  llvm::BasicBlock *destination = edgeTo(target, context, false, exits);
+  llvm::BranchInst::Create(destination, tailBB_);
+  fillExits(exits);
+}
+
+void ConcolicLifter::jump(uint64_t target) {
+  if (dead_)
+    return;
+  jumpTo(target);
+}
+
+void ConcolicLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) {
+  if (dead_)
+    return;
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition)) {
+    ++stats_.branchesFolded;
+    return jumpTo(constant->isOne() ? taken : notTaken);
+  }
+  if (taken == notTaken)
+    return jumpTo(taken);
+  Context context = capture();
+  std::vector<Exit> exits;
+  llvm::BasicBlock *takenBB = edgeTo(taken, context, true, exits);
+  llvm::BasicBlock *notTakenBB = edgeTo(notTaken, context, true, exits);
+  llvm::BranchInst::Create(takenBB, notTakenBB, condition, tailBB_);
+  fillExits(exits);
+}
+
+void ConcolicLifter::jumpIndirect(llvm::Value *target) {
+  if (dead_)
+    return;
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(target)) {
+    ++stats_.indirectFollowed;
+    return jumpTo(constant->getZExtValue());
+  }
+  CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
+  if (resolved.kind == CallTarget::Kind::Import)
+    return tailCall(declareImport(module_, *resolved.import), target, false);
+  std::optional<std::vector<uint64_t>> possible = possibleTargets(target);
+  if (!possible) {
+    diagnostics_.warning("unresolved-jump", ctx_.instr().address,
+                         ctx_.instr().describe() +
+                             ": the target is not concrete; lifted as __hoist_jmp");
+    return leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), target, false);
+  }
+  // A symbolic target with a few possible values: a switch over them.
+  ++stats_.indirectFollowed;
+  Context context = capture();
+  auto *defaultBB = llvm::BasicBlock::Create(context_, "jmp_default", &function_);
+  RegisterFile::Block *fallback = registers_.createBlock(defaultBB);
+  registers_.addPredecessor(fallback, tail_);
+  registers_.seal(fallback);
+  auto *switchInst = llvm::SwitchInst::Create(target, defaultBB,
+                                              static_cast<unsigned>(possible->size()), tailBB_);
+  std::vector<Exit> exits;
+  for (uint64_t value : *possible)
+    switchInst->addCase(llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_), value),
+                        edgeTo(value, context, true, exits));
+  fillExits(exits);
+  leave(fallback, getIntrinsic(module_, Intrinsic::Jmp), target, false);
+}
+
+void ConcolicLifter::call(llvm::Value *target, uint64_t returnAddress) {
+  if (dead_)
+    return;
+  CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
+  if (resolved.kind == CallTarget::Kind::Import) {
+    llvm::Value *rip = resolved.throughSlot ? target : ctx_.ir.getInt64(resolved.address);
+    return callExternal(declareImport(module_, *resolved.import), rip, returnAddress, false);
+  }
+  std::optional<uint64_t> callee;
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(target))
+    callee = constant->getZExtValue();
+  else if (resolved.kind == CallTarget::Kind::Lifted)
+    callee = resolved.address;
+  if (!callee)
+    return callExternal(getIntrinsic(module_, Intrinsic::Call), target, returnAddress, true);
+  if (outlined(*callee))
+    return callExternal(declareLiftedFunction(module_, *callee), ctx_.ir.getInt64(*callee),
+                        returnAddress, true);
+  // Inlined: the return address the call pushed is concrete, so the callee's `ret` comes back.
+  ++stats_.callsInlined;
+  const AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
+  if (rsp.isStack())
+    memory_.state().returnSlots.insert(rsp.offset());
+  jumpTo(*callee);
+}
+
+void ConcolicLifter::ret(llvm::Value *target) {
+  if (dead_)
+    return;
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(target);
+  if (!constant) {
+    // The function's own return: State.RIP is the address popped (include/hoist/Lifter.h).
+    return leave(tail_, llvm::FunctionCallee(), target, false);
+  }
+  ++stats_.indirectFollowed;
+  // A return to a known address (an inlined call's, or push/ret): what it popped is dead.
+  AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
+  if (rsp.isStack())
+    memory_.state().dropStackBelow(rsp.offset());
+  uint64_t destination = constant->getZExtValue();
+  if (const Import *import = image_.importAtStub(destination)) {
+    // `push import; ret`: the import runs with the next return address on the stack.
+    return tailCall(declareImport(module_, *import), target, false);
+  }
+  jumpTo(destination);
+}
+
+void ConcolicLifter::tailCall(llvm::FunctionCallee callee, llvm::Value *rip,
+                              bool mayWriteGlobals) {
+  llvm::Value *returnAddress = ctx_.load(ctx_.readVar(Var::RSP), ctx_.ir.getInt64Ty());
+  auto *known = llvm::dyn_cast<llvm::ConstantInt>(returnAddress);
+  if (!known)   // it returns to our caller
+    return leave(tail_, callee, rip, false);
+  // It returns into code being lifted (an inlined caller): as if it were called from there.
+  callExternal(callee, rip, known->getZExtValue(), mayWriteGlobals);
+  if (!dead_ && !tailBB_->getTerminator())
+    jumpTo(known->getZExtValue());
+}
+
+void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
+                                  uint64_t returnAddress, bool mayWriteGlobals) {
+  ++stats_.externalCalls;
+  std::array<AbstractValue, Context::NumGprs> before = captureGprs();
+  std::array<llvm::Value *, Context::NumGprs> values{};
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    values[i] = registers_.read(tail_, gprVar(i));
+  memory_.externalCall(escapingRegisters(before, true), mayWriteGlobals);
+  leave(tail_, callee, rip, true);
+  // The callee's `ret` pops the return address and sets RIP to it; anything else leaves.
+  uint64_t pc = ctx_.instr().address;
+  llvm::IRBuilder<> ir(tailBB_);
+  llvm::Value *returnedTo =
+      ir.CreateLoad(ir.getInt64Ty(), registers_.fieldPointer(HOIST_FIELD_RIP), "returned.to");
+  llvm::Value *elsewhere = ir.CreateICmpNE(returnedTo, ir.getInt64(returnAddress));
+  auto *elsewhereBB = llvm::BasicBlock::Create(context_, blockName("returned_elsewhere_", pc),
+                                               &function_);
+  llvm::IRBuilder<> exit(elsewhereBB);
+  exit.CreateCall(getIntrinsic(module_, Intrinsic::Jmp), {state_, memoryBase_, returnedTo});
+  exit.CreateRetVoid();
+  tagWithAddress(elsewhereBB, nullptr, pc);
+  continueUnless(elsewhere, elsewhereBB);
+  ctx_.setPosition(tail_, &ctx_.instr());
+  // As the ABI has it: RSP past the return address, callee-saved registers as they were,
+  // DF clear. (Brightening's call shim assumes the same.)
+  ctx_.writeVar(Var::RSP, ctx_.ir.CreateAdd(values[static_cast<unsigned>(Var::RSP)],
+                                            ctx_.ir.getInt64(8)));
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (i != static_cast<unsigned>(Var::RSP) && isCalleeSaved(stateFieldOf(gprVar(i)), convention_))
+      ctx_.writeVar(gprVar(i), values[i]);
+  ctx_.writeVar(Var::DF, ctx_.ir.getFalse());
+  AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
+  if (rsp.isStack())
+    memory_.state().dropStackBelow(rsp.offset());
+}
+
+std::vector<AbstractValue>
+ConcolicLifter::escapingRegisters(const std::array<AbstractValue, Context::NumGprs> &gprs,
+                                  bool call) const {
+  std::vector<AbstractValue> escaping;
+  if (call) {
+    for (HoistStateField field : integerArgumentRegisters(convention_))
+      for (unsigned i = 0; i < Context::NumGprs; ++i)
+        if (stateFieldOf(gprVar(i)) == field)
+          escaping.push_back(gprs[i]);
+    return escaping;
+  }
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (gprVar(i) != Var::RSP && gprVar(i) != Var::RBP)
+      escaping.push_back(gprs[i]);
+  return escaping;
+}
+
+void ConcolicLifter::keepUnwritten(const std::array<AbstractValue, Context::NumGprs> &before) {
+  const Instr &instr = ctx_.instr();
+  std::array<bool, Context::NumGprs> written{};
+  for (unsigned i = 0; i < instr.operandCount; ++i) {
+    const Operand &operand = instr.op(i);
+    if (operand.isReg() && operand.written)
+      if (std::optional<RegisterSlice> slice = gprSlice(operand.reg))
+        written[static_cast<unsigned>(slice->var)] = true;
+  }
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (!written[i] && !before[i].isSymbolic())
+      ctx_.writeVar(gprVar(i), materialize(ctx_.ir, before[i], ctx_.ir.getInt64Ty(), rsp0()));
+}
+
+void ConcolicLifter::trap(llvm::Value *address) {
+  if (dead_)
+    return;
+  leave(tail_, getIntrinsic(module_, Intrinsic::Trap), address, false);
+}
+
+void ConcolicLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
+  if (dead_)
+    return;
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition)) {
+    if (constant->isZero())
+      return;
+    trap(address);
+    return becomeDead();
+  }
+  auto *faultBB = llvm::BasicBlock::Create(context_, blockName("fault_", ctx_.instr().address),
+                                           &function_);
+  RegisterFile::Block *fault = registers_.createBlock(faultBB);
+  registers_.addPredecessor(fault, tail_);
+  registers_.seal(fault);
+  continueUnless(condition, faultBB);
+  leave(fault, getIntrinsic(module_, Intrinsic::Trap), address, false);
+  ctx_.setPosition(tail_, &ctx_.instr());
+}
+
+void ConcolicLifter::branchIf(llvm::Value *condition, uint64_t target) {
+  if (dead_)
+    return;
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition);
+  if (constant && constant->isZero())
+    return;
+  if (constant) {
+    ++stats_.branchesFolded;
+    jumpTo(target);
+    return becomeDead();
+  }
+  Context context = capture();
+  std::vector<Exit> exits;
+  llvm::BasicBlock *taken = edgeTo(target, context, true, exits);
+  continueUnless(condition, taken);
+  fillExits(exits);
+  ctx_.setPosition(tail_, &ctx_.instr());
+}
+
+void ConcolicLifter::callRuntime(llvm::StringRef name) {
+  if (dead_)
+    return;
+  std::array<AbstractValue, Context::NumGprs> before = captureGprs();
+  memory_.externalCall(escapingRegisters(before, false), false);
+  leave(tail_, getRuntimeIntrinsic(module_, name), ctx_.ir.getInt64(ctx_.instr().address), true);
+  ctx_.setPosition(tail_, &ctx_.instr());
+  keepUnwritten(before);
+}
+
+void ConcolicLifter::unsupportedAtRunTime() {
+  if (dead_)
+    return;
+  std::array<AbstractValue, Context::NumGprs> before = captureGprs();
+  memory_.externalCall(escapingRegisters(before, false), false);
+  leave(tail_, getIntrinsic(module_, Intrinsic::Unsupported),
+        ctx_.ir.getInt64(ctx_.instr().address), true);
+  ctx_.setPosition(tail_, &ctx_.instr());
+  keepUnwritten(before);
+}
+
+void ConcolicLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
+                                llvm::function_ref<void()> otherwise) {
+  if (dead_)
+    return;
+  const Instr &instr = ctx_.instr();
+  RegisterFile::Block *from = tail_;
+  llvm::BasicBlock *fromBB = tailBB_;
+  auto *joinBB = llvm::BasicBlock::Create(context_, blockName("bb_", instr.address), &function_);
+  RegisterFile::Block *join = registers_.createBlock(joinBB);
+  MemoryState before = memory_.state();
+  auto emitPart = [&](llvm::function_ref<void()> body) {
+    auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", instr.address), &function_,
+                                        joinBB);
+    RegisterFile::Block *part = registers_.createBlock(bb);
+    registers_.addPredecessor(part, from);
+    registers_.seal(part);
+    tail_ = part;
+    tailBB_ = bb;
+    memory_.state() = before;
+    ctx_.setPosition(part, &instr);
+    if (body)
+      body();
+    tagWithAddress(bb, nullptr, instr.address);
+    tagWithAddress(tailBB_, nullptr, instr.address);
+    if (!tailBB_->getTerminator()) {
+      registers_.addPredecessor(join, tail_);
+      llvm::BranchInst::Create(joinBB, tailBB_);
+    }
+    return bb;
+  };
+  auto *branchInst = llvm::BranchInst::Create(joinBB, joinBB, condition, fromBB);
+  branchInst->setSuccessor(0, emitPart(then));
+  MemoryState afterThen = memory_.state();
+  branchInst->setSuccessor(1, emitPart(otherwise));
+  // Either part may have run: what they stored differently is unknown after the join.
+  MemoryState &merged = memory_.state();
+  merged.forgetValues();
+  for (auto it = merged.stack.begin(); it != merged.stack.end();) {
+    auto found = afterThen.stack.find(it->first);
+    it = (found != afterThen.stack.end() && found->second == it->second) ? std::next(it)
+                                                                          : merged.stack.erase(it);
+  }
+  for (auto &[address, byte] : afterThen.absolute)
+    if (!(merged.absolute[address] == byte))
+      merged.absolute[address] = MemoryByte{};
+  registers_.seal(join);
+  tagWithAddress(fromBB, nullptr, instr.address);
+  tail_ = join;
+  tailBB_ = joinBB;
+  ctx_.setPosition(join, &instr);
+}
+
+} // namespace
+
+llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, const Image &image,
+                                                       uint64_t entry,
+                                                       const DeobfuscateOptions &options,
+                                                       DiagnosticSink &diagnostics) {
+  if (!image.isExecutable(entry))
+    return makeError("{0}: address {1} is not in an executable section", image.path(),
+                     formatAddress(entry));
+  llvm::Function *function = declareLiftedFunction(module, entry);
+  InstructionCache cache(image);
+  // The block starts a static exploration finds: code falling through into a loop header
+  // ends its instance there, so that the loop's first iteration is not lifted apart.
+  std::set<uint64_t> leaders;
+  {
+    LiftOptions budget;
+    budget.maxInstructionsPerFunction = 20000;
+    budget.maxBlocksPerFunction = 5000;
+    DiagnosticSink ignored;
+    for (const auto &[start, block] : exploreFunction(cache, entry, budget, ignored).blocks)
+      leaders.insert(start);
+  }
+  // A loop found to need generalization restarts the lift, so that the next attempt
+  // generalizes its header at the first arrival instead of after two peeled iterations.
+  std::vector<Generalization> generalizations;
+  constexpr unsigned MaxRestarts = 32;
+  for (unsigned attempt = 0;; ++attempt) {
+    function->deleteBody();
+    DiagnosticSink attemptDiagnostics;
+    bool complete = false;
+    DeobfuscationStats stats;
+    {
+      ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
+                            generalizations, attempt < MaxRestarts, leaders);
+      complete = lifter.run(entry);
+      stats = lifter.stats();
+    }
+    if (!complete)
+      continue;
+    for (const Diagnostic &d : attemptDiagnostics.all())
+      diagnostics.report(d.severity, d.code, d.address, d.message);
+    return stats;
+  }
+}
+
+} // namespace hoist

@@ -1,0 +1,251 @@
+#include "Deobfuscate/ConcreteMemory.h"
+
+#include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/IR/Constants.h>
+
+#include <limits>
+
+namespace hoist {
+namespace {
+
+constexpr unsigned MaxAccessBytes = 64;
+
+/// Whether the stack byte at `offset` belongs to an inlined call's return address.
+bool isReturnAddressByte(const MemoryState &state, int64_t offset) {
+  auto slot = state.returnSlots.upper_bound(offset);
+  return slot != state.returnSlots.begin() && offset < *std::prev(slot) + 8;
+}
+
+/// Forgets the stack bytes at or above `from`, but not the return addresses.
+void forgetStackFrom(MemoryState &state, int64_t from) {
+  for (auto it = state.stack.lower_bound(from); it != state.stack.end();)
+    it = isReturnAddressByte(state, it->first) ? std::next(it) : state.stack.erase(it);
+}
+
+bool inAny(const std::vector<AddressRange> &ranges, uint64_t begin, uint64_t end) {
+  for (const AddressRange &range : ranges)
+    if (begin < range.end && range.begin < end)
+      return true;
+  return false;
+}
+
+} // namespace
+
+ConcreteMemory::ConcreteMemory(const Image &image, const DeobfuscateOptions &options,
+                               const llvm::DataLayout &layout)
+    : image_(image), options_(options), layout_(layout) {
+  // An import slot is filled by the loader: what the file holds there is not what runs.
+  for (const Import &import : image.imports())
+    importSlots_.push_back({import.slotAddress, import.slotAddress + 8});
+}
+
+bool ConcreteMemory::concreteAbsolute(uint64_t address, unsigned size) const {
+  uint64_t end = address + size;
+  if (end < address || inAny(options_.symbolic, address, end) || inAny(importSlots_, address, end))
+    return false;
+  for (const AddressRange &range : options_.concrete)
+    if (range.contains(address) && end <= range.end)
+      return true;
+  const Section *section = image_.sectionAt(address);
+  return section && section->mapped && end <= section->address + section->size;
+}
+
+MemoryByte ConcreteMemory::absoluteByte(const MemoryState &state, uint64_t address) const {
+  if (auto found = state.absolute.find(address); found != state.absolute.end())
+    return found->second;
+  const Section *section = image_.sectionAt(address);
+  if (section && state.clobberedSections.count(section->address))
+    return MemoryByte{};
+  uint8_t byte = 0;
+  if (!image_.read(address, &byte, 1))
+    return MemoryByte{};
+  MemoryByte known;
+  known.kind = MemoryByte::Kind::Constant;
+  known.byte = byte;
+  return known;
+}
+
+void ConcreteMemory::normalize(MemoryState &state) const {
+  for (auto it = state.absolute.begin(); it != state.absolute.end();) {
+    if (it->second.kind != MemoryByte::Kind::Constant) {
+      ++it;
+      continue;
+    }
+    uint64_t address = it->first;
+    MemoryByte byte = it->second;
+    it = state.absolute.erase(it);
+    if (!(absoluteByte(state, address) == byte))
+      it = std::next(state.absolute.emplace_hint(it, address, byte));
+  }
+}
+
+llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *address,
+                                       llvm::Type *type) {
+  uint64_t size = layout_.getTypeStoreSize(type);
+  if (size == 0 || size > MaxAccessBytes || !entryStack_)
+    return nullptr;
+  AbstractValue where = classify(address, entryStack_);
+  std::vector<MemoryByte> bytes;
+  bytes.reserve(size);
+  if (where.isStack()) {
+    for (uint64_t i = 0; i < size; ++i) {
+      auto found = state_.stack.find(where.offset() + static_cast<int64_t>(i));
+      if (found == state_.stack.end())
+        return nullptr;
+      bytes.push_back(found->second);
+    }
+  } else if (where.isConstant() && concreteAbsolute(where.value, size)) {
+    for (uint64_t i = 0; i < size; ++i)
+      bytes.push_back(absoluteByte(state_, where.value + i));
+  } else {
+    return nullptr;
+  }
+
+  const MemoryByte &first = bytes.front();
+  auto all = [&](auto predicate) { return std::all_of(bytes.begin(), bytes.end(), predicate); };
+  if (all([](const MemoryByte &b) { return b.kind == MemoryByte::Kind::Constant; })) {
+    llvm::APInt value(size * 8, 0);
+    for (uint64_t i = 0; i < size; ++i)
+      value.insertBits(bytes[i].byte, i * 8, 8);
+    llvm::Constant *constant = llvm::ConstantInt::get(type->getContext(), value);
+    if (type->isIntegerTy())
+      return constant;
+    return llvm::ConstantFoldCastOperand(llvm::Instruction::BitCast, constant, type, layout_);
+  }
+  bool sameValue = true;
+  for (uint64_t i = 0; i < size; ++i)
+    sameValue &= bytes[i].kind == first.kind && bytes[i].value == first.value &&
+                 bytes[i].stackOffset == first.stackOffset &&
+                 bytes[i].index == first.index + i && bytes[i].size == first.size;
+  if (!sameValue)
+    return nullptr;
+  if (first.kind == MemoryByte::Kind::StackPointer && first.index == 0 && size == 8 &&
+      type->isIntegerTy(64))
+    return materialize(ir, AbstractValue::stack(first.stackOffset), type, entryStack_);
+  if (first.kind != MemoryByte::Kind::Value)
+    return nullptr;
+  llvm::Value *value = first.value;
+  if (first.index == 0 && size == first.size && value->getType() == type)
+    return value;
+  if (value->getType()->isIntegerTy() && type->isIntegerTy()) {
+    if (first.index)
+      value = ir.CreateLShr(value, first.index * 8);
+    return ir.CreateTrunc(value, type);
+  }
+  return nullptr;
+}
+
+std::vector<MemoryByte> ConcreteMemory::bytesOf(llvm::Value *value, unsigned size) const {
+  std::vector<MemoryByte> bytes(size);
+  llvm::Constant *constant = llvm::dyn_cast<llvm::Constant>(value);
+  if (constant && !constant->getType()->isIntegerTy())
+    constant = llvm::ConstantFoldCastOperand(
+        llvm::Instruction::BitCast, constant,
+        llvm::IntegerType::get(value->getContext(), size * 8), layout_);
+  if (auto *integer = llvm::dyn_cast_or_null<llvm::ConstantInt>(constant);
+      integer && integer->getBitWidth() == size * 8) {
+    for (unsigned i = 0; i < size; ++i) {
+      bytes[i].kind = MemoryByte::Kind::Constant;
+      bytes[i].byte = static_cast<uint8_t>(integer->getValue().extractBitsAsZExtValue(8, i * 8));
+    }
+    return bytes;
+  }
+  AbstractValue known = value->getType()->isIntegerTy(64) ? classify(value, entryStack_)
+                                                          : AbstractValue{};
+  for (unsigned i = 0; i < size; ++i) {
+    bytes[i].index = static_cast<uint8_t>(i);
+    bytes[i].size = static_cast<uint8_t>(size);
+    if (known.isStack()) {
+      bytes[i].kind = MemoryByte::Kind::StackPointer;
+      bytes[i].stackOffset = known.offset();
+    } else {
+      bytes[i].kind = MemoryByte::Kind::Value;
+      bytes[i].value = value;
+    }
+  }
+  return bytes;
+}
+
+void ConcreteMemory::stored(llvm::Value *address, llvm::Value *value) {
+  if (!entryStack_)
+    return;
+  uint64_t size = layout_.getTypeStoreSize(value->getType());
+  AbstractValue where = classify(address, entryStack_);
+  if (size > MaxAccessBytes) {
+    clobber(address, static_cast<unsigned>(std::min<uint64_t>(size, 4096)));
+    return;
+  }
+  if (where.isStack()) {
+    std::vector<MemoryByte> bytes = bytesOf(value, static_cast<unsigned>(size));
+    for (uint64_t i = 0; i < size; ++i)
+      state_.stack[where.offset() + static_cast<int64_t>(i)] = bytes[i];
+    return;
+  }
+  if (where.isConstant()) {
+    if (!concreteAbsolute(where.value, static_cast<unsigned>(size)))
+      return;
+    std::vector<MemoryByte> bytes = bytesOf(value, static_cast<unsigned>(size));
+    for (uint64_t i = 0; i < size; ++i)
+      state_.absolute[where.value + i] = bytes[i];
+    return;
+  }
+  clobber(address, static_cast<unsigned>(size));
+}
+
+void ConcreteMemory::clobber(llvm::Value *address, unsigned size) {
+  AbstractValue where = classify(address, entryStack_);
+  if (where.isStack()) {
+    for (unsigned i = 0; i < size; ++i)
+      state_.stack.erase(where.offset() + static_cast<int64_t>(i));
+    return;
+  }
+  if (where.isConstant()) {
+    for (unsigned i = 0; i < size; ++i)
+      if (concreteAbsolute(where.value + i, 1))
+        state_.absolute[where.value + i] = MemoryByte{};
+    return;
+  }
+  // A symbolic address: a stack array indexed by a symbolic value may write any of the stack
+  // but the return addresses; a global array's base says which section it writes.
+  if (where.touchesStack) {
+    forgetStackFrom(state_, std::numeric_limits<int64_t>::min());
+  }
+  if (const Section *section = image_.sectionAt(where.constantPart))
+    if (section->writable)
+      clobberSection(*section);
+}
+
+void ConcreteMemory::clobberSection(const Section &section) {
+  state_.clobberedSections.insert(section.address);
+  state_.absolute.erase(state_.absolute.lower_bound(section.address),
+                        state_.absolute.lower_bound(section.address + section.size));
+}
+
+void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals) {
+  std::optional<int64_t> lowestEscaped;
+  auto escape = [&](int64_t offset) {
+    if (!lowestEscaped || offset < *lowestEscaped)
+      lowestEscaped = offset;
+  };
+  for (const AbstractValue &value : registers) {
+    if (value.isStack())
+      escape(value.offset());
+    if (value.isConstant())
+      if (const Section *section = image_.sectionAt(value.value))
+        if (section->writable)
+          clobberSection(*section);
+  }
+  for (const auto &[offset, byte] : state_.stack)
+    if (byte.kind == MemoryByte::Kind::StackPointer)
+      escape(byte.stackOffset);
+  // The callee may write anything above the lowest pointer it got, but not the return
+  // addresses of the calls it runs in.
+  if (lowestEscaped)
+    forgetStackFrom(state_, *lowestEscaped);
+  if (mayWriteGlobals)
+    for (const Section &section : image_.sections())
+      if (section.mapped && section.writable)
+        clobberSection(section);
+}
+
+} // namespace hoist

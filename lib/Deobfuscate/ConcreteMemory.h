@@ -1,0 +1,63 @@
+// Memory for concolic lifting: forwards the values of concrete memory to the loads that read
+// them (constants out of the image, the stack's spills, return addresses a push or call left)
+// while every store is still emitted, so that a load it cannot answer reads the same memory.
+//
+// Policy: the stack (relative to the entry RSP) and the image are concrete, so are the
+// --concrete-memory ranges; --symbolic-memory ranges and import slots are not. A store through
+// a symbolic address is assumed not to write concrete memory, except that one computed from
+// the stack pointer forgets the stack, and one from a constant inside a writable section
+// forgets that section.
+#pragma once
+
+#include "Arch/LiftContext.h"
+#include "Deobfuscate/AbstractValue.h"
+#include "Deobfuscate/DeobfuscateOptions.h"
+#include "Deobfuscate/MemoryState.h"
+#include "hoist/Image.h"
+
+#include <llvm/IR/DataLayout.h>
+
+#include <optional>
+#include <vector>
+
+namespace hoist {
+
+class ConcreteMemory final : public MemoryObserver {
+public:
+  ConcreteMemory(const Image &image, const DeobfuscateOptions &options,
+                 const llvm::DataLayout &layout);
+
+  void setEntryStack(llvm::Value *entryStack) { entryStack_ = entryStack; }
+  llvm::Value *entryStack() const { return entryStack_; }
+  MemoryState &state() { return state_; }
+
+  llvm::Value *knownLoad(llvm::IRBuilderBase &ir, llvm::Value *address, llvm::Type *type) override;
+  void stored(llvm::Value *address, llvm::Value *value) override;
+
+  /// Code outside the lifted function ran (an import, an outlined callee) with `registers`
+  /// (those it reads: the argument registers of a call): what it can reach through them, and
+  /// through stack pointers stored in memory, is no longer known. With
+  /// `mayWriteGlobals`, so is every writable section (the callee is code of the image).
+  void externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals);
+  /// `size` bytes at `address` were written by something the lifter does not see.
+  void clobber(llvm::Value *address, unsigned size);
+
+  /// The byte at a concrete absolute address as the path knows it (image bytes included).
+  MemoryByte absoluteByte(const MemoryState &state, uint64_t address) const;
+  /// Drops absolute bytes equal to what the image holds, so that equal memory compares equal.
+  void normalize(MemoryState &state) const;
+
+private:
+  bool concreteAbsolute(uint64_t address, unsigned size) const;
+  void clobberSection(const Section &section);
+  std::vector<MemoryByte> bytesOf(llvm::Value *value, unsigned size) const;
+
+  const Image &image_;
+  const DeobfuscateOptions &options_;
+  const llvm::DataLayout &layout_;
+  llvm::Value *entryStack_ = nullptr;
+  MemoryState state_;
+  std::vector<AddressRange> importSlots_;
+};
+
+} // namespace hoist

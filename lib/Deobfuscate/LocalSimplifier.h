@@ -1,0 +1,30 @@
+// Simplifies the IR of each instruction right after it is lifted, so that concrete values
+// stay constants: `xor ebx, ebx` reads ebx twice (two truncs), and only once the reads are
+// recognized as one value does the xor fold to 0. A value found equal to an earlier one of
+// the block, or a constant or operand it simplifies to, replaces the new instruction's uses
+// (registers and flag thunks follow replaceAllUsesWith); the instruction stays, dead, for
+// the optimizer to delete, so that no pointer to it dangles.
+#pragma once
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/DataLayout.h>
+
+#include <vector>
+
+namespace hoist {
+
+class LocalSimplifier {
+public:
+  explicit LocalSimplifier(const llvm::DataLayout &layout) : layout_(layout) {}
+  /// Simplifies the instructions of `bb` after `after` (all of them when null).
+  void run(llvm::BasicBlock *bb, llvm::Instruction *after);
+
+private:
+  const llvm::DataLayout &layout_;
+  llvm::BasicBlock *block_ = nullptr;
+  /// The pure instructions of `block_` seen so far, by a hash of opcode, type and operands.
+  llvm::DenseMap<unsigned, std::vector<llvm::Instruction *>> available_;
+};
+
+} // namespace hoist
