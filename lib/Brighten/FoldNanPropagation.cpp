@@ -3,6 +3,8 @@
 #include "Passes/Passes.h"
 
 #include <llvm/ADT/APFloat.h>
+#include <llvm/Analysis/SimplifyQuery.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -142,10 +144,13 @@ llvm::Value *withoutNanRules(llvm::SelectInst &select) {
       const auto *outer = llvm::dyn_cast<llvm::SelectInst>(user);
       return outer && outer->getFalseValue() == &select && nanTested(*outer);
     });
-    bool onlyOperand = llvm::all_of(operation->operands(), [&](const llvm::Value *operand) {
-      return llvm::isa<llvm::Function>(operand) || sameBits(operand, tested);
+    // Nor does it matter when the other operand is never a NaN (an integer converted).
+    llvm::SimplifyQuery query(select.getDataLayout());
+    bool otherNeverNan = llvm::all_of(operation->operands(), [&](const llvm::Value *operand) {
+      return llvm::isa<llvm::Function>(operand) || sameBits(operand, tested) ||
+             llvm::isKnownNeverNaN(operand, 0, query);
     });
-    return !testsFirstOperand || onlyOperand ? otherwise : nullptr;
+    return !testsFirstOperand || otherNeverNan ? otherwise : nullptr;
   }
   // A conversion of a NaN (cvtss2sd keeps the payload, quietened): LLVM's conversion.
   if ((llvm::isa<llvm::FPExtInst>(otherwise) || llvm::isa<llvm::FPTruncInst>(otherwise)) &&

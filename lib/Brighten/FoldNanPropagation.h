@@ -12,7 +12,8 @@
 //   select(fcmp uno Y, Y | QUIET, R)                by R, Y being R's second operand
 //   select(fcmp uno F, NaN conversion, fpext F)     by the plain conversion (and fptrunc)
 // and keeps `select(fcmp uno X, X | QUIET, R)` for the first operand X (unless it is R's only
-// one): x86 returns the first of two NaN operands, and LLVM may swap `fadd`'s operands. A
+// one, or the other is never a NaN): x86 returns the first of two NaN operands, and LLVM may
+// swap `fadd`'s operands. A
 // lone NaN operand, or an invalid operation (inf - inf, the default NaN), then gives on x86
 // what the lifted code gave; the corpus compares results bit for bit with NaNs of both signs
 // among the inputs.

@@ -51,6 +51,7 @@ struct point {
   X(char *, fill_scratch, (int c, int n))                                                          \
   X(int, is_scratch, (const char *p))                                                              \
   X(void, counter_address, (int **slot))                                                          \
+  X(const char *, yes_no, (int i))                                                                 \
   X(__m128, vadd_ps, (__m128 a, __m128 b))                                                         \
   X(__m128d, vmul_pd, (__m128d a, __m128d b))                                                      \
   X(__m128i, vadd_epi32, (__m128i a, __m128i b))                                                   \

@@ -403,6 +403,14 @@ static void test_escaping_pointers(void) {
     }
   }
   differFill |= b_fill_scratch && brightened == original;
+  int differYesNo = 0;
+  for (int t = 0; b_yes_no && t < Trials; t++) {
+    int i = (int)pick();
+    /* The same text, from the brightened copy of the read-only data, not the original's. */
+    const char *expected = yes_no(i), *actual = b_yes_no(i);
+    differYesNo |= actual == expected || strcmp(expected, actual) != 0;
+  }
+  verdict("yes_no", b_yes_no != 0, differYesNo);
   verdict("fill_scratch", b_fill_scratch != 0, differFill);
   verdict("is_scratch", b_is_scratch != 0, differIs);
   verdict("counter_address", b_counter_address != 0, differAddress);

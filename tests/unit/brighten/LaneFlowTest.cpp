@@ -115,3 +115,32 @@ TEST(LaneFlow, AVectorStoreIsNotFollowed) {
 }
 
 } // namespace
+
+TEST(LaneFlow, BroadcastOfLaneZeroReadsOnlyLaneZero) {
+  // shufps $0 then mulps (a vector scaled by a float argument): every lane holds lane 0's
+  // bytes, so only the float is read.
+  std::optional<ByteSet> read = bytesReadOf(R"(
+    declare void @use(<4 x float>)
+    define void @f(i128 %x, <4 x float> %y) {
+      %v = bitcast i128 %x to <4 x float>
+      %b = shufflevector <4 x float> %v, <4 x float> poison, <4 x i32> zeroinitializer
+      %r = fmul <4 x float> %b, %y
+      call void @use(<4 x float> %r)
+      ret void
+    })");
+  ASSERT_TRUE(read);
+  EXPECT_EQ(*read, bytes({0, 1, 2, 3}));
+}
+
+TEST(LaneFlow, VectorArithmeticReadsEveryLane) {
+  std::optional<ByteSet> read = bytesReadOf(R"(
+    declare void @use(<2 x double>)
+    define void @f(i128 %x, <2 x double> %y) {
+      %v = bitcast i128 %x to <2 x double>
+      %r = fadd <2 x double> %v, %y
+      call void @use(<2 x double> %r)
+      ret void
+    })");
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->count(), 16u);
+}
