@@ -257,8 +257,9 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     for (const Candidate &member : members) {
       llvm::Function *flat = flatCopy(*member.lifted, callees);
       llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
-      if (probe && flat->hasFnAttribute(ImageDataAttribute))
-        (*probe)->addFnAttr(flat->getFnAttribute(ImageDataAttribute));
+      for (const char *attribute : {ImageDataAttribute, CodeAddressAttribute})
+        if (probe && flat->hasFnAttribute(attribute))
+          (*probe)->addFnAttr(flat->getFnAttribute(attribute));
       flat->eraseFromParent();
       if (!probe)
         return probe.takeError();

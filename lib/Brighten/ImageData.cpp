@@ -11,6 +11,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <set>
+
 
 namespace hoist {
 namespace {
@@ -166,6 +168,43 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
                                   pointerInto(*global, symbol.address - section.address),
                                   &module);
   }
+}
+
+void addCodeAddress(llvm::Function &function, uint64_t address) {
+  std::string hex = "0x" + llvm::utohexstr(address, true);
+  llvm::Attribute known = function.getFnAttribute(CodeAddressAttribute);
+  if (!known.isValid()) {
+    function.addFnAttr(CodeAddressAttribute, hex);
+    return;
+  }
+  llvm::SmallVector<llvm::StringRef, 4> listed;
+  known.getValueAsString().split(listed, ',');
+  if (!llvm::is_contained(listed, hex))
+    function.addFnAttr(CodeAddressAttribute, (known.getValueAsString() + "," + hex).str());
+}
+
+std::optional<uint64_t> codeAddressSurvives(const llvm::Function &function) {
+  llvm::Attribute known = function.getFnAttribute(CodeAddressAttribute);
+  if (!known.isValid())
+    return std::nullopt;
+  std::set<uint64_t> addresses;
+  llvm::SmallVector<llvm::StringRef, 4> listed;
+  known.getValueAsString().split(listed, ',');
+  for (llvm::StringRef hex : listed)
+    if (uint64_t address = 0; !hex.drop_front(2).getAsInteger(16, address))
+      addresses.insert(address);
+  for (const llvm::Instruction &instruction : llvm::instructions(function))
+    for (const llvm::Value *operand : instruction.operands())
+      if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand)) {
+        unsigned bits = constant->getBitWidth();
+        if (bits != 64 && bits != 32)
+          continue;
+        uint64_t value = constant->getZExtValue();
+        for (uint64_t address : addresses)
+          if (value == (bits == 64 ? address : address & 0xffffffffu))
+            return address;
+      }
+  return std::nullopt;
 }
 
 } // namespace hoist

@@ -16,12 +16,24 @@
 #include <llvm/IR/Constant.h>
 #include <llvm/IR/PassManager.h>
 
+#include <optional>
+
 namespace hoist {
 
 class Image;
 struct Section;
 
 inline constexpr const char *ImageDataAttribute = "hoist-image-data";
+/// The code addresses a function hands on as values ("0x401000,0x401080"): brightening
+/// declines it if one survives simplification (codeAddressSurvives).
+inline constexpr const char *CodeAddressAttribute = "hoist-code-addresses";
+
+/// Adds `address` to `function`'s CodeAddressAttribute.
+void addCodeAddress(llvm::Function &function, uint64_t address);
+
+/// The first code address of `function`'s CodeAddressAttribute still used in its body (as
+/// a 64-bit constant or its low 32 bits), or nullopt.
+std::optional<uint64_t> codeAddressSurvives(const llvm::Function &function);
 
 class ImageDataPass : public llvm::PassInfoMixin<ImageDataPass> {
 public:

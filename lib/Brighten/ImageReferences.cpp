@@ -132,11 +132,14 @@ bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &secti
       if (!address)
         continue;
       llvm::Constant *pointer = imageDataPointer(module, image, *address);
-      // A code address handed on as a value (a return address pushed by `push`/`ret`
-      // obfuscation, a callback) stays the integer it was; only reading code bytes, which
-      // ImageDataPass sees as an `inttoptr`, declines the function.
-      if (!pointer && image.sectionAt(*address)->executable)
+      // A code address means the original function, which the recompiled program does not
+      // have; but it may die in simplification (the return address `push`/`ret` obfuscation
+      // leaves in a dead stack slot or scratch register), so the probe decides
+      // (readSignatureProbe), not this first sight of it.
+      if (!pointer && image.sectionAt(*address)->executable) {
+        addCodeAddress(flat, *address);
         continue;
+      }
       if (!pointer) {
         flat.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(*address, true));
         continue;

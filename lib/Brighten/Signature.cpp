@@ -489,6 +489,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                          "original process has (code, the GOT, relocated pointers, imports)",
                          data.getValueAsString())
         .str();
+  if (std::optional<uint64_t> code = codeAddressSurvives(probe))
+    return llvm::formatv("hands on the code address {0:x}, which means the original "
+                         "function, which the recompiled program does not have",
+                         *code)
+        .str();
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())
     return llvm::formatv("addresses the stack {0} bytes past the local stack's top (more "
