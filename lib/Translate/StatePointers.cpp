@@ -1,0 +1,40 @@
+#include "Translate/StatePointers.h"
+
+#include <llvm/Analysis/ValueTracking.h>
+
+namespace hoist {
+
+StateLocation locateInState(llvm::Value *pointer, const llvm::Value *state,
+                            const llvm::DataLayout &layout) {
+  StateLocation location;
+  int64_t offset = 0;
+  if (llvm::GetPointerBaseWithConstantOffset(pointer, offset, layout) == state) {
+    location.kind = StateLocation::Field;
+    location.offset = offset;
+    return location;
+  }
+  llvm::SmallVector<const llvm::Value *, 4> objects;
+  llvm::getUnderlyingObjects(pointer, objects);
+  for (const llvm::Value *object : objects)
+    if (object == state)
+      location.kind = StateLocation::Unknown;
+  return location;
+}
+
+bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
+                      const llvm::DataLayout &layout) {
+  for (llvm::Value *argument : call.args())
+    if (argument->getType()->isPointerTy() &&
+        locateInState(argument, state, layout).kind != StateLocation::None)
+      return true;
+  return false;
+}
+
+bool isLiftedFunction(const llvm::Function &function) {
+  return !function.isDeclaration() && function.arg_size() == 2 &&
+         function.getReturnType()->isVoidTy() && function.getArg(0)->getType()->isPointerTy() &&
+         function.hasParamAttribute(0, llvm::Attribute::NoAlias) &&
+         function.hasParamAttribute(0, llvm::Attribute::NoCapture);
+}
+
+} // namespace hoist
