@@ -35,7 +35,8 @@ class Analysis {
 public:
   Analysis(llvm::Function &function)
       : function_(function), state_(function.getArg(0)),
-        layout_(function.getParent()->getDataLayout()) {}
+        layout_(function.getParent()->getDataLayout()),
+        callerSaved_(callerSavedBytes(*function.getParent())) {}
 
   /// Iterates to a fixpoint; false when the budget ran out (then nothing is removed).
   bool solve() {
@@ -81,6 +82,19 @@ private:
     }
   }
 
+  /// The caller-saved registers after a library call: State still holds what was stored, but
+  /// ClobberedStateStores may drop that store (nothing may read it), so no later store may be
+  /// dropped for repeating it.
+  void forgetCallerSaved(Facts &facts) {
+    for (auto it = facts.begin(); it != facts.end();) {
+      int64_t start = it->first.offset;
+      int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
+      bool clobbered = start >= 0 && end <= (int64_t)callerSaved_.size() &&
+                       callerSaved_.find_first_in(start, end) != -1;
+      it = clobbered ? facts.erase(it) : std::next(it);
+    }
+  }
+
   static void forgetValue(Facts &facts, const llvm::Value *value) {
     for (auto it = facts.begin(); it != facts.end();)
       it = it->second == value ? facts.erase(it) : std::next(it);
@@ -122,6 +136,8 @@ private:
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
       if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
         facts.clear();
+      else if (isLibraryCall(*call, state_, layout_))
+        forgetCallerSaved(facts);   // as ClobberedStateStores sees it: undefined after the call
       return;
     }
     if (instruction.mayWriteToMemory())
@@ -177,6 +193,7 @@ private:
   llvm::Function &function_;
   const llvm::Value *state_;
   const llvm::DataLayout &layout_;
+  llvm::BitVector callerSaved_;
   std::map<llvm::BasicBlock *, Facts> exit_;
 };
 

@@ -1,6 +1,9 @@
 #include "Translate/StatePointers.h"
 
+#include "Arch/StateLayout.h"
+
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Module.h>
 
 namespace hoist {
 
@@ -28,6 +31,31 @@ bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
         locateInState(argument, state, layout).kind != StateLocation::None)
       return true;
   return false;
+}
+
+llvm::BitVector callerSavedBytes(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::StructType *type = getStateType(module.getContext());
+  const llvm::StructLayout *fields = layout.getStructLayout(type);
+  llvm::BitVector bytes(layout.getTypeAllocSize(type));
+  const HoistStateField clobbered[] = {
+      HOIST_FIELD_RAX, HOIST_FIELD_RCX, HOIST_FIELD_RDX, HOIST_FIELD_RSI, HOIST_FIELD_RDI,
+      HOIST_FIELD_R8,  HOIST_FIELD_R9,  HOIST_FIELD_R10, HOIST_FIELD_R11, HOIST_FIELD_CF,
+      HOIST_FIELD_PF,  HOIST_FIELD_AF,  HOIST_FIELD_ZF,  HOIST_FIELD_SF,  HOIST_FIELD_OF,
+      HOIST_FIELD_YMM, HOIST_FIELD_ST};
+  for (HoistStateField field : clobbered) {
+    uint64_t offset = fields->getElementOffset(field);
+    bytes.set(offset, offset + layout.getTypeStoreSize(type->getElementType(field)));
+  }
+  return bytes;
+}
+
+bool isLibraryCall(llvm::CallBase &call, const llvm::Value *state,
+                   const llvm::DataLayout &layout) {
+  if (call.isInlineAsm() || callReachesState(call, state, layout))
+    return false;
+  llvm::Function *callee = call.getCalledFunction();
+  return !callee || callee->getName() == "hoist_native_call";
 }
 
 bool isLiftedFunction(const llvm::Function &function) {

@@ -4,6 +4,7 @@
 // follow the pointers derived from the argument.
 #pragma once
 
+#include <llvm/ADT/BitVector.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstrTypes.h>
@@ -22,6 +23,15 @@ StateLocation locateInState(llvm::Value *pointer, const llvm::Value *state,
 /// Whether `call` receives a pointer into `state` (and may then read or write all of it).
 bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
                       const llvm::DataLayout &layout);
+
+/// The bytes of State a native call leaves undefined (System V: the caller-saved registers and
+/// the status flags; DF is clear across calls, MXCSR and the x87 control word are preserved).
+llvm::BitVector callerSavedBytes(llvm::Module &module);
+
+/// An inlined import: the native call of the library function (ImportCalls.cpp), which
+/// receives no State.
+bool isLibraryCall(llvm::CallBase &call, const llvm::Value *state,
+                   const llvm::DataLayout &layout);
 
 /// A lifted function or an import body: `void (State *noalias nocapture, memory)`.
 bool isLiftedFunction(const llvm::Function &function);
