@@ -26,7 +26,29 @@ static const uint64_t StackArgumentWords = 32;
 
 HoistCrossings hoist_crossings;
 
+/* Indirect calls and jumps repeat their targets (a comparison function called through a
+ * pointer for every pair): a direct-mapped cache in front of the binary search. */
+enum { LookupCacheSize = 1024 };
+static struct {
+  uint64_t address;
+  const HoistFunction *function;
+} lookupCache[LookupCacheSize];
+
+static const HoistFunction *searchTable(uint64_t address);
+
 const HoistFunction *hoist_lookup(uint64_t address) {
+  unsigned slot = (unsigned)((address >> 4) ^ (address >> 14)) & (LookupCacheSize - 1);
+  if (lookupCache[slot].address == address && lookupCache[slot].function)
+    return lookupCache[slot].function;
+  const HoistFunction *function = searchTable(address);
+  if (function) {
+    lookupCache[slot].address = address;
+    lookupCache[slot].function = function;
+  }
+  return function;
+}
+
+static const HoistFunction *searchTable(uint64_t address) {
   const HoistFunction *functions = hoist_program.functions;
   uint64_t low = 0, high = hoist_program.functionCount;
   while (low < high) {

@@ -42,12 +42,12 @@ public:
     llvm::Value *ymm = ir_.CreateAlignedLoad(wide(), ymmField(i), FieldAlignment);
     return ir_.CreateShuffleVector(ymm, {0, 1});
   }
-  /// XMMi = value, the upper half of YMMi as it was (what a native callee leaves there is
-  /// undefined by the convention, so the caller reads nothing of it).
+  /// XMMi = value, the upper half of YMMi zero: a native callee leaves it undefined (the
+  /// convention makes every vector register caller-saved), and writing it whole, without
+  /// reading the old value, lets ClobberedStateStores drop the writeback before the call.
   void storeXmm(unsigned i, llvm::Value *value) {
-    llvm::Value *old = ir_.CreateAlignedLoad(wide(), ymmField(i), FieldAlignment);
-    llvm::Value *widened = ir_.CreateShuffleVector(value, {0, 1, 2, 3});
-    ir_.CreateAlignedStore(ir_.CreateShuffleVector(widened, old, {0, 1, 6, 7}), ymmField(i),
+    llvm::Value *zero = llvm::Constant::getNullValue(value->getType());
+    ir_.CreateAlignedStore(ir_.CreateShuffleVector(value, zero, {0, 1, 2, 3}), ymmField(i),
                            FieldAlignment);
   }
 

@@ -1,11 +1,13 @@
 #include "Translate/RedundantStateStores.h"
 
+#include "Translate/ClobberedStateStores.h"
+#include "Translate/RunPasses.h"
+#include "Translate/StatePointers.h"
+
 #include <llvm/ADT/PostOrderIterator.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
@@ -29,17 +31,12 @@ struct FieldKey {
 /// What is known at a program point: field -> the SSA value it holds.
 using Facts = std::map<FieldKey, llvm::Value *>;
 
-struct Access {
-  enum Kind { None, Field, Unknown } kind = None;   // Unknown: State at a variable offset
-  FieldKey key{};
-  uint64_t size = 0;
-};
-
 class Analysis {
 public:
   Analysis(llvm::Function &function)
       : function_(function), state_(function.getArg(0)),
-        layout_(function.getParent()->getDataLayout()) {}
+        layout_(function.getParent()->getDataLayout()),
+        callerSaved_(callerSavedBytes(*function.getParent())) {}
 
   /// Iterates to a fixpoint; false when the budget ran out (then nothing is removed).
   bool solve() {
@@ -76,40 +73,25 @@ public:
   }
 
 private:
-  /// Where a pointer points in State: a field at a constant offset, State at an unknown
-  /// offset, or not State (State is a noalias argument nothing captured: another pointer
-  /// cannot reach it).
-  Access locate(llvm::Value *pointer, llvm::Type *type) {
-    Access access;
-    int64_t offset = 0;
-    llvm::Value *base = llvm::GetPointerBaseWithConstantOffset(pointer, offset, layout_);
-    if (base == state_) {
-      access.kind = Access::Field;
-      access.key = {offset, type};
-      access.size = layout_.getTypeStoreSize(type);
-      return access;
-    }
-    llvm::SmallVector<const llvm::Value *, 4> objects;
-    llvm::getUnderlyingObjects(pointer, objects);
-    for (const llvm::Value *object : objects)
-      if (object == state_)
-        access.kind = Access::Unknown;
-    return access;
-  }
-
-  bool reachesState(llvm::CallBase &call) {
-    for (llvm::Value *argument : call.args())
-      if (argument->getType()->isPointerTy() && locate(argument, argument->getType()).kind != Access::None)
-        return true;
-    return false;
-  }
-
   void forgetOverlapping(Facts &facts, int64_t offset, uint64_t size) {
     for (auto it = facts.begin(); it != facts.end();) {
       int64_t start = it->first.offset;
       int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
       bool overlaps = start < offset + (int64_t)size && offset < end;
       it = overlaps ? facts.erase(it) : std::next(it);
+    }
+  }
+
+  /// The caller-saved registers after a library call: State still holds what was stored, but
+  /// ClobberedStateStores may drop that store (nothing may read it), so no later store may be
+  /// dropped for repeating it.
+  void forgetCallerSaved(Facts &facts) {
+    for (auto it = facts.begin(); it != facts.end();) {
+      int64_t start = it->first.offset;
+      int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
+      bool clobbered = start >= 0 && end <= (int64_t)callerSaved_.size() &&
+                       callerSaved_.find_first_in(start, end) != -1;
+      it = clobbered ? facts.erase(it) : std::next(it);
     }
   }
 
@@ -126,32 +108,36 @@ private:
       forgetValue(facts, &instruction);   // a new instance of this value from here on
     if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
       llvm::Value *value = store->getValueOperand();
-      Access access = locate(store->getPointerOperand(), value->getType());
-      if (access.kind == Access::Unknown || (access.kind != Access::None && !store->isSimple())) {
+      StateLocation location = locateInState(store->getPointerOperand(), state_, layout_);
+      if (location.kind == StateLocation::Unknown ||
+          (location.kind != StateLocation::None && !store->isSimple())) {
         facts.clear();
         return;
       }
-      if (access.kind == Access::None)
+      if (location.kind == StateLocation::None)
         return;
-      auto known = facts.find(access.key);
+      FieldKey key{location.offset, value->getType()};
+      auto known = facts.find(key);
       if (known != facts.end() && known->second == value) {
         if (redundant)
           redundant->push_back(store);
         return;
       }
-      forgetOverlapping(facts, access.key.offset, access.size);
-      facts[access.key] = value;
+      forgetOverlapping(facts, key.offset, layout_.getTypeStoreSize(key.type));
+      facts[key] = value;
       return;
     }
     if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
-      Access access = locate(load->getPointerOperand(), load->getType());
-      if (access.kind == Access::Field && load->isSimple())
-        facts.try_emplace(access.key, load);
+      StateLocation location = locateInState(load->getPointerOperand(), state_, layout_);
+      if (location.kind == StateLocation::Field && load->isSimple())
+        facts.try_emplace(FieldKey{location.offset, load->getType()}, load);
       return;
     }
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
-      if (call->mayWriteToMemory() && reachesState(*call))
+      if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
         facts.clear();
+      else if (isLibraryCall(*call, state_, layout_))
+        forgetCallerSaved(facts);   // as ClobberedStateStores sees it: undefined after the call
       return;
     }
     if (instruction.mayWriteToMemory())
@@ -205,19 +191,20 @@ private:
 
 
   llvm::Function &function_;
-  llvm::Value *state_;
+  const llvm::Value *state_;
   const llvm::DataLayout &layout_;
+  llvm::BitVector callerSaved_;
   std::map<llvm::BasicBlock *, Facts> exit_;
 };
 
-bool isLiftedFunction(const llvm::Function &function) {
-  return !function.isDeclaration() && function.arg_size() == 2 &&
-         function.getReturnType()->isVoidTy() && function.getArg(0)->getType()->isPointerTy() &&
-         function.hasParamAttribute(0, llvm::Attribute::NoAlias) &&
-         function.hasParamAttribute(0, llvm::Attribute::NoCapture);
+uint64_t countStores(llvm::Module &module) {
+  uint64_t stores = 0;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &instruction : block)
+        stores += llvm::isa<llvm::StoreInst>(instruction);
+  return stores;
 }
-
-uint64_t removedStores = 0;
 
 } // namespace
 
@@ -233,32 +220,22 @@ llvm::PreservedAnalyses RedundantStateStoresPass::run(llvm::Function &function,
     return llvm::PreservedAnalyses::all();
   for (llvm::StoreInst *store : redundant)
     store->eraseFromParent();
-  removedStores += redundant.size();
   llvm::PreservedAnalyses preserved;
   preserved.preserveSet<llvm::CFGAnalyses>();
   return preserved;
 }
 
 uint64_t removeRedundantStateStores(llvm::Module &module) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager sccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
   llvm::FunctionPassManager passes;
   passes.addPass(RedundantStateStoresPass());
+  passes.addPass(ClobberedStateStoresPass());
   passes.addPass(llvm::ADCEPass());   // the phis and values only those stores used
   passes.addPass(llvm::SimplifyCFGPass());
   llvm::ModulePassManager pipeline;
   pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(passes)));
-  uint64_t before = removedStores;
-  pipeline.run(module, modules);
-  return removedStores - before;
+  uint64_t before = countStores(module);
+  runModulePasses(module, pipeline);
+  return before - countStores(module);
 }
 
 } // namespace hoist

@@ -22,8 +22,8 @@ public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
 };
 
-/// Runs the pass and the cleanups it enables (dead phis and values only the stores used) over
-/// every function of `module`; returns the number of stores removed.
+/// Runs this pass, ClobberedStateStoresPass and the cleanups they enable (dead phis and values
+/// only the stores used) over every function of `module`; returns the number of stores removed.
 uint64_t removeRedundantStateStores(llvm::Module &module);
 
 } // namespace hoist

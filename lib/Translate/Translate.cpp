@@ -2,6 +2,7 @@
 
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
 #include "Translate/HostObject.h"
 #include "Translate/ImportCalls.h"
@@ -129,6 +130,8 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   report.patchableEntries = tables.patchableEntries;
   describeStateArguments(*module);
   letAliasAnalysisFollowState();
+  if (options.optLevel > 0)
+    forgetClobberedRegisters(*module);
   optimizeModule(*module, image.get(), OptimizeOptions{.level = options.optLevel});
   if (options.optLevel > 0)
     report.redundantStoresRemoved = removeRedundantStateStores(*module);

@@ -1,0 +1,272 @@
+#include "Translate/ClobberedStateStores.h"
+
+#include "Translate/RunPasses.h"
+#include "Translate/StatePointers.h"
+
+#include <llvm/ADT/BitVector.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+
+#include <map>
+#include <optional>
+
+namespace hoist {
+namespace {
+
+class Liveness {
+public:
+  Liveness(llvm::Function &function, const llvm::BitVector &callerSaved)
+      : function_(function), state_(function.getArg(0)),
+        layout_(function.getParent()->getDataLayout()), callerSaved_(callerSaved),
+        all_(callerSaved.size(), true), none_(callerSaved.size(), false) {}
+
+  void solve() {
+    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
+    std::vector<llvm::BasicBlock *> backward(order.begin(), order.end());
+    std::reverse(backward.begin(), backward.end());
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (llvm::BasicBlock *block : backward) {
+        llvm::BitVector live = liveOut(*block);
+        for (llvm::Instruction &instruction : llvm::reverse(*block))
+          apply(instruction, live, nullptr);
+        auto [it, inserted] = liveIn_.try_emplace(block, live);
+        if (inserted || it->second != live) {
+          it->second = std::move(live);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  std::vector<llvm::StoreInst *> deadStores() {
+    std::vector<llvm::StoreInst *> dead;
+    for (auto &[block, unused] : liveIn_) {
+      llvm::BitVector live = liveOut(*block);
+      for (llvm::Instruction &instruction : llvm::reverse(*block))
+        apply(instruction, live, &dead);
+    }
+    return dead;
+  }
+
+private:
+  llvm::BitVector liveOut(llvm::BasicBlock &block) {
+    llvm::Instruction *terminator = block.getTerminator();
+    if (llvm::isa<llvm::ReturnInst>(terminator))
+      return all_;   // the caller reads State
+    llvm::BitVector live = none_;
+    for (llvm::BasicBlock *successor : llvm::successors(&block))
+      if (auto it = liveIn_.find(successor); it != liveIn_.end())
+        live |= it->second;
+    return live;
+  }
+
+  /// The bytes [offset, offset + size) of State, or nullopt when they are not all in it.
+  std::optional<llvm::BitVector> range(int64_t offset, uint64_t size) {
+    if (offset < 0 || offset + size > all_.size())
+      return std::nullopt;
+    llvm::BitVector bytes = none_;
+    bytes.set(offset, offset + size);
+    return bytes;
+  }
+
+  void apply(llvm::Instruction &instruction, llvm::BitVector &live,
+             std::vector<llvm::StoreInst *> *dead) {
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+      StateLocation location = locateInState(store->getPointerOperand(), state_, layout_);
+      if (location.kind != StateLocation::Field || !store->isSimple())
+        return;   // a store somewhere in State kills nothing
+      auto bytes = range(location.offset,
+                         layout_.getTypeStoreSize(store->getValueOperand()->getType()));
+      if (!bytes)
+        return;
+      if (!bytes->anyCommon(live)) {
+        if (dead)
+          dead->push_back(store);
+        return;
+      }
+      live.reset(*bytes);
+      return;
+    }
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+      StateLocation location = locateInState(load->getPointerOperand(), state_, layout_);
+      if (location.kind == StateLocation::Unknown)
+        live = all_;
+      else if (location.kind == StateLocation::Field) {
+        auto bytes = range(location.offset, layout_.getTypeStoreSize(load->getType()));
+        if (bytes)
+          live |= *bytes;
+        else
+          live = all_;
+      }
+      return;
+    }
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+      if (callReachesState(*call, state_, layout_))
+        live = all_;
+      else if (isLibraryCall(*call, state_, layout_))
+        live.reset(callerSaved_);
+    }
+  }
+
+  llvm::Function &function_;
+  const llvm::Value *state_;
+  const llvm::DataLayout &layout_;
+  const llvm::BitVector &callerSaved_;
+  llvm::BitVector all_, none_;
+  std::map<llvm::BasicBlock *, llvm::BitVector> liveIn_;
+};
+
+/// Forward: which bytes of State hold what a library call left undefined, on every path.
+class Clobbered {
+public:
+  Clobbered(llvm::Function &function, const llvm::BitVector &callerSaved)
+      : function_(function), state_(function.getArg(0)),
+        layout_(function.getParent()->getDataLayout()), callerSaved_(callerSaved),
+        none_(callerSaved.size(), false) {}
+
+  void solve() {
+    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (llvm::BasicBlock *block : order) {
+        llvm::BitVector clobbered = entry(*block);
+        for (llvm::Instruction &instruction : *block)
+          apply(instruction, clobbered, nullptr);
+        auto [it, inserted] = exit_.try_emplace(block, clobbered);
+        if (inserted || it->second != clobbered) {
+          it->second = std::move(clobbered);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  std::vector<llvm::LoadInst *> undefinedLoads() {
+    std::vector<llvm::LoadInst *> loads;
+    for (auto &[block, unused] : exit_) {
+      llvm::BitVector clobbered = entry(*block);
+      for (llvm::Instruction &instruction : *block)
+        apply(instruction, clobbered, &loads);
+    }
+    return loads;
+  }
+
+private:
+  /// The intersection over the predecessors seen so far (the others are still "everything":
+  /// the iteration only removes bytes).
+  llvm::BitVector entry(llvm::BasicBlock &block) {
+    if (&block == &function_.getEntryBlock())
+      return none_;
+    std::optional<llvm::BitVector> merged;
+    for (llvm::BasicBlock *predecessor : llvm::predecessors(&block)) {
+      auto it = exit_.find(predecessor);
+      if (it == exit_.end())
+        continue;
+      if (merged)
+        *merged &= it->second;
+      else
+        merged = it->second;
+    }
+    return merged ? *merged : none_;
+  }
+
+  void apply(llvm::Instruction &instruction, llvm::BitVector &clobbered,
+             std::vector<llvm::LoadInst *> *loads) {
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+      StateLocation location = locateInState(store->getPointerOperand(), state_, layout_);
+      if (location.kind == StateLocation::Unknown)
+        clobbered = none_;
+      else if (location.kind == StateLocation::Field) {
+        uint64_t size = layout_.getTypeStoreSize(store->getValueOperand()->getType());
+        if (location.offset < 0 || location.offset + size > none_.size())
+          clobbered = none_;
+        else
+          clobbered.reset(location.offset, location.offset + size);
+      }
+      return;
+    }
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+      if (!loads || !load->isSimple())
+        return;
+      StateLocation location = locateInState(load->getPointerOperand(), state_, layout_);
+      if (location.kind != StateLocation::Field || location.offset < 0)
+        return;
+      uint64_t size = layout_.getTypeStoreSize(load->getType());
+      if (location.offset + size > none_.size())
+        return;
+      llvm::BitVector bytes = none_;
+      bytes.set(location.offset, location.offset + size);
+      if (!bytes.test(clobbered))   // every byte clobbered
+        loads->push_back(load);
+      return;
+    }
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+      if (callReachesState(*call, state_, layout_))
+        clobbered = none_;
+      else if (isLibraryCall(*call, state_, layout_))
+        clobbered |= callerSaved_;
+    }
+  }
+
+  llvm::Function &function_;
+  const llvm::Value *state_;
+  const llvm::DataLayout &layout_;
+  const llvm::BitVector &callerSaved_;
+  llvm::BitVector none_;
+  std::map<llvm::BasicBlock *, llvm::BitVector> exit_;
+};
+
+} // namespace
+
+llvm::PreservedAnalyses ClobberedStateLoadsPass::run(llvm::Function &function,
+                                                     llvm::FunctionAnalysisManager &) {
+  if (!isLiftedFunction(function))
+    return llvm::PreservedAnalyses::all();
+  llvm::BitVector callerSaved = callerSavedBytes(*function.getParent());
+  Clobbered clobbered(function, callerSaved);
+  clobbered.solve();
+  std::vector<llvm::LoadInst *> loads = clobbered.undefinedLoads();
+  if (loads.empty())
+    return llvm::PreservedAnalyses::all();
+  // Frozen, not poison: an arbitrary but fixed value, as the register holds in the machine. A
+  // partial write (`mov cl, ...`) must still give the written byte, and poison would spread
+  // through the merge into the whole register.
+  for (llvm::LoadInst *load : loads) {
+    auto *value = new llvm::FreezeInst(llvm::PoisonValue::get(load->getType()), "clobbered", load);
+    load->replaceAllUsesWith(value);
+    load->eraseFromParent();
+  }
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
+llvm::PreservedAnalyses ClobberedStateStoresPass::run(llvm::Function &function,
+                                                      llvm::FunctionAnalysisManager &) {
+  if (!isLiftedFunction(function))
+    return llvm::PreservedAnalyses::all();
+  llvm::BitVector callerSaved = callerSavedBytes(*function.getParent());
+  Liveness liveness(function, callerSaved);
+  liveness.solve();
+  std::vector<llvm::StoreInst *> dead = liveness.deadStores();
+  if (dead.empty())
+    return llvm::PreservedAnalyses::all();
+  for (llvm::StoreInst *store : dead)
+    store->eraseFromParent();
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
+void forgetClobberedRegisters(llvm::Module &module) {
+  llvm::ModulePassManager pipeline;
+  pipeline.addPass(llvm::AlwaysInlinerPass());
+  pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(ClobberedStateLoadsPass()));
+  runModulePasses(module, pipeline);
+}
+
+} // namespace hoist

@@ -1,0 +1,38 @@
+// Removes State stores that no one can read because a library call clobbers the register
+// first. The System V convention leaves rax, rcx, rdx, rsi, rdi, r8-r11, the status flags, all
+// vector registers and the x87 registers undefined after a call; a program cannot read them
+// after a library call without writing them first. The lifter still writes every register it
+// holds back to State before each call, and, once the call is a native call with the argument
+// registers (ImportCalls.h), those writebacks only feed a later reader that the convention says
+// cannot exist. In a loop that calls a library per character that is most of the loop's work.
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+namespace hoist {
+
+/// Backward liveness of State bytes over each lifted function: a load reads its bytes, a call
+/// that receives State and a return read all of State, a store of a whole range kills it, and
+/// a native library call (an inlined import: an indirect call without State, or
+/// hoist_native_call) kills the caller-saved registers. A store none of whose bytes is live is
+/// erased.
+class ClobberedStateStoresPass : public llvm::PassInfoMixin<ClobberedStateStoresPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
+};
+
+/// Forward, on every path: a load of State bytes that a library call left undefined and nothing
+/// wrote since (the lifter reading the registers back after the call) gives an arbitrary value
+/// (a frozen poison), so that
+/// the caller's old values of those registers are not kept alive across the call. Runs once
+/// the import bodies are inlined, before the optimizer forwards the old values to those loads.
+class ClobberedStateLoadsPass : public llvm::PassInfoMixin<ClobberedStateLoadsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
+};
+
+/// Inlines the import bodies and runs ClobberedStateLoadsPass over `module`, before it is
+/// optimized.
+void forgetClobberedRegisters(llvm::Module &module);
+
+} // namespace hoist
