@@ -90,14 +90,18 @@ def make_synthetic(workdir, instructions):
 def inputs(args):
     if args.smoke:
         return [("synthetic 2k", make_synthetic(args.workdir, 2000), SMOKE_PHASES)]
-    chosen = [("bash", "/usr/bin/bash", REAL_PHASES), ("libc.so.6", LIBC, REAL_PHASES)]
-    if os.path.exists(WINE_DLL):
-        chosen.append(("kernelbase.dll (Wine)", WINE_DLL, REAL_PHASES))
-    else:
-        print(f"skipped: {WINE_DLL} is not installed (apt-get install wine64)", file=sys.stderr)
+    wanted = lambda label: not args.only or label in args.only.split(",")
+    chosen = [(label, path, REAL_PHASES)
+              for label, path in (("bash", "/usr/bin/bash"), ("libc.so.6", LIBC)) if wanted(label)]
+    if wanted("kernelbase.dll (Wine)"):
+        if os.path.exists(WINE_DLL):
+            chosen.append(("kernelbase.dll (Wine)", WINE_DLL, REAL_PHASES))
+        else:
+            print(f"skipped: {WINE_DLL} is not installed (apt-get install wine64)", file=sys.stderr)
     for size in (10_000, 100_000, 1_000_000):
         label = f"synthetic {size // 1000}k"
-        chosen.append((label, make_synthetic(args.workdir, size), SYNTHETIC_PHASES))
+        if wanted(label):
+            chosen.append((label, make_synthetic(args.workdir, size), SYNTHETIC_PHASES))
     return chosen
 
 
@@ -195,6 +199,8 @@ def main():
     parser.add_argument("--smoke", action="store_true", help="a few seconds, one small input")
     parser.add_argument("--json", help="write every figure here")
     parser.add_argument("--workdir", help="where synthetic inputs go (default: a temp dir)")
+    parser.add_argument("--only", help="comma-separated input labels, e.g. "
+                        "'bash,synthetic 10k,synthetic 100k' (default: every input)")
     args = parser.parse_args()
     if not args.workdir:
         import tempfile

@@ -3,7 +3,7 @@
 # libc.so.6, Wine's kernelbase.dll and a synthetic binary of 10k, 100k and 1M instructions.
 # Prints the table (Markdown) and writes every figure to bench-results.json (docs/PERFORMANCE.md).
 #
-#   scripts/bench.sh [--smoke] [--build-dir DIR] [--no-build] [--json FILE]
+#   scripts/bench.sh [--smoke] [--only LABELS] [--build-dir DIR] [--no-build] [--json FILE]
 #
 # --smoke: one small synthetic input, a few seconds; fails if a phase does not complete or
 # measures nothing (ctest runs it as bench-smoke; it asserts nothing about speed).
@@ -12,14 +12,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build"
 json="$root/bench-results.json"
 smoke=()
+only=()
 do_build=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --smoke) smoke=(--smoke) ;;
+    --only) only=(--only "$2"); shift ;;   # e.g. 'bash,synthetic 10k,synthetic 100k'
     --build-dir) build="$2"; shift ;;
     --no-build) do_build=0 ;;
     --json) json="$2"; shift ;;
-    *) echo "usage: $0 [--smoke] [--build-dir DIR] [--no-build] [--json FILE]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--smoke] [--only LABELS] [--build-dir DIR] [--no-build] [--json FILE]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -41,4 +43,4 @@ workdir="$(mktemp -d)"
 trap 'rm -rf "$workdir"' EXIT
 echo "bench: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start" >&2
 python3 "$root/bench/run_bench.py" --bench "$build/bench/hoist-bench" --workdir "$workdir" \
-  --json "$json" "${smoke[@]}"
+  --json "$json" "${smoke[@]}" "${only[@]}"
