@@ -8,7 +8,8 @@
 #include "Deobfuscate/LocalSimplifier.h"
 #include "Deobfuscate/LoopGeneralization.h"
 #include "Deobfuscate/PossibleTargets.h"
-#include "Discover/FunctionExplorer.h"
+#include "Deobfuscate/RegisterLiveness.h"
+#include "Discover/FunctionDiscovery.h"
 #include "Discover/InstructionCache.h"
 #include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
@@ -58,7 +59,7 @@ public:
   ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
                  DiagnosticSink &diagnostics, llvm::Function &function,
                  std::vector<Generalization> &generalizations, bool mayRestart,
-                 const std::set<uint64_t> &leaders);
+                 const std::set<uint64_t> &leaders, const RegisterLiveness &liveness);
 
   /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
   /// is then incomplete and must be discarded).
@@ -139,6 +140,7 @@ private:
   CallingConvention convention_;
   std::vector<Generalization> &generalizations_;
   bool mayRestart_;
+  const RegisterLiveness &liveness_;
   bool restart_ = false;
   unsigned pcKind_;
 
@@ -165,7 +167,8 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
                                const DeobfuscateOptions &options, DiagnosticSink &diagnostics,
                                llvm::Function &function,
                                std::vector<Generalization> &generalizations, bool mayRestart,
-                               const std::set<uint64_t> &leaders)
+                               const std::set<uint64_t> &leaders,
+                               const RegisterLiveness &liveness)
     : image_(image), cache_(cache), options_(options), diagnostics_(diagnostics),
       function_(function), module_(*function.getParent()), context_(function.getContext()),
       state_(function.getArg(0)), memoryBase_(function.getArg(1)),
@@ -173,7 +176,7 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
       memory_(image, options, function.getParent()->getDataLayout()),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
       simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
-      mayRestart_(mayRestart), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
+      mayRestart_(mayRestart), liveness_(liveness), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
   ctx_.setMemoryObserver(&memory_);
   // A loop header found in an earlier attempt starts an instance even when code falls
   // through into it, so that its first iteration is not lifted apart from the loop.
@@ -314,8 +317,18 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
   return create(target, context, path, false);
 }
 
-llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &context, bool fork,
+llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &captured, bool fork,
                                          std::vector<Exit> &exits) {
+  // Dead registers and flags are no part of the context: equal live state, one instance.
+  Context context = captured;
+  if (std::optional<LiveSet> live = liveness_.liveAt(target)) {
+    for (unsigned i = 0; i < Context::NumGprs; ++i)
+      if (!(*live & (LiveSet(1) << i)))
+        context.gprs[i] = AbstractValue{};
+    for (unsigned i = 0; i < Context::NumFlags; ++i)
+      if (!(*live & (LiveSet(1) << (16 + i))))
+        context.flags[i] = AbstractValue{};
+  }
   Instance *instance = findOrCreate(target, context, fork);
   if (instance) {
     registers_.addPredecessor(instance->registers, tail_);
@@ -845,17 +858,18 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
                      formatAddress(entry));
   llvm::Function *function = declareLiftedFunction(module, entry);
   InstructionCache cache(image);
-  // The block starts a static exploration finds: code falling through into a loop header
-  // ends its instance there, so that the loop's first iteration is not lifted apart.
+  // The static control flow (jump tables resolved): its block starts split instances, so
+  // that code falling through into a loop header ends its instance there and the loop's
+  // first iteration is not lifted apart; its liveness keeps dead registers out of contexts.
   std::set<uint64_t> leaders;
-  {
-    LiftOptions budget;
-    budget.maxInstructionsPerFunction = 20000;
-    budget.maxBlocksPerFunction = 5000;
-    DiagnosticSink ignored;
-    for (const auto &[start, block] : exploreFunction(cache, entry, budget, ignored).blocks)
-      leaders.insert(start);
-  }
+  LiftOptions budget;
+  budget.maxInstructionsPerFunction = 20000;
+  budget.maxBlocksPerFunction = 5000;
+  DiagnosticSink ignored;
+  DiscoveredFunction discovered = discoverFunction(image, cache, entry, budget, ignored);
+  for (const auto &[start, block] : discovered.explored.blocks)
+    leaders.insert(start);
+  RegisterLiveness liveness(discovered.explored, defaultCallingConvention(image.format()));
   // A loop found to need generalization restarts the lift, so that the next attempt
   // generalizes its header at the first arrival instead of after two peeled iterations.
   std::vector<Generalization> generalizations;
@@ -867,7 +881,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
     DeobfuscationStats stats;
     {
       ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
-                            generalizations, attempt < MaxRestarts, leaders);
+                            generalizations, attempt < MaxRestarts, leaders, liveness);
       complete = lifter.run(entry);
       stats = lifter.stats();
     }
