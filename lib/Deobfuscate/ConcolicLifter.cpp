@@ -36,6 +36,9 @@ namespace {
 struct Generalization {
   uint64_t address;
   Context context;
+  /// Lifting under it met a jump whose target it made unknown (a VM's virtual PC taken for
+  /// loop data): speculation refuted, the header is unrolled instead.
+  bool rejected = false;
 };
 
 struct Instance {
@@ -45,6 +48,9 @@ struct Instance {
   llvm::BasicBlock *bb = nullptr;
   RegisterFile::Block *registers = nullptr;
   bool generalized = false;
+  /// The generalization (index into the attempt's list) this instance is lifted under: its
+  /// own, or its creator's; -1 for none.
+  int generalization = -1;
 };
 
 /// An edge to a block that leaves the function (a budget ran out): filled once the branch
@@ -88,7 +94,7 @@ private:
   std::array<AbstractValue, Context::NumGprs> captureGprs();
   Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
   Instance *create(uint64_t target, const Context &context, const PathNode &path,
-                   bool generalized);
+                   int generalization, bool generalized);
   llvm::BasicBlock *edgeTo(uint64_t target, const Context &context, bool fork,
                            std::vector<Exit> &exits);
   void fillExits(const std::vector<Exit> &exits);
@@ -211,7 +217,7 @@ bool ConcolicLifter::run(uint64_t entry) {
   initial.gprs[static_cast<unsigned>(Var::RSP)] = AbstractValue::stack(0);
   initial.flags[static_cast<unsigned>(Var::DF) - static_cast<unsigned>(Var::CF)] =
       AbstractValue::constant(0);
-  Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), false);
+  Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), -1, false);
   registers_.addPredecessor(first->registers, entryBlock);
   llvm::BranchInst::Create(first->bb, registers_.basicBlock(entryBlock));
   while (!worklist_.empty() && !restart_) {
@@ -232,8 +238,9 @@ bool ConcolicLifter::run(uint64_t entry) {
 // --- Instances ---------------------------------------------------------------------------
 
 Instance *ConcolicLifter::create(uint64_t target, const Context &context, const PathNode &path,
-                                 bool generalized) {
+                                 int generalization, bool generalized) {
   Instance &instance = instances_.emplace_back();
+  instance.generalization = generalization;
   instance.path = path;
   instance.path.owner = instances_.size() - 1;
   instance.context = context;
@@ -259,21 +266,26 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
     if (instance->generalized && instance->context.covers(context, memory_))
       return instance;
   PathNode path = PathNode::after(&current_->path, target, fork);
-  for (const Generalization &known : generalizations_)
-    if (known.address == target && known.context.covers(context, memory_))
-      return create(target, known.context, path, true);
+  for (size_t i = 0; i < generalizations_.size(); ++i) {
+    const Generalization &known = generalizations_[i];
+    if (!known.rejected && known.address == target && known.context.covers(context, memory_))
+      return create(target, known.context, path, static_cast<int>(i), true);
+  }
   // A generalized header reached with values turned symbolic where its context still knows
   // them (the loop ran on a path it had not run on before): no new concrete state, so the
   // header is generalized further rather than lifted again.
-  for (Generalization &known : generalizations_)
-    if (known.address == target && !known.context.conflicts(context, memory_)) {
+  for (size_t i = 0; i < generalizations_.size(); ++i) {
+    Generalization &known = generalizations_[i];
+    if (!known.rejected && known.address == target &&
+        !known.context.conflicts(context, memory_)) {
       known.context.widen(context, memory_);
       if (mayRestart_) {
         restart_ = true;
         return nullptr;
       }
-      return create(target, known.context, path, true);
+      return create(target, known.context, path, static_cast<int>(i), true);
     }
+  }
   if (instances_.size() >= options_.maxInstances) {
     budgetExhausted(target, "block instances per function (" +
                                 std::to_string(options_.maxInstances) + ")");
@@ -295,26 +307,36 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
     Context general = context;
     for (const PathNode *visit : visits)
       general.widen(instances_[visit->owner].context, memory_);
-    // One generalized header per loop: a new generalization that agrees with an earlier
-    // one of the header wherever both know a value (an inner loop entered again with other
-    // outer values) widens it instead of adding a second copy of the loop.
-    bool merged = false;
-    for (Generalization &known : generalizations_)
-      if (known.address == target && !known.context.conflicts(general, memory_)) {
-        known.context.widen(general, memory_);
-        general = known.context;
-        merged = true;
-        break;
+    bool refuted = false;
+    for (const Generalization &known : generalizations_)
+      refuted = refuted || (known.rejected && known.address == target &&
+                            general.covers(known.context, memory_));
+    if (!refuted) {
+      // One generalized header per loop: a new generalization that agrees with an earlier
+      // one of the header wherever both know a value (an inner loop entered again with
+      // other outer values) widens it instead of adding a second copy of the loop.
+      int index = -1;
+      for (size_t i = 0; i < generalizations_.size() && index < 0; ++i) {
+        Generalization &known = generalizations_[i];
+        if (!known.rejected && known.address == target &&
+            !known.context.conflicts(general, memory_)) {
+          known.context.widen(general, memory_);
+          general = known.context;
+          index = static_cast<int>(i);
+        }
       }
-    if (!merged)
-      generalizations_.push_back({target, general});
-    if (mayRestart_) {
-      restart_ = true;   // lift again from the start: the loop is then not peeled
-      return nullptr;
+      if (index < 0) {
+        generalizations_.push_back({target, general});
+        index = static_cast<int>(generalizations_.size() - 1);
+      }
+      if (mayRestart_) {
+        restart_ = true;   // lift again from the start: the loop is then not peeled
+        return nullptr;
+      }
+      return create(target, general, path, index, true);
     }
-    return create(target, general, path, true);
   }
-  return create(target, context, path, false);
+  return create(target, context, path, current_->generalization, false);
 }
 
 llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &captured, bool fork,
@@ -581,6 +603,13 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
   if (resolved.kind == CallTarget::Kind::Import)
     return tailCall(declareImport(module_, *resolved.import), target, false);
   std::optional<std::vector<uint64_t>> possible = possibleTargets(target);
+  if (!possible && current_->generalization >= 0 && mayRestart_) {
+    // Under a loop generalization, a jump that became unknown refutes it: the slots it made
+    // symbolic steer control (a virtual PC). Lift again with that loop unrolled.
+    generalizations_[current_->generalization].rejected = true;
+    restart_ = true;
+    return leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), target, false);
+  }
   if (!possible) {
     diagnostics_.warning("unresolved-jump", ctx_.instr().address,
                          ctx_.instr().describe() +
