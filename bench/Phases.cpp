@@ -120,7 +120,10 @@ PhaseResult liftFunctions(const Image &image, const PhaseRequest &request, unsig
   DiagnosticSink diagnostics;
   llvm::LLVMContext context;
   context.setDiscardValueNames(true);   // as `hoist lift` without --names
-  Lifter lifter(image, context, diagnostics);
+  // As `hoist lift` does: the verifier runs where the module is optimized, not at -O0.
+  LiftOptions options;
+  options.verify = optLevel > 0;
+  Lifter lifter(image, context, diagnostics, options);
   PhaseResult result;
   Stopwatch discovery;
   std::vector<uint64_t> discovered = lifter.discover({}, /*all=*/true);

@@ -37,8 +37,12 @@ const HoistFunction *hoist_lookup(uint64_t address);
  * `stackWords` stack words) would, on the guest stack; results back into `frame`. */
 void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame, const uint64_t *stackWords);
 uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64_t a2);
-void hoist_sync_copies_to_libraries(void);
-void hoist_sync_copies_from_libraries(void);
+
+/* copies.c */
+/* The program's COPY variable at `program` was initialized from the library's at `library`. */
+void hoist_add_copy(uint64_t program, uint64_t library, uint64_t size);
+/* Points the libraries' relocated references to the copied objects at the program's copies. */
+void hoist_redirect_copies(void);
 
 /* How often control crossed between lifted and native code; printed at exit when the
  * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code). */

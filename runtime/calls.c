@@ -62,9 +62,7 @@ static void callNative(HoistState *state, uint64_t function) {
   frameFromState(&frame, state);
   uint64_t saved = hoist_guest_sp;
   hoist_guest_sp = state->RSP;   /* a callback's frames go below the caller's */
-  hoist_sync_copies_to_libraries();
   hoist_native_call(&frame, function, (const uint64_t *)(state->RSP + 8));
-  hoist_sync_copies_from_libraries();
   hoist_guest_sp = saved;
   state->RAX = frame.rax;
   state->RDX = frame.rdx;
@@ -76,15 +74,14 @@ static void callNative(HoistState *state, uint64_t function) {
   state->RSP += 8;
 }
 
-/* The body of every `import.NAME` of the translated module: the GOT slot holds the library
- * function (startup.c filled it). */
-void hoist_call_import(HoistState *state, void *memory, uint64_t slot, const char *name) {
-  (void)memory;
-  ++hoist_crossings.importCalls;
-  uint64_t function = *(const uint64_t *)slot;
-  if (!function)
-    hoist_fatal("%s: the program called %s, which no library defines", hoist_program.path, name);
-  callNative(state, function);
+/* Called by an `import.NAME` body (lib/Translate/ImportCalls.cpp) whose GOT slot is empty. */
+_Noreturn void hoist_missing_import(const char *name) {
+  hoist_fatal("%s: the program called %s, which no library defines", hoist_program.path, name);
+}
+
+/* Called by an `import.NAME` body after a library call that returned a long double. */
+void hoist_push_x87_result(HoistState *state, const HoistNativeFrame *frame) {
+  pushX87(state, frame->st0);
 }
 
 void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame,
@@ -142,9 +139,7 @@ void hoist_enter_from_native(const HoistFunction *function, HoistNativeFrame *re
   ++hoist_crossings.nativeEntries;
   HoistNativeFrame frame;
   memcpy(&frame, registers, offsetof(HoistNativeFrame, st0));
-  hoist_sync_copies_from_libraries();
   hoist_run_lifted(function, &frame, nativeStack);
-  hoist_sync_copies_to_libraries();
   registers->rax = frame.rax;
   registers->rdx = frame.rdx;
   memcpy(registers->xmm[0], frame.xmm[0], 16);

@@ -93,33 +93,6 @@ static uint64_t librarySymbol(const HoistRelocation *relocation) {
   return (uint64_t)address;
 }
 
-/* COPY-relocated variables: the program reads and writes its copy at its own address, the
- * libraries theirs; the two are synchronized whenever control crosses between lifted and
- * native code (calls.c). */
-static const HoistRelocation *copies[256];
-static uint64_t copyCount;
-static uint64_t copySource[256];
-
-/* Runs around every library call: most copies are a pointer or an int, copied inline. */
-static inline void copyVariable(void *to, const void *from, uint64_t size) {
-  if (size == 8)
-    memcpy(to, from, 8);
-  else if (size == 4)
-    memcpy(to, from, 4);
-  else
-    memcpy(to, from, size);
-}
-
-void hoist_sync_copies_to_libraries(void) {
-  for (uint64_t i = 0; i < copyCount; ++i)
-    copyVariable((void *)copySource[i], (const void *)copies[i]->address, copies[i]->value);
-}
-
-void hoist_sync_copies_from_libraries(void) {
-  for (uint64_t i = 0; i < copyCount; ++i)
-    copyVariable((void *)copies[i]->address, (const void *)copySource[i], copies[i]->value);
-}
-
 static void applyRelocations(void) {
   for (uint64_t i = 0; i < hoist_program.relocationCount; ++i) {
     const HoistRelocation *relocation = &hoist_program.relocations[i];
@@ -134,15 +107,11 @@ static void applyRelocations(void) {
       break;
     }
     case HOIST_RELOCATION_COPY: {
-      if (copyCount == sizeof copies / sizeof copies[0])
-        hoist_fatal("%s: more than %zu COPY relocations", hoist_program.path,
-                    sizeof copies / sizeof copies[0]);
       uint64_t source = librarySymbol(relocation);
       if (!source)
         break;
-      copies[copyCount] = relocation;
-      copySource[copyCount++] = source;
       memcpy(place, (const void *)source, relocation->value);
+      hoist_add_copy(relocation->address, source, relocation->value);
       break;
     }
     }
@@ -301,6 +270,7 @@ int main(int argc, char **argv, char **envp) {
     atexit(printCrossings);
   mapImage();
   applyRelocations();
+  hoist_redirect_copies();
   initialState();
   patchEntries();
   protectImage();

@@ -74,7 +74,8 @@ public:
 
   /// Lifts the function starting at `entry` (once; a second request returns the same function).
   /// The functions it calls are declared (`fn_<hex>`), not lifted. The LLVM verifier runs when
-  /// the module is taken, once for all functions (LiftOptions::verifyEachFunction: here).
+  /// the module is taken, once for all functions (LiftOptions::verify; with
+  /// LiftOptions::verifyEachFunction, here).
   llvm::Expected<llvm::Function *> liftFunction(uint64_t entry);
 
   /// Runs program discovery (lib/Discover) from `roots`, or from every function start with
@@ -100,8 +101,9 @@ public:
 
   /// The module as it is being lifted, not verified yet.
   llvm::Module &module();
-  /// Verifies the module (a function the verifier rejects, a Hoist bug, is reported as a
-  /// `lift-failed` error diagnostic and becomes a runtime call), finishes it and hands it over.
+  /// Verifies the module unless LiftOptions::verify is off (a function the verifier rejects,
+  /// a Hoist bug, is reported as a `lift-failed` error diagnostic and becomes a runtime call),
+  /// finishes it and hands it over.
   std::unique_ptr<llvm::Module> takeModule();
   /// The module verified as takeModule() does, but not finished: functions called but not
   /// lifted stay declarations (`fn_<hex>`), so that modules lifted apart link into one program.

@@ -19,6 +19,13 @@ struct LiftOptions {
   unsigned maxDiscoveryRounds = 64;       ///< explore/resolve rounds per function
   uint64_t maxFunctions = 200000;         ///< functions discovered in one program
 
+  /// Run the LLVM verifier over the lifted module when it is taken (Lifter::takeModule): a
+  /// function it rejects (a Hoist bug, never the input's fault) is reported as `lift-failed`
+  /// and becomes a runtime call. On for library users and the tests; `hoist lift` turns it off
+  /// where it would be a third of the work, unoptimized IR or bitcode (`--verify` turns it
+  /// back on; docs/PERFORMANCE.md).
+  bool verify = true;
+
   /// Run the LLVM verifier on each function as soon as it is lifted (`--verify-each`) rather
   /// than once over the module when it is taken (Lifter::takeModule): slower, and it reports
   /// a broken function from liftFunction itself.

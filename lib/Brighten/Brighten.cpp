@@ -2,7 +2,9 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/CallShim.h"
+#include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/ImageReferences.h"
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
@@ -54,6 +56,7 @@ void simplify(llvm::Module &module, const Image &image,
   options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
     passes.addPass(ImageDataPass(image));
+    passes.addPass(FoldNanPropagationPass());
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
     // is out of the stack (-O1 has no CVP).
     passes.addPass(llvm::CorrelatedValuePropagationPass());
@@ -71,6 +74,7 @@ llvm::Function *declareBrightened(const llvm::Function &lifted, const Signature 
       llvm::Function::Create(functionTypeFor(signature, module.getContext()),
                              llvm::GlobalValue::ExternalLinkage, lifted.getName() + suffix, module);
   function->setCallingConv(llvmCallingConvention(convention));
+  function->addFnAttr(BrightenedAttribute);
   return function;
 }
 
@@ -144,6 +148,9 @@ private:
   llvm::Expected<std::map<llvm::Function *, Signature>>
   inferSignatures(std::vector<Candidate> &members);
   llvm::Error brightenScc(std::vector<Candidate> members);
+  /// makeFlatCopy, with the addresses of image data the code computes made pointers into the
+  /// globals that carry it (ImageReferences.h).
+  llvm::Function *flatCopy(llvm::Function &lifted, const KnownCallees &callees);
 
   llvm::Module &module_;
   const Image &image_;
@@ -167,6 +174,12 @@ ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
   if (!symbol || !std::holds_alternative<ImportPrototype>(importPrototype(*symbol)))
     return std::nullopt;
   return symbol;
+}
+
+llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees) {
+  llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
+  rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
+  return flat;
 }
 
 void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
@@ -242,8 +255,10 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     std::set<const llvm::Function *> probes;
     std::map<llvm::Function *, llvm::Function *> probeOf;
     for (const Candidate &member : members) {
-      llvm::Function *flat = makeFlatCopy(*member.lifted, callees, convention_);
+      llvm::Function *flat = flatCopy(*member.lifted, callees);
       llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
+      if (probe && flat->hasFnAttribute(ImageDataAttribute))
+        (*probe)->addFnAttr(flat->getFnAttribute(ImageDataAttribute));
       flat->eraseFromParent();
       if (!probe)
         return probe.takeError();
@@ -303,7 +318,7 @@ llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
     callees_[member.lifted] = {member.brightened, signature};
   }
   for (Candidate &member : members) {
-    llvm::Function *flat = makeFlatCopy(*member.lifted, callees_, convention_);
+    llvm::Function *flat = flatCopy(*member.lifted, callees_);
     llvm::Error error = defineBrightened(*member.brightened, *flat,
                                          signatures->at(member.lifted), convention_);
     flat->eraseFromParent();
@@ -381,6 +396,9 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   }
   simplify(module_, image_);
   replaceUnresolvedJumpMarkers(module_);
+  defineImageDataSymbols(module_, image_);
+  for (const Candidate &candidate : done_)
+    candidate.brightened->removeFnAttr(BrightenedAttribute);
   return report_;
 }
 

@@ -9,8 +9,19 @@
 namespace hoist {
 namespace {
 
-/// iN, or float/double for a floating-point value of 32/64 bits.
-llvm::Type *valueType(llvm::LLVMContext &context, unsigned bits, bool isFloat) {
+/// iN, float/double for a floating-point value of 32/64 bits, or a 128-bit vector of `shape`.
+llvm::Type *valueType(llvm::LLVMContext &context, unsigned bits, bool isFloat,
+                      VectorShape shape) {
+  switch (shape) {
+  case VectorShape::Float4:
+    return llvm::FixedVectorType::get(llvm::Type::getFloatTy(context), 4);
+  case VectorShape::Double2:
+    return llvm::FixedVectorType::get(llvm::Type::getDoubleTy(context), 2);
+  case VectorShape::Int2:
+    return llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), 2);
+  case VectorShape::None:
+    break;
+  }
   if (isFloat)
     return bits == 32 ? llvm::Type::getFloatTy(context) : llvm::Type::getDoubleTy(context);
   return llvm::IntegerType::get(context, bits);
@@ -93,9 +104,11 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
   for (const Signature::Argument &argument : signature.arguments)
     parameters.push_back(argument.isPointer
                              ? llvm::PointerType::getUnqual(context)
-                             : valueType(context, argument.bits, argument.isFloat));
+                             : valueType(context, argument.bits, argument.isFloat,
+                                         argument.vector));
   llvm::Type *result = signature.returnBits
-                           ? valueType(context, signature.returnBits, signature.returnsFloat)
+                           ? valueType(context, signature.returnBits, signature.returnsFloat,
+                                       signature.returnVector)
                            : llvm::Type::getVoidTy(context);
   return llvm::FunctionType::get(result, parameters, false);
 }
@@ -142,7 +155,7 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   llvm::Type *i128 = builder.getInt128Ty();
   llvm::Value *xmm0 = llvm::PoisonValue::get(i128);
   llvm::Value *rax = llvm::PoisonValue::get(i64);
-  if (resultType->isFloatingPointTy())
+  if (resultType->isFloatingPointTy() || resultType->isVectorTy())
     xmm0 = builder.CreateZExt(
         builder.CreateBitCast(result, builder.getIntNTy(resultType->getPrimitiveSizeInBits())),
         i128);
@@ -176,6 +189,9 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
   if (!function || function->getFunctionType() != declared.getFunctionType())
     return std::string("has a name the module already uses with another type");
+  // The callee is the binary's C library: a Windows DLL's function for Win64 (msvcrt's
+  // strlen), called in its convention.
+  function->setCallingConv(llvmCallingConvention(convention));
   return KnownCallee{function, *signature};
 }
 

@@ -36,9 +36,9 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
 void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention);
 
 /// The external declaration of the C library function `name` (an import, or a function
-/// linked into the image statically) with its C prototype, called in the host's C convention,
-/// and the registers a caller in `convention` passes its arguments in; or why it cannot be
-/// called.
+/// linked into the image statically) with its C prototype, called in `convention` (the
+/// binary's C library: `win64cc` for a DLL's function), and the registers a caller in
+/// `convention` passes its arguments in; or why it cannot be called.
 std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
                                                     CallingConvention convention);
 

@@ -11,6 +11,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 
+
 namespace hoist {
 namespace {
 
@@ -18,33 +19,37 @@ using namespace llvm::PatternMatch;
 
 constexpr unsigned MaxAddressDepth = 8;
 
-/// Splits `address` into constant + rest through add and disjoint or; rest is null when the
-/// address is the constant alone. Returns false when no constant term is found.
-bool splitConstant(llvm::Value *address, uint64_t &constant, llvm::Value *&rest,
-                   llvm::IRBuilder<> &builder, unsigned depth) {
-  if (auto *value = llvm::dyn_cast<llvm::ConstantInt>(address)) {
-    constant = value->getZExtValue();
+/// Splits `address` into base + rest through add and disjoint or, the base being a term
+/// `baseOf` turns into a pointer; rest is null when the address is the base alone. Returns
+/// null when no term is a base.
+llvm::Constant *splitBase(llvm::Value *address, llvm::Value *&rest, llvm::IRBuilder<> &builder,
+                          llvm::function_ref<llvm::Constant *(llvm::Value *)> baseOf,
+                          unsigned depth) {
+  if (llvm::Constant *base = baseOf(address)) {
     rest = nullptr;
-    return true;
+    return base;
   }
   llvm::Value *left = nullptr, *right = nullptr;
   if (depth > MaxAddressDepth ||
       !(match(address, m_Add(m_Value(left), m_Value(right))) ||
         match(address, m_DisjointOr(m_Value(left), m_Value(right)))))
-    return false;
+    return nullptr;
   llvm::Value *inner = nullptr;
-  if (splitConstant(right, constant, inner, builder, depth + 1)) {
+  if (llvm::Constant *base = splitBase(right, inner, builder, baseOf, depth + 1)) {
     rest = inner ? builder.CreateAdd(left, inner) : left;
-    return true;
+    return base;
   }
-  if (splitConstant(left, constant, inner, builder, depth + 1)) {
+  if (llvm::Constant *base = splitBase(left, inner, builder, baseOf, depth + 1)) {
     rest = inner ? builder.CreateAdd(inner, right) : right;
-    return true;
+    return base;
   }
-  return false;
+  return nullptr;
 }
 
-/// The private constant global holding `section`'s bytes (zero past the file's).
+/// The global holding `section`'s bytes (zero past the file's): constant and private for
+/// read-only data; for writable data a variable with external linkage, since its state is
+/// what the brightened functions leave for their callers (and an internal one that is only
+/// written would lose its stores to the optimizer).
 llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
                                     const Section &section) {
   std::string name = "image" + section.name;
@@ -53,29 +58,62 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   std::vector<uint8_t> bytes(section.size, 0);
   image.read(section.address, bytes.data(), bytes.size());
   auto *initializer = llvm::ConstantDataArray::get(module.getContext(), llvm::ArrayRef(bytes));
-  auto *global = new llvm::GlobalVariable(module, initializer->getType(), true,
-                                          llvm::GlobalValue::PrivateLinkage, initializer, name);
+  auto *global = new llvm::GlobalVariable(
+      module, initializer->getType(), !section.writable,
+      section.writable ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::PrivateLinkage,
+      initializer, name);
   global->setAlignment(llvm::Align(16));
   return global;
 }
 
+llvm::Constant *pointerInto(llvm::GlobalVariable &global, uint64_t offset) {
+  llvm::Type *i64 = llvm::Type::getInt64Ty(global.getContext());
+  return llvm::ConstantExpr::getGetElementPtr(
+      global.getValueType(), &global,
+      llvm::ArrayRef<llvm::Constant *>{llvm::ConstantInt::get(i64, 0),
+                                       llvm::ConstantInt::get(i64, offset)});
+}
+
+/// Whether `symbol` names an object of the program's own: not the toolchain's (`__dso_handle`,
+/// `_CRT_MT`), not a static inside a function (`count.1`, which C cannot name), not a copy of
+/// a shared library's object (`stdout`), which an alias of the same name would take over.
+bool isProgramObject(const Symbol &symbol, const Image &image) {
+  llvm::StringRef name = symbol.name;
+  if (symbol.kind != Symbol::Kind::Object || symbol.source == Symbol::Source::Dynamic ||
+      name.empty() || name.starts_with("_") || name.contains('.'))
+    return false;
+  return llvm::none_of(image.imports(), [&](const Import &import) { return import.name == name; });
+}
+
 } // namespace
 
+bool isCarriedDataSection(const Section &section) {
+  if (section.executable || !section.mapped)
+    return false;
+  if (!section.writable)
+    return true;
+  // Writable sections that hold plain data; `.data.rel.ro`, the GOT, `.idata`, `.tls` and
+  // the like hold addresses the loader writes (or thread-local templates).
+  llvm::StringRef name = section.name;
+  if (name.starts_with(".data.rel"))
+    return false;
+  return name == ".data" || name == ".bss" || name.starts_with(".data.") ||
+         name.starts_with(".bss.");
+}
+
+llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint64_t address) {
+  const Section *section = image.sectionAt(address);
+  if (!section || !isCarriedDataSection(*section))
+    return nullptr;
+  return pointerInto(*sectionGlobal(module, image, *section), address - section->address);
+}
+
 llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t address) const {
-  const Section *section = image_.sectionAt(address);
-  if (!section)
-    return nullptr;
-  if (section->writable || section->executable) {
+  if (llvm::Constant *pointer = imageDataPointer(*function.getParent(), image_, address))
+    return pointer;
+  if (image_.sectionAt(address))
     function.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(address, true));
-    return nullptr;
-  }
-  llvm::GlobalVariable *global = sectionGlobal(*function.getParent(), image_, *section);
-  return llvm::ConstantExpr::getGetElementPtr(
-      global->getValueType(), global,
-      llvm::ArrayRef<llvm::Constant *>{
-          llvm::ConstantInt::get(llvm::Type::getInt64Ty(function.getContext()), 0),
-          llvm::ConstantInt::get(llvm::Type::getInt64Ty(function.getContext()),
-                                 address - section->address)});
+  return nullptr;
 }
 
 llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
@@ -94,18 +132,40 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
         changed = true;
       }
     }
+  // A term of an address is an image address as a constant, or one ImageReferences rewrote
+  // (`ptrtoint @image.data + 8`) that comes back as an address.
+  auto baseOf = [&](llvm::Value *term) -> llvm::Constant * {
+    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(term))
+      return imagePointer(function, constant->getZExtValue());
+    if (auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(term);
+        expression && expression->getOpcode() == llvm::Instruction::PtrToInt)
+      return expression->getOperand(0);
+    return nullptr;
+  };
   changed |= rewriteIntToPtrs(
       function, [&](llvm::IntToPtrInst &cast, llvm::IRBuilder<> &builder) -> llvm::Value * {
-        uint64_t constant = 0;
         llvm::Value *rest = nullptr;
-        if (!splitConstant(cast.getOperand(0), constant, rest, builder, 0))
-          return nullptr;
-        llvm::Constant *base = imagePointer(function, constant);
+        llvm::Constant *base = splitBase(cast.getOperand(0), rest, builder, baseOf, 0);
         if (!base || !rest)
           return base;
         return builder.CreateGEP(builder.getInt8Ty(), base, rest);
       });
   return preservedAfter(changed);
+}
+
+void defineImageDataSymbols(llvm::Module &module, const Image &image) {
+  for (const Section &section : image.sections()) {
+    llvm::GlobalVariable *global = module.getNamedGlobal("image" + section.name);
+    if (!global || !section.writable)
+      continue;
+    for (const Symbol &symbol : image.symbols())
+      if (isProgramObject(symbol, image) && symbol.address >= section.address &&
+          symbol.address < section.address + section.size && !module.getNamedValue(symbol.name))
+        llvm::GlobalAlias::create(llvm::Type::getInt8Ty(module.getContext()), 0,
+                                  llvm::GlobalValue::ExternalLinkage, symbol.name,
+                                  pointerInto(*global, symbol.address - section.address),
+                                  &module);
+  }
 }
 
 } // namespace hoist

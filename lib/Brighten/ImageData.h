@@ -1,12 +1,16 @@
 // ImageData: accesses to the binary's own data at its original addresses, which mean nothing
 // in the process the brightened function is linked into.
 //
-// An `inttoptr` whose address is a constant inside a read-only, non-executable section plus
-// any offset (a lookup table indexed by a register) becomes a gep into a private constant
-// global carrying that section's bytes (`@"image.<section>"`). A constant inside any other
-// section (writable data: globals, whose state belongs to the original process) is not
-// rewritten: the function gets the attribute "hoist-image-data" with the address, and
-// brightening declines it.
+// Each data section the code touches becomes a global carrying the section's bytes
+// (`@"image.<section>"`, zero past the file's): a read-only one constant, a writable one
+// (`.data`, `.bss`) a variable that starts with the original values, so a counter or a table
+// updated in place keeps its state from call to call as the original's does. An `inttoptr`
+// whose address is a constant inside such a section plus any offset becomes a gep into its
+// global; ImageReferences.h turns the addresses code computes as integers (and hands out:
+// stores, passes, returns) into `ptrtoint` of such geps beforehand. Other
+// sections (code, the GOT, relocated pointers in `.data.rel.ro`, the PE import table) hold
+// what only the original process has: a function touching them gets the attribute
+// "hoist-image-data" with the address, and brightening declines it.
 #pragma once
 
 #include <llvm/IR/Constant.h>
@@ -15,6 +19,7 @@
 namespace hoist {
 
 class Image;
+struct Section;
 
 inline constexpr const char *ImageDataAttribute = "hoist-image-data";
 
@@ -24,11 +29,23 @@ public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
 
 private:
-  /// A pointer to `address` in its read-only section's global, or null (not image memory, or
-  /// memory the function may not take along: then the attribute is set).
+  /// A pointer to `address` in its section's global, or null (not image memory, or memory
+  /// the function may not take along: then the attribute is set).
   llvm::Constant *imagePointer(llvm::Function &function, uint64_t address) const;
 
   const Image &image_;
 };
+
+/// A pointer to `address` in its section's global (created on first use), or null when the
+/// address is in no section brightened code carries.
+llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint64_t address);
+
+/// Whether brightened code carries `section`'s bytes as a global (writable: a variable).
+bool isCarriedDataSection(const Section &section);
+
+/// Names the image's data objects (`counter`, `table`) inside the section globals of `module`:
+/// an external alias per symbol, so that a program linked with the brightened functions can
+/// read the state they keep (their copy of the original's globals).
+void defineImageDataSymbols(llvm::Module &module, const Image &image);
 
 } // namespace hoist

@@ -1,6 +1,7 @@
 #include "Brighten/Signature.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/LaneFlow.h"
 #include "Brighten/LocalFrame.h"
@@ -288,6 +289,22 @@ bool comesFromFloatingPoint(const llvm::Value *value) {
   return comesFromFloatingPoint(value, seen);
 }
 
+/// Whether `value` is computed by integer vector arithmetic (paddd on loaded vectors), not
+/// only moved through XMM registers (an inlined memcpy leaves its last 16 bytes in XMM0).
+bool comesFromVectorArithmetic(const llvm::Value *value, std::set<const llvm::Value *> &seen,
+                               unsigned depth = 0) {
+  if (depth > 16 || !seen.insert(value).second)
+    return false;
+  const auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || llvm::isa<llvm::LoadInst>(instruction))
+    return false;
+  if (llvm::isa<llvm::BinaryOperator>(instruction) && instruction->getType()->isVectorTy())
+    return true;
+  return llvm::any_of(instruction->operands(), [&](const llvm::Use &operand) {
+    return comesFromVectorArithmetic(operand.get(), seen, depth + 1);
+  });
+}
+
 /// `value` without the bitcasts and zero extensions around it.
 const llvm::Value *stripViews(const llvm::Value *value) {
   while (value && (llvm::isa<llvm::BitCastInst>(value) || llvm::isa<llvm::ZExtInst>(value)))
@@ -319,6 +336,47 @@ const llvm::Value *laneZeroScalar(const llvm::Value *value) {
   return nullptr;
 }
 
+/// The shape of a 128-bit floating-point vector type, None for any other type.
+VectorShape shapeOfType(const llvm::Type *type) {
+  const auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+  if (!vector || vector->getPrimitiveSizeInBits() != 128)
+    return VectorShape::None;
+  if (vector->getElementType()->isFloatTy())
+    return VectorShape::Float4;
+  if (vector->getElementType()->isDoubleTy())
+    return VectorShape::Double2;
+  return VectorShape::None;
+}
+
+/// What the lanes of a whole XMM register `start` hold: the first floating-point vector type
+/// among the values it flows into (`followUsers`: an argument) or is made of (a result),
+/// through views, shuffles, lane inserts and extracts and phis; else integers (__m128i).
+VectorShape vectorShape(const llvm::Value *start, bool followUsers) {
+  std::vector<std::pair<const llvm::Value *, unsigned>> work = {{start, 0}};
+  std::set<const llvm::Value *> seen;
+  while (!work.empty()) {
+    auto [value, depth] = work.back();
+    work.pop_back();
+    if (!seen.insert(value).second)
+      continue;
+    if (VectorShape shape = shapeOfType(value->getType()); shape != VectorShape::None)
+      return shape;
+    if (depth >= 8)
+      continue;
+    if (followUsers) {
+      for (const llvm::User *user : value->users())
+        if (llvm::isa<llvm::BitCastInst>(user) || llvm::isa<llvm::ShuffleVectorInst>(user) ||
+            llvm::isa<llvm::InsertElementInst>(user) || llvm::isa<llvm::PHINode>(user) ||
+            llvm::isa<llvm::ExtractElementInst>(user) || llvm::isa<llvm::BinaryOperator>(user))
+          work.push_back({user, depth + 1});
+    } else if (const auto *instruction = llvm::dyn_cast<llvm::Instruction>(value)) {
+      for (const llvm::Value *operand : instruction->operands())
+        work.push_back({operand, depth + 1});
+    }
+  }
+  return VectorShape::Int2;
+}
+
 /// How many of `bits` count: up to the last one used.
 size_t usedPrefix(llvm::ArrayRef<unsigned> bits) {
   size_t count = bits.size();
@@ -333,6 +391,7 @@ size_t usedPrefix(llvm::ArrayRef<unsigned> bits) {
 std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> integerBits,
                                                        const std::vector<bool> &pointers,
                                                        llvm::ArrayRef<unsigned> floatBits,
+                                                       llvm::ArrayRef<VectorShape> shapes,
                                                        llvm::ArrayRef<unsigned> stackBits,
                                                        CallingConvention convention) {
   llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
@@ -344,7 +403,8 @@ std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> 
   };
   auto floating = [&](size_t i) {
     signature.arguments.push_back(
-        {HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64, true});
+        {HOIST_FIELD_YMM, unsigned(i), floatBits[i] ? floatBits[i] : 64, true, false, false,
+         shapes[i]});
   };
   if (convention == CallingConvention::Win64) {
     // Microsoft x64: argument i is in the i-th integer register or in XMMi, never both.
@@ -388,6 +448,7 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   auto *probe = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameterTypes, false),
       llvm::GlobalValue::InternalLinkage, flat.getName() + ".probe", module);
+  probe->addFnAttr(BrightenedAttribute);
 
   // The sink only touches memory nobody else can see: it keeps the values alive without
   // keeping the local stack alive.
@@ -424,8 +485,8 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                                                         CallingConvention convention) {
   if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
-    return llvm::formatv("accesses the binary's writable or executable memory at {0} (global "
-                         "data is not in this slice)",
+    return llvm::formatv("accesses the binary's memory at {0}, which holds what only the "
+                         "original process has (code, the GOT, relocated pointers, imports)",
                          data.getValueAsString())
         .str();
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
@@ -451,6 +512,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   std::vector<unsigned> argumentBits(argumentRegisters.size(), 0);
   std::vector<bool> pointerArguments(argumentRegisters.size(), false);
   std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
+  std::vector<VectorShape> shapes(XmmArgumentRegisters, VectorShape::None);
   std::vector<unsigned> stackBits(StackArgumentSlots, 0);
   bool callerAreaLoaded = isCallerAreaLoaded(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
@@ -466,10 +528,17 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
       std::optional<unsigned> bits = scalarLaneBits(argument, demanded);
       if (!bits)
         bits = floatArgumentBits(argument, demanded);
-      if (!bits)
-        return llvm::formatv("reads {0} as a vector (vector arguments are not in this slice)",
-                             registerName(reg))
-            .str();
+      if (!bits) {
+        // More than the low lane, or uses LaneFlow does not follow: the whole register, a
+        // vector argument (__m128, __m128d, __m128i). Win64 passes those by reference, so
+        // code reading one in an XMM register does not follow it.
+        if (convention == CallingConvention::Win64)
+          return llvm::formatv("reads {0} as a vector, which win64 passes by reference",
+                               registerName(reg))
+              .str();
+        bits = 128;
+        shapes[reg.element] = vectorShape(&argument, true);
+      }
       if (*bits == 0)
         continue;
       if (reg.element >= floatArgumentRegisterCount(convention))
@@ -506,7 +575,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   }
 
   std::variant<Signature, std::string> assembled =
-      assembleArguments(argumentBits, pointerArguments, floatBits, stackBits, convention);
+      assembleArguments(argumentBits, pointerArguments, floatBits, shapes, stackBits, convention);
   if (auto *reason = std::get_if<std::string>(&assembled))
     return *reason;
   Signature signature = std::get<Signature>(assembled);
@@ -522,7 +591,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // clobbered by a call, or the same bits (gcc -O0 moves a double result through RAX: movq
   // rax, xmm0), or RAX holds an integer not computed from floating-point values (a loop
   // counter next to a float sum). Otherwise RAX is the result and XMM0 SSE scratch.
-  bool floatResult = true, xmm0Scratch = true;
+  bool floatResult = true, xmm0Scratch = true, xmm0IntegerVector = false;
+  // RAX holding only a copy of an argument (gcc -O0 loads a pointer argument through RAX)
+  // does not make RAX the result next to a vector in XMM0; a constant does (a static
+  // buffer's address returned by a vectorized loop that fills it).
+  bool raxOnlyCopied = true;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
@@ -533,6 +606,8 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax);
     if (rax != raxIn && !raxClobbered) {
       raxWritten = true;
+      const llvm::Value *source = stripViews(rax);
+      raxOnlyCopied &= llvm::isa<llvm::Argument>(source);
       bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
     }
     if (xmm0 == xmm0In)
@@ -540,6 +615,8 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     xmm0Written = true;
     bool floatingPoint = comesFromFloatingPoint(xmm0);
     xmm0Scratch &= !floatingPoint;
+    std::set<const llvm::Value *> seen;
+    xmm0IntegerVector |= comesFromVectorArithmetic(xmm0, seen);
     std::optional<unsigned> scalarBits = lowLaneBits(xmm0);
     bool raxAgrees = rax == raxIn || raxClobbered || !comesFromFloatingPoint(rax) ||
                      stripViews(rax) == stripViews(laneZeroScalar(xmm0));
@@ -551,8 +628,21 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     signature.returnBits = floatResultBits;
     return signature;
   }
-  if (xmm0Written && !raxWritten && !xmm0Scratch)
-    return std::string("writes xmm0 with a vector (vector results are not in this slice)");
+  if (xmm0Written && (!raxWritten || raxOnlyCopied) && (!xmm0Scratch || xmm0IntegerVector)) {
+    // Floating-point data, XMM arguments or integer vector arithmetic in more than XMM0's low
+    // lane, RAX untouched: a vector result, in XMM0 in both conventions.
+    signature.returnsFloat = true;
+    signature.returnBits = 128;
+    VectorShape shape = VectorShape::Int2;
+    for (const llvm::Instruction &instruction : llvm::instructions(probe))
+      if (isProbeSink(&instruction))
+        if (VectorShape found = vectorShape(llvm::cast<llvm::CallInst>(instruction).getArgOperand(1),
+                                            false);
+            found != VectorShape::Int2)
+          shape = found;
+    signature.returnVector = shape;
+    return signature;
+  }
   signature.returnBits = raxWritten ? bits : 0;
   return signature;
 }

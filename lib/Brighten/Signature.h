@@ -19,14 +19,21 @@
 
 namespace hoist {
 
+/// The lanes of a 128-bit XMM argument or result: __m128, __m128d, __m128i. They all travel
+/// in one XMM register; the shape only says what the lanes hold.
+enum class VectorShape : uint8_t { None, Float4, Double2, Int2 };
+
 struct Signature {
   struct Argument {
     HoistStateField field;
     unsigned element;      ///< the XMM register number, or the stack slot
-    unsigned bits;         ///< integer: 8, 16, 32 or 64, the low bits used; float: 32 or 64
-    bool isFloat;          ///< float (32) or double (64) in the XMM register's low lane
+    unsigned bits;         ///< integer: 8, 16, 32 or 64, the low bits used; float: 32, 64 or
+                           ///< 128 (a vector)
+    bool isFloat;          ///< float (32) or double (64) in the XMM register's low lane, or
+                           ///< the whole register (128)
     bool onStack = false;  ///< in stack slot `element` above the return address
     bool isPointer = false; ///< 64 bits used as an address: a `ptr` parameter
+    VectorShape vector = VectorShape::None; ///< for 128 bits
     bool operator==(const Argument &) const = default;
   };
   /// SysV: integer arguments in the convention's order, then floating-point ones (SysV assigns
@@ -35,7 +42,9 @@ struct Signature {
   /// LLVM passes in order once the registers are taken.
   std::vector<Argument> arguments;
   unsigned returnBits = 0;           ///< 0: void; else 32 or 64, RAX's low bits (above them zero)
-  bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64
+  bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64, or
+                                     ///< all of XMM0 (128)
+  VectorShape returnVector = VectorShape::None; ///< for 128 bits
   bool operator==(const Signature &) const = default;
 };
 

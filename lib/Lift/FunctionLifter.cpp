@@ -10,6 +10,7 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
@@ -215,14 +216,28 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
 
 void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
                                     uint64_t address) {
-  // Every IR instruction remembers the machine instruction it came from (diagnostics, CFG).
-  llvm::MDNode *pc = llvm::MDNode::get(
-      context_, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
-                    llvm::Type::getInt64Ty(context_), address)));
+  // The IR remembers the machine instruction it came from (diagnostics, brightening's
+  // reasons): the first instruction each machine instruction added carries its address, and so
+  // does every call (but LLVM's intrinsics) and terminator it added; the others belong to the closest tagged
+  // instruction before them. Tagging every instruction cost a fifth of the lift (a hash-map
+  // entry per instruction; docs/PERFORMANCE.md).
+  llvm::MDNode *pc = nullptr;
+  bool first = true;
   auto it = after ? std::next(after->getIterator()) : bb->begin();
-  for (; it != bb->end(); ++it)
-    if (!llvm::isa<llvm::PHINode>(*it) && !it->getMetadata(pcMetadataKind_))
+  for (; it != bb->end(); ++it) {
+    if (llvm::isa<llvm::PHINode>(*it))
+      continue;
+    bool leavesOrCalls = it->isTerminator() ||
+                         (llvm::isa<llvm::CallBase>(*it) && !llvm::isa<llvm::IntrinsicInst>(*it));
+    if ((first || leavesOrCalls) &&
+        !it->getMetadata(pcMetadataKind_)) {
+      if (!pc)
+        pc = llvm::MDNode::get(context_, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                             llvm::Type::getInt64Ty(context_), address)));
       it->setMetadata(pcMetadataKind_, pc);
+    }
+    first = false;
+  }
 }
 
 void FunctionLifter::finishBlock(Slot &slot) {

@@ -4,6 +4,7 @@
 #include "Discover/FunctionDiscovery.h"
 #include "Discover/InstructionCache.h"
 #include "Discover/ProgramDiscovery.h"
+#include "Discover/Redecode.h"
 #include "Lift/CallTargets.h"
 #include "Lift/FunctionLifter.h"
 #include "Lift/Intrinsics.h"
@@ -45,6 +46,11 @@ struct Lifter::Impl {
   }
 
   /// From program discovery; empty without it.
+  /// The functions it explored, by entry, without their instructions: liftFunction decodes
+  /// their blocks again rather than exploring them again. Shared, read-only, with the Lifters
+  /// that adopt the discovery (parallel workers).
+  std::shared_ptr<const std::map<uint64_t, DiscoveredFunction>> discovered;
+  Decoder decoder;
   std::set<uint64_t> functionStarts;
   std::set<uint64_t> noreturnCallees;
   std::set<uint64_t> noreturnWhenStatusNonzero;
@@ -78,7 +84,7 @@ struct Lifter::Impl {
   /// module is broken (a Hoist bug) are the functions verified one by one, and each broken one
   /// reported as `lift-failed` and left a declaration.
   void verifyLifted() {
-    if (options.verifyEachFunction || !llvm::verifyModule(*module))
+    if (!options.verify || options.verifyEachFunction || !llvm::verifyModule(*module))
       return;
     for (llvm::Function &function : *module) {
       std::optional<uint64_t> entry = liftedFunctionEntry(function.getName());
@@ -135,19 +141,29 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
     return makeError("{0}: address {1} is not in an executable section", impl.image.path(),
                      formatAddress(entry));
 
-  // Discovery resolves the jump tables it recognizes; their jmps become `switch`es.
-  // What program discovery knows: a direct jmp to another function's start is a tail call (a
-  // call of that function), and calls to noreturn functions end their block.
-  ExploreHints hints;
-  if (!impl.functionStarts.empty())
-    hints.functionStarts = &impl.functionStarts;
-  if (!impl.noreturnCallees.empty())
-    hints.noreturnCallees = &impl.noreturnCallees;
-  if (!impl.noreturnWhenStatusNonzero.empty())
-    hints.noreturnWhenStatusNonzero = &impl.noreturnWhenStatusNonzero;
-  DiscoveredFunction discovered =
-      discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
-  const ExploredFunction &explored = discovered.explored;
+  // A function program discovery explored is lifted as discovery found it (blocks, jump
+  // tables, tail calls), its instructions decoded again and freed once it is lifted. Any other
+  // (a callee found while lifting, or no discovery at all) is explored here: discovery resolves
+  // the jump tables it recognizes, whose jmps become `switch`es. What program discovery knows:
+  // a direct jmp to another function's start is a tail call (a call of that function), and
+  // calls to noreturn functions end their block.
+  std::optional<RedecodedFunction> redecoded;
+  if (impl.discovered)
+    if (auto known = impl.discovered->find(entry); known != impl.discovered->end())
+      redecoded = redecode(impl.image, impl.decoder, known->second.explored);
+  DiscoveredFunction discovered;
+  if (!redecoded) {
+    ExploreHints hints;
+    if (!impl.functionStarts.empty())
+      hints.functionStarts = &impl.functionStarts;
+    if (!impl.noreturnCallees.empty())
+      hints.noreturnCallees = &impl.noreturnCallees;
+    if (!impl.noreturnWhenStatusNonzero.empty())
+      hints.noreturnWhenStatusNonzero = &impl.noreturnWhenStatusNonzero;
+    discovered =
+        discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
+  }
+  const ExploredFunction &explored = redecoded ? redecoded->explored : discovered.explored;
   llvm::Function *function = declareLiftedFunction(*impl.module, entry);
   liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
   ++impl.stats.functions;
@@ -176,6 +192,8 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
   for (const auto &[entry, function] : cfg.functions)
     if (std::find(roots.begin(), roots.end(), entry) == roots.end())
       entries.push_back(entry);
+  impl.discovered =
+      std::make_shared<const std::map<uint64_t, DiscoveredFunction>>(std::move(cfg.functions));
   return entries;
 }
 
@@ -227,6 +245,7 @@ void Lifter::finishModule() {
 }
 
 void Lifter::adoptDiscovery(const Lifter &other) {
+  impl_->discovered = other.impl_->discovered;
   impl_->functionStarts = other.impl_->functionStarts;
   impl_->noreturnCallees = other.impl_->noreturnCallees;
   impl_->noreturnWhenStatusNonzero = other.impl_->noreturnWhenStatusNonzero;

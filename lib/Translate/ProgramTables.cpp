@@ -1,6 +1,7 @@
 #include "Translate/ProgramTables.h"
 
 #include "Lift/CallTargets.h"
+#include "Translate/ImportCalls.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -36,34 +37,6 @@ uint64_t patchRoom(const Image &image, uint64_t address, std::optional<uint64_t>
 }
 
 } // namespace
-
-void defineImports(llvm::Module &module, const Image &image) {
-  llvm::LLVMContext &context = module.getContext();
-  auto *i64 = llvm::Type::getInt64Ty(context);
-  auto *ptr = llvm::PointerType::getUnqual(context);
-  auto *voidType = llvm::Type::getVoidTy(context);
-  llvm::FunctionCallee callImport = module.getOrInsertFunction(
-      "hoist_call_import", llvm::FunctionType::get(voidType, {ptr, ptr, i64, ptr}, false));
-  llvm::FunctionCallee startMain = module.getOrInsertFunction(
-      "hoist_libc_start_main", llvm::FunctionType::get(voidType, {ptr, ptr}, false));
-  std::map<std::string, uint64_t> slotByName;
-  for (const Import &import : image.imports())
-    slotByName.emplace(import.name, import.slotAddress);
-  for (llvm::Function &function : module) {
-    if (!function.isDeclaration() || !function.hasFnAttribute("hoist-import"))
-      continue;
-    std::string name = function.getFnAttribute("hoist-import").getValueAsString().str();
-    llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", &function));
-    llvm::Value *state = function.getArg(0), *memory = function.getArg(1);
-    if (name == "__libc_start_main")
-      ir.CreateCall(startMain, {state, memory});
-    else
-      ir.CreateCall(callImport, {state, memory, ir.getInt64(slotByName[name]),
-                                 privateString(module, name)});
-    ir.CreateRetVoid();
-    function.setLinkage(llvm::GlobalValue::InternalLinkage);
-  }
-}
 
 ProgramTablesReport emitProgramTables(llvm::Module &module, const Image &image,
                                       const ElfProgram &program, llvm::StringRef fileBytes) {

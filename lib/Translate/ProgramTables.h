@@ -1,5 +1,5 @@
-// The parts of a translated module that the runtime (runtime/) reads or calls: definitions of
-// the `import.NAME` functions lifted code calls, and `hoist_program` (runtime/HoistProgram.h):
+// The part of a translated module that the runtime (runtime/) reads, `hoist_program`
+// (runtime/HoistProgram.h):
 // the original image's segments, its relocations, its init and fini functions, and the table
 // from original function addresses to lifted code.
 #pragma once
@@ -10,11 +10,6 @@
 #include <llvm/IR/Module.h>
 
 namespace hoist {
-
-/// Gives every `import.NAME` declaration a body that calls the library function through the
-/// import's GOT slot (`hoist_call_import`); `__libc_start_main` becomes the runtime's own
-/// `hoist_libc_start_main` (libc is already started).
-void defineImports(llvm::Module &module, const Image &image);
 
 struct ProgramTablesReport {
   uint64_t functions = 0;          ///< lifted functions in the table

@@ -4,12 +4,15 @@
 #include "Support/Error.h"
 #include "Translate/ElfProgram.h"
 #include "Translate/HostObject.h"
+#include "Translate/ImportCalls.h"
 #include "Translate/ProgramTables.h"
+#include "Translate/RedundantStateStores.h"
 #include "Translate/Refusals.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
 
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FileUtilities.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -54,6 +57,17 @@ std::vector<uint64_t> discoveryRoots(const Image &image, const ElfProgram &progr
         image.isExecutable(relocation.value))
       roots.push_back(relocation.value);
   return roots;
+}
+
+/// Alias analysis gives up on a pointer with more than 100 uses (LLVM's default), and a lifted
+/// function's State has thousands: without a higher limit the optimizer assumes every library
+/// call may read and write State, and writes all of it back before each call.
+void letAliasAnalysisFollowState() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("capture-tracking-max-uses-to-explore");
+  if (found != options.end())
+    if (auto *limit = static_cast<llvm::cl::opt<unsigned> *>(found->second))
+      limit->setValue(1u << 20);
 }
 
 } // namespace
@@ -113,7 +127,11 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
       emitProgramTables(*module, *image, program, (*file)->getBuffer());
   report.functions = tables.functions;
   report.patchableEntries = tables.patchableEntries;
+  describeStateArguments(*module);
+  letAliasAnalysisFollowState();
   optimizeModule(*module, image.get(), OptimizeOptions{.level = options.optLevel});
+  if (options.optLevel > 0)
+    report.redundantStoresRemoved = removeRedundantStateStores(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);

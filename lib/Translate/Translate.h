@@ -29,6 +29,7 @@ struct TranslateReport {
   uint64_t functions = 0;
   uint64_t patchableEntries = 0;
   uint64_t instructions = 0;
+  uint64_t redundantStoresRemoved = 0;   ///< State writebacks of values already there
 };
 
 llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,

@@ -127,3 +127,41 @@ float fdot(const float *a, const float *b, int n) {
     sum += a[i] * b[i];
   return sum;
 }
+/* Global state: brightened code refers to its own copy of the image's .data and .bss, which
+ * starts with the original bytes and is updated in place as the original's is. */
+int call_counter;                                   /* .bss */
+int accumulator[8] = {3, 1, 4, 1, 5, 9, 2, 6};      /* .data, updated in place */
+int weights[8] = {2, 7, 1, 8, 2, 8, 1, 8};          /* .data, a table only read */
+long long total = 1000;                             /* .data */
+static char scratch[32];                            /* .bss, handed out by address */
+int count_calls(int k) {
+  call_counter += (k & 3) + 1;
+  return call_counter;
+}
+int count_twice(int k) { return count_calls(k) + count_calls(k >> 2); }
+void accumulate(int i, int v) { accumulator[i & 7] += v; }
+int weigh(int i) { return weights[i & 7] * i; }
+long long add_total(long long v) {
+  total += v;
+  return total;
+}
+/* Pointers into the image escape: returned, compared, stored into the caller's memory. */
+char *fill_scratch(int c, int n) {
+  n &= 31;
+  for (int i = 0; i < n; i++)
+    scratch[i] = (char)(c + i);
+  return scratch;
+}
+int is_scratch(const char *p) { return p == scratch; }
+void counter_address(int **slot) { *slot = &call_counter; }
+/* SSE vectors as arguments and results (SysV: in XMM registers; Win64: arguments by
+ * reference, results in XMM0). */
+__m128 vadd_ps(__m128 a, __m128 b) { return _mm_add_ps(a, b); }
+__m128d vmul_pd(__m128d a, __m128d b) { return _mm_mul_pd(a, b); }
+__m128i vadd_epi32(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+__m128 vscale_ps(__m128 a, float k) { return _mm_mul_ps(a, _mm_set1_ps(k)); }
+float vsum_ps(__m128 a) {
+  __m128 pairs = _mm_add_ps(a, _mm_movehl_ps(a, a));
+  return _mm_cvtss_f32(_mm_add_ss(pairs, _mm_shuffle_ps(pairs, pairs, 1)));
+}
+__m128i vload_add(const int *p, __m128i b) { return _mm_add_epi32(_mm_loadu_si128((const __m128i *)p), b); }

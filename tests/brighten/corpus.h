@@ -1,4 +1,6 @@
 /* The brightening corpus's prototypes (corpus.c); driver.c declares the brightened copies. */
+#include <emmintrin.h>
+
 struct point {
   int x, y;
 };
@@ -40,7 +42,29 @@ struct point {
   X(int, compare_sign, (const char *a, const char *b))                                             \
   X(int, fill_sum, (int value, int n))                                                             \
   X(double, hypotenuse, (double a, double b))                                                      \
-  X(float, fdot, (const float *a, const float *b, int n))
+  X(float, fdot, (const float *a, const float *b, int n))                                          \
+  X(int, count_calls, (int k))                                                                     \
+  X(int, count_twice, (int k))                                                                     \
+  X(void, accumulate, (int i, int v))                                                              \
+  X(int, weigh, (int i))                                                                           \
+  X(long long, add_total, (long long v))                                                           \
+  X(char *, fill_scratch, (int c, int n))                                                          \
+  X(int, is_scratch, (const char *p))                                                              \
+  X(void, counter_address, (int **slot))                                                          \
+  X(__m128, vadd_ps, (__m128 a, __m128 b))                                                         \
+  X(__m128d, vmul_pd, (__m128d a, __m128d b))                                                      \
+  X(__m128i, vadd_epi32, (__m128i a, __m128i b))                                                   \
+  X(__m128, vscale_ps, (__m128 a, float k))                                                        \
+  X(float, vsum_ps, (__m128 a))                                                                    \
+  X(__m128i, vload_add, (const int *p, __m128i b))
+
+/* The corpus's global variables, which brightened code keeps its own copy of (driver.c compares
+ * the copies' bytes with the originals' after every call). */
+#define CORPUS_GLOBALS(X) X(call_counter) X(accumulator) X(weights) X(total)
+extern int call_counter;
+extern int accumulator[8];
+extern int weights[8];
+extern long long total;
 
 /* A PE build's originals are function pointers into the loaded image (driver.c). */
 #ifndef CORPUS_PE

@@ -32,18 +32,21 @@ CORPUS_FUNCTIONS(DECLARE_ORIGINAL)
 /* pe-symbols.c, written by run-corpus.sh from the image's symbols; ends with a null name. */
 extern const struct pe_symbol pe_symbols[];
 
-/* The C library functions the corpus imports, for the image's calls (Microsoft x64 ABI). */
-static CORPUS_ABI size_t image_strlen(const char *s) { return strlen(s); }
-static CORPUS_ABI int image_strcmp(const char *a, const char *b) { return strcmp(a, b); }
-static CORPUS_ABI void *image_memset(void *p, int v, size_t n) { return memset(p, v, n); }
-static CORPUS_ABI int image_abs(int v) { return abs(v); }
-static CORPUS_ABI double image_sqrt(double x) { return sqrt(x); }
+/* The C library functions the corpus imports, in the Microsoft x64 ABI as a DLL has them: for
+ * the image's calls (the loader binds its imports to them) and for the brightened functions',
+ * which declare the imports win64cc (run-corpus.sh renames their references strlen ->
+ * pe_import_strlen, ...: a convention mismatch would show as a difference). */
+CORPUS_ABI size_t pe_import_strlen(const char *s) { return strlen(s); }
+CORPUS_ABI int pe_import_strcmp(const char *a, const char *b) { return strcmp(a, b); }
+CORPUS_ABI void *pe_import_memset(void *p, int v, size_t n) { return memset(p, v, n); }
+CORPUS_ABI int pe_import_abs(int v) { return abs(v); }
+CORPUS_ABI double pe_import_sqrt(double x) { return sqrt(x); }
 /* mingw links its own sqrt, which sets errno through msvcrt's _errno. */
 static CORPUS_ABI int *image_errno(void) { return &errno; }
 static const struct pe_binding bindings[] = {
-    {"strlen", (void *)image_strlen}, {"strcmp", (void *)image_strcmp},
-    {"memset", (void *)image_memset}, {"abs", (void *)image_abs},
-    {"sqrt", (void *)image_sqrt},     {"_errno", (void *)image_errno},
+    {"strlen", (void *)pe_import_strlen}, {"strcmp", (void *)pe_import_strcmp},
+    {"memset", (void *)pe_import_memset}, {"abs", (void *)pe_import_abs},
+    {"sqrt", (void *)pe_import_sqrt},     {"_errno", (void *)image_errno},
     {0, 0}};
 static CORPUS_ABI void unbound_import(void) {
   fprintf(stderr, "the image called an import the driver does not bind\n");
@@ -57,7 +60,25 @@ static void *image_function(const struct pe_image *image, const char *name) {
   fprintf(stderr, "%s: not among the image's symbols\n", name);
   return NULL;
 }
+#endif
 
+/* The corpus's globals: the original's, in this program or in the loaded PE image
+ * (load_globals), and the brightened functions' copy, b_<name>: run-corpus.sh renames the
+ * alias Hoist defines for each data symbol inside its copy of the image's sections. */
+#define DECLARE_BRIGHTENED_GLOBAL(name) extern __typeof__(name) b_##name __attribute__((weak));
+CORPUS_GLOBALS(DECLARE_BRIGHTENED_GLOBAL)
+struct global_pair {
+  const char *name;
+  void *original;
+  void *brightened;
+  size_t size;
+};
+static struct global_pair globals[] = {
+#define GLOBAL_PAIR(name) {#name, 0, (void *)&b_##name, sizeof(name)},
+    CORPUS_GLOBALS(GLOBAL_PAIR)};
+enum { GlobalCount = sizeof globals / sizeof globals[0] };
+
+#ifdef CORPUS_PE
 static int load_originals(const char *path) {
   struct pe_image image;
   if (pe_load(path, bindings, (void *)unbound_import, &image))
@@ -66,9 +87,33 @@ static int load_originals(const char *path) {
   if (!(name = (ret(CORPUS_ABI *) params)image_function(&image, #name)))                       \
     return -1;
   CORPUS_FUNCTIONS(RESOLVE_ORIGINAL)
+  for (int i = 0; i < GlobalCount; i++)
+    if (!(globals[i].original = image_function(&image, globals[i].name)))
+      return -1;
   return 0;
 }
+#else
+static void load_globals(void) {
+  int i = 0;
+#define ORIGINAL_GLOBAL(name) globals[i++].original = (void *)&name;
+  CORPUS_GLOBALS(ORIGINAL_GLOBAL)
+}
 #endif
+
+/* Whether a global the brightened functions keep differs from the original's (or is missing:
+ * a brightened function that keeps state must come with its copy); names it. */
+static int globals_differ(void) {
+  int differ = 0;
+  for (int i = 0; i < GlobalCount; i++)
+    if (!globals[i].brightened) {
+      printf("  global %s has no brightened copy\n", globals[i].name);
+      differ = 1;
+    } else if (memcmp(globals[i].original, globals[i].brightened, globals[i].size) != 0) {
+      printf("  global %s differs\n", globals[i].name);
+      differ = 1;
+    }
+  return differ;
+}
 
 /* The object also holds the declined functions, still lifted: they reference Hoist's runtime,
  * which this driver never enters (it calls only brightened functions). */
@@ -304,11 +349,105 @@ static void test_bytes_until_zero(void) {
   verdict("bytes_until_zero", b_bytes_until_zero != 0, differ);
 }
 
+/* Functions that keep state in the image's data: results, and the globals' bytes after every
+ * call (both copies start with the original bytes and see the same calls). */
+static void test_globals(void) {
+  int differCount = 0, differTwice = 0, differAccumulate = 0, differWeigh = 0, differTotal = 0;
+  for (int t = 0; t < Trials; t++) {
+    int64_t a = pick(), b = pick();
+    if (b_count_calls)
+      differCount |= (count_calls((int)a) != b_count_calls((int)a)) | globals_differ();
+    if (b_count_twice)
+      differTwice |= (count_twice((int)b) != b_count_twice((int)b)) | globals_differ();
+    if (b_accumulate) {
+      accumulate((int)a, (int)b);
+      b_accumulate((int)a, (int)b);
+      differAccumulate |= globals_differ();
+    }
+    if (b_weigh)
+      differWeigh |= (weigh((int)a) != b_weigh((int)a)) | globals_differ();
+    if (b_add_total)
+      differTotal |= (add_total(b) != b_add_total(b)) | globals_differ();
+  }
+  verdict("count_calls", b_count_calls != 0, differCount);
+  verdict("count_twice", b_count_twice != 0, differTwice);
+  verdict("accumulate", b_accumulate != 0, differAccumulate);
+  verdict("weigh", b_weigh != 0, differWeigh);
+  verdict("add_total", b_add_total != 0, differTotal);
+}
+
+/* Pointers into the image that escape: each version must hand out its own copy's address,
+ * the same one every time, and find it again. */
+static void test_escaping_pointers(void) {
+  int differFill = 0, differIs = 0, differAddress = 0;
+  char *original = 0, *brightened = 0, local[4];
+  for (int t = 0; t < Trials; t++) {
+    int c = (int)pick(), n = (int)pick();
+    if (b_fill_scratch) {
+      char *p = fill_scratch(c, n), *q = b_fill_scratch(c, n);
+      if (!original)
+        original = p, brightened = q;
+      differFill |= p != original || q != brightened || memcmp(p, q, 32) != 0;
+    }
+    if (b_is_scratch) {
+      int offset = t & 1;
+      differIs |= is_scratch(local) != b_is_scratch(local);
+      if (original)
+        differIs |= is_scratch(original + offset) != b_is_scratch(brightened + offset);
+    }
+    if (b_counter_address) {
+      int *slot = 0, *brightenedSlot = 0;
+      counter_address(&slot);
+      b_counter_address(&brightenedSlot);
+      differAddress |= slot != globals[0].original || (void *)brightenedSlot != globals[0].brightened;
+    }
+  }
+  differFill |= b_fill_scratch && brightened == original;
+  verdict("fill_scratch", b_fill_scratch != 0, differFill);
+  verdict("is_scratch", b_is_scratch != 0, differIs);
+  verdict("counter_address", b_counter_address != 0, differAddress);
+}
+
+/* SSE vectors: lanes of ordinary and special values, results compared bit for bit. */
+static __m128 pickFloats(void) {
+  return _mm_setr_ps((float)pickDouble(), (float)pickDouble(), (float)pickDouble(),
+                     (float)pickDouble());
+}
+static __m128d pickDoubles(void) { return _mm_setr_pd(pickDouble(), pickDouble()); }
+static __m128i pickIntegers(void) {
+  return _mm_set_epi64x((long long)next(), (long long)pick());
+}
+#define VECTOR_TEST(name, type, call)                                                          \
+  static void test_##name(void) {                                                              \
+    int differ = 0;                                                                            \
+    for (int t = 0; b_##name && t < Trials && !differ; t++) {                                  \
+      __m128 fa = pickFloats(), fb = pickFloats();                                             \
+      __m128d da = pickDoubles(), db = pickDoubles();                                          \
+      __m128i ia = pickIntegers(), ib = pickIntegers();                                        \
+      float k = (float)pickDouble();                                                           \
+      int values[4] = {(int)pick(), (int)pick(), (int)next(), (int)next()};                    \
+      (void)fa, (void)fb, (void)da, (void)db, (void)ia, (void)ib, (void)k, (void)values;       \
+      type expected = name call, actual = b_##name call;                                       \
+      differ = memcmp(&expected, &actual, sizeof expected) != 0;                               \
+      if (differ)                                                                              \
+        printf("  %s differs in trial %d\n", #name, t);                                        \
+    }                                                                                          \
+    verdict(#name, b_##name != 0, differ);                                                     \
+  }
+VECTOR_TEST(vadd_ps, __m128, (fa, fb))
+VECTOR_TEST(vmul_pd, __m128d, (da, db))
+VECTOR_TEST(vadd_epi32, __m128i, (ia, ib))
+VECTOR_TEST(vscale_ps, __m128, (fa, k))
+VECTOR_TEST(vsum_ps, float, (fa))
+VECTOR_TEST(vload_add, __m128i, (values, ib))
+
 int main(int argc, char **argv) {
   (void)argc, (void)argv;
 #ifdef CORPUS_PE
   if (argc < 2 || load_originals(argv[1]))
     return 2;
+#else
+  load_globals();
 #endif
   test_add3();
   test_mul_add();
@@ -345,6 +484,14 @@ int main(int argc, char **argv) {
   test_fill_sum();
   test_hypotenuse();
   test_fdot();
+  test_globals();
+  test_escaping_pointers();
+  test_vadd_ps();
+  test_vmul_pd();
+  test_vadd_epi32();
+  test_vscale_ps();
+  test_vsum_ps();
+  test_vload_add();
   printf("brightened %d, declined %d, differ %d\n", brightened, declined, failures);
   return failures != 0;
 }

@@ -6,6 +6,8 @@
 # through pe-loader.c and ms_abi function pointers.
 # Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]
 #        (default: gcc, clang-19 and mingw, O0-O3; scripts/brighten-quality.sh measures the IR)
+# CORPUS_CFLAGS adds compiler flags (the deobfuscation test loads its obfuscator plugin this
+# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate).
 # Prints one summary line per configuration; exits 1 if any brightened function differs, the
 # toolchain fails, or the declined functions are not exactly those in expected-declines (when
 # every default configuration runs).
@@ -22,13 +24,18 @@ fi
 mkdir -p "$work"
 : >"$work/declines"
 names=$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/corpus.h")
+# The globals the corpus functions keep state in: Hoist names them inside its copies of the
+# image's data sections; the driver compares them with the originals'.
+globals=$(sed -n 's/^#define CORPUS_GLOBALS(X) //p' "$here/corpus.h" | sed 's/X(\([a-z_0-9]*\))/\1/g')
+# The C library functions the corpus calls, which driver.c provides for a PE as pe_import_<name>.
+pe_imports="strlen strcmp memset abs sqrt"
 status=0
 for config in "${configs[@]}"; do
   cc=${config%%:*} level=${config##*:}
   dir=$work/$cc-$level
   mkdir -p "$dir"
   # Calls to libc stay calls (-fno-builtin): they are what brightening turns into calls by name.
-  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none"
+  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none ${CORPUS_CFLAGS:-}"
   pe=0
   case $cc in
   gcc) flags="$flags -fno-tree-loop-distribute-patterns" ;;
@@ -41,12 +48,18 @@ for config in "${configs[@]}"; do
     $cc "$dir/corpus.o" "$dir/main.o" -lm -o "$binary" || { echo "$config: compile failed"; status=1; continue; }
   functionArgs=()
   for name in $names; do functionArgs+=(--function "$name"); done
-  if ! "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 --emit obj \
+  if ! "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 ${HOIST_FLAGS:-} --emit obj \
       -o "$dir/brightened.o" 2>"$dir/lift.err"; then
     echo "$config: hoist lift failed"; cat "$dir/lift.err"; status=1; continue
   fi
   : >"$dir/rename"
-  for name in $names; do echo "$name b_$name" >>"$dir/rename"; done
+  for name in $names $globals; do echo "$name b_$name" >>"$dir/rename"; done
+  # A PE's brightened functions call its imports as a DLL has them (win64cc); the driver
+  # provides them in the Microsoft ABI as pe_import_<name>, the host's C library keeping its
+  # own names for the driver's calls.
+  if [ $pe = 1 ]; then
+    for name in $pe_imports; do echo "$name pe_import_$name" >>"$dir/rename"; done
+  fi
   # Declined functions stay lifted and call imports as `import.<name>(state, mem)`: stubs
   # that the driver never reaches (it calls only brightened functions).
   nm -u "$dir/brightened.o" | sed -n 's/^ *U \(import\..*\)$/\1/p' |
@@ -58,7 +71,7 @@ for config in "${configs[@]}"; do
   if [ $pe = 1 ]; then
     { echo '#include "pe-loader.h"'
       echo 'const struct pe_symbol pe_symbols[] = {'
-      x86_64-w64-mingw32-nm "$binary" | awk '$2 == "T" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
+      x86_64-w64-mingw32-nm "$binary" | awk '$2 == "T" || $2 == "D" || $2 == "B" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
       echo '    {0, 0}};'; } >"$dir/pe-symbols.c"
     originals=(-DCORPUS_PE "$here/pe-loader.c" "$dir/pe-symbols.c")
   fi

@@ -44,7 +44,7 @@ def lift_tables(hoist, binary, cfg):
     functions = [f for f in cfg["functions"] if f["jump_tables"]]
     if not functions:
         return 0, 0
-    args = [hoist, "lift", "--names", binary]   # the switch is found by its block names
+    args = [hoist, "lift", "--names", "--verify", binary]   # the switch is found by its block names
     for f in functions:
         args += ["--function", f["entry"]]
     out = subprocess.run(args, check=True, capture_output=True, text=True, timeout=300).stdout
@@ -277,7 +277,7 @@ def check_index_table(args, failures):
             failures.append(f"index_table {kind}: jmp at {jump:#x} not resolved to "
                             + " ".join(hex(c) for c in cases))
             continue
-        out = subprocess.run([args.hoist, "lift", "--names", stripped,
+        out = subprocess.run([args.hoist, "lift", "--names", "--verify", stripped,
                               "--function", hex(names["indexed"])],
                              check=True, capture_output=True, text=True).stdout
         found = {int(i): int(t, 16) for i, t in

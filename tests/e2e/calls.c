@@ -21,11 +21,14 @@ long sum_of_squares(long n) {
 int is_even(unsigned n) { return n == 0 ? 1 : is_odd(n - 1); }
 int is_odd(unsigned n) { return n == 0 ? 0 : is_even(n - 1); }
 
-/* Keeps every callee-saved register busy across the recursive calls. */
+/* Keeps every callee-saved register busy across the recursive calls. Forty levels of it wrap
+   around 64 bits, so the arithmetic is unsigned: wrapping is then defined in C (signed overflow
+   is undefined, and UBSan stops the test binary on it). The results are the same. */
 long weighted(long a, long b, long c, long d) {
+  typedef unsigned long u64;
   if (a <= 0)
-    return b * 3 + c * 5 + d * 7;
-  long x = a * 11 + b, y = b * 13 + c, z = c * 17 + d, w = d * 19 + a;
-  long inner = weighted(a - 1, y, z, w);
-  return inner + x - y + z - w;
+    return (long)((u64)b * 3 + (u64)c * 5 + (u64)d * 7);
+  u64 x = (u64)a * 11 + b, y = (u64)b * 13 + c, z = (u64)c * 17 + d, w = (u64)d * 19 + a;
+  long inner = weighted(a - 1, (long)y, (long)z, (long)w);
+  return (long)(inner + x - y + z - w);
 }

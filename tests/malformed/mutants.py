@@ -307,7 +307,7 @@ def commands(hoist, path, index):
     # Lifting is the costly part: the entry (or main) without callees for most mutants, the
     # whole program for every eighth.
     if index % 8 == 0:
-        yield [hoist, "lift", "--all", "-o", os.devnull, path]
+        yield [hoist, "lift", "--all", "--verify", "-o", os.devnull, path]
     else:
         yield [hoist, "lift", "--callees=false", "-o", os.devnull, path]
 

@@ -47,6 +47,7 @@ struct LiftCommandOptions {
   /// directory `outputPath` (tools/hoist/ParallelLift.h); unset: one module.
   std::optional<unsigned> jobs;
   bool verifyEachFunction = false;      ///< --verify-each (LiftOptions::verifyEachFunction)
+  bool verify = false;                  ///< --verify: also where liftOptionsFor would skip it
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;

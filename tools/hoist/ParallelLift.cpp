@@ -60,7 +60,8 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   std::unique_ptr<llvm::Module> module = lifter.takeUnfinishedModule();
   optimizeModule(*module, &image, OptimizeOptions{.level = options.optLevel});
   std::string name = liftedFunctionName(entries.front()) + "." + options.emit;
-  // takeUnfinishedModule verified the lifted module; at -O0 nothing changed it since.
+  // takeUnfinishedModule verified the lifted module when optimizing (liftOptionsFor); at -O0
+  // nothing changed it since.
   if (options.optLevel > 0 && llvm::verifyModule(*module, &llvm::errs())) {
     outcome.failure = name + ": lifted module fails the LLVM verifier (a Hoist bug)";
     return;

@@ -49,7 +49,8 @@ int runTranslate(const TranslateCommandOptions &options) {
   if (options.verbose)
     llvm::errs() << "hoist: translated " << report->functions << " functions ("
                  << report->instructions << " instructions; " << report->patchableEntries
-                 << " entries reachable from native code) into " << options.output << "\n";
+                 << " entries reachable from native code; " << report->redundantStoresRemoved
+                 << " redundant State stores removed) into " << options.output << "\n";
   return 0;
 }
 

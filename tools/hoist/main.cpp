@@ -65,9 +65,13 @@ cl::opt<int> Jobs("j",
                   cl::desc("With --all: lift and optimize in N parallel workers (0: every core), "
                            "writing one module per chunk of functions into the directory -o"),
                   cl::value_desc("N"), cl::init(-1), cl::sub(LiftCmd));
+cl::opt<bool> Verify("verify",
+                     cl::desc("Run the LLVM verifier over the lifted module even at -O0 (it "
+                              "always runs with -O1..-O3, --brighten and --emit obj); a "
+                              "function it rejects becomes a runtime call"),
+                     cl::sub(LiftCmd));
 cl::opt<bool> VerifyEach("verify-each",
-                         cl::desc("Run the LLVM verifier on each function as it is lifted "
-                                  "(default: once over the lifted module)"),
+                         cl::desc("Run the LLVM verifier on each function as it is lifted"),
                          cl::sub(LiftCmd));
 cl::opt<bool> ValueNames("names",
                          cl::desc("Name values and blocks after registers and addresses "
@@ -186,6 +190,7 @@ int main(int argc, char **argv) {
     options.optLevel = OptLevel;
     options.diagnosticsPath = DiagnosticsFile;
     options.verifyEachFunction = VerifyEach;
+    options.verify = Verify;
     options.valueNames = ValueNames;
     options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {

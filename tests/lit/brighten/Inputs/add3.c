@@ -6,4 +6,6 @@ double mix(double x, float y, int n) { return x * y + n; }
 long uses_global(void);
 long counter;
 long uses_global(void) { return ++counter; }
+long *counter_pointer(void) { return &counter; }
+void *code_address(void) { return (void *)uses_global; }
 int main(void) { return 0; }

@@ -5,4 +5,8 @@ long long add5(long long a, long long b, long long c, long long d, long long e) 
   return a + b + c + d + e * 3;
 }
 long long call_add5(long long x) { return add5(x, 1, 2, 3, x) + 1; }
+/* An import from msvcrt.dll, a Windows DLL: called in its convention. */
+unsigned long long length_of(const char *s);
+#include <string.h>
+unsigned long long length_of(const char *s) { return strlen(s); }
 int main(void) { return 0; }

@@ -1,0 +1,147 @@
+#include "Brighten/ImageReferences.h"
+#include "Brighten/ImageData.h"
+
+#include "Decode/Decoder.h"
+#include "Decode/Instr.h"
+#include "hoist/Image.h"
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+
+#include <optional>
+
+namespace hoist {
+namespace {
+
+/// The longest run of instructions without IR decoded between two tagged ones; a longer gap
+/// is another part of the function (a `.cold` block) or code of another.
+constexpr uint64_t MaxUntaggedBytes = 256;
+
+/// The addresses instruction `instr` names: RIP-relative memory operands (lea included) and,
+/// unless the image is position-independent (its code then has no absolute addresses),
+/// absolute ones and immediates that are not branch displacements.
+void addressesNamedBy(const Instr &instr, bool positionIndependent, std::vector<uint64_t> &out) {
+  for (unsigned i = 0; i < instr.operandCount; ++i) {
+    const Operand &operand = instr.op(i);
+    if (operand.isMem() && operand.base == ZYDIS_REGISTER_RIP)
+      out.push_back(instr.next() + static_cast<uint64_t>(operand.disp));
+    else if (positionIndependent)
+      continue;
+    else if (operand.isMem() && operand.base == ZYDIS_REGISTER_NONE &&
+             operand.index == ZYDIS_REGISTER_NONE)
+      out.push_back(static_cast<uint64_t>(operand.disp));
+    else if (operand.isImm() && !operand.immRelative)
+      out.push_back(operand.imm);
+  }
+}
+
+/// Whether `use` (an integer constant) is where an address goes when code hands it on or
+/// computes with it as an address (ImageReferences.h).
+bool isAddressPosition(const llvm::Use &use) {
+  const auto *user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+  if (!user)
+    return false;
+  switch (user->getOpcode()) {
+  case llvm::Instruction::Store:
+    return use.getOperandNo() == 0;
+  case llvm::Instruction::Select:
+    return use.getOperandNo() != 0;
+  case llvm::Instruction::Call:
+    return llvm::cast<llvm::CallBase>(user)->isArgOperand(&use);
+  case llvm::Instruction::Ret:
+  case llvm::Instruction::PHI:
+  case llvm::Instruction::ICmp:
+  case llvm::Instruction::Add:
+  case llvm::Instruction::Sub:
+  case llvm::Instruction::IntToPtr:
+    return true;
+  case llvm::Instruction::Or:
+    return llvm::cast<llvm::PossiblyDisjointInst>(user)->isDisjoint();
+  default:
+    return false;
+  }
+}
+
+/// The address inside one of `sections` that `constant` is: a 64-bit one itself, a 32-bit
+/// one the low half of (code computing with the low half of an address: `sub ecx, r9d`).
+std::optional<uint64_t> addressIn(const llvm::ConstantInt *constant,
+                                  const std::set<uint64_t> &sections, const Image &image) {
+  uint64_t value = constant->getZExtValue();
+  for (uint64_t start : sections) {
+    uint64_t address = constant->getBitWidth() == 64 ? value : (start & ~0xffffffffull) | value;
+    const Section *section = image.sectionAt(address);
+    if (section && section->address == start)
+      return address;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image &image) {
+  // The entry too: a function may start with instructions that leave no IR of their own.
+  std::set<uint64_t> pcs;
+  if (uint64_t entry = 0; lifted.getName().starts_with("fn_") &&
+                          !lifted.getName().drop_front(3).getAsInteger(16, entry))
+    pcs.insert(entry);
+  for (const llvm::Instruction &instruction : llvm::instructions(lifted))
+    if (llvm::MDNode *pc = instruction.getMetadata("hoist.pc"))
+      if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
+        pcs.insert(value->getZExtValue());
+  // An instruction that only writes a register leaves no IR of its own until the register
+  // is used (`lea rax, [rip+buffer]` before `ret`), so the instructions between two tagged
+  // ones are decoded too: the function's code runs straight from one to the next.
+  Decoder decoder;
+  std::set<uint64_t> sections;
+  std::vector<uint64_t> addresses;
+  for (auto pc = pcs.begin(); pc != pcs.end(); ++pc) {
+    uint64_t end = std::next(pc) == pcs.end() ? *pc + 1 : *std::next(pc);
+    if (end - *pc > MaxUntaggedBytes)
+      end = *pc + 1;
+    for (uint64_t at = *pc; at < end;) {
+      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(at);
+      Instr instr;
+      if (bytes.empty() ||
+          decoder.decode(bytes.data(), bytes.size(), at, instr) != DecodeStatus::Ok)
+        break;
+      addresses.clear();
+      addressesNamedBy(instr, image.isPositionIndependent(), addresses);
+      for (uint64_t address : addresses)
+        if (const Section *section = image.sectionAt(address))
+          sections.insert(section->address);
+      at = instr.next();
+    }
+  }
+  return sections;
+}
+
+bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &sections,
+                           const Image &image) {
+  if (sections.empty())
+    return false;
+  llvm::Module &module = *flat.getParent();
+  bool changed = false;
+  for (llvm::Instruction &instruction : llvm::instructions(flat))
+    for (llvm::Use &operand : instruction.operands()) {
+      auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand.get());
+      unsigned bits = constant ? constant->getType()->getIntegerBitWidth() : 0;
+      if ((bits != 64 && bits != 32) || !isAddressPosition(operand))
+        continue;
+      std::optional<uint64_t> address = addressIn(constant, sections, image);
+      if (!address)
+        continue;
+      llvm::Constant *pointer = imageDataPointer(module, image, *address);
+      if (!pointer) {
+        flat.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(*address, true));
+        continue;
+      }
+      operand.set(llvm::ConstantExpr::getTrunc(
+          llvm::ConstantExpr::getPtrToInt(pointer, llvm::Type::getInt64Ty(flat.getContext())),
+          constant->getType()));
+      changed = true;
+    }
+  return changed;
+}
+
+} // namespace hoist

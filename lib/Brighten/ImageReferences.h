@@ -1,0 +1,35 @@
+// ImageReferences: addresses of the image's data that lifted code computes as integers.
+//
+// In the lifted IR an address the code computes (`lea rax, [rip+buffer]`) is an integer
+// constant like any other, and brightened code must hand out its global's address instead
+// (ImageData.h). The constants are replaced in the flat copy, before the optimizer folds an
+// address into arithmetic with the original value (gcc -O2 computes `c + i` as the low byte of
+// `buffer + i` minus that of `buffer`). In a position-independent image at base 0, data
+// addresses are small numbers (0x4060) that an integer constant could equal, so a constant is
+// taken for an address only if the function's machine instructions address its section (a
+// RIP-relative operand; absolute displacements and immediates too in other images) and it
+// is used as an address is: stored, passed, returned, merged by a phi or select, compared,
+// added to or subtracted from, cast to a pointer. Multiplied, shifted or masked, it is a number.
+#pragma once
+
+#include <llvm/IR/Function.h>
+
+#include <cstdint>
+#include <set>
+
+namespace hoist {
+
+class Image;
+
+/// The start addresses of the sections `lifted`'s machine instructions address.
+std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image &image);
+
+/// Replaces in `flat` (the flat copy of a lifted function, not yet optimized) the integer
+/// constants that are addresses inside `sections` by `ptrtoint` of the pointer into their
+/// section's global (truncated for a 32-bit constant, the low half of an address). An address
+/// in a section brightened code cannot carry (code, the GOT) gives `flat` the attribute
+/// ImageDataAttribute instead. Returns whether anything changed.
+bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &sections,
+                           const Image &image);
+
+} // namespace hoist

@@ -1,0 +1,257 @@
+#include "Translate/ImportCalls.h"
+
+#include "Arch/StateLayout.h"
+#include "Translate/ImportShapes.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include <map>
+
+namespace hoist {
+namespace {
+
+constexpr unsigned ArgumentRegisters = 6;     // rdi, rsi, rdx, rcx, r8, r9
+constexpr unsigned VectorArguments = 8;       // xmm0..xmm7
+/// runtime/Runtime.h's HoistNativeFrame, which hoist_native_call reads and writes.
+constexpr unsigned FrameSize = 216, FrameRax = 48, FrameRdx = 56, FrameXmm = 64,
+                   FrameSt0Valid = 208;
+
+const HoistStateField IntegerArguments[ArgumentRegisters] = {
+    HOIST_FIELD_RDI, HOIST_FIELD_RSI, HOIST_FIELD_RDX,
+    HOIST_FIELD_RCX, HOIST_FIELD_R8,  HOIST_FIELD_R9};
+
+/// Reads and writes the State fields an import call uses.
+class StateAccess {
+public:
+  StateAccess(llvm::IRBuilder<> &ir, llvm::Value *state)
+      : ir_(ir), state_(state), type_(getStateType(ir.getContext())) {}
+
+  llvm::Value *field(HoistStateField field) {
+    return ir_.CreateStructGEP(type_, state_, field);
+  }
+  llvm::Value *load(HoistStateField name) { return ir_.CreateLoad(ir_.getInt64Ty(), field(name)); }
+  void store(HoistStateField name, llvm::Value *value) { ir_.CreateStore(value, field(name)); }
+
+  /// YMM[i] as the lifter reads it (<4 x i64>).
+  llvm::Value *ymmField(unsigned i) {
+    return ir_.CreateConstInBoundsGEP2_32(type_->getElementType(HOIST_FIELD_YMM),
+                                          field(HOIST_FIELD_YMM), 0, i);
+  }
+  llvm::Value *loadXmm(unsigned i) {
+    llvm::Value *ymm = ir_.CreateAlignedLoad(wide(), ymmField(i), FieldAlignment);
+    return ir_.CreateShuffleVector(ymm, {0, 1});
+  }
+  /// XMMi = value, the upper half of YMMi as it was (what a native callee leaves there is
+  /// undefined by the convention, so the caller reads nothing of it).
+  void storeXmm(unsigned i, llvm::Value *value) {
+    llvm::Value *old = ir_.CreateAlignedLoad(wide(), ymmField(i), FieldAlignment);
+    llvm::Value *widened = ir_.CreateShuffleVector(value, {0, 1, 2, 3});
+    ir_.CreateAlignedStore(ir_.CreateShuffleVector(widened, old, {0, 1, 6, 7}), ymmField(i),
+                           FieldAlignment);
+  }
+
+private:
+  /// State's fields are 8-byte aligned (a V256 is [4 x i64]), less than <4 x i64> asks for.
+  const llvm::Align FieldAlignment{8};
+
+  llvm::Type *wide() { return llvm::FixedVectorType::get(ir_.getInt64Ty(), 4); }
+
+  llvm::IRBuilder<> &ir_;
+  llvm::Value *state_;
+  llvm::StructType *type_;
+};
+
+/// The program's memory at `address`, addressed as lifted code addresses it: from the memory
+/// argument (null at run time), so that alias analysis relates the two.
+llvm::Value *guestPointer(llvm::IRBuilder<> &ir, llvm::Value *memory, llvm::Value *address) {
+  return ir.CreateGEP(ir.getInt8Ty(), memory, address);
+}
+
+llvm::Type *xmmType(llvm::LLVMContext &context) {
+  return llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), 2);
+}
+
+/// A native call of `function` with the argument registers (and for Float the vector ones)
+/// as direct arguments; writes back rax, rdx (and xmm0, xmm1). The integer registers are
+/// passed as pointers into the program's memory (a pointer and an i64 travel alike in a
+/// register): the library may read and write that memory, and the optimizer must know it.
+void emitRegisterCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *memory,
+                      llvm::Value *function, bool withVectors) {
+  llvm::LLVMContext &context = ir.getContext();
+  std::vector<llvm::Type *> parameters(ArgumentRegisters, ir.getPtrTy());
+  std::vector<llvm::Value *> arguments;
+  for (HoistStateField field : IntegerArguments)
+    arguments.push_back(guestPointer(ir, memory, state.load(field)));
+  std::vector<llvm::Type *> results{ir.getInt64Ty(), ir.getInt64Ty()};
+  if (withVectors) {
+    for (unsigned i = 0; i < VectorArguments; ++i) {
+      parameters.push_back(xmmType(context));
+      arguments.push_back(state.loadXmm(i));
+    }
+    results.push_back(xmmType(context));
+    results.push_back(xmmType(context));
+  }
+  // A struct result is returned in rax, rdx, then xmm0, xmm1 (LLVM's x86-64 return rules).
+  auto *type = llvm::FunctionType::get(llvm::StructType::get(context, results), parameters,
+                                       false);
+  llvm::Value *result = ir.CreateCall(type, function, arguments);
+  state.store(HOIST_FIELD_RAX, ir.CreateExtractValue(result, 0));
+  state.store(HOIST_FIELD_RDX, ir.CreateExtractValue(result, 1));
+  if (withVectors) {
+    state.storeXmm(0, ir.CreateExtractValue(result, 2));
+    state.storeXmm(1, ir.CreateExtractValue(result, 3));
+  }
+}
+
+/// A call through hoist_native_call with a frame: every argument register, al, 32 stack
+/// words from the guest stack, and a long double result pushed on State's x87 stack.
+void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *stateArgument,
+                   llvm::Value *memory, llvm::Value *function, llvm::Value *guestSp) {
+  llvm::Module &module = *ir.GetInsertBlock()->getModule();
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptr = ir.getPtrTy();
+  llvm::Function *current = ir.GetInsertBlock()->getParent();
+  llvm::IRBuilder<> entry(&current->getEntryBlock(), current->getEntryBlock().begin());
+  llvm::AllocaInst *frame = entry.CreateAlloca(ir.getInt8Ty(), ir.getInt32(FrameSize), "frame");
+  frame->setAlignment(llvm::Align(16));
+  auto at = [&](unsigned offset) { return ir.CreateConstInBoundsGEP1_32(ir.getInt8Ty(), frame, offset); };
+  for (unsigned i = 0; i < ArgumentRegisters; ++i)
+    ir.CreateStore(state.load(IntegerArguments[i]), at(8 * i));
+  ir.CreateStore(state.load(HOIST_FIELD_RAX), at(FrameRax));
+  for (unsigned i = 0; i < VectorArguments; ++i)
+    ir.CreateStore(state.loadXmm(i), at(FrameXmm + 16 * i));
+  llvm::FunctionCallee nativeCall = module.getOrInsertFunction(
+      "hoist_native_call", llvm::FunctionType::get(ir.getVoidTy(), {ptr, ir.getInt64Ty(), ptr}, false));
+  // From the program's memory, which the library may read and write (see emitRegisterCall).
+  llvm::Value *stackArguments = guestPointer(ir, memory, ir.CreateAdd(guestSp, ir.getInt64(8)));
+  ir.CreateCall(nativeCall, {frame, function, stackArguments});
+  state.store(HOIST_FIELD_RAX, ir.CreateLoad(ir.getInt64Ty(), at(FrameRax)));
+  state.store(HOIST_FIELD_RDX, ir.CreateLoad(ir.getInt64Ty(), at(FrameRdx)));
+  state.storeXmm(0, ir.CreateLoad(xmmType(context), at(FrameXmm)));
+  state.storeXmm(1, ir.CreateLoad(xmmType(context), at(FrameXmm + 16)));
+  // A long double result (rare: strtold, the <math.h> *l functions) goes to State's x87 stack.
+  llvm::Value *hasSt0 =
+      ir.CreateICmpNE(ir.CreateLoad(ir.getInt64Ty(), at(FrameSt0Valid)), ir.getInt64(0));
+  auto *push = llvm::BasicBlock::Create(context, "push_st0", current);
+  auto *after = llvm::BasicBlock::Create(context, "returned", current);
+  ir.CreateCondBr(hasSt0, push, after, llvm::MDBuilder(context).createBranchWeights(1, 1000));
+  llvm::IRBuilder<> pushing(push);
+  llvm::FunctionCallee pushX87 = module.getOrInsertFunction(
+      "hoist_push_x87_result", llvm::FunctionType::get(ir.getVoidTy(), {ptr, ptr}, false));
+  pushing.CreateCall(pushX87, {stateArgument, frame});
+  pushing.CreateBr(after);
+  ir.SetInsertPoint(after);
+}
+
+/// A 64-bit variable of the runtime, which is linked into the same executable.
+llvm::GlobalVariable *runtimeGlobal(llvm::Module &module, llvm::StringRef name) {
+  auto *global = llvm::cast<llvm::GlobalVariable>(
+      module.getOrInsertGlobal(name, llvm::Type::getInt64Ty(module.getContext())));
+  global->setDSOLocal(true);
+  return global;
+}
+
+/// The body of `import.NAME`: the callee from the GOT slot (a program calling an import no
+/// library defines ends with a message), the call as `shape` allows, the guest stack pointer
+/// published for callbacks during the call, and the return address popped as `ret` would.
+void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef name) {
+  llvm::Module &module = *function.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", &function));
+  llvm::Value *stateArgument = function.getArg(0), *memory = function.getArg(1);
+  StateAccess state(ir, stateArgument);
+
+  llvm::Value *callee = ir.CreateLoad(i64, guestPointer(ir, memory, ir.getInt64(slot)), "callee");
+  auto *missing = llvm::BasicBlock::Create(context, "missing", &function);
+  auto *call = llvm::BasicBlock::Create(context, "call", &function);
+  ir.CreateCondBr(ir.CreateICmpEQ(callee, ir.getInt64(0)), missing, call,
+                  llvm::MDBuilder(context).createBranchWeights(1, 1000));
+  {
+    llvm::IRBuilder<> fail(missing);
+    llvm::FunctionCallee report = module.getOrInsertFunction(
+        "hoist_missing_import", llvm::FunctionType::get(fail.getVoidTy(), {ptr}, false));
+    llvm::cast<llvm::Function>(report.getCallee())->setDoesNotReturn();
+    fail.CreateCall(report, {fail.CreateGlobalString(name, ".hoist.import")});
+    fail.CreateUnreachable();
+  }
+  ir.SetInsertPoint(call);
+  auto *crossings = runtimeGlobal(module, "hoist_crossings");   // .importCalls first
+  ir.CreateStore(ir.CreateAdd(ir.CreateLoad(i64, crossings), ir.getInt64(1)), crossings);
+  llvm::Value *guestSp = state.load(HOIST_FIELD_RSP);
+  // The return address the lifted call pushed: read before the call, which cannot change it
+  // (the library function returns on the native stack).
+  llvm::Value *returnAddress = ir.CreateLoad(i64, guestPointer(ir, memory, guestSp), "return");
+  auto *publishedSp = runtimeGlobal(module, "hoist_guest_sp");
+  llvm::Value *outerSp = ir.CreateLoad(i64, publishedSp);
+  ir.CreateStore(guestSp, publishedSp);   // a callback's guest frames go below the caller's
+  llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
+  switch (importShape(name)) {
+  case ImportShape::Integer:
+    emitRegisterCall(ir, state, memory, target, /*withVectors=*/false);
+    break;
+  case ImportShape::Float:
+    emitRegisterCall(ir, state, memory, target, /*withVectors=*/true);
+    break;
+  case ImportShape::Any:
+    emitFrameCall(ir, state, stateArgument, memory, callee, guestSp);
+    break;
+  }
+  ir.CreateStore(outerSp, publishedSp);
+  state.store(HOIST_FIELD_RIP, returnAddress);
+  state.store(HOIST_FIELD_RSP, ir.CreateAdd(guestSp, ir.getInt64(8)));
+  ir.CreateRetVoid();
+}
+
+} // namespace
+
+void defineImports(llvm::Module &module, const Image &image) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  llvm::FunctionCallee startMain = module.getOrInsertFunction(
+      "hoist_libc_start_main",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr}, false));
+  std::map<std::string, uint64_t> slotByName;
+  for (const Import &import : image.imports())
+    slotByName.emplace(import.name, import.slotAddress);
+  for (llvm::Function &function : module) {
+    if (!function.isDeclaration() || !function.hasFnAttribute("hoist-import"))
+      continue;
+    std::string name = function.getFnAttribute("hoist-import").getValueAsString().str();
+    if (name == "__libc_start_main") {
+      llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", &function));
+      ir.CreateCall(startMain, {function.getArg(0), function.getArg(1)});
+      ir.CreateRetVoid();
+    } else {
+      defineImportBody(function, slotByName[name], name);
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+    function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+}
+
+void describeStateArguments(llvm::Module &module) {
+  uint64_t stateSize = module.getDataLayout().getTypeAllocSize(getStateType(module.getContext()));
+  for (llvm::Function &function : module) {
+    if (function.isIntrinsic() || function.arg_size() < 1 ||
+        !function.getArg(0)->getType()->isPointerTy())
+      continue;
+    llvm::StringRef name = function.getName();
+    if (function.isDeclaration()) {
+      // The runtime's functions: the first argument is a State, a frame or a string.
+      if (name.starts_with("__hoist_") || name.starts_with("hoist_"))
+        function.addParamAttr(0, llvm::Attribute::NoCapture);
+      continue;
+    }
+    // Lifted functions and import bodies: (State *, memory).
+    if (function.arg_size() != 2 || !function.getReturnType()->isVoidTy())
+      continue;
+    function.addParamAttr(0, llvm::Attribute::NoCapture);
+    function.addDereferenceableParamAttr(0, stateSize);
+    function.addParamAttr(0, llvm::Attribute::getWithAlignment(module.getContext(), llvm::Align(16)));
+  }
+}
+
+} // namespace hoist

@@ -1,0 +1,26 @@
+// How a translated program calls a library function: what the System V convention lets the
+// call read and write. Lifted code says nothing about an import's arguments, so the call must
+// pass everything the function could read; knowing the function lets it pass less.
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+
+namespace hoist {
+
+enum class ImportShape {
+  /// Integer and pointer arguments only, at most six (all in registers), not variadic, no
+  /// floating-point result: rdi..r9 in, rax and rdx out.
+  Integer,
+  /// Also floating-point arguments and results in XMM registers, still nothing on the stack
+  /// (the <math.h> double and float functions, strtod): xmm0..xmm7 in, xmm0 and xmm1 out.
+  Float,
+  /// Anything else: all argument registers, al (a variadic callee's vector count), 32 words
+  /// of stack arguments, and a `long double` result in st(0) (runtime/trampolines.S).
+  Any,
+};
+
+/// The shape of the library function `name`: Integer or Float only for functions known to
+/// fit (a table of glibc's), Any for every other name.
+ImportShape importShape(llvm::StringRef name);
+
+} // namespace hoist
