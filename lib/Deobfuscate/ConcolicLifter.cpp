@@ -88,6 +88,10 @@ public:
 
 private:
   void liftInstance(Instance &instance);
+  /// Deletes the stores of code addresses (pushed return addresses, push/ret continuations)
+  /// into the function's own frame that no emitted load can read: every read of them was
+  /// answered while lifting. They would otherwise keep the image's code addresses in the IR.
+  void dropDeadCodeAddressStores();
   void defineContext(Instance &instance);
   void liftInstruction(const Instr &instr);
   Context capture();
@@ -162,6 +166,8 @@ private:
   llvm::BasicBlock *tailBB_ = nullptr;
   bool dead_ = false;
   bool budgetReported_ = false;
+  /// Stack slots holding the return address of a call that stays a call: its callee reads it.
+  std::set<int64_t> externalReturnSlots_;
   DeobfuscationStats stats_;
 };
 
@@ -232,7 +238,50 @@ bool ConcolicLifter::run(uint64_t entry) {
   for (llvm::BasicBlock &bb : function_)
     if (!bb.getTerminator())
       new llvm::UnreachableInst(context_, &bb);
+  dropDeadCodeAddressStores();
   return true;
+}
+
+void ConcolicLifter::dropDeadCodeAddressStores() {
+  auto pointee = [&](llvm::Value *pointer) -> std::optional<AbstractValue> {
+    auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer);
+    if (!gep || gep->getPointerOperand() != memoryBase_ || gep->getNumIndices() != 1)
+      return std::nullopt;
+    return classify(*gep->idx_begin(), rsp0());
+  };
+  std::vector<std::pair<int64_t, int64_t>> read;   // stack ranges emitted loads may read
+  bool readsAnywhere = false;
+  std::vector<std::pair<llvm::StoreInst *, int64_t>> candidates;
+  const llvm::DataLayout &layout = module_.getDataLayout();
+  for (llvm::BasicBlock &bb : function_)
+    for (llvm::Instruction &instruction : bb) {
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+        std::optional<AbstractValue> where = pointee(load->getPointerOperand());
+        if (!where)
+          continue;
+        if (where->isStack())
+          read.emplace_back(where->offset(),
+                            where->offset() + layout.getTypeStoreSize(load->getType()));
+        else if (where->isSymbolic() && where->touchesStack)
+          readsAnywhere = true;
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+        auto *value = llvm::dyn_cast<llvm::ConstantInt>(store->getValueOperand());
+        std::optional<AbstractValue> where = pointee(store->getPointerOperand());
+        if (value && where && where->isStack() && where->offset() < 0 &&
+            !externalReturnSlots_.count(where->offset()) &&
+            value->getBitWidth() == 64 && image_.isExecutable(value->getZExtValue()))
+          candidates.emplace_back(store, where->offset());
+      }
+    }
+  if (readsAnywhere)
+    return;
+  for (auto [store, offset] : candidates) {
+    bool maybeRead = false;
+    for (auto [begin, end] : read)
+      maybeRead = maybeRead || (begin < offset + 8 && offset < end);
+    if (!maybeRead)
+      store->eraseFromParent();
+  }
 }
 
 // --- Instances ---------------------------------------------------------------------------
@@ -696,6 +745,8 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
                                   uint64_t returnAddress, bool mayWriteGlobals) {
   ++stats_.externalCalls;
   std::array<AbstractValue, Context::NumGprs> before = captureGprs();
+  if (before[static_cast<unsigned>(Var::RSP)].isStack())
+    externalReturnSlots_.insert(before[static_cast<unsigned>(Var::RSP)].offset());
   std::array<llvm::Value *, Context::NumGprs> values{};
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     values[i] = registers_.read(tail_, gprVar(i));
