@@ -8,7 +8,8 @@
 #include "Deobfuscate/LocalSimplifier.h"
 #include "Deobfuscate/LoopGeneralization.h"
 #include "Deobfuscate/PossibleTargets.h"
-#include "Discover/FunctionExplorer.h"
+#include "Deobfuscate/RegisterLiveness.h"
+#include "Discover/FunctionDiscovery.h"
 #include "Discover/InstructionCache.h"
 #include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
@@ -35,6 +36,9 @@ namespace {
 struct Generalization {
   uint64_t address;
   Context context;
+  /// Lifting under it met a jump whose target it made unknown (a VM's virtual PC taken for
+  /// loop data): speculation refuted, the header is unrolled instead.
+  bool rejected = false;
 };
 
 struct Instance {
@@ -44,6 +48,9 @@ struct Instance {
   llvm::BasicBlock *bb = nullptr;
   RegisterFile::Block *registers = nullptr;
   bool generalized = false;
+  /// The generalization (index into the attempt's list) this instance is lifted under: its
+  /// own, or its creator's; -1 for none.
+  int generalization = -1;
 };
 
 /// An edge to a block that leaves the function (a budget ran out): filled once the branch
@@ -58,7 +65,7 @@ public:
   ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
                  DiagnosticSink &diagnostics, llvm::Function &function,
                  std::vector<Generalization> &generalizations, bool mayRestart,
-                 const std::set<uint64_t> &leaders);
+                 const std::set<uint64_t> &leaders, const RegisterLiveness &liveness);
 
   /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
   /// is then incomplete and must be discarded).
@@ -81,13 +88,17 @@ public:
 
 private:
   void liftInstance(Instance &instance);
+  /// Deletes the stores of code addresses (pushed return addresses, push/ret continuations)
+  /// into the function's own frame that no emitted load can read: every read of them was
+  /// answered while lifting. They would otherwise keep the image's code addresses in the IR.
+  void dropDeadCodeAddressStores();
   void defineContext(Instance &instance);
   void liftInstruction(const Instr &instr);
   Context capture();
   std::array<AbstractValue, Context::NumGprs> captureGprs();
   Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
   Instance *create(uint64_t target, const Context &context, const PathNode &path,
-                   bool generalized);
+                   int generalization, bool generalized);
   llvm::BasicBlock *edgeTo(uint64_t target, const Context &context, bool fork,
                            std::vector<Exit> &exits);
   void fillExits(const std::vector<Exit> &exits);
@@ -139,6 +150,7 @@ private:
   CallingConvention convention_;
   std::vector<Generalization> &generalizations_;
   bool mayRestart_;
+  const RegisterLiveness &liveness_;
   bool restart_ = false;
   unsigned pcKind_;
 
@@ -154,6 +166,8 @@ private:
   llvm::BasicBlock *tailBB_ = nullptr;
   bool dead_ = false;
   bool budgetReported_ = false;
+  /// Stack slots holding the return address of a call that stays a call: its callee reads it.
+  std::set<int64_t> externalReturnSlots_;
   DeobfuscationStats stats_;
 };
 
@@ -165,7 +179,8 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
                                const DeobfuscateOptions &options, DiagnosticSink &diagnostics,
                                llvm::Function &function,
                                std::vector<Generalization> &generalizations, bool mayRestart,
-                               const std::set<uint64_t> &leaders)
+                               const std::set<uint64_t> &leaders,
+                               const RegisterLiveness &liveness)
     : image_(image), cache_(cache), options_(options), diagnostics_(diagnostics),
       function_(function), module_(*function.getParent()), context_(function.getContext()),
       state_(function.getArg(0)), memoryBase_(function.getArg(1)),
@@ -173,7 +188,7 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
       memory_(image, options, function.getParent()->getDataLayout()),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
       simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
-      mayRestart_(mayRestart), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
+      mayRestart_(mayRestart), liveness_(liveness), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
   ctx_.setMemoryObserver(&memory_);
   // A loop header found in an earlier attempt starts an instance even when code falls
   // through into it, so that its first iteration is not lifted apart from the loop.
@@ -208,7 +223,7 @@ bool ConcolicLifter::run(uint64_t entry) {
   initial.gprs[static_cast<unsigned>(Var::RSP)] = AbstractValue::stack(0);
   initial.flags[static_cast<unsigned>(Var::DF) - static_cast<unsigned>(Var::CF)] =
       AbstractValue::constant(0);
-  Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), false);
+  Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), -1, false);
   registers_.addPredecessor(first->registers, entryBlock);
   llvm::BranchInst::Create(first->bb, registers_.basicBlock(entryBlock));
   while (!worklist_.empty() && !restart_) {
@@ -223,14 +238,58 @@ bool ConcolicLifter::run(uint64_t entry) {
   for (llvm::BasicBlock &bb : function_)
     if (!bb.getTerminator())
       new llvm::UnreachableInst(context_, &bb);
+  dropDeadCodeAddressStores();
   return true;
+}
+
+void ConcolicLifter::dropDeadCodeAddressStores() {
+  auto pointee = [&](llvm::Value *pointer) -> std::optional<AbstractValue> {
+    auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer);
+    if (!gep || gep->getPointerOperand() != memoryBase_ || gep->getNumIndices() != 1)
+      return std::nullopt;
+    return classify(*gep->idx_begin(), rsp0());
+  };
+  std::vector<std::pair<int64_t, int64_t>> read;   // stack ranges emitted loads may read
+  bool readsAnywhere = false;
+  std::vector<std::pair<llvm::StoreInst *, int64_t>> candidates;
+  const llvm::DataLayout &layout = module_.getDataLayout();
+  for (llvm::BasicBlock &bb : function_)
+    for (llvm::Instruction &instruction : bb) {
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+        std::optional<AbstractValue> where = pointee(load->getPointerOperand());
+        if (!where)
+          continue;
+        if (where->isStack())
+          read.emplace_back(where->offset(),
+                            where->offset() + layout.getTypeStoreSize(load->getType()));
+        else if (where->isSymbolic() && where->touchesStack)
+          readsAnywhere = true;
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+        auto *value = llvm::dyn_cast<llvm::ConstantInt>(store->getValueOperand());
+        std::optional<AbstractValue> where = pointee(store->getPointerOperand());
+        if (value && where && where->isStack() && where->offset() < 0 &&
+            !externalReturnSlots_.count(where->offset()) &&
+            value->getBitWidth() == 64 && image_.isExecutable(value->getZExtValue()))
+          candidates.emplace_back(store, where->offset());
+      }
+    }
+  if (readsAnywhere)
+    return;
+  for (auto [store, offset] : candidates) {
+    bool maybeRead = false;
+    for (auto [begin, end] : read)
+      maybeRead = maybeRead || (begin < offset + 8 && offset < end);
+    if (!maybeRead)
+      store->eraseFromParent();
+  }
 }
 
 // --- Instances ---------------------------------------------------------------------------
 
 Instance *ConcolicLifter::create(uint64_t target, const Context &context, const PathNode &path,
-                                 bool generalized) {
+                                 int generalization, bool generalized) {
   Instance &instance = instances_.emplace_back();
+  instance.generalization = generalization;
   instance.path = path;
   instance.path.owner = instances_.size() - 1;
   instance.context = context;
@@ -256,21 +315,26 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
     if (instance->generalized && instance->context.covers(context, memory_))
       return instance;
   PathNode path = PathNode::after(&current_->path, target, fork);
-  for (const Generalization &known : generalizations_)
-    if (known.address == target && known.context.covers(context, memory_))
-      return create(target, known.context, path, true);
+  for (size_t i = 0; i < generalizations_.size(); ++i) {
+    const Generalization &known = generalizations_[i];
+    if (!known.rejected && known.address == target && known.context.covers(context, memory_))
+      return create(target, known.context, path, static_cast<int>(i), true);
+  }
   // A generalized header reached with values turned symbolic where its context still knows
   // them (the loop ran on a path it had not run on before): no new concrete state, so the
   // header is generalized further rather than lifted again.
-  for (Generalization &known : generalizations_)
-    if (known.address == target && !known.context.conflicts(context, memory_)) {
+  for (size_t i = 0; i < generalizations_.size(); ++i) {
+    Generalization &known = generalizations_[i];
+    if (!known.rejected && known.address == target &&
+        !known.context.conflicts(context, memory_)) {
       known.context.widen(context, memory_);
       if (mayRestart_) {
         restart_ = true;
         return nullptr;
       }
-      return create(target, known.context, path, true);
+      return create(target, known.context, path, static_cast<int>(i), true);
     }
+  }
   if (instances_.size() >= options_.maxInstances) {
     budgetExhausted(target, "block instances per function (" +
                                 std::to_string(options_.maxInstances) + ")");
@@ -292,30 +356,50 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
     Context general = context;
     for (const PathNode *visit : visits)
       general.widen(instances_[visit->owner].context, memory_);
-    // One generalized header per loop: a new generalization that agrees with an earlier
-    // one of the header wherever both know a value (an inner loop entered again with other
-    // outer values) widens it instead of adding a second copy of the loop.
-    bool merged = false;
-    for (Generalization &known : generalizations_)
-      if (known.address == target && !known.context.conflicts(general, memory_)) {
-        known.context.widen(general, memory_);
-        general = known.context;
-        merged = true;
-        break;
+    bool refuted = false;
+    for (const Generalization &known : generalizations_)
+      refuted = refuted || (known.rejected && known.address == target &&
+                            general.covers(known.context, memory_));
+    if (!refuted) {
+      // One generalized header per loop: a new generalization that agrees with an earlier
+      // one of the header wherever both know a value (an inner loop entered again with
+      // other outer values) widens it instead of adding a second copy of the loop.
+      int index = -1;
+      for (size_t i = 0; i < generalizations_.size() && index < 0; ++i) {
+        Generalization &known = generalizations_[i];
+        if (!known.rejected && known.address == target &&
+            !known.context.conflicts(general, memory_)) {
+          known.context.widen(general, memory_);
+          general = known.context;
+          index = static_cast<int>(i);
+        }
       }
-    if (!merged)
-      generalizations_.push_back({target, general});
-    if (mayRestart_) {
-      restart_ = true;   // lift again from the start: the loop is then not peeled
-      return nullptr;
+      if (index < 0) {
+        generalizations_.push_back({target, general});
+        index = static_cast<int>(generalizations_.size() - 1);
+      }
+      if (mayRestart_) {
+        restart_ = true;   // lift again from the start: the loop is then not peeled
+        return nullptr;
+      }
+      return create(target, general, path, index, true);
     }
-    return create(target, general, path, true);
   }
-  return create(target, context, path, false);
+  return create(target, context, path, current_->generalization, false);
 }
 
-llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &context, bool fork,
+llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &captured, bool fork,
                                          std::vector<Exit> &exits) {
+  // Dead registers and flags are no part of the context: equal live state, one instance.
+  Context context = captured;
+  if (std::optional<LiveSet> live = liveness_.liveAt(target)) {
+    for (unsigned i = 0; i < Context::NumGprs; ++i)
+      if (!(*live & (LiveSet(1) << i)))
+        context.gprs[i] = AbstractValue{};
+    for (unsigned i = 0; i < Context::NumFlags; ++i)
+      if (!(*live & (LiveSet(1) << (16 + i))))
+        context.flags[i] = AbstractValue{};
+  }
   Instance *instance = findOrCreate(target, context, fork);
   if (instance) {
     registers_.addPredecessor(instance->registers, tail_);
@@ -568,6 +652,13 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
   if (resolved.kind == CallTarget::Kind::Import)
     return tailCall(declareImport(module_, *resolved.import), target, false);
   std::optional<std::vector<uint64_t>> possible = possibleTargets(target);
+  if (!possible && current_->generalization >= 0 && mayRestart_) {
+    // Under a loop generalization, a jump that became unknown refutes it: the slots it made
+    // symbolic steer control (a virtual PC). Lift again with that loop unrolled.
+    generalizations_[current_->generalization].rejected = true;
+    restart_ = true;
+    return leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), target, false);
+  }
   if (!possible) {
     diagnostics_.warning("unresolved-jump", ctx_.instr().address,
                          ctx_.instr().describe() +
@@ -654,6 +745,8 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
                                   uint64_t returnAddress, bool mayWriteGlobals) {
   ++stats_.externalCalls;
   std::array<AbstractValue, Context::NumGprs> before = captureGprs();
+  if (before[static_cast<unsigned>(Var::RSP)].isStack())
+    externalReturnSlots_.insert(before[static_cast<unsigned>(Var::RSP)].offset());
   std::array<llvm::Value *, Context::NumGprs> values{};
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     values[i] = registers_.read(tail_, gprVar(i));
@@ -845,17 +938,18 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
                      formatAddress(entry));
   llvm::Function *function = declareLiftedFunction(module, entry);
   InstructionCache cache(image);
-  // The block starts a static exploration finds: code falling through into a loop header
-  // ends its instance there, so that the loop's first iteration is not lifted apart.
+  // The static control flow (jump tables resolved): its block starts split instances, so
+  // that code falling through into a loop header ends its instance there and the loop's
+  // first iteration is not lifted apart; its liveness keeps dead registers out of contexts.
   std::set<uint64_t> leaders;
-  {
-    LiftOptions budget;
-    budget.maxInstructionsPerFunction = 20000;
-    budget.maxBlocksPerFunction = 5000;
-    DiagnosticSink ignored;
-    for (const auto &[start, block] : exploreFunction(cache, entry, budget, ignored).blocks)
-      leaders.insert(start);
-  }
+  LiftOptions budget;
+  budget.maxInstructionsPerFunction = 20000;
+  budget.maxBlocksPerFunction = 5000;
+  DiagnosticSink ignored;
+  DiscoveredFunction discovered = discoverFunction(image, cache, entry, budget, ignored);
+  for (const auto &[start, block] : discovered.explored.blocks)
+    leaders.insert(start);
+  RegisterLiveness liveness(discovered.explored, defaultCallingConvention(image.format()));
   // A loop found to need generalization restarts the lift, so that the next attempt
   // generalizes its header at the first arrival instead of after two peeled iterations.
   std::vector<Generalization> generalizations;
@@ -867,7 +961,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
     DeobfuscationStats stats;
     {
       ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
-                            generalizations, attempt < MaxRestarts, leaders);
+                            generalizations, attempt < MaxRestarts, leaders, liveness);
       complete = lifter.run(entry);
       stats = lifter.stats();
     }

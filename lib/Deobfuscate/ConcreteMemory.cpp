@@ -222,14 +222,10 @@ void ConcreteMemory::clobberSection(const Section &section) {
 }
 
 void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals) {
-  std::optional<int64_t> lowestEscaped;
-  auto escape = [&](int64_t offset) {
-    if (!lowestEscaped || offset < *lowestEscaped)
-      lowestEscaped = offset;
-  };
+  std::vector<int64_t> escaped;
   for (const AbstractValue &value : registers) {
     if (value.isStack())
-      escape(value.offset());
+      escaped.push_back(value.offset());
     if (value.isConstant())
       if (const Section *section = image_.sectionAt(value.value))
         if (section->writable)
@@ -237,11 +233,17 @@ void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool 
   }
   for (const auto &[offset, byte] : state_.stack)
     if (byte.kind == MemoryByte::Kind::StackPointer)
-      escape(byte.stackOffset);
-  // The callee may write anything above the lowest pointer it got, but not the return
-  // addresses of the calls it runs in.
-  if (lowestEscaped)
-    forgetStackFrom(state_, *lowestEscaped);
+      escaped.push_back(byte.stackOffset);
+  // The callee may write the object a pointer it got points to: anything from there up to
+  // the end of the frame that holds it (the next return address of an inlined call above,
+  // or the top of the stack), but not the return addresses themselves.
+  for (int64_t from : escaped) {
+    auto frameEnd = state_.returnSlots.upper_bound(from);
+    int64_t to = frameEnd == state_.returnSlots.end() ? std::numeric_limits<int64_t>::max()
+                                                      : *frameEnd;
+    for (auto it = state_.stack.lower_bound(from); it != state_.stack.end() && it->first < to;)
+      it = isReturnAddressByte(state_, it->first) ? std::next(it) : state_.stack.erase(it);
+  }
   if (mayWriteGlobals)
     for (const Section &section : image_.sections())
       if (section.mapped && section.writable)

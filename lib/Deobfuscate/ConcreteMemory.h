@@ -36,7 +36,8 @@ public:
 
   /// Code outside the lifted function ran (an import, an outlined callee) with `registers`
   /// (those it reads: the argument registers of a call): what it can reach through them, and
-  /// through stack pointers stored in memory, is no longer known. With
+  /// through stack pointers stored in memory, is no longer known: from each pointer to the
+  /// end of its frame (objects do not straddle the frames of inlined calls). With
   /// `mayWriteGlobals`, so is every writable section (the callee is code of the image).
   void externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals);
   /// `size` bytes at `address` were written by something the lifter does not see.

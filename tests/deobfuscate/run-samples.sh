@@ -51,7 +51,11 @@ for name in $names; do
   plain=$(count "$work/plain_$name.ll" "plain_$name")
   ratio=$(awk -v a="$protected" -v b="$plain" 'BEGIN { printf "%.2f", b ? a / b : 99 }')
   verdict=ok
-  awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }' && { verdict=TOO-LARGE; status=1; }
+  if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
+    # A known excess (expected-large, with its reason) is reported, not failed.
+    if grep -qx "$name" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
+    else verdict=TOO-LARGE; status=1; fi
+  fi
   echo "$name: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
 done
 exit $status

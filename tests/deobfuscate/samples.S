@@ -4,7 +4,9 @@
         .intel_syntax noprefix
         .text
 
-# push/ret: the continuation is pushed and "returned" to, twice.
+# push/ret: the continuation is pushed and "returned" to, twice. It clears rcx before its
+# return: brightening declines a function that leaves a code address in a register
+# (docs/DEOBFUSCATE.md, "Limits").
         .globl obf_pushret, plain_pushret
         .type obf_pushret, @function
         .type plain_pushret, @function
@@ -18,6 +20,7 @@ obf_pushret:
         push rcx
         ret
 2:      imul rax, rsi
+        xor ecx, ecx                     # no code address left in a register (see below)
         ret
 plain_pushret:
         lea rax, [rdi + rsi*2]
