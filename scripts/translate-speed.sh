@@ -7,7 +7,7 @@
 # Usage: scripts/translate-speed.sh [-r RUNS] HOIST WORKDIR PROGRAM...
 #   PROGRAM is a path to an executable; the basename picks the workload:
 #   wc, cat, sort, tac, expand, base64, cksum, md5sum, sha256sum read a text file of
-#   `seq 1 9000000` (71 MB; sort a 20 MB part), seq writes `seq 1 5000000`, bzip2 compresses
+#   `seq 1 9000000` (71 MB; sort a 20 MB part, with one thread), seq writes `seq 1 5000000`, bzip2 compresses
 #   20 MB of that text and decompresses the result (the basename may have a suffix: bzip2.orig).
 set -uo pipefail
 runs=5
@@ -41,7 +41,7 @@ for program in "$@"; do
   workloads=("$text")
   case $name in
   seq*) workloads=("1 5000000") ;;
-  sort*) workloads=("$part") ;;
+  sort*) workloads=("--parallel=1 $part") ;;   # threads are not supported (docs/TRANSLATE.md)
   bzip2*) workloads=("-c $part" "-dc $work/part.txt.bz2")
     [ -f "$work/part.txt.bz2" ] || "$program" -c "$part" >"$work/part.txt.bz2" ;;
   esac
