@@ -51,9 +51,15 @@ struct Lifter::Impl {
   /// that adopt the discovery (parallel workers).
   std::shared_ptr<const std::map<uint64_t, DiscoveredFunction>> discovered;
   Decoder decoder;
-  std::set<uint64_t> functionStarts;
-  std::set<uint64_t> noreturnCallees;
-  std::set<uint64_t> noreturnWhenStatusNonzero;
+  /// Shared, read-only, with the Lifters that adopt the discovery: `-j N` makes a Lifter per
+  /// chunk of 16 functions, and copying the sets into each made a whole-program lift quadratic.
+  std::shared_ptr<const std::set<uint64_t>> functionStarts = emptySet();
+  std::shared_ptr<const std::set<uint64_t>> noreturnCallees = emptySet();
+  std::shared_ptr<const std::set<uint64_t>> noreturnWhenStatusNonzero = emptySet();
+
+  static std::shared_ptr<const std::set<uint64_t>> emptySet() {
+    return std::make_shared<const std::set<uint64_t>>();
+  }
 
   /// Gives a function that was called but not lifted a body that leaves through __hoist_call,
   /// so that the module is complete: the runtime performs the call.
@@ -154,12 +160,12 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   DiscoveredFunction discovered;
   if (!redecoded) {
     ExploreHints hints;
-    if (!impl.functionStarts.empty())
-      hints.functionStarts = &impl.functionStarts;
-    if (!impl.noreturnCallees.empty())
-      hints.noreturnCallees = &impl.noreturnCallees;
-    if (!impl.noreturnWhenStatusNonzero.empty())
-      hints.noreturnWhenStatusNonzero = &impl.noreturnWhenStatusNonzero;
+    if (!impl.functionStarts->empty())
+      hints.functionStarts = impl.functionStarts.get();
+    if (!impl.noreturnCallees->empty())
+      hints.noreturnCallees = impl.noreturnCallees.get();
+    if (!impl.noreturnWhenStatusNonzero->empty())
+      hints.noreturnWhenStatusNonzero = impl.noreturnWhenStatusNonzero.get();
     discovered =
         discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   }
@@ -181,13 +187,15 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
   request.roots = roots;
   request.all = all;
   ProgramCfg cfg = discoverProgram(impl.image, request, impl.options, impl.diagnostics);
-  impl.functionStarts = cfg.registry.functionStarts();
+  std::set<uint64_t> starts = cfg.registry.functionStarts();
   // A jmp to an import's stub is a tail call to the import, as discovery has it.
   for (const Import &import : impl.image.imports())
     if (import.stubAddress)
-      impl.functionStarts.insert(*import.stubAddress);
-  impl.noreturnCallees = std::move(cfg.noreturnCallees);
-  impl.noreturnWhenStatusNonzero = std::move(cfg.noreturnWhenStatusNonzero);
+      starts.insert(*import.stubAddress);
+  impl.functionStarts = std::make_shared<const std::set<uint64_t>>(std::move(starts));
+  impl.noreturnCallees = std::make_shared<const std::set<uint64_t>>(std::move(cfg.noreturnCallees));
+  impl.noreturnWhenStatusNonzero =
+      std::make_shared<const std::set<uint64_t>>(std::move(cfg.noreturnWhenStatusNonzero));
   std::vector<uint64_t> entries = roots;
   for (const auto &[entry, function] : cfg.functions)
     if (std::find(roots.begin(), roots.end(), entry) == roots.end())
