@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets longer than ctest does (docs/ROBUSTNESS.md, "Fuzzing").
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]      default: 600 s each, every target
-# Builds build-sanitize (clang-19, ASan and UBSan, HOIST_FUZZ: what HOIST_SANITIZERS=1
-# scripts/test.sh builds too) if needed; HOIST_FUZZ_BUILD_DIR names another build. Each target
+# Builds build-sanitize (clang-19, ASan and UBSan, HOIST_FUZZ: what scripts/test.sh builds
+# too) if needed; HOIST_FUZZ_BUILD_DIR names another build. Each target
 # keeps its corpus in BUILD/tests/fuzz/corpus/<kind> from run to run. A crash leaves
 # BUILD/tests/fuzz/crash-* (or timeout-*, oom-*): once fixed, add it to
 # tests/fuzz/regressions/<kind>/ and a unit test. HOIST_FUZZ_JOBS=N runs N processes per target.
