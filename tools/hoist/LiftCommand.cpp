@@ -4,6 +4,7 @@
 
 #include "Brighten/Brighten.h"
 #include "Brighten/EmitObject.h"
+#include "Deobf/DeobfPasses.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
@@ -45,8 +46,28 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
   return addresses;
 }
 
-void optimize(llvm::Module &module, unsigned level, const Image &image) {
-  optimizeModule(module, &image, OptimizeOptions{.level = level});
+void optimize(llvm::Module &module, unsigned level, const Image &image,
+              const FixpointExtras &extras) {
+  OptimizeOptions options{.level = level};
+  options.deobfuscate = extras.deobfuscate;
+  options.deobfuscationStats = extras.deobfuscationStats;
+  optimizeModule(module, &image, options);
+}
+
+/// What the deobfuscation passes did, per function of the final module (brightening's probes
+/// and renamed functions are left out).
+llvm::json::Object deobfuscationToJSON(const DeobfuscationStats &stats,
+                                       const llvm::Module &module) {
+  llvm::json::Object functions;
+  for (const auto &[name, counts] : stats.byFunction())
+    if (const llvm::Function *function = module.getFunction(name);
+        function && !function->isDeclaration())
+      functions[name] = llvm::json::Object{
+          {"mba_simplified", counts.mbaSimplified},
+          {"branches_folded", counts.branchesFolded},
+          {"dispatchers_unflattened", counts.dispatchersUnflattened},
+          {"edges_threaded", counts.edgesThreaded}};
+  return functions;
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -60,13 +81,16 @@ llvm::json::Object statsToJSON(const LiftStats &stats) {
 }
 
 llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
-                             const DiagnosticSink &diagnostics, const PhaseProfile &profile) {
+                             const DiagnosticSink &diagnostics, const PhaseProfile &profile,
+                             std::optional<llvm::json::Object> deobfuscation = std::nullopt) {
   llvm::json::Object root{
       {"lift_stats", statsToJSON(stats)},
       {"summary", llvm::json::Object{{"warnings", diagnostics.count(Severity::Warning)},
                                      {"errors", diagnostics.count(Severity::Error)}}},
       {"profile_ms", profile.toJSON()},
       {"diagnostics", diagnostics.toJSON()}};
+  if (deobfuscation)
+    root["deobfuscation"] = std::move(*deobfuscation);
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)
@@ -151,13 +175,16 @@ int runLift(const LiftCommandOptions &options) {
       lifter.liftCallees();
   }
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  DeobfuscationStats deobfuscationStats;
+  FixpointExtras extras{.deobfuscate = options.deobfuscate,
+                        .deobfuscationStats = &deobfuscationStats};
   if (!options.brighten.empty()) {
     auto scope = profile.time("brighten");
     CallingConvention convention = options.brighten == "default"
                                        ? defaultCallingConvention(image->format())
                                        : *parseCallingConvention(options.brighten);
     if (llvm::Expected<BrightenReport> report =
-            brightenModule(*module, *image, convention, diagnostics);
+            brightenModule(*module, *image, convention, diagnostics, extras);
         !report)
       return reportFailure(report.takeError());
   }
@@ -166,7 +193,7 @@ int runLift(const LiftCommandOptions &options) {
     if (options.optLevel && options.budgets.pastDeadline())
       reportTimeBudgetExhausted(diagnostics, "optimization skipped");
     else
-      optimize(*module, options.optLevel, *image);
+      optimize(*module, options.optLevel, *image, extras);
   }
   // takeModule verified the lifted module; only brightening and optimization change it.
   bool changed = options.optLevel > 0 || !options.brighten.empty();
@@ -195,8 +222,10 @@ int runLift(const LiftCommandOptions &options) {
 
   printDiagnostics(diagnostics);
   if (!options.diagnosticsPath.empty())
-    if (llvm::Error error =
-            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile))
+    if (llvm::Error error = writeDiagnostics(
+            options.diagnosticsPath, lifter.stats(), diagnostics, profile,
+            options.deobfuscate ? std::optional(deobfuscationToJSON(deobfuscationStats, *module))
+                                : std::nullopt))
       return reportFailure(std::move(error));
   return 0;
 }

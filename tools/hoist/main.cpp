@@ -55,6 +55,10 @@ cl::opt<std::string> Brighten("brighten",
                                        "convention: sysv or win64 (default: from the format)"),
                               cl::value_desc("sysv|win64"), cl::ValueOptional,
                               cl::sub(LiftCmd));
+cl::opt<bool> Deobfuscate("deobfuscate",
+                          cl::desc("Undo MBA, opaque predicates and flattening in the optimizer "
+                                   "(docs/DEOBFUSCATE_PASSES.md)"),
+                          cl::sub(LiftCmd));
 enum OptimizationLevel : unsigned { O0, O1, O2, O3 };
 cl::opt<OptimizationLevel> OptLevel(cl::desc("Optimization level:"), cl::init(O0), cl::sub(LiftCmd),
                            cl::values(clEnumValN(O0, "O0", "No optimization (default)"),
@@ -173,6 +177,7 @@ int main(int argc, char **argv) {
     options.diagnosticsPath = DiagnosticsFile;
     options.verifyEachFunction = VerifyEach;
     options.valueNames = ValueNames;
+    options.deobfuscate = Deobfuscate;
     options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
