@@ -248,6 +248,15 @@ private:
         continue;
       chosen = candidate;
     }
+    // The chosen one takes the root's uses first: it may be a truncated leaf that only the
+    // other candidates use, which discarding them would delete.
+    if (chosen) {
+      // A constant or a leaf keeps no name (a constant cannot have one).
+      if (llvm::isa<llvm::Instruction>(chosen) &&
+          !llvm::is_contained(expression->leaves(), chosen))
+        chosen->takeName(root);
+      root->replaceAllUsesWith(chosen);
+    }
     // Candidates can share instructions (a truncated leaf) or be the same value: handles,
     // since discarding one may delete another.
     std::vector<llvm::WeakVH> unused;
@@ -259,11 +268,6 @@ private:
         discard(candidate);
     if (!chosen)
       return false;
-    // A constant or a leaf keeps no name (a constant cannot have one).
-    if (llvm::isa<llvm::Instruction>(chosen) &&
-        !llvm::is_contained(expression->leaves(), chosen))
-      chosen->takeName(root);
-    root->replaceAllUsesWith(chosen);
     llvm::RecursivelyDeleteTriviallyDeadInstructions(root);
     return true;
   }
