@@ -8,7 +8,8 @@
 # Usage: run-corpus.sh HOIST PLUGIN WORKDIR [LEVEL ...]   (levels: O0 O2 by default)
 # Prints one line per function and configuration with the ratio, then a summary per
 # configuration; exits 1 if a brightened function differs from its original, a lift fails, or
-# a ratio is above the limit (MAX_RATIO, default 1.5).
+# a ratio is above the limit (MAX_RATIO, default 1.5; ctest sets it high: see
+# docs/DEOBFUSCATE_PASSES.md for the functions over 1.5 today).
 set -u
 hoist=$1 plugin=$2 work=$3
 shift 3
@@ -17,7 +18,8 @@ levels=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 harness=$here/../brighten/run-corpus.sh
 limit=${MAX_RATIO:-1.5}
-modes=(none substitute mba bogus flatten substitute,mba,bogus,flatten)
+# MODES: the obfuscations to run besides "none" (the unprotected reference).
+read -r -a modes <<<"none ${MODES:-substitute mba bogus flatten substitute,mba,bogus,flatten}"
 names=$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/../brighten/corpus.h")
 functionArgs=()
 for name in $names; do functionArgs+=(--function "$name"); done

@@ -54,19 +54,36 @@ void optimize(llvm::Module &module, unsigned level, const Image &image,
   optimizeModule(module, &image, options);
 }
 
-/// What the deobfuscation passes did, per function of the final module (brightening's probes
-/// and renamed functions are left out).
+/// What the deobfuscation passes did, per function of the final module. Brightening runs
+/// them on `fn_X.brightened` before naming it after its symbol, and on probes (`.probe`),
+/// which are copies and are not counted.
 llvm::json::Object deobfuscationToJSON(const DeobfuscationStats &stats,
-                                       const llvm::Module &module) {
+                                       const llvm::Module &module, const Image &image) {
+  std::map<std::string, DeobfuscationCounts> byName = stats.byFunction();
   llvm::json::Object functions;
-  for (const auto &[name, counts] : stats.byFunction())
-    if (const llvm::Function *function = module.getFunction(name);
-        function && !function->isDeclaration())
-      functions[name] = llvm::json::Object{
-          {"mba_simplified", counts.mbaSimplified},
-          {"branches_folded", counts.branchesFolded},
-          {"dispatchers_unflattened", counts.dispatchersUnflattened},
-          {"edges_threaded", counts.edgesThreaded}};
+  for (const llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    std::string name = function.getName().str();
+    std::string lifted = name;
+    if (std::optional<uint64_t> address = image.lookupSymbol(name))
+      lifted = llvm::formatv("fn_{0:x-}", *address).str();
+    DeobfuscationCounts sum;
+    for (const std::string &key : {name, lifted, lifted + ".brightened"}) {
+      auto found = byName.find(key);
+      if (found == byName.end())
+        continue;
+      sum.mbaSimplified += found->second.mbaSimplified;
+      sum.branchesFolded += found->second.branchesFolded;
+      sum.dispatchersUnflattened += found->second.dispatchersUnflattened;
+      sum.edgesThreaded += found->second.edgesThreaded;
+      byName.erase(found);   // a name listed twice (no symbol) counts once
+    }
+    functions[name] = llvm::json::Object{{"mba_simplified", sum.mbaSimplified},
+                                         {"branches_folded", sum.branchesFolded},
+                                         {"dispatchers_unflattened", sum.dispatchersUnflattened},
+                                         {"edges_threaded", sum.edgesThreaded}};
+  }
   return functions;
 }
 
@@ -224,7 +241,7 @@ int runLift(const LiftCommandOptions &options) {
   if (!options.diagnosticsPath.empty())
     if (llvm::Error error = writeDiagnostics(
             options.diagnosticsPath, lifter.stats(), diagnostics, profile,
-            options.deobfuscate ? std::optional(deobfuscationToJSON(deobfuscationStats, *module))
+            options.deobfuscate ? std::optional(deobfuscationToJSON(deobfuscationStats, *module, *image))
                                 : std::nullopt))
       return reportFailure(std::move(error));
   return 0;
