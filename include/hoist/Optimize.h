@@ -15,6 +15,7 @@
 namespace hoist {
 
 class Image;
+class DeobfuscationPassStats;
 
 struct OptimizeOptions {
   unsigned level = 2;              ///< 0 to 3, as -O0 to -O3
@@ -25,6 +26,11 @@ struct OptimizeOptions {
   /// probes of one call-graph SCC) and leave the others as they are, and the report counts
   /// only their instructions; -O2/-O3 still run on the whole module.
   std::function<bool(const llvm::Function &)> selectFunctions = nullptr;
+  /// Runs the deobfuscation passes (lib/Deobf: MBA, opaque predicates, unflattening) first in
+  /// every fixpoint round; they count what they did per function in `deobfuscationStats`
+  /// when it is set.
+  bool deobfuscate = false;
+  DeobfuscationPassStats *deobfuscationStats = nullptr;
 };
 
 struct OptimizeReport {

@@ -50,9 +50,11 @@ std::optional<uint64_t> liftedAddress(const llvm::Function &function) {
 /// The fixpoint with PromoteStack and ImageData in every round, over the functions `select`
 /// accepts (all without it): State and stack dissolve in the probes and the brightened
 /// functions alike.
-void simplify(llvm::Module &module, const Image &image,
+void simplify(llvm::Module &module, const Image &image, const FixpointExtras &extras,
               std::function<bool(const llvm::Function &)> select = nullptr) {
   OptimizeOptions options{.level = 1};
+  options.deobfuscate = extras.deobfuscate;
+  options.deobfuscationStats = extras.deobfuscationStats;
   options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
     passes.addPass(ImageDataPass(image));
@@ -130,8 +132,10 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
 class ModuleBrightener {
 public:
   ModuleBrightener(llvm::Module &module, const Image &image, CallingConvention convention,
+                   const FixpointExtras &extras,
                    DiagnosticSink &diagnostics)
-      : module_(module), image_(image), convention_(convention), diagnostics_(diagnostics) {}
+      : module_(module), image_(image), convention_(convention), extras_(extras),
+        diagnostics_(diagnostics) {}
 
   llvm::Expected<BrightenReport> run();
 
@@ -155,6 +159,7 @@ private:
   llvm::Module &module_;
   const Image &image_;
   CallingConvention convention_;
+  FixpointExtras extras_;
   DiagnosticSink &diagnostics_;
   BrightenReport report_;
   /// Brightened functions and imports with prototypes, by the function lifted code calls.
@@ -266,7 +271,7 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
       probes.insert(*probe);
       probeOf[member.lifted] = *probe;
     }
-    simplify(module_, image_,
+    simplify(module_, image_, extras_,
              [&probes](const llvm::Function &function) { return probes.count(&function) > 0; });
 
     bool settled = true;
@@ -359,7 +364,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   std::set<const llvm::Function *> brightened;
   for (const Candidate &candidate : done_)
     brightened.insert(candidate.brightened);
-  simplify(module_, image_, [&brightened](const llvm::Function &function) {
+  simplify(module_, image_, extras_, [&brightened](const llvm::Function &function) {
     return brightened.count(&function) > 0;
   });
   releaseCallerAreas(module_);
@@ -395,7 +400,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     }
     report_.brightened.push_back(candidate.brightened->getName().str());
   }
-  simplify(module_, image_);
+  simplify(module_, image_, extras_);
   replaceUnresolvedJumpMarkers(module_);
   defineImageDataSymbols(module_, image_);
   for (const Candidate &candidate : done_)
@@ -407,8 +412,9 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
 
 llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
                                               CallingConvention convention,
-                                              DiagnosticSink &diagnostics) {
-  return ModuleBrightener(module, image, convention, diagnostics).run();
+                                              DiagnosticSink &diagnostics,
+                                              const FixpointExtras &extras) {
+  return ModuleBrightener(module, image, convention, extras, diagnostics).run();
 }
 
 } // namespace hoist

@@ -15,7 +15,15 @@
 namespace hoist {
 
 class DiagnosticSink;
+class DeobfuscationPassStats;
 class Image;
+
+/// What brightening's fixpoints run besides their own passes: `hoist lift --deobfuscate`
+/// adds the deobfuscation passes (OptimizeOptions::deobfuscate).
+struct FixpointExtras {
+  bool deobfuscate = false;
+  DeobfuscationPassStats *deobfuscationStats = nullptr;
+};
 
 struct BrightenReport {
   std::vector<std::string> brightened;   ///< names of the new functions
@@ -28,6 +36,7 @@ struct BrightenReport {
 /// by the -O1 fixpoint.
 llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
                                               CallingConvention convention,
-                                              DiagnosticSink &diagnostics);
+                                              DiagnosticSink &diagnostics,
+                                              const FixpointExtras &extras = {});
 
 } // namespace hoist

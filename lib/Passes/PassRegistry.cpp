@@ -1,6 +1,7 @@
 // Hoist's passes by name, for textual pipelines (`hoist-opt -passes=fold-flag-idioms`), and in
 // the order one fixpoint round runs them.
 #include "Passes/Passes.h"
+#include "Deobf/DeobfPasses.h"
 
 namespace hoist {
 
@@ -22,6 +23,19 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
         }
         if (name == "dead-state-stores") {
           passes.addPass(DeadStateStoresPass());
+          return true;
+        }
+        // The deobfuscation passes (lib/Deobf), which the pipeline runs with --deobfuscate.
+        if (name == "simplify-mba") {
+          passes.addPass(SimplifyMbaPass());
+          return true;
+        }
+        if (name == "fold-opaque-predicates") {
+          passes.addPass(FoldOpaquePredicatesPass());
+          return true;
+        }
+        if (name == "unflatten") {
+          passes.addPass(UnflattenPass());
           return true;
         }
         return false;

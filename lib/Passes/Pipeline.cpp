@@ -7,6 +7,7 @@
 // count is stable collects these; the budget bounds the cost on code that keeps oscillating.
 #include "hoist/Optimize.h"
 #include "Passes/Passes.h"
+#include "Deobf/DeobfPasses.h"
 
 #include <llvm/IR/InstIterator.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -87,6 +88,8 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
 
   auto start = std::chrono::steady_clock::now();
   llvm::FunctionPassManager round;
+  if (options.deobfuscate)
+    addDeobfuscationPasses(round, options.deobfuscationStats);
   if (options.addRoundPasses)
     options.addRoundPasses(round);
   addHoistPasses(round, image);

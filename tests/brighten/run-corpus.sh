@@ -7,7 +7,7 @@
 # Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]
 #        (default: gcc, clang-19 and mingw, O0-O3; scripts/brighten-quality.sh measures the IR)
 # CORPUS_CFLAGS adds compiler flags (the deobfuscation test loads its obfuscator plugin this
-# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate).
+# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate-passes).
 # Prints one summary line per configuration; exits 1 if any brightened function differs, the
 # toolchain fails, or the declined functions are not exactly those in expected-declines (when
 # every default configuration runs).

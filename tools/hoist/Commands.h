@@ -51,6 +51,7 @@ struct LiftCommandOptions {
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
+  bool deobfuscatePasses = false;       ///< --deobfuscate: the passes of lib/Deobf in the fixpoint
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
   /// --deobfuscate: the named functions are lifted concolically (lib/Deobfuscate).
   std::optional<DeobfuscateOptions> deobfuscate;

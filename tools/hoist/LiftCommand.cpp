@@ -4,6 +4,7 @@
 
 #include "Brighten/Brighten.h"
 #include "Brighten/EmitObject.h"
+#include "Deobf/DeobfPasses.h"
 #include "Deobfuscate/ConcolicLifter.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
@@ -46,8 +47,45 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
   return addresses;
 }
 
-void optimize(llvm::Module &module, unsigned level, const Image &image) {
-  optimizeModule(module, &image, OptimizeOptions{.level = level});
+void optimize(llvm::Module &module, unsigned level, const Image &image,
+              const FixpointExtras &extras) {
+  OptimizeOptions options{.level = level};
+  options.deobfuscate = extras.deobfuscate;
+  options.deobfuscationStats = extras.deobfuscationStats;
+  optimizeModule(module, &image, options);
+}
+
+/// What the deobfuscation passes did, per function of the final module. Brightening runs
+/// them on `fn_X.brightened` before naming it after its symbol, and on probes (`.probe`),
+/// which are copies and are not counted.
+llvm::json::Object deobfuscationToJSON(const DeobfuscationPassStats &stats,
+                                       const llvm::Module &module, const Image &image) {
+  std::map<std::string, DeobfuscationCounts> byName = stats.byFunction();
+  llvm::json::Object functions;
+  for (const llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    std::string name = function.getName().str();
+    std::string lifted = name;
+    if (std::optional<uint64_t> address = image.lookupSymbol(name))
+      lifted = llvm::formatv("fn_{0:x-}", *address).str();
+    DeobfuscationCounts sum;
+    for (const std::string &key : {name, lifted, lifted + ".brightened"}) {
+      auto found = byName.find(key);
+      if (found == byName.end())
+        continue;
+      sum.mbaSimplified += found->second.mbaSimplified;
+      sum.branchesFolded += found->second.branchesFolded;
+      sum.dispatchersUnflattened += found->second.dispatchersUnflattened;
+      sum.edgesThreaded += found->second.edgesThreaded;
+      byName.erase(found);   // a name listed twice (no symbol) counts once
+    }
+    functions[name] = llvm::json::Object{{"mba_simplified", sum.mbaSimplified},
+                                         {"branches_folded", sum.branchesFolded},
+                                         {"dispatchers_unflattened", sum.dispatchersUnflattened},
+                                         {"edges_threaded", sum.edgesThreaded}};
+  }
+  return functions;
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -62,7 +100,8 @@ llvm::json::Object statsToJSON(const LiftStats &stats) {
 
 llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
                              const DiagnosticSink &diagnostics, const PhaseProfile &profile,
-                             const std::vector<DeobfuscationStats> &deobfuscated = {}) {
+                             const std::vector<DeobfuscationStats> &deobfuscated = {},
+                             std::optional<llvm::json::Object> deobfuscationPasses = std::nullopt) {
   llvm::json::Array deobfuscation;
   for (const DeobfuscationStats &function : deobfuscated)
     deobfuscation.push_back(function.toJSON());
@@ -73,6 +112,8 @@ llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
                                      {"errors", diagnostics.count(Severity::Error)}}},
       {"profile_ms", profile.toJSON()},
       {"diagnostics", diagnostics.toJSON()}};
+  if (deobfuscationPasses)
+    root["deobfuscation_passes"] = std::move(*deobfuscationPasses);
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)
@@ -189,13 +230,16 @@ int runLift(const LiftCommandOptions &options) {
       lifter.liftCallees();
   }
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  DeobfuscationPassStats deobfuscationStats;
+  FixpointExtras extras{.deobfuscate = options.deobfuscatePasses,
+                        .deobfuscationStats = &deobfuscationStats};
   if (!options.brighten.empty()) {
     auto scope = profile.time("brighten");
     CallingConvention convention = options.brighten == "default"
                                        ? defaultCallingConvention(image->format())
                                        : *parseCallingConvention(options.brighten);
     if (llvm::Expected<BrightenReport> report =
-            brightenModule(*module, *image, convention, diagnostics);
+            brightenModule(*module, *image, convention, diagnostics, extras);
         !report)
       return reportFailure(report.takeError());
   }
@@ -204,7 +248,7 @@ int runLift(const LiftCommandOptions &options) {
     if (options.optLevel && options.budgets.pastDeadline())
       reportTimeBudgetExhausted(diagnostics, "optimization skipped");
     else
-      optimize(*module, options.optLevel, *image);
+      optimize(*module, options.optLevel, *image, extras);
   }
   // takeModule verified the lifted module when brightening or optimizing (liftOptionsFor);
   // only those change it.
@@ -234,9 +278,12 @@ int runLift(const LiftCommandOptions &options) {
 
   printDiagnostics(diagnostics);
   if (!options.diagnosticsPath.empty())
-    if (llvm::Error error =
-            writeDiagnostics(options.diagnosticsPath, lifter.stats(), diagnostics, profile,
-                             deobfuscated))
+    if (llvm::Error error = writeDiagnostics(
+            options.diagnosticsPath, lifter.stats(), diagnostics, profile,
+            deobfuscated,
+            options.deobfuscatePasses
+                ? std::optional(deobfuscationToJSON(deobfuscationStats, *module, *image))
+                                : std::nullopt))
       return reportFailure(std::move(error));
   leaveToTheOperatingSystem(std::move(module), std::move(contextOwner));
   return 0;

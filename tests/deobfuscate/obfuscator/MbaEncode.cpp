@@ -6,6 +6,7 @@
 // a&b). Multiplication gets the polynomial identity a*b = (a&b)*(a|b) + (a&~b)*(~a&b), and
 // some linear encodings a zero identity times an operand, which makes them non-linear.
 #include "Obfuscator.h"
+#include "Deobf/BitwiseBuilder.h"
 
 
 #include <array>
@@ -20,25 +21,9 @@ using llvm::Value;
 using Signature = std::array<int64_t, 4>;
 
 /// The bitwise function of a and b whose truth table is `table` (bit i: the value at point i
-/// in Signature order).
+/// in Signature order), written by the deobfuscator's own builder (lib/Deobf).
 Value *bitwise(llvm::IRBuilder<> &b, unsigned table, Value *x, Value *y) {
-  switch (table) {
-  case 0x1: return b.CreateNot(b.CreateOr(x, y));
-  case 0x2: return b.CreateAnd(x, b.CreateNot(y));
-  case 0x3: return b.CreateNot(y);
-  case 0x4: return b.CreateAnd(b.CreateNot(x), y);
-  case 0x5: return b.CreateNot(x);
-  case 0x6: return b.CreateXor(x, y);
-  case 0x7: return b.CreateNot(b.CreateAnd(x, y));
-  case 0x8: return b.CreateAnd(x, y);
-  case 0x9: return b.CreateNot(b.CreateXor(x, y));
-  case 0xA: return x;
-  case 0xB: return b.CreateOr(x, b.CreateNot(y));
-  case 0xC: return y;
-  case 0xD: return b.CreateOr(b.CreateNot(x), y);
-  case 0xE: return b.CreateOr(x, y);
-  default: return llvm::Constant::getAllOnesValue(x->getType());
-  }
+  return hoist::deobf::buildBitwise(b, table, {x, y});
 }
 
 std::optional<Signature> signatureOf(llvm::Instruction::BinaryOps op) {

@@ -3,7 +3,6 @@
 // instructions are not substituted again), so the code grows by a small constant factor.
 #include "Obfuscator.h"
 
-
 namespace obfuscator {
 namespace {
 

@@ -1,0 +1,186 @@
+// Expression DAGs: collected by a depth-first walk from the roots, evaluated in topological
+// order with every value held as the low bits of a uint64_t.
+#include "Deobf/Expression.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+
+namespace hoist::deobf {
+namespace {
+
+bool isSmallInteger(const llvm::Value *value) {
+  auto *type = llvm::dyn_cast<llvm::IntegerType>(value->getType());
+  return type && type->getBitWidth() <= 64;
+}
+
+} // namespace
+
+bool isNode(const llvm::Value *value, ExpressionKind kind) {
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || !isSmallInteger(instruction))
+    return false;
+  switch (instruction->getOpcode()) {
+  case llvm::Instruction::Add:
+  case llvm::Instruction::Sub:
+  case llvm::Instruction::Mul:
+  case llvm::Instruction::And:
+  case llvm::Instruction::Or:
+  case llvm::Instruction::Xor:
+    return true;
+  case llvm::Instruction::Shl:
+    return llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
+  case llvm::Instruction::Trunc:
+    return isSmallInteger(instruction->getOperand(0));
+  case llvm::Instruction::ZExt:
+  case llvm::Instruction::SExt:
+    return kind == ExpressionKind::LowBits && isSmallInteger(instruction->getOperand(0));
+  default:
+    return false;
+  }
+}
+
+std::optional<Expression> Expression::collect(llvm::ArrayRef<llvm::Value *> roots,
+                                              ExpressionKind kind, unsigned maxNodes,
+                                              unsigned maxLeaves,
+                                              llvm::ArrayRef<llvm::Value *> forcedLeaves) {
+  Expression expression;
+  // Iterative post-order walk: (value, operands pushed?)
+  std::vector<std::pair<llvm::Value *, bool>> stack;
+  for (llvm::Value *root : roots) {
+    if (!isSmallInteger(root))
+      return std::nullopt;
+    expression.roots_.push_back(root);
+  }
+  for (size_t i = roots.size(); i-- > 0;)
+    stack.push_back({roots[i], false});
+  while (!stack.empty()) {
+    auto [value, expanded] = stack.back();
+    stack.pop_back();
+    if (expression.nodeIndex_.count(value) || expression.leafIndex_.count(value))
+      continue;
+    if (llvm::isa<llvm::ConstantInt>(value))
+      continue;
+    if (!isNode(value, kind) || llvm::is_contained(forcedLeaves, value)) {
+      if (!isSmallInteger(value) || expression.leaves_.size() == maxLeaves)
+        return std::nullopt;
+      expression.leafIndex_[value] = expression.leaves_.size();
+      expression.leaves_.push_back(value);
+      continue;
+    }
+    auto *instruction = llvm::cast<llvm::Instruction>(value);
+    if (expanded) {
+      if (expression.nodes_.size() == maxNodes)
+        return std::nullopt;
+      expression.nodeIndex_[value] = expression.nodes_.size();
+      expression.nodes_.push_back(instruction);
+      continue;
+    }
+    stack.push_back({value, true});
+    // Reversed, so that leaves are numbered in the order the operands name them.
+    for (unsigned i = instruction->getNumOperands(); i-- > 0;)
+      stack.push_back({instruction->getOperand(i), false});
+  }
+  return expression;
+}
+
+uint64_t Expression::valueOf(llvm::Value *value, const std::vector<uint64_t> &nodeValues,
+                             llvm::ArrayRef<uint64_t> leafValues) const {
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+    return constant->getValue().getZExtValue();   // at most 64 bits wide
+  if (auto found = nodeIndex_.find(value); found != nodeIndex_.end())
+    return nodeValues[found->second];
+  unsigned index = leafIndex_.lookup(value);
+  return leafValues[index] & widthMask(value->getType()->getIntegerBitWidth());
+}
+
+std::vector<uint64_t> Expression::evaluate(llvm::ArrayRef<uint64_t> leafValues) const {
+  std::vector<uint64_t> values(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    llvm::Instruction *node = nodes_[i];
+    unsigned width = node->getType()->getIntegerBitWidth();
+    uint64_t a = valueOf(node->getOperand(0), values, leafValues);
+    uint64_t b = node->getNumOperands() > 1 ? valueOf(node->getOperand(1), values, leafValues) : 0;
+    uint64_t result = 0;
+    switch (node->getOpcode()) {
+    case llvm::Instruction::Add: result = a + b; break;
+    case llvm::Instruction::Sub: result = a - b; break;
+    case llvm::Instruction::Mul: result = a * b; break;
+    case llvm::Instruction::And: result = a & b; break;
+    case llvm::Instruction::Or: result = a | b; break;
+    case llvm::Instruction::Xor: result = a ^ b; break;
+    case llvm::Instruction::Shl: result = b >= width ? 0 : a << b; break;
+    case llvm::Instruction::Trunc:
+    case llvm::Instruction::ZExt: result = a; break;
+    case llvm::Instruction::SExt: {
+      unsigned from = node->getOperand(0)->getType()->getIntegerBitWidth();
+      result = from < 64 && (a >> (from - 1)) & 1 ? a | ~widthMask(from) : a;
+      break;
+    }
+    default: break;
+    }
+    values[i] = result & widthMask(width);
+  }
+  std::vector<uint64_t> results;
+  for (llvm::Value *root : roots_)
+    results.push_back(valueOf(root, values, leafValues));
+  return results;
+}
+
+unsigned Expression::exclusiveNodes() const {
+  // Users come after their operands in nodes_, so walking backwards from the root settles
+  // each node's users before the node.
+  llvm::DenseMap<llvm::Value *, bool> exclusive;
+  unsigned count = 0;
+  for (auto node = nodes_.rbegin(); node != nodes_.rend(); ++node) {
+    bool only = *node == roots_.front();
+    if (!only) {
+      only = !(*node)->use_empty();
+      for (llvm::User *user : (*node)->users())
+        only = only && exclusive.lookup(user);
+    }
+    exclusive[*node] = only;
+    count += only;
+  }
+  return count;
+}
+
+std::vector<llvm::Value *> Expression::arithmeticUnderBitwise() const {
+  auto isArithmetic = [&](llvm::Value *value) {
+    auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+    if (!instruction || !nodeIndex_.count(value))
+      return false;
+    unsigned opcode = instruction->getOpcode();
+    return opcode == llvm::Instruction::Add || opcode == llvm::Instruction::Sub ||
+           opcode == llvm::Instruction::Mul || opcode == llvm::Instruction::Shl;
+  };
+  std::vector<llvm::Value *> found;
+  for (llvm::Instruction *node : nodes_) {
+    unsigned opcode = node->getOpcode();
+    if (opcode != llvm::Instruction::And && opcode != llvm::Instruction::Or &&
+        opcode != llvm::Instruction::Xor)
+      continue;
+    for (llvm::Value *operand : node->operands())
+      if (isArithmetic(operand) && !llvm::is_contained(found, operand))
+        found.push_back(operand);
+  }
+  return found;
+}
+
+bool Expression::mixesArithmeticAndBitwise() const {
+  bool arithmetic = false, bitwise = false;
+  for (llvm::Instruction *node : nodes_) {
+    switch (node->getOpcode()) {
+    case llvm::Instruction::Add:
+    case llvm::Instruction::Sub:
+    case llvm::Instruction::Mul:
+    case llvm::Instruction::Shl: arithmetic = true; break;
+    case llvm::Instruction::And:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::Xor: bitwise = true; break;
+    default: break;
+    }
+  }
+  return arithmetic && bitwise;
+}
+
+} // namespace hoist::deobf

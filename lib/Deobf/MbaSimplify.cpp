@@ -1,0 +1,328 @@
+// MBA simplification.
+//
+// A linear MBA E (integer multiples of bitwise functions of the leaves, summed) acts on each
+// bit position alike: E(x) = sum_k 2^k s(x_k), where x_k are the leaves' bits at position k
+// and s, the signature vector, is E's formula read over one bit. Evaluating E with the leaves
+// in {0,1} (bit 0 only) gives E(v) = s(v) - 2 s(0), hence s(v) = E(v) - 2 E(0). Any other
+// expression with the same signature is equal to E for every input, so the shortest one found
+// for s replaces E, with no proof needed:
+//   - s takes two values p and q: (q - p) * f - p, f the bitwise function true where s = q
+//     ((x^y) + 2*(x&y) has s = 0,1,1,2 over (x,y) = 00,10,01,11; x^y has s = 0,1,1,0: f = x^y);
+//   - else the sum of conjunctions: s(v) = sum over subsets S of v of c_S (Moebius inversion),
+//     E = -c_{} + sum c_S * AND(S) (x+y: c_x = c_y = 1, c_xy = 0).
+// Other DAGs (products of variables, bitwise operators over sums, constants other than 0 and
+// -1 under a bitwise operator) get the same candidates plus the multilinear polynomial that
+// matches E on {0,1} (x*y for (x&y)*(x|y) + (x&~y)*(~x&y)); a candidate replaces E only when
+// tests agree and it is proved: as polynomials of degree two over bitwise functions
+// (PolynomialMba.cpp), else by Z3 within its budget.
+#include "Deobf/BitwiseBuilder.h"
+#include "Deobf/DeobfPasses.h"
+#include "Deobf/Expression.h"
+#include "Deobf/PolynomialMba.h"
+#include "Deobf/Prover.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/ValueHandle.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <bit>
+#include <set>
+
+namespace hoist {
+namespace {
+
+using deobf::Expression;
+
+constexpr unsigned MaxNodes = 128;
+constexpr unsigned MaxLeaves = 5;
+constexpr unsigned ProofTimeoutMs = 300;
+constexpr unsigned ProofsPerFunction = 16;   ///< budget of Z3 queries per pass run
+
+bool isUniformConstant(const llvm::Value *value) {
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value);
+  return constant && (constant->isZero() || constant->isMinusOne());
+}
+
+/// A DAG is a linear MBA when bitwise operators see only leaves, 0, -1 and bitwise results,
+/// and arithmetic only adds, subtracts, negates, scales by constants and truncates.
+bool isLinearMba(const Expression &expression) {
+  std::set<const llvm::Value *> bitwise(expression.leaves().begin(), expression.leaves().end());
+  for (llvm::Instruction *node : expression.nodes()) {
+    auto operandBitwise = [&](unsigned i) {
+      llvm::Value *operand = node->getOperand(i);
+      return bitwise.count(operand) || isUniformConstant(operand);
+    };
+    switch (node->getOpcode()) {
+    case llvm::Instruction::And:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::Xor:
+      if (!operandBitwise(0) || !operandBitwise(1))
+        return false;
+      bitwise.insert(node);
+      break;
+    case llvm::Instruction::Trunc:
+      if (operandBitwise(0))
+        bitwise.insert(node);
+      break;
+    case llvm::Instruction::Mul:
+      if (!llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
+          !llvm::isa<llvm::ConstantInt>(node->getOperand(1)))
+        return false;
+      break;
+    default:   // add, sub, shl by a constant
+      break;
+    }
+  }
+  return true;
+}
+
+/// Builds candidates in front of `at`, each a value of the root's type over the leaves.
+class CandidateBuilder {
+public:
+  CandidateBuilder(const Expression &expression, llvm::Instruction *at)
+      : builder_(at), type_(llvm::cast<llvm::IntegerType>(expression.root(0)->getType())) {
+    for (llvm::Value *leaf : expression.leaves()) {
+      leaves_.push_back(leaf->getType() == type_ ? leaf : builder_.CreateTrunc(leaf, type_));
+      if (leaves_.back() != leaf)
+        truncs_.emplace_back(leaves_.back());
+    }
+  }
+
+  /// Truncated leaves no candidate kept.
+  ~CandidateBuilder() {
+    for (llvm::WeakVH &handle : truncs_)   // a discarded candidate may have taken it along
+      if (auto *trunc = llvm::dyn_cast_or_null<llvm::Instruction>(handle.operator llvm::Value *());
+          trunc && trunc->use_empty())
+        trunc->eraseFromParent();
+  }
+
+  llvm::Value *constant(uint64_t value) { return llvm::ConstantInt::get(type_, value); }
+
+  /// sum + coefficient * term (sum may be null), as a subtraction when the coefficient is
+  /// negative.
+  llvm::Value *addScaled(llvm::Value *sum, uint64_t coefficient, llvm::Value *term) {
+    unsigned width = type_->getBitWidth();
+    coefficient &= deobf::widthMask(width);
+    if (coefficient == 0)
+      return sum;
+    bool negative = sum && (coefficient >> (width - 1)) & 1;
+    uint64_t magnitude = negative ? (0 - coefficient) & deobf::widthMask(width) : coefficient;
+    llvm::Value *scaled = term;
+    if (!sum && magnitude == deobf::widthMask(width))
+      scaled = builder_.CreateNeg(term);
+    else if (magnitude != 1)
+      scaled = builder_.CreateMul(term, constant(magnitude));
+    if (!sum)
+      return scaled;
+    return negative ? builder_.CreateSub(sum, scaled) : builder_.CreateAdd(sum, scaled);
+  }
+
+  llvm::Value *finish(llvm::Value *sum, uint64_t constantTerm) {
+    constantTerm &= deobf::widthMask(type_->getBitWidth());
+    if (!sum)
+      return constant(constantTerm);
+    return constantTerm ? builder_.CreateAdd(sum, constant(constantTerm)) : sum;
+  }
+
+  /// (q - p) * f - p, f true where the signature is q.
+  llvm::Value *twoValued(uint64_t table, uint64_t p, uint64_t q) {
+    llvm::Value *f = deobf::buildBitwise(builder_, table, leaves_);
+    return finish(addScaled(nullptr, q - p, f), -p);
+  }
+
+  /// -c_{} + sum c_S * AND(S), or with `products` sum d_S * PRODUCT(S) + d_{}.
+  llvm::Value *subsetSum(const std::vector<uint64_t> &coefficients, bool products) {
+    unsigned width = type_->getBitWidth();
+    std::vector<unsigned> sets;
+    for (unsigned set = 1; set < coefficients.size(); ++set)
+      if (coefficients[set] & deobf::widthMask(width))
+        sets.push_back(set);
+    // Positive coefficients first: x - y rather than -y + x.
+    std::stable_sort(sets.begin(), sets.end(), [&](unsigned a, unsigned b) {
+      return !((coefficients[a] >> (width - 1)) & 1) && ((coefficients[b] >> (width - 1)) & 1);
+    });
+    llvm::Value *sum = nullptr;
+    for (unsigned set : sets) {
+      llvm::Value *term = nullptr;
+      for (unsigned i = 0; i < leaves_.size(); ++i)
+        if (set & (1u << i))
+          term = !term ? leaves_[i]
+                       : products ? builder_.CreateMul(term, leaves_[i])
+                                  : builder_.CreateAnd(term, leaves_[i]);
+      sum = addScaled(sum, coefficients[set], term);
+    }
+    return finish(sum, products ? coefficients[0] : -coefficients[0]);
+  }
+
+private:
+  llvm::IRBuilder<> builder_;
+  llvm::IntegerType *type_;
+  std::vector<llvm::Value *> leaves_;
+  std::vector<llvm::WeakVH> truncs_;
+};
+
+/// Moebius inversion over subsets: c_S = sum over T in S of (-1)^|S\T| values[T].
+std::vector<uint64_t> subsetCoefficients(std::vector<uint64_t> values, unsigned n) {
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned set = 0; set < values.size(); ++set)
+      if (set & (1u << i))
+        values[set] -= values[set ^ (1u << i)];
+  return values;
+}
+
+/// Instructions the candidate adds (a DAG over the same leaves).
+unsigned costOf(llvm::Value *candidate) {
+  std::optional<Expression> built =
+      Expression::collect({candidate}, deobf::ExpressionKind::Mba, MaxNodes * 2, 64);
+  return built ? built->nodes().size() : ~0u;
+}
+
+class MbaSimplifier {
+public:
+  explicit MbaSimplifier(unsigned &proofsLeft) : proofsLeft_(proofsLeft) {}
+
+  /// Replaces `root` when a shorter equal expression is found.
+  bool simplify(llvm::Instruction *root) {
+    std::optional<Expression> expression =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
+    if (!expression || !expression->mixesArithmeticAndBitwise())
+      return false;
+    if (!isLinearMba(*expression)) {
+      // Sums under bitwise operators as leaves: often a linear MBA over them, exact without
+      // a proof (then the sums themselves are simplified on their own).
+      std::vector<llvm::Value *> sums = expression->arithmeticUnderBitwise();
+      std::optional<Expression> linear =
+          sums.empty() ? std::nullopt
+                       : Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes,
+                                             MaxLeaves, sums);
+      if (linear && isLinearMba(*linear) && linear->mixesArithmeticAndBitwise() &&
+          simplifyCollected(root, *linear))
+        return true;
+    }
+    return simplifyCollected(root, *expression);
+  }
+
+private:
+  bool simplifyCollected(llvm::Instruction *root, std::optional<Expression> expression) {
+    unsigned exclusive = expression->exclusiveNodes();
+    if (exclusive < 2)
+      return false;
+    unsigned n = expression->leaves().size();
+    unsigned width = root->getType()->getIntegerBitWidth();
+    uint64_t mask = deobf::widthMask(width);
+    std::vector<uint64_t> values(1u << n), signature(1u << n);
+    for (unsigned point = 0; point < values.size(); ++point) {
+      std::vector<uint64_t> leaves(n);
+      for (unsigned i = 0; i < n; ++i)
+        leaves[i] = (point >> i) & 1;
+      values[point] = expression->evaluate(leaves)[0];
+    }
+    for (unsigned point = 0; point < values.size(); ++point)
+      signature[point] = (values[point] - 2 * values[0]) & mask;
+    bool linear = isLinearMba(*expression);
+
+    CandidateBuilder build(*expression, root);
+    std::vector<llvm::Value *> candidates;
+    std::set<uint64_t> distinct(signature.begin(), signature.end());
+    if (distinct.size() <= 2) {
+      uint64_t p = *distinct.begin(), q = *distinct.rbegin();
+      uint64_t table = 0;
+      for (unsigned point = 0; point < signature.size(); ++point)
+        table |= uint64_t(signature[point] == q) << point;
+      candidates.push_back(build.twoValued(table, p, q));
+      if (p != q)
+        candidates.push_back(build.twoValued(~table & deobf::fullTable(n), q, p));
+    }
+    candidates.push_back(build.subsetSum(subsetCoefficients(signature, n), false));
+    if (!linear)
+      candidates.push_back(build.subsetSum(subsetCoefficients(values, n), true));
+
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](llvm::Value *a, llvm::Value *b) { return costOf(a) < costOf(b); });
+    llvm::Value *chosen = nullptr;
+    for (llvm::Value *candidate : candidates) {
+      if (chosen || costOf(candidate) >= exclusive || !accept(root, candidate, linear))
+        continue;
+      chosen = candidate;
+    }
+    // The chosen one takes the root's uses first: it may be a truncated leaf that only the
+    // other candidates use, which discarding them would delete.
+    if (chosen) {
+      // A constant or a leaf keeps no name (a constant cannot have one).
+      if (llvm::isa<llvm::Instruction>(chosen) &&
+          !llvm::is_contained(expression->leaves(), chosen))
+        chosen->takeName(root);
+      root->replaceAllUsesWith(chosen);
+    }
+    // Candidates can share instructions (a truncated leaf) or be the same value: handles,
+    // since discarding one may delete another.
+    std::vector<llvm::WeakVH> unused;
+    for (llvm::Value *candidate : candidates)
+      if (candidate != chosen)
+        unused.emplace_back(candidate);
+    for (llvm::WeakVH &candidate : unused)
+      if (candidate)
+        discard(candidate);
+    if (!chosen)
+      return false;
+    llvm::RecursivelyDeleteTriviallyDeadInstructions(root);
+    return true;
+  }
+
+  /// Linear: exact by the theory (tests still guard against a bug). Otherwise a proof.
+  bool accept(llvm::Instruction *root, llvm::Value *candidate, bool linear) {
+    std::optional<Expression> pair = Expression::collect(
+        {root, candidate}, deobf::ExpressionKind::Mba, MaxNodes * 3, MaxLeaves + 1);
+    if (!pair)
+      return false;
+    if (linear)
+      return deobf::testsAgree(*pair);
+    if (!deobf::testsAgree(*pair))
+      return false;
+    if (deobf::provedEqualAsPolynomials(*pair))
+      return true;
+    if (!deobf::haveZ3() || proofsLeft_ == 0)
+      return false;
+    --proofsLeft_;
+    return deobf::proveEqual(*pair, ProofTimeoutMs) == deobf::Verdict::Proved;
+  }
+
+  static void discard(llvm::Value *candidate) {
+    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(candidate))
+      if (instruction->use_empty())
+        llvm::RecursivelyDeleteTriviallyDeadInstructions(instruction);
+  }
+
+  unsigned &proofsLeft_;
+};
+
+} // namespace
+
+llvm::PreservedAnalyses SimplifyMbaPass::run(llvm::Function &function,
+                                             llvm::FunctionAnalysisManager &) {
+  // Operands before users: an inner MBA is simplified before the expression around it.
+  std::vector<llvm::WeakVH> worklist;
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    if (!instruction.getType()->isIntegerTy(1) &&
+        deobf::isNode(&instruction, deobf::ExpressionKind::Mba) &&
+        !llvm::isa<llvm::TruncInst>(instruction))
+      worklist.emplace_back(&instruction);
+  unsigned proofsLeft = ProofsPerFunction;
+  MbaSimplifier simplifier(proofsLeft);
+  DeobfuscationCounts counts;
+  for (llvm::WeakVH &handle : worklist)
+    if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(handle.operator llvm::Value *()))
+      counts.mbaSimplified += simplifier.simplify(instruction);
+  if (!counts.mbaSimplified)
+    return llvm::PreservedAnalyses::all();
+  if (stats_)
+    stats_->add(function.getName().str(), counts);
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
+} // namespace hoist

@@ -1,0 +1,155 @@
+// Testing and Z3. The DAG goes to Z3 as bit-vector terms, one per node, leaves as free
+// constants; equality is proved by the negation being unsatisfiable.
+#include "Deobf/Prover.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+
+#ifdef HOIST_HAVE_Z3
+#include <z3++.h>
+
+#include <unordered_map>
+#endif
+
+namespace hoist::deobf {
+
+std::vector<std::vector<uint64_t>> testPoints(const Expression &expression, unsigned count) {
+  static const uint64_t corners[] = {0, 1, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull,
+                                     2};
+  size_t leaves = expression.leaves().size();
+  std::vector<std::vector<uint64_t>> points;
+  // Corner combinations, counting in base 6 over the leaves.
+  for (uint64_t index = 0; points.size() < count / 2; ++index) {
+    std::vector<uint64_t> point(leaves);
+    uint64_t rest = index;
+    for (size_t i = 0; i < leaves; ++i, rest /= 6)
+      point[i] = corners[rest % 6];
+    if (rest)
+      break;   // every combination done
+    points.push_back(std::move(point));
+  }
+  uint64_t state = 0x2545f4914f6cdd1dull;
+  while (points.size() < count) {
+    std::vector<uint64_t> point(leaves);
+    for (uint64_t &value : point) {
+      state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
+      value = state * 0x2545f4914f6cdd1dull;
+    }
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+namespace {
+
+constexpr unsigned TestCount = 256;
+
+#ifdef HOIST_HAVE_Z3
+using Terms = std::unordered_map<llvm::Value *, z3::expr>;
+
+z3::expr operandTerm(z3::context &z3, llvm::Value *value,
+                     Terms &terms) {
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+    return z3.bv_val(constant->getValue().getZExtValue(), constant->getBitWidth());
+  return terms.find(value)->second;
+}
+
+/// Terms for every leaf and node; the roots' terms are then in `terms`.
+void buildTerms(z3::context &z3, const Expression &expression,
+                Terms &terms) {
+  unsigned index = 0;
+  for (llvm::Value *leaf : expression.leaves())
+    terms.insert({leaf, z3.bv_const(("leaf" + std::to_string(index++)).c_str(),
+                                    leaf->getType()->getIntegerBitWidth())});
+  for (llvm::Instruction *node : expression.nodes()) {
+    unsigned width = node->getType()->getIntegerBitWidth();
+    z3::expr a = operandTerm(z3, node->getOperand(0), terms);
+    auto b = [&] { return operandTerm(z3, node->getOperand(1), terms); };
+    z3::expr result = a;
+    switch (node->getOpcode()) {
+    case llvm::Instruction::Add: result = a + b(); break;
+    case llvm::Instruction::Sub: result = a - b(); break;
+    case llvm::Instruction::Mul: result = a * b(); break;
+    case llvm::Instruction::And: result = a & b(); break;
+    case llvm::Instruction::Or: result = a | b(); break;
+    case llvm::Instruction::Xor: result = a ^ b(); break;
+    case llvm::Instruction::Shl: result = z3::shl(a, b()); break;
+    case llvm::Instruction::Trunc: result = a.extract(width - 1, 0); break;
+    case llvm::Instruction::ZExt: result = z3::zext(a, width - a.get_sort().bv_size()); break;
+    case llvm::Instruction::SExt: result = z3::sext(a, width - a.get_sort().bv_size()); break;
+    default: break;
+    }
+    terms.insert({node, result});
+  }
+}
+
+/// Proved when `negation` (built from the terms) is unsatisfiable.
+template <typename Negate>
+Verdict proveWithZ3(const Expression &expression, unsigned timeoutMs, Negate negate) {
+  try {
+    z3::context z3;
+    Terms terms;
+    buildTerms(z3, expression, terms);
+    z3::solver solver(z3);
+    z3::params params(z3);
+    params.set("timeout", timeoutMs);
+    solver.set(params);
+    solver.add(negate(z3, terms));
+    switch (solver.check()) {
+    case z3::unsat: return Verdict::Proved;
+    case z3::sat: return Verdict::Refuted;
+    default: return Verdict::Unknown;
+    }
+  } catch (const z3::exception &) {
+    return Verdict::Unknown;
+  }
+}
+#endif
+
+} // namespace
+
+bool haveZ3() {
+#ifdef HOIST_HAVE_Z3
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool testsAgree(const Expression &expression) {
+  for (const std::vector<uint64_t> &point : testPoints(expression, TestCount)) {
+    std::vector<uint64_t> values = expression.evaluate(point);
+    if (values[0] != values[1])
+      return false;
+  }
+  return true;
+}
+
+Verdict proveEqual(const Expression &expression, unsigned timeoutMs) {
+  if (!testsAgree(expression))
+    return Verdict::Refuted;
+#ifdef HOIST_HAVE_Z3
+  return proveWithZ3(expression, timeoutMs, [&](z3::context &z3, Terms &terms) {
+    return operandTerm(z3, expression.root(0), terms) != operandTerm(z3, expression.root(1), terms);
+  });
+#else
+  return Verdict::Unknown;
+#endif
+}
+
+Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs) {
+  for (const std::vector<uint64_t> &point : testPoints(expression, TestCount)) {
+    std::vector<uint64_t> values = expression.evaluate(point);
+    if (values[0] == values[1])
+      return Verdict::Refuted;
+  }
+#ifdef HOIST_HAVE_Z3
+  return proveWithZ3(expression, timeoutMs, [&](z3::context &z3, Terms &terms) {
+    return operandTerm(z3, expression.root(0), terms) == operandTerm(z3, expression.root(1), terms);
+  });
+#else
+  return Verdict::Unknown;
+#endif
+}
+
+} // namespace hoist::deobf

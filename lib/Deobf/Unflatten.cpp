@@ -1,0 +1,369 @@
+// Unflattening: control-flow flattening sends every block through one dispatcher that
+// chooses the next block by a state variable; each block sets the state of its successor.
+// Once SROA has made the state a phi, every predecessor P of the dispatcher block D that gives
+// the phi a constant can skip the dispatcher: starting from D with the phis' values for P,
+// the blocks that only compute and branch (no side effect, no memory read, values used only
+// among themselves) are folded one after the other until a block whose branch does not fold
+// or that does real work: the case block T. P then jumps to T directly (through a new block
+// N, so that T's phis get their own incoming edge), and every phi on the skipped path gets
+// its value for P at N, with SSAUpdater putting phis where both reach. When no predecessor
+// is left, the dispatcher is unreachable and goes; the case blocks are wired as before.
+//
+// This is jump threading, which LLVM's JumpThreading refuses across loop headers (the
+// dispatcher is one) and which -O1 does not run at all. Chains (a latch block collecting the
+// state before the dispatcher, a tree of compares instead of a switch, a default) come out of
+// the same walk. A state chosen by a condition, `select c, S1, S2` (or arithmetic on one i1
+// value that folds to a constant either way), first splits P's edge into two edges with
+// constant states, which are then threaded.
+#include "Deobf/DeobfPasses.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
+
+namespace hoist {
+namespace {
+
+constexpr unsigned MaxPathBlocks = 64;
+constexpr unsigned MaxFoldDepth = 6;
+constexpr unsigned MaxRounds = 4;
+
+/// The blocks skipped for one predecessor, the case block reached, and the value every phi
+/// and folded instruction of the skipped blocks has on this path.
+struct Path {
+  std::vector<llvm::BasicBlock *> skipped;   ///< D first
+  llvm::SmallPtrSet<llvm::BasicBlock *, 8> skippedSet;
+  llvm::BasicBlock *target = nullptr;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> values;   ///< null: not available at N
+  bool decided = false;   ///< a conditional branch or switch was folded on the way
+
+  /// `value` as seen on this path: its translation if the path defines it, else itself;
+  /// null when the path computes it and it did not fold.
+  llvm::Value *translate(llvm::Value *value) const {
+    if (auto found = values.find(value); found != values.end())
+      return found->second;
+    auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+    if (instruction && skippedSet.count(instruction->getParent()))
+      return nullptr;
+    return value;
+  }
+};
+
+/// A block the walk may skip: no side effects, no memory reads.
+bool isPure(const llvm::BasicBlock &block) {
+  for (const llvm::Instruction &instruction : block)
+    if (!llvm::isa<llvm::PHINode>(instruction) && !instruction.isTerminator() &&
+        (instruction.mayHaveSideEffects() || instruction.mayReadFromMemory()))
+      return false;
+  return true;
+}
+
+/// The successor the terminator takes with the path's values, or null.
+llvm::BasicBlock *foldedSuccessor(llvm::Instruction *terminator, Path &path) {
+  if (auto *branch = llvm::dyn_cast<llvm::BranchInst>(terminator)) {
+    if (branch->isUnconditional())
+      return branch->getSuccessor(0);
+    auto *condition =
+        llvm::dyn_cast_or_null<llvm::ConstantInt>(path.translate(branch->getCondition()));
+    if (!condition)
+      return nullptr;
+    path.decided = true;
+    return branch->getSuccessor(condition->isZero() ? 1 : 0);
+  }
+  if (auto *choice = llvm::dyn_cast<llvm::SwitchInst>(terminator)) {
+    auto *condition =
+        llvm::dyn_cast_or_null<llvm::ConstantInt>(path.translate(choice->getCondition()));
+    if (!condition)
+      return nullptr;
+    path.decided = true;
+    return choice->findCaseValue(condition)->getCaseSuccessor();
+  }
+  return nullptr;
+}
+
+/// Instructions of the skipped blocks used outside them would lose their definition.
+bool staysInside(const Path &path) {
+  for (llvm::BasicBlock *block : path.skipped)
+    for (llvm::Instruction &instruction : *block) {
+      if (llvm::isa<llvm::PHINode>(instruction))
+        continue;
+      for (llvm::User *user : instruction.users())
+        if (!path.skippedSet.count(llvm::cast<llvm::Instruction>(user)->getParent()))
+          return false;
+    }
+  return true;
+}
+
+std::optional<Path> walk(llvm::BasicBlock *dispatcher, llvm::BasicBlock *predecessor,
+                         const llvm::DataLayout &layout) {
+  Path path;
+  llvm::BasicBlock *block = dispatcher, *previous = predecessor;
+  while (true) {
+    // Phis read the values of the edge taken, all at once.
+    std::vector<std::pair<llvm::PHINode *, llvm::Value *>> incoming;
+    for (llvm::PHINode &phi : block->phis())
+      incoming.push_back({&phi, path.translate(phi.getIncomingValueForBlock(previous))});
+    llvm::BasicBlock *next = nullptr;
+    if (isPure(*block) && path.skipped.size() < MaxPathBlocks) {
+      for (auto &[phi, value] : incoming)
+        path.values[phi] = value;
+      path.skipped.push_back(block);
+      path.skippedSet.insert(block);
+      for (llvm::Instruction &instruction : *block) {
+        if (llvm::isa<llvm::PHINode>(instruction) || instruction.isTerminator())
+          continue;
+        llvm::SmallVector<llvm::Constant *, 4> operands;
+        for (llvm::Value *operand : instruction.operands())
+          if (auto *constant = llvm::dyn_cast_or_null<llvm::Constant>(path.translate(operand)))
+            operands.push_back(constant);
+        if (operands.size() == instruction.getNumOperands())
+          path.values[&instruction] =
+              llvm::ConstantFoldInstOperands(&instruction, operands, layout);
+      }
+      next = foldedSuccessor(block->getTerminator(), path);
+      if (!next || path.skippedSet.count(next)) {
+        // This block decides nothing more on this path (or leads back into it): it is the
+        // target, not skipped.
+        path.skipped.pop_back();
+        path.skippedSet.erase(block);
+        for (llvm::Instruction &instruction : *block)
+          path.values.erase(&instruction);
+        next = nullptr;
+      }
+    }
+    if (!next) {
+      if (block == dispatcher || !path.decided || !staysInside(path))
+        return std::nullopt;
+      path.target = block;
+      return path;
+    }
+    previous = block;
+    block = next;
+  }
+}
+
+/// P jumps to the path's target through a new block N; the skipped phis get their path
+/// values at N. False (nothing changed) when a value needed at N is not available there.
+bool thread(llvm::BasicBlock *predecessor, llvm::BasicBlock *dispatcher, Path &path) {
+  llvm::BasicBlock *last = path.skipped.back();
+  std::vector<std::pair<llvm::PHINode *, llvm::Value *>> targetIncoming;
+  for (llvm::PHINode &phi : path.target->phis()) {
+    llvm::Value *value = path.translate(phi.getIncomingValueForBlock(last));
+    if (!value)
+      return false;
+    targetIncoming.push_back({&phi, value});
+  }
+  std::vector<llvm::PHINode *> updated;
+  for (llvm::BasicBlock *block : path.skipped)
+    for (llvm::PHINode &phi : block->phis()) {
+      bool usedOutside = false;
+      for (llvm::User *user : phi.users())
+        usedOutside |= llvm::cast<llvm::Instruction>(user)->getParent() != block ||
+                       llvm::isa<llvm::PHINode>(user);
+      if (!usedOutside)
+        continue;
+      if (!path.values.lookup(&phi))
+        return false;
+      updated.push_back(&phi);
+    }
+
+  llvm::Function &function = *dispatcher->getParent();
+  auto *bridge = llvm::BasicBlock::Create(function.getContext(), dispatcher->getName() + ".thread",
+                                          &function, path.target);
+  llvm::BranchInst::Create(path.target, bridge);
+  for (auto &[phi, value] : targetIncoming)
+    phi->addIncoming(value, bridge);
+  predecessor->getTerminator()->replaceSuccessorWith(dispatcher, bridge);
+  for (llvm::PHINode &phi : dispatcher->phis())
+    while (phi.getBasicBlockIndex(predecessor) >= 0)
+      phi.removeIncomingValue(predecessor, /*DeletePHIIfEmpty=*/false);
+
+  for (llvm::PHINode *phi : updated) {
+    llvm::SSAUpdater updater;
+    updater.Initialize(phi->getType(), phi->getName());
+    updater.AddAvailableValue(phi->getParent(), phi);
+    updater.AddAvailableValue(bridge, path.values.lookup(phi));
+    for (llvm::Use &use : llvm::make_early_inc_range(phi->uses())) {
+      auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+      if (user->getParent() == phi->getParent() && !llvm::isa<llvm::PHINode>(user))
+        continue;
+      updater.RewriteUse(use);
+    }
+  }
+  return true;
+}
+
+/// `value` with `condition` replaced by `assumed`, folded to a constant (null if it does not
+/// fold).
+llvm::Constant *foldAssuming(llvm::Value *value, llvm::Value *condition, bool assumed,
+                             const llvm::DataLayout &layout, unsigned depth = 0) {
+  if (value == condition)
+    return llvm::ConstantInt::getBool(value->getContext(), assumed);
+  if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
+    return constant;
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || depth > MaxFoldDepth || llvm::isa<llvm::PHINode>(instruction) ||
+      instruction->mayReadOrWriteMemory())
+    return nullptr;
+  llvm::SmallVector<llvm::Constant *, 4> operands;
+  for (llvm::Value *operand : instruction->operands()) {
+    llvm::Constant *folded = foldAssuming(operand, condition, assumed, layout, depth + 1);
+    if (!folded)
+      return nullptr;
+    operands.push_back(folded);
+  }
+  return llvm::ConstantFoldInstOperands(instruction, operands, layout);
+}
+
+/// The i1 a state value is chosen by: a select's condition, an extended i1, or either through
+/// arithmetic with a constant.
+llvm::Value *choosingCondition(llvm::Value *value, unsigned depth = 0) {
+  if (value->getType()->isIntegerTy(1) && !llvm::isa<llvm::Constant>(value))
+    return value;
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || depth > MaxFoldDepth)
+    return nullptr;
+  if (auto *select = llvm::dyn_cast<llvm::SelectInst>(instruction))
+    return select->getCondition();
+  if (llvm::isa<llvm::CastInst>(instruction))
+    return choosingCondition(instruction->getOperand(0), depth + 1);
+  if (llvm::isa<llvm::BinaryOperator>(instruction)) {
+    for (unsigned i = 0; i < 2; ++i)
+      if (llvm::isa<llvm::Constant>(instruction->getOperand(1 - i)))
+        return choosingCondition(instruction->getOperand(i), depth + 1);
+  }
+  return nullptr;
+}
+
+bool isConstantInteger(llvm::Value *value) { return llvm::isa<llvm::ConstantInt>(value); }
+
+/// The constant states `value` takes when `condition` is true and false, if both fold.
+std::optional<std::pair<llvm::ConstantInt *, llvm::ConstantInt *>>
+chosenStates(llvm::Value *value, llvm::Value *condition, const llvm::DataLayout &layout) {
+  if (!condition)
+    return std::nullopt;
+  auto *ifTrue = llvm::dyn_cast_or_null<llvm::ConstantInt>(foldAssuming(value, condition, true, layout));
+  auto *ifFalse = llvm::dyn_cast_or_null<llvm::ConstantInt>(foldAssuming(value, condition, false, layout));
+  if (!ifTrue || !ifFalse)
+    return std::nullopt;
+  return std::pair{ifTrue, ifFalse};
+}
+
+/// A phi of D that looks like a dispatcher state: at least two incoming values that are
+/// constants or chosen between two constants by a condition. (A loop counter starting at a
+/// constant has one: threading its entry edge would only make the loop irreducible.)
+bool hasStatePhi(llvm::BasicBlock &block, const llvm::DataLayout &layout) {
+  for (llvm::PHINode &phi : block.phis()) {
+    if (!phi.getType()->isIntegerTy())
+      continue;
+    unsigned states = 0;
+    for (llvm::Value *value : phi.incoming_values())
+      states += isConstantInteger(value) ||
+                chosenStates(value, choosingCondition(value), layout).has_value();
+    if (states >= 2)
+      return true;
+  }
+  return false;
+}
+
+/// Splits an edge P -> D whose state is chosen by a condition into two edges with constant
+/// states (P: br c, N1, N2; N1 and N2 jump to D).
+bool splitChosenStates(llvm::BasicBlock &dispatcher, const llvm::DataLayout &layout) {
+  bool changed = false;
+  llvm::SmallVector<llvm::BasicBlock *, 16> predecessors(llvm::predecessors(&dispatcher));
+  llvm::SmallPtrSet<llvm::BasicBlock *, 16> done;
+  for (llvm::BasicBlock *predecessor : predecessors) {
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(predecessor->getTerminator());
+    if (!done.insert(predecessor).second || !branch || branch->isConditional())
+      continue;
+    for (llvm::PHINode &phi : dispatcher.phis()) {
+      llvm::Value *value = phi.getIncomingValueForBlock(predecessor);
+      if (!phi.getType()->isIntegerTy() || isConstantInteger(value))
+        continue;
+      llvm::Value *condition = choosingCondition(value);
+      auto states = chosenStates(value, condition, layout);
+      if (!states)
+        continue;
+      auto [ifTrue, ifFalse] = *states;
+      llvm::LLVMContext &context = dispatcher.getContext();
+      llvm::Function *function = dispatcher.getParent();
+      auto *whenTrue = llvm::BasicBlock::Create(context, predecessor->getName() + ".true",
+                                                function, &dispatcher);
+      auto *whenFalse = llvm::BasicBlock::Create(context, predecessor->getName() + ".false",
+                                                 function, &dispatcher);
+      llvm::BranchInst::Create(&dispatcher, whenTrue);
+      llvm::BranchInst::Create(&dispatcher, whenFalse);
+      for (llvm::PHINode &other : dispatcher.phis()) {
+        llvm::Value *incoming = other.getIncomingValueForBlock(predecessor);
+        other.addIncoming(&other == &phi ? ifTrue : incoming, whenTrue);
+        other.addIncoming(&other == &phi ? ifFalse : incoming, whenFalse);
+        other.removeIncomingValue(predecessor, /*DeletePHIIfEmpty=*/false);
+      }
+      llvm::BranchInst::Create(whenTrue, whenFalse, condition, branch);
+      branch->eraseFromParent();
+      changed = true;
+      break;
+    }
+  }
+  return changed;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses UnflattenPass::run(llvm::Function &function,
+                                           llvm::FunctionAnalysisManager &) {
+  const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+  DeobfuscationCounts counts;
+  bool changed = false;
+  for (unsigned round = 0; round < MaxRounds; ++round) {
+    bool roundChanged = false;
+    // A dispatcher left with its initial edge and its own default loop has a state phi of one
+    // constant and itself: that constant, and the initial edge is threaded next.
+    for (llvm::BasicBlock &block : function)
+      for (llvm::PHINode &phi : llvm::make_early_inc_range(block.phis()))
+        if (llvm::Value *only = phi.hasConstantValue();
+            only && only != &phi && llvm::isa<llvm::ConstantInt>(only)) {
+          phi.replaceAllUsesWith(only);
+          phi.eraseFromParent();
+          roundChanged = true;
+        }
+    std::vector<llvm::BasicBlock *> blocks;
+    for (llvm::BasicBlock &block : function)
+      if (&block != &function.getEntryBlock() && hasStatePhi(block, layout))
+        blocks.push_back(&block);
+    for (llvm::BasicBlock *dispatcher : blocks) {
+      roundChanged |= splitChosenStates(*dispatcher, layout);
+      unsigned threaded = 0;
+      llvm::SmallVector<llvm::BasicBlock *, 16> predecessors(llvm::predecessors(dispatcher));
+      llvm::SmallPtrSet<llvm::BasicBlock *, 16> done;
+      for (llvm::BasicBlock *predecessor : predecessors) {
+        if (!done.insert(predecessor).second || predecessor == dispatcher ||
+            !(llvm::isa<llvm::BranchInst>(predecessor->getTerminator()) ||
+              llvm::isa<llvm::SwitchInst>(predecessor->getTerminator())))
+          continue;
+        std::optional<Path> path = walk(dispatcher, predecessor, layout);
+        if (path && thread(predecessor, dispatcher, *path))
+          ++threaded;
+      }
+      counts.edgesThreaded += threaded;
+      counts.dispatchersUnflattened += threaded >= 2;
+      roundChanged |= threaded != 0;
+    }
+    if (!roundChanged)
+      break;
+    changed = true;
+    llvm::removeUnreachableBlocks(function);
+  }
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  if (stats_)
+    stats_->add(function.getName().str(), counts);
+  return llvm::PreservedAnalyses::none();
+}
+
+} // namespace hoist
