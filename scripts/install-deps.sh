@@ -9,6 +9,7 @@ packages=(
   gcc-mingw-w64-x86-64
   clang-19 lld-19 libclang-rt-19-dev
   csmith libcsmith-dev bc
+  libz3-dev
 )
 
 missing=()
