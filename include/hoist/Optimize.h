@@ -26,7 +26,7 @@ struct OptimizeOptions {
   /// probes of one call-graph SCC) and leave the others as they are, and the report counts
   /// only their instructions; -O2/-O3 still run on the whole module.
   std::function<bool(const llvm::Function &)> selectFunctions = nullptr;
-  /// Runs the deobfuscation passes (lib/Deobf: MBA, opaque predicates, unflattening) first in
+  /// Runs the deobfuscation passes (lib/Deobf/Passes: MBA, opaque predicates, unflattening) first in
   /// every fixpoint round; they count what they did per function in `deobfuscationStats`
   /// when it is set.
   bool deobfuscate = false;

@@ -51,7 +51,7 @@ public:
 };
 
 /// Sees the memory accesses semantics make through LiftContext::load and store. Concolic
-/// lifting (lib/Deobfuscate) keeps concrete memory this way; static lifting has none.
+/// lifting (lib/Deobf/Concolic) keeps concrete memory this way; static lifting has none.
 class MemoryObserver {
 public:
   virtual ~MemoryObserver() = default;

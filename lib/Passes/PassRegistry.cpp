@@ -1,7 +1,7 @@
 // Hoist's passes by name, for textual pipelines (`hoist-opt -passes=fold-flag-idioms`), and in
 // the order one fixpoint round runs them.
 #include "Passes/Passes.h"
-#include "Deobf/DeobfPasses.h"
+#include "Deobf/Passes/DeobfPasses.h"
 
 namespace hoist {
 
@@ -25,7 +25,7 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
           passes.addPass(DeadStateStoresPass());
           return true;
         }
-        // The deobfuscation passes (lib/Deobf), which the pipeline runs with --deobfuscate.
+        // The deobfuscation passes (lib/Deobf/Passes), which the pipeline runs with --deobfuscate.
         if (name == "simplify-mba") {
           passes.addPass(SimplifyMbaPass());
           return true;

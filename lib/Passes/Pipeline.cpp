@@ -7,7 +7,7 @@
 // count is stable collects these; the budget bounds the cost on code that keeps oscillating.
 #include "hoist/Optimize.h"
 #include "Passes/Passes.h"
-#include "Deobf/DeobfPasses.h"
+#include "Deobf/Passes/DeobfPasses.h"
 
 #include <llvm/IR/InstIterator.h>
 #include <llvm/Passes/PassBuilder.h>

@@ -4,7 +4,7 @@
 // of --timeout ended a run that overran its deadline (Support/TimeBudget.h).
 #pragma once
 
-#include "Deobfuscate/DeobfuscateOptions.h"
+#include "Deobf/Concolic/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
 
@@ -51,9 +51,9 @@ struct LiftCommandOptions {
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
-  bool deobfuscatePasses = false;       ///< --deobfuscate: the passes of lib/Deobf in the fixpoint
+  bool deobfuscatePasses = false;       ///< --deobfuscate: the passes of lib/Deobf/Passes in the fixpoint
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
-  /// --deobfuscate: the named functions are lifted concolically (lib/Deobfuscate).
+  /// --deobfuscate: the named functions are lifted concolically (lib/Deobf/Concolic).
   std::optional<DeobfuscateOptions> deobfuscate;
 };
 

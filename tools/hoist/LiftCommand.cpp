@@ -4,8 +4,8 @@
 
 #include "Brighten/Brighten.h"
 #include "Brighten/EmitObject.h"
-#include "Deobf/DeobfPasses.h"
-#include "Deobfuscate/ConcolicLifter.h"
+#include "Deobf/Passes/DeobfPasses.h"
+#include "Deobf/Concolic/ConcolicLifter.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"

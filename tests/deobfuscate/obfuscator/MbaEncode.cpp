@@ -6,7 +6,7 @@
 // a&b). Multiplication gets the polynomial identity a*b = (a&b)*(a|b) + (a&~b)*(~a&b), and
 // some linear encodings a zero identity times an operand, which makes them non-linear.
 #include "Obfuscator.h"
-#include "Deobf/BitwiseBuilder.h"
+#include "Deobf/Passes/BitwiseBuilder.h"
 
 
 #include <array>
@@ -21,7 +21,7 @@ using llvm::Value;
 using Signature = std::array<int64_t, 4>;
 
 /// The bitwise function of a and b whose truth table is `table` (bit i: the value at point i
-/// in Signature order), written by the deobfuscator's own builder (lib/Deobf).
+/// in Signature order), written by the deobfuscator's own builder (lib/Deobf/Passes).
 Value *bitwise(llvm::IRBuilder<> &b, unsigned table, Value *x, Value *y) {
   return hoist::deobf::buildBitwise(b, table, {x, y});
 }

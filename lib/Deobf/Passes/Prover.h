@@ -4,7 +4,7 @@
 // be proved.
 #pragma once
 
-#include "Deobf/Expression.h"
+#include "Deobf/Passes/Expression.h"
 
 namespace hoist::deobf {
 

@@ -1,6 +1,6 @@
 // Per-function counters of the deobfuscation passes; brightening runs them over several
 // functions (probes, then the final ones), so the sums are kept by name.
-#include "Deobf/DeobfPasses.h"
+#include "Deobf/Passes/DeobfPasses.h"
 
 namespace hoist {
 

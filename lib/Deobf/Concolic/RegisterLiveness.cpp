@@ -1,4 +1,4 @@
-#include "Deobfuscate/RegisterLiveness.h"
+#include "Deobf/Concolic/RegisterLiveness.h"
 
 #include "Arch/Registers.h"
 

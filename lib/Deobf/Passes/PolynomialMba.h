@@ -3,7 +3,7 @@
 // as (x&y)*(x|y) + (x&~y)*(~x&y) and x*y, which Z3 cannot tell apart in any useful time.
 #pragma once
 
-#include "Deobf/Expression.h"
+#include "Deobf/Passes/Expression.h"
 
 namespace hoist::deobf {
 

@@ -10,9 +10,9 @@
 #pragma once
 
 #include "Arch/LiftContext.h"
-#include "Deobfuscate/AbstractValue.h"
-#include "Deobfuscate/DeobfuscateOptions.h"
-#include "Deobfuscate/MemoryState.h"
+#include "Deobf/Concolic/AbstractValue.h"
+#include "Deobf/Concolic/DeobfuscateOptions.h"
+#include "Deobf/Concolic/MemoryState.h"
 #include "hoist/Image.h"
 
 #include <llvm/IR/DataLayout.h>

@@ -6,9 +6,9 @@
 //   s1(u) = 0 and s2(u, u) = 0 for every u, and s2(u, v) + s2(v, u) = 0 for every u != v,
 // all modulo 2^n. The condition is sufficient, not necessary (carries between positions
 // could cancel otherwise), so a pass may rely on it; the difference of two DAGs is checked.
-#include "Deobf/PolynomialMba.h"
+#include "Deobf/Passes/PolynomialMba.h"
 
-#include "Deobf/BitwiseBuilder.h"
+#include "Deobf/Passes/BitwiseBuilder.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>

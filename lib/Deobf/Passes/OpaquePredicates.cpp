@@ -14,9 +14,9 @@
 // The branch then goes to the side always taken; the other edge is removed (its block is
 // deleted by SimplifyCFG once unreachable). Selects on such conditions become the operand
 // always chosen.
-#include "Deobf/DeobfPasses.h"
-#include "Deobf/Expression.h"
-#include "Deobf/Prover.h"
+#include "Deobf/Passes/DeobfPasses.h"
+#include "Deobf/Passes/Expression.h"
+#include "Deobf/Passes/Prover.h"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/ConstantRange.h>

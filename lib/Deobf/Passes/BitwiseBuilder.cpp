@@ -1,7 +1,7 @@
 // Truth table to bitwise expression. Functions of one or two of the variables get their
 // textbook form (x & ~y, x | y, ~(x ^ y), ...); others the algebraic normal form, an xor of
 // ands, or the negation of the complement's when that is shorter.
-#include "Deobf/BitwiseBuilder.h"
+#include "Deobf/Passes/BitwiseBuilder.h"
 
 #include <bit>
 

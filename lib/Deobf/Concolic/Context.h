@@ -4,8 +4,8 @@
 // handler once per virtual PC).
 #pragma once
 
-#include "Deobfuscate/AbstractValue.h"
-#include "Deobfuscate/MemoryState.h"
+#include "Deobf/Concolic/AbstractValue.h"
+#include "Deobf/Concolic/MemoryState.h"
 
 #include <array>
 #include <cstdint>

@@ -7,7 +7,7 @@
 // form (LoopGeneralization.h). docs/DEOBFUSCATE.md has the design.
 #pragma once
 
-#include "Deobfuscate/DeobfuscateOptions.h"
+#include "Deobf/Concolic/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 
 #include <llvm/IR/Module.h>

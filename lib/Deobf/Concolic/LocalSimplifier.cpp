@@ -1,4 +1,4 @@
-#include "Deobfuscate/LocalSimplifier.h"
+#include "Deobf/Concolic/LocalSimplifier.h"
 
 #include <llvm/ADT/Hashing.h>
 #include <llvm/Analysis/ConstantFolding.h>

@@ -1,6 +1,6 @@
-#include "Deobfuscate/Context.h"
+#include "Deobf/Concolic/Context.h"
 
-#include "Deobfuscate/ConcreteMemory.h"
+#include "Deobf/Concolic/ConcreteMemory.h"
 
 #include <llvm/ADT/Hashing.h>
 

@@ -1,4 +1,4 @@
-#include "Deobfuscate/LoopGeneralization.h"
+#include "Deobf/Concolic/LoopGeneralization.h"
 
 namespace hoist {
 namespace {

@@ -1,4 +1,4 @@
-#include "Deobfuscate/AbstractValue.h"
+#include "Deobf/Concolic/AbstractValue.h"
 
 #include <llvm/IR/ConstantFold.h>
 #include <llvm/IR/Constants.h>

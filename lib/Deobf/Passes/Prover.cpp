@@ -1,6 +1,6 @@
 // Testing and Z3. The DAG goes to Z3 as bit-vector terms, one per node, leaves as free
 // constants; equality is proved by the negation being unsatisfiable.
-#include "Deobf/Prover.h"
+#include "Deobf/Passes/Prover.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>

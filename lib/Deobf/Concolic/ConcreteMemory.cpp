@@ -1,4 +1,4 @@
-#include "Deobfuscate/ConcreteMemory.h"
+#include "Deobf/Concolic/ConcreteMemory.h"
 
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>

@@ -1,4 +1,4 @@
-#include "Deobfuscate/MemoryState.h"
+#include "Deobf/Concolic/MemoryState.h"
 
 #include <llvm/ADT/Hashing.h>
 

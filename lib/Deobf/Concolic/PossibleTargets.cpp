@@ -1,4 +1,4 @@
-#include "Deobfuscate/PossibleTargets.h"
+#include "Deobf/Concolic/PossibleTargets.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>

@@ -15,7 +15,7 @@
 // the same walk. A state chosen by a condition, `select c, S1, S2` (or arithmetic on one i1
 // value that folds to a constant either way), first splits P's edge into two edges with
 // constant states, which are then threaded.
-#include "Deobf/DeobfPasses.h"
+#include "Deobf/Passes/DeobfPasses.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/ConstantFolding.h>

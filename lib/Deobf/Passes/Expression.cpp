@@ -1,6 +1,6 @@
 // Expression DAGs: collected by a depth-first walk from the roots, evaluated in topological
 // order with every value held as the low bits of a uint64_t.
-#include "Deobf/Expression.h"
+#include "Deobf/Passes/Expression.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>

@@ -15,11 +15,11 @@
 // matches E on {0,1} (x*y for (x&y)*(x|y) + (x&~y)*(~x&y)); a candidate replaces E only when
 // tests agree and it is proved: as polynomials of degree two over bitwise functions
 // (PolynomialMba.cpp), else by Z3 within its budget.
-#include "Deobf/BitwiseBuilder.h"
-#include "Deobf/DeobfPasses.h"
-#include "Deobf/Expression.h"
-#include "Deobf/PolynomialMba.h"
-#include "Deobf/Prover.h"
+#include "Deobf/Passes/BitwiseBuilder.h"
+#include "Deobf/Passes/DeobfPasses.h"
+#include "Deobf/Passes/Expression.h"
+#include "Deobf/Passes/PolynomialMba.h"
+#include "Deobf/Passes/Prover.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>

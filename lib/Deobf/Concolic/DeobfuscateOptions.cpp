@@ -1,4 +1,4 @@
-#include "Deobfuscate/DeobfuscateOptions.h"
+#include "Deobf/Concolic/DeobfuscateOptions.h"
 
 #include "Support/Error.h"
 
