@@ -6,6 +6,7 @@
 #include "Translate/ElfProgram.h"
 #include "Translate/HostObject.h"
 #include "Translate/ImportCalls.h"
+#include "Translate/NativeCarrylessMultiply.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
 #include "Translate/Refusals.h"
@@ -129,6 +130,8 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   report.functions = tables.functions;
   report.patchableEntries = tables.patchableEntries;
   describeStateArguments(*module);
+  if (hostHasCarrylessMultiply())
+    report.nativeCarrylessMultiplies = useNativeCarrylessMultiply(*module);
   letAliasAnalysisFollowState();
   if (options.optLevel > 0)
     forgetClobberedRegisters(*module);
