@@ -32,7 +32,7 @@ if [ "$mode" = full ]; then
   cmake --build .
   HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-200} \
     ctest --output-on-failure -j "$(nproc)"
-  grep -h "^semantics:" Testing/Temporary/LastTest.log || true
+  "$root/scripts/semantics-totals.sh" .
 else
   cmake --build . --target decode_tests image_tests lift_tests discover_tests passes_tests \
     fuzz_image fuzz_instruction fuzz_pipeline
