@@ -33,8 +33,8 @@ using Facts = std::map<FieldKey, llvm::Value *>;
 
 class Analysis {
 public:
-  Analysis(llvm::Function &function)
-      : function_(function), state_(function.getArg(0)),
+  Analysis(llvm::Function &function, const StateEffectsMap *effects)
+      : function_(function), state_(function.getArg(0)), effects_(effects),
         layout_(function.getParent()->getDataLayout()),
         callerSaved_(callerSavedBytes(*function.getParent())) {}
 
@@ -95,6 +95,17 @@ private:
     }
   }
 
+  /// The fields a lifted callee may write, by its summary.
+  void forgetWritten(Facts &facts, const llvm::BitVector &writes) {
+    for (auto it = facts.begin(); it != facts.end();) {
+      int64_t start = it->first.offset;
+      int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
+      bool written = start < 0 || end > (int64_t)writes.size() ||
+                     writes.find_first_in(start, end) != -1;
+      it = written ? facts.erase(it) : std::next(it);
+    }
+  }
+
   static void forgetValue(Facts &facts, const llvm::Value *value) {
     for (auto it = facts.begin(); it != facts.end();)
       it = it->second == value ? facts.erase(it) : std::next(it);
@@ -134,7 +145,9 @@ private:
       return;
     }
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
-      if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
+      if (const StateEffects *callee = effectsOfCall(effects_, *call, state_, layout_))
+        forgetWritten(facts, callee->writes);
+      else if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
         facts.clear();
       else if (isLibraryCall(*call, state_, layout_))
         forgetCallerSaved(facts);   // as ClobberedStateStores sees it: undefined after the call
@@ -192,6 +205,7 @@ private:
 
   llvm::Function &function_;
   const llvm::Value *state_;
+  const StateEffectsMap *effects_;
   const llvm::DataLayout &layout_;
   llvm::BitVector callerSaved_;
   std::map<llvm::BasicBlock *, Facts> exit_;
@@ -212,7 +226,7 @@ llvm::PreservedAnalyses RedundantStateStoresPass::run(llvm::Function &function,
                                                       llvm::FunctionAnalysisManager &) {
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
-  Analysis analysis(function);
+  Analysis analysis(function, effects_);
   if (!analysis.solve())
     return llvm::PreservedAnalyses::all();
   std::vector<llvm::StoreInst *> redundant = analysis.redundantStores();
@@ -225,10 +239,10 @@ llvm::PreservedAnalyses RedundantStateStoresPass::run(llvm::Function &function,
   return preserved;
 }
 
-uint64_t removeRedundantStateStores(llvm::Module &module) {
+uint64_t removeRedundantStateStores(llvm::Module &module, const StateEffectsMap *effects) {
   llvm::FunctionPassManager passes;
-  passes.addPass(RedundantStateStoresPass());
-  passes.addPass(ClobberedStateStoresPass());
+  passes.addPass(RedundantStateStoresPass(effects));
+  passes.addPass(ClobberedStateStoresPass(effects));
   passes.addPass(llvm::ADCEPass());   // the phis and values only those stores used
   passes.addPass(llvm::SimplifyCFGPass());
   llvm::ModulePassManager pipeline;
