@@ -1,10 +1,10 @@
 #include "Translate/ClobberedStateStores.h"
 
+#include "Translate/BlockDataflow.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
 
 #include <llvm/ADT/BitVector.h>
-#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -25,22 +25,12 @@ public:
         all_(callerSaved.size(), true), none_(callerSaved.size(), false) {}
 
   void solve() {
-    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-    std::vector<llvm::BasicBlock *> backward(order.begin(), order.end());
-    std::reverse(backward.begin(), backward.end());
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (llvm::BasicBlock *block : backward) {
-        llvm::BitVector live = liveOut(*block);
-        for (llvm::Instruction &instruction : llvm::reverse(*block))
-          apply(instruction, live, nullptr);
-        auto [it, inserted] = liveIn_.try_emplace(block, live);
-        if (inserted || it->second != live) {
-          it->second = std::move(live);
-          changed = true;
-        }
-      }
-    }
+    solveBlockDataflow(function_, FlowDirection::Backward, [&](llvm::BasicBlock &block) {
+      llvm::BitVector live = liveOut(block);
+      for (llvm::Instruction &instruction : llvm::reverse(block))
+        apply(instruction, live, nullptr);
+      return recordBlockResult(liveIn_, &block, std::move(live));
+    });
   }
 
   std::vector<llvm::StoreInst *> deadStores() {
@@ -133,20 +123,12 @@ public:
         none_(callerSaved.size(), false) {}
 
   void solve() {
-    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (llvm::BasicBlock *block : order) {
-        llvm::BitVector clobbered = entry(*block);
-        for (llvm::Instruction &instruction : *block)
-          apply(instruction, clobbered, nullptr);
-        auto [it, inserted] = exit_.try_emplace(block, clobbered);
-        if (inserted || it->second != clobbered) {
-          it->second = std::move(clobbered);
-          changed = true;
-        }
-      }
-    }
+    solveBlockDataflow(function_, FlowDirection::Forward, [&](llvm::BasicBlock &block) {
+      llvm::BitVector clobbered = entry(block);
+      for (llvm::Instruction &instruction : block)
+        apply(instruction, clobbered, nullptr);
+      return recordBlockResult(exit_, &block, std::move(clobbered));
+    });
   }
 
   std::vector<llvm::LoadInst *> undefinedLoads() {

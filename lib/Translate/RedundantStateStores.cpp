@@ -1,10 +1,10 @@
 #include "Translate/RedundantStateStores.h"
 
+#include "Translate/BlockDataflow.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
 
-#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
@@ -40,25 +40,15 @@ public:
 
   /// Iterates to a fixpoint; false when the budget ran out (then nothing is removed).
   bool solve() {
-    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-    for (unsigned round = 0; round < 20; ++round) {
-      bool changed = false;
-      for (llvm::BasicBlock *block : order) {
-        Facts facts = entryFacts(*block);
-        for (llvm::Instruction &instruction : *block)
-          apply(instruction, facts, nullptr);
-        auto [it, inserted] = exit_.try_emplace(block, facts);
-        if (!inserted && it->second != facts) {
-          it->second = std::move(facts);
-          changed = true;
-        } else if (inserted) {
-          changed = true;
-        }
-      }
-      if (!changed)
-        return true;
-    }
-    return false;
+    return solveBlockDataflow(
+        function_, FlowDirection::Forward,
+        [&](llvm::BasicBlock &block) {
+          Facts facts = entryFacts(block);
+          for (llvm::Instruction &instruction : block)
+            apply(instruction, facts, nullptr);
+          return recordBlockResult(exit_, &block, std::move(facts));
+        },
+        /*maxRounds=*/20);
   }
 
   /// The stores that write what their field already holds.
