@@ -82,6 +82,7 @@ AbstractValue classify(llvm::Value *value, llvm::Value *entryStack) {
 
 llvm::Value *materialize(llvm::IRBuilderBase &ir, const AbstractValue &value, llvm::Type *type,
                          llvm::Value *entryStack) {
+  assert(!value.isImportSlot() && "an import slot's value is a load (ConcolicLifter)");
   if (value.isConstant())
     return llvm::ConstantInt::get(type, value.value);
   if (value.offset() == 0)

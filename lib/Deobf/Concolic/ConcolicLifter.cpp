@@ -5,6 +5,7 @@
 #include "Brighten/CallingConvention.h"
 #include "Deobf/Concolic/ConcreteMemory.h"
 #include "Deobf/Concolic/Context.h"
+#include "Deobf/Concolic/ImportEffects.h"
 #include "Deobf/Concolic/LocalSimplifier.h"
 #include "Deobf/Concolic/LoopGeneralization.h"
 #include "Deobf/Concolic/PossibleTargets.h"
@@ -106,11 +107,19 @@ private:
   /// anything else the next block instance.
   void jumpTo(uint64_t target);
   /// A jmp (or ret) into a function that stays a call: it returns where [RSP] says.
-  void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals);
+  void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals,
+                const Import *import = nullptr);
   /// Calls code outside the function whose `ret` pops the return address at [RSP]
   /// (`returnAddress`), then goes on after it as the ABI says the machine is.
   void callExternal(llvm::FunctionCallee callee, llvm::Value *rip, uint64_t returnAddress,
-                    bool mayWriteGlobals);
+                    bool mayWriteGlobals, const Import *import = nullptr);
+  /// What the callee of an external call may write: through the pointers it gets (all it
+  /// can reach, or only what ImportEffects says of a known import), and the stack it owns
+  /// above the return address at `returnSlot` (Win64's home area, a known import's stack
+  /// arguments).
+  void forgetCalleeWrites(const std::array<llvm::Value *, Context::NumGprs> &gprs,
+                          const AbstractValue &returnSlot, bool mayWriteGlobals,
+                          const Import *import);
   /// After a runtime call for the current instruction: registers it does not write keep
   /// what they held (State was reloaded).
   void keepUnwritten(const std::array<AbstractValue, Context::NumGprs> &before);
@@ -125,6 +134,9 @@ private:
   /// to a block without predecessors and its control flow is ignored.
   void becomeDead();
   bool outlined(uint64_t address) const;
+  /// The import whose slot `target` was loaded from (`mov rbx, [__imp_f]` ... `call rbx`:
+  /// compilers keep an import's address in a register across several calls).
+  const Import *importLoadedInto(llvm::Value *target) const;
   void budgetExhausted(uint64_t address, const std::string &what);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
   std::string blockName(const llvm::Twine &prefix, uint64_t address) const {
@@ -445,6 +457,10 @@ std::array<AbstractValue, Context::NumGprs> ConcolicLifter::captureGprs() {
 Context ConcolicLifter::capture() {
   Context context;
   context.gprs = captureGprs();
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (context.gprs[i].isSymbolic())
+      if (const Import *import = importLoadedInto(registers_.read(tail_, gprVar(i))))
+        context.gprs[i] = AbstractValue::importSlot(import->slotAddress);
   for (unsigned i = 0; i < Context::NumFlags; ++i) {
     llvm::Value *flag = registers_.read(tail_, static_cast<Var>(static_cast<unsigned>(Var::CF) + i));
     if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(flag))
@@ -465,7 +481,12 @@ void ConcolicLifter::defineContext(Instance &instance) {
   llvm::IRBuilder<> ir(instance.bb);
   for (unsigned i = 0; i < Context::NumGprs; ++i) {
     const AbstractValue &value = instance.context.gprs[i];
-    if (!value.isSymbolic())
+    if (value.isImportSlot())   // every arrival loaded it from the slot: load it again
+      registers_.write(instance.registers, gprVar(i),
+                       ir.CreateLoad(ir.getInt64Ty(),
+                                     ir.CreateGEP(ir.getInt8Ty(), memoryBase_,
+                                                  ir.getInt64(value.value))));
+    else if (!value.isSymbolic())
       registers_.write(instance.registers, gprVar(i),
                        materialize(ir, value, ir.getInt64Ty(), rsp0()));
   }
@@ -600,6 +621,17 @@ void ConcolicLifter::becomeDead() {
   ctx_.setPosition(tail_, &ctx_.instr());
 }
 
+const Import *ConcolicLifter::importLoadedInto(llvm::Value *target) const {
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(target);
+  if (!load || !load->getType()->isIntegerTy(64))
+    return nullptr;
+  auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(load->getPointerOperand());
+  if (!gep || gep->getPointerOperand() != memoryBase_ || gep->getNumIndices() != 1)
+    return nullptr;
+  AbstractValue slot = classify(*gep->idx_begin(), rsp0());
+  return slot.isConstant() ? image_.importAtSlot(slot.value) : nullptr;
+}
+
 bool ConcolicLifter::outlined(uint64_t address) const {
   return options_.outline.count(address) || exports_.count(address);
 }
@@ -608,7 +640,7 @@ bool ConcolicLifter::outlined(uint64_t address) const {
 
 void ConcolicLifter::jumpTo(uint64_t target) {
   if (const Import *import = image_.importAtStub(target))
-    return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false);
+    return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false, import);
   if (outlined(target) && target != stats_.entry)
     return tailCall(declareLiftedFunction(module_, target), ctx_.ir.getInt64(target), true);
   Context context = capture();
@@ -649,8 +681,10 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
     return jumpTo(constant->getZExtValue());
   }
   CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
+  if (const Import *import = importLoadedInto(target))
+    resolved = {CallTarget::Kind::Import, 0, true, import};
   if (resolved.kind == CallTarget::Kind::Import)
-    return tailCall(declareImport(module_, *resolved.import), target, false);
+    return tailCall(declareImport(module_, *resolved.import), target, false, resolved.import);
   std::optional<std::vector<uint64_t>> possible = possibleTargets(target);
   if (!possible && current_->generalization >= 0 && mayRestart_) {
     // Under a loop generalization, a jump that became unknown refutes it: the slots it made
@@ -686,9 +720,12 @@ void ConcolicLifter::call(llvm::Value *target, uint64_t returnAddress) {
   if (dead_)
     return;
   CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
+  if (const Import *import = importLoadedInto(target))
+    resolved = {CallTarget::Kind::Import, 0, true, import};
   if (resolved.kind == CallTarget::Kind::Import) {
     llvm::Value *rip = resolved.throughSlot ? target : ctx_.ir.getInt64(resolved.address);
-    return callExternal(declareImport(module_, *resolved.import), rip, returnAddress, false);
+    return callExternal(declareImport(module_, *resolved.import), rip, returnAddress, false,
+                        resolved.import);
   }
   std::optional<uint64_t> callee;
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(target))
@@ -724,25 +761,26 @@ void ConcolicLifter::ret(llvm::Value *target) {
   uint64_t destination = constant->getZExtValue();
   if (const Import *import = image_.importAtStub(destination)) {
     // `push import; ret`: the import runs with the next return address on the stack.
-    return tailCall(declareImport(module_, *import), target, false);
+    return tailCall(declareImport(module_, *import), target, false, import);
   }
   jumpTo(destination);
 }
 
 void ConcolicLifter::tailCall(llvm::FunctionCallee callee, llvm::Value *rip,
-                              bool mayWriteGlobals) {
+                              bool mayWriteGlobals, const Import *import) {
   llvm::Value *returnAddress = ctx_.load(ctx_.readVar(Var::RSP), ctx_.ir.getInt64Ty());
   auto *known = llvm::dyn_cast<llvm::ConstantInt>(returnAddress);
   if (!known)   // it returns to our caller
     return leave(tail_, callee, rip, false);
   // It returns into code being lifted (an inlined caller): as if it were called from there.
-  callExternal(callee, rip, known->getZExtValue(), mayWriteGlobals);
+  callExternal(callee, rip, known->getZExtValue(), mayWriteGlobals, import);
   if (!dead_ && !tailBB_->getTerminator())
     jumpTo(known->getZExtValue());
 }
 
 void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
-                                  uint64_t returnAddress, bool mayWriteGlobals) {
+                                  uint64_t returnAddress, bool mayWriteGlobals,
+                                  const Import *import) {
   ++stats_.externalCalls;
   std::array<AbstractValue, Context::NumGprs> before = captureGprs();
   if (before[static_cast<unsigned>(Var::RSP)].isStack())
@@ -750,7 +788,7 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   std::array<llvm::Value *, Context::NumGprs> values{};
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     values[i] = registers_.read(tail_, gprVar(i));
-  memory_.externalCall(escapingRegisters(before, true), mayWriteGlobals);
+  forgetCalleeWrites(values, before[static_cast<unsigned>(Var::RSP)], mayWriteGlobals, import);
   leave(tail_, callee, rip, true);
   // The callee's `ret` pops the return address and sets RIP to it; anything else leaves.
   uint64_t pc = ctx_.instr().address;
@@ -777,6 +815,55 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
   if (rsp.isStack())
     memory_.state().dropStackBelow(rsp.offset());
+}
+
+void ConcolicLifter::forgetCalleeWrites(const std::array<llvm::Value *, Context::NumGprs> &gprs,
+                                        const AbstractValue &returnSlot, bool mayWriteGlobals,
+                                        const Import *import) {
+  llvm::ArrayRef<HoistStateField> registers = integerArgumentRegisters(convention_);
+  // Argument `index`: its register's value, or the stack slot the caller filled.
+  auto argument = [&](unsigned index) -> AbstractValue {
+    if (index < registers.size()) {
+      for (unsigned i = 0; i < Context::NumGprs; ++i)
+        if (stateFieldOf(gprVar(i)) == registers[index])
+          return classify(gprs[i], rsp0());
+      return AbstractValue{};
+    }
+    if (!returnSlot.isStack())
+      return AbstractValue{};
+    return memory_.stackQuad(returnSlot.offset() +
+                             static_cast<int64_t>(stackArgumentOffset(
+                                 index - static_cast<unsigned>(registers.size()), convention_)));
+  };
+  std::optional<ImportEffects> effects;
+  if (import)
+    effects = importEffects(import->name);
+  if (effects) {
+    std::vector<WrittenObject> writes;
+    for (const PointerWrite &write : effects->writes) {
+      WrittenObject object{argument(write.argument), std::nullopt};
+      if (write.sizeArgument < 0)
+        object.bytes = write.bytes;
+      else if (AbstractValue size = argument(static_cast<unsigned>(write.sizeArgument));
+               size.isConstant())
+        object.bytes = size.value;
+      writes.push_back(object);
+    }
+    memory_.knownCall(writes);
+  } else {
+    std::array<AbstractValue, Context::NumGprs> known{};
+    for (unsigned i = 0; i < Context::NumGprs; ++i)
+      known[i] = classify(gprs[i], rsp0());
+    memory_.externalCall(escapingRegisters(known, true), mayWriteGlobals);
+  }
+  if (!returnSlot.isStack())
+    return;
+  uint64_t owned = homeAreaBytes(convention_);
+  if (effects && effects->arguments > registers.size())
+    owned = stackArgumentOffset(effects->arguments - static_cast<unsigned>(registers.size()),
+                                convention_) -
+            8;
+  memory_.forgetStack(returnSlot.offset() + 8, owned);
 }
 
 std::vector<AbstractValue>

@@ -22,6 +22,12 @@
 
 namespace hoist {
 
+/// Memory a callee writes: where (a pointer it got) and how many bytes, if known.
+struct WrittenObject {
+  AbstractValue where;
+  std::optional<uint64_t> bytes;
+};
+
 class ConcreteMemory final : public MemoryObserver {
 public:
   ConcreteMemory(const Image &image, const DeobfuscateOptions &options,
@@ -40,8 +46,17 @@ public:
   /// end of its frame (objects do not straddle the frames of inlined calls). With
   /// `mayWriteGlobals`, so is every writable section (the callee is code of the image).
   void externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals);
+  /// A call of a library function whose writes are known (ImportEffects.h): only `writes`
+  /// become unknown (an object of unknown size: to the end of its frame, or its section).
+  void knownCall(llvm::ArrayRef<WrittenObject> writes);
+  /// The 8 bytes at stack `offset` as a value (a stack argument), if the path knows them.
+  AbstractValue stackQuad(int64_t offset) const;
+  /// Forgets `size` stack bytes from `offset` (what a callee owns: Win64's home area, stack
+  /// arguments).
+  void forgetStack(int64_t offset, uint64_t size);
   /// `size` bytes at `address` were written by something the lifter does not see.
   void clobber(llvm::Value *address, unsigned size);
+  void clobber(const AbstractValue &where, unsigned size);
 
   /// The byte at a concrete absolute address as the path knows it (image bytes included).
   MemoryByte absoluteByte(const MemoryState &state, uint64_t address) const;
@@ -51,6 +66,8 @@ public:
 private:
   bool concreteAbsolute(uint64_t address, unsigned size) const;
   void clobberSection(const Section &section);
+  /// Forgets the stack object at `from`, which a callee may write: up to the end of its frame.
+  void forgetObjectAt(int64_t from);
   std::vector<MemoryByte> bytesOf(llvm::Value *value, unsigned size) const;
 
   const Image &image_;
