@@ -1,6 +1,7 @@
 // What concolic lifting knows of a 64-bit value: a constant, the function's entry stack
 // pointer plus a constant (the stack is concrete relative to it), the address an import's slot
-// holds (a register loaded from the slot, kept to call the import later), or nothing.
+// holds (a register loaded from the slot, kept to call the import later), the value a
+// callee-saved register had at entry (it dominates the whole function), or nothing.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -12,10 +13,11 @@
 namespace hoist {
 
 struct AbstractValue {
-  enum class Kind : uint8_t { Symbolic, Constant, StackRelative, ImportSlot };
+  enum class Kind : uint8_t { Symbolic, Constant, StackRelative, ImportSlot, EntryRegister };
   Kind kind = Kind::Symbolic;
   /// Constant: the value (zero-extended); StackRelative: the offset from the entry RSP;
-  /// ImportSlot: the slot's address (the loader fills it; the program does not write it).
+  /// ImportSlot: the slot's address (the loader fills it; the program does not write it);
+  /// EntryRegister: the register (Var numbering).
   uint64_t value = 0;
   /// Symbolic only: the expression adds the stack pointer somewhere (a stack array indexed by
   /// a symbolic value), and the sum of its constant addends (a global array's base).
@@ -28,6 +30,8 @@ struct AbstractValue {
   }
   static AbstractValue importSlot(uint64_t slot) { return {Kind::ImportSlot, slot}; }
   bool isImportSlot() const { return kind == Kind::ImportSlot; }
+  static AbstractValue entryRegister(unsigned reg) { return {Kind::EntryRegister, reg}; }
+  bool isEntryRegister() const { return kind == Kind::EntryRegister; }
   bool isSymbolic() const { return kind == Kind::Symbolic; }
   bool isConstant() const { return kind == Kind::Constant; }
   bool isStack() const { return kind == Kind::StackRelative; }

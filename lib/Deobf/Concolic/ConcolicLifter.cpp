@@ -23,7 +23,9 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <algorithm>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -89,10 +91,12 @@ public:
 
 private:
   void liftInstance(Instance &instance);
-  /// Deletes the stores of code addresses (pushed return addresses, push/ret continuations)
-  /// into the function's own frame that no emitted load can read: every read of them was
-  /// answered while lifting. They would otherwise keep the image's code addresses in the IR.
-  void dropDeadCodeAddressStores();
+  /// Deletes the stores into the function's own frame that nothing can read: every read of
+  /// them was answered while lifting (an interpreter's temporaries, pushed return addresses,
+  /// push/ret continuations), no emitted load reads them and no code outside the function
+  /// gets to them. Once the frame escapes (a pointer given to an import), LLVM could not
+  /// prove them dead; code addresses would keep the image in the IR.
+  void dropDeadFrameStores();
   void defineContext(Instance &instance);
   void liftInstruction(const Instr &instr);
   Context capture();
@@ -145,6 +149,10 @@ private:
     return (prefix + llvm::utohexstr(address, true)).str();
   }
   llvm::Value *rsp0() const { return memory_.entryStack(); }
+  /// The IR for a register value the context knows (AbstractValue's every kind but Symbolic).
+  llvm::Value *materializeKnown(llvm::IRBuilderBase &ir, const AbstractValue &value);
+  /// The callee-saved registers' values at entry (null for the others).
+  std::array<llvm::Value *, Context::NumGprs> entryValues_{};
 
   const Image &image_;
   InstructionCache &cache_;
@@ -180,6 +188,9 @@ private:
   bool budgetReported_ = false;
   /// Stack slots holding the return address of a call that stays a call: its callee reads it.
   std::set<int64_t> externalReturnSlots_;
+  /// Control left for code the lifter does not know (an unresolved jump, a budget): it may
+  /// read the whole frame.
+  bool leftForUnknown_ = false;
   DeobfuscationStats stats_;
 };
 
@@ -230,9 +241,17 @@ bool ConcolicLifter::run(uint64_t entry) {
   stats_.entry = entry;
   RegisterFile::Block *entryBlock = registers_.entryBlock();
   memory_.setEntryStack(registers_.read(entryBlock, Var::RSP));
-  // At entry only the stack is known: RSP is the entry stack pointer, DF is clear (ABI).
+  // At entry only the stack is known: RSP is the entry stack pointer, DF is clear (ABI), and
+  // the callee-saved registers hold what the caller left there, which the function must
+  // give back (kept through its pushes and pops, across calls and block instances).
   Context initial;
   initial.gprs[static_cast<unsigned>(Var::RSP)] = AbstractValue::stack(0);
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (gprVar(i) != Var::RSP && isCalleeSaved(stateFieldOf(gprVar(i)), convention_)) {
+      entryValues_[i] = registers_.read(entryBlock, gprVar(i));
+      initial.gprs[i] = AbstractValue::entryRegister(i);
+    }
+  memory_.setEntryRegisters(entryValues_);
   initial.flags[static_cast<unsigned>(Var::DF) - static_cast<unsigned>(Var::CF)] =
       AbstractValue::constant(0);
   Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), -1, false);
@@ -250,19 +269,21 @@ bool ConcolicLifter::run(uint64_t entry) {
   for (llvm::BasicBlock &bb : function_)
     if (!bb.getTerminator())
       new llvm::UnreachableInst(context_, &bb);
-  dropDeadCodeAddressStores();
+  dropDeadFrameStores();
   return true;
 }
 
-void ConcolicLifter::dropDeadCodeAddressStores() {
+void ConcolicLifter::dropDeadFrameStores() {
+  if (leftForUnknown_)
+    return;
   auto pointee = [&](llvm::Value *pointer) -> std::optional<AbstractValue> {
     auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer);
     if (!gep || gep->getPointerOperand() != memoryBase_ || gep->getNumIndices() != 1)
       return std::nullopt;
     return classify(*gep->idx_begin(), rsp0());
   };
-  std::vector<std::pair<int64_t, int64_t>> read;   // stack ranges emitted loads may read
-  bool readsAnywhere = false;
+  // Stack ranges something may read: emitted loads, and code outside (ConcreteMemory).
+  std::vector<std::pair<int64_t, int64_t>> read = memory_.externalReads();
   std::vector<std::pair<llvm::StoreInst *, int64_t>> candidates;
   const llvm::DataLayout &layout = module_.getDataLayout();
   for (llvm::BasicBlock &bb : function_)
@@ -270,27 +291,33 @@ void ConcolicLifter::dropDeadCodeAddressStores() {
       if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
         std::optional<AbstractValue> where = pointee(load->getPointerOperand());
         if (!where)
-          continue;
+          continue;   // State, not memory
         if (where->isStack())
           read.emplace_back(where->offset(),
                             where->offset() + layout.getTypeStoreSize(load->getType()));
-        else if (where->isSymbolic() && where->touchesStack)
-          readsAnywhere = true;
+        else if (!where->isConstant())
+          return;   // a symbolic address (a pointer in a phi) may read any of the stack
       } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
-        auto *value = llvm::dyn_cast<llvm::ConstantInt>(store->getValueOperand());
         std::optional<AbstractValue> where = pointee(store->getPointerOperand());
-        if (value && where && where->isStack() && where->offset() < 0 &&
-            !externalReturnSlots_.count(where->offset()) &&
-            value->getBitWidth() == 64 && image_.isExecutable(value->getZExtValue()))
+        if (where && where->isStack() && where->offset() < 0 &&
+            !externalReturnSlots_.count(where->offset()))
           candidates.emplace_back(store, where->offset());
+      } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+        // Calls of imports, lifted functions and the runtime are modelled while lifting
+        // (externalReads); an LLVM intrinsic that reads memory (memcpy) is not.
+        if (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic() &&
+            call->mayReadFromMemory())
+          return;
+      } else if (instruction.mayReadFromMemory()) {
+        return;   // atomics
       }
     }
-  if (readsAnywhere)
-    return;
   for (auto [store, offset] : candidates) {
+    int64_t end = offset + static_cast<int64_t>(
+                               layout.getTypeStoreSize(store->getValueOperand()->getType()));
     bool maybeRead = false;
-    for (auto [begin, end] : read)
-      maybeRead = maybeRead || (begin < offset + 8 && offset < end);
+    for (auto [begin, readEnd] : read)
+      maybeRead = maybeRead || (begin < end && offset < readEnd);
     if (!maybeRead)
       store->eraseFromParent();
   }
@@ -448,8 +475,13 @@ void ConcolicLifter::budgetExhausted(uint64_t address, const std::string &what) 
 std::array<AbstractValue, Context::NumGprs> ConcolicLifter::captureGprs() {
   std::array<AbstractValue, Context::NumGprs> gprs;
   for (unsigned i = 0; i < Context::NumGprs; ++i) {
-    AbstractValue value = classify(registers_.read(tail_, gprVar(i)), rsp0());
+    llvm::Value *held = registers_.read(tail_, gprVar(i));
+    AbstractValue value = classify(held, rsp0());
     gprs[i] = value.isSymbolic() ? AbstractValue{} : value;
+    if (value.isSymbolic())
+      if (auto entry = std::find(entryValues_.begin(), entryValues_.end(), held);
+          entry != entryValues_.end())
+        gprs[i] = AbstractValue::entryRegister(static_cast<unsigned>(entry - entryValues_.begin()));
   }
   return gprs;
 }
@@ -481,14 +513,8 @@ void ConcolicLifter::defineContext(Instance &instance) {
   llvm::IRBuilder<> ir(instance.bb);
   for (unsigned i = 0; i < Context::NumGprs; ++i) {
     const AbstractValue &value = instance.context.gprs[i];
-    if (value.isImportSlot())   // every arrival loaded it from the slot: load it again
-      registers_.write(instance.registers, gprVar(i),
-                       ir.CreateLoad(ir.getInt64Ty(),
-                                     ir.CreateGEP(ir.getInt8Ty(), memoryBase_,
-                                                  ir.getInt64(value.value))));
-    else if (!value.isSymbolic())
-      registers_.write(instance.registers, gprVar(i),
-                       materialize(ir, value, ir.getInt64Ty(), rsp0()));
+    if (!value.isSymbolic())
+      registers_.write(instance.registers, gprVar(i), materializeKnown(ir, value));
   }
   for (unsigned i = 0; i < Context::NumFlags; ++i) {
     const AbstractValue &value = instance.context.flags[i];
@@ -497,6 +523,15 @@ void ConcolicLifter::defineContext(Instance &instance) {
                        ir.getInt1(value.value != 0));
   }
   memory_.state() = instance.context.memory;
+}
+
+llvm::Value *ConcolicLifter::materializeKnown(llvm::IRBuilderBase &ir, const AbstractValue &value) {
+  if (value.isImportSlot())   // every arrival loaded it from the slot: load it again
+    return ir.CreateLoad(ir.getInt64Ty(),
+                         ir.CreateGEP(ir.getInt8Ty(), memoryBase_, ir.getInt64(value.value)));
+  if (value.isEntryRegister())
+    return entryValues_[value.value];
+  return materialize(ir, value, ir.getInt64Ty(), rsp0());
 }
 
 // --- Lifting -----------------------------------------------------------------------------
@@ -585,6 +620,8 @@ void ConcolicLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee call
                            llvm::Value *rip, bool returns) {
   llvm::BasicBlock *bb = registers_.basicBlock(block);
   registers_.storeAll(block);
+  if (!returns && callee && callee.getCallee() == getIntrinsic(module_, Intrinsic::Jmp).getCallee())
+    leftForUnknown_ = true;
   llvm::IRBuilder<> ir(bb);
   if (llvm::Instruction *terminator = bb->getTerminator())
     ir.SetInsertPoint(terminator);
@@ -850,11 +887,29 @@ void ConcolicLifter::forgetCalleeWrites(const std::array<llvm::Value *, Context:
       writes.push_back(object);
     }
     memory_.knownCall(writes);
+    // It reads its other pointer arguments' objects (to the end of the stack, as far as the
+    // lifter knows) and its stack arguments.
+    for (unsigned i = 0; i < effects->arguments; ++i) {
+      bool written = false;
+      for (const PointerWrite &write : effects->writes)
+        written = written || write.argument == i;
+      if (AbstractValue value = argument(i); !written && value.isStack())
+        memory_.noteExternalRead(value.offset(), std::numeric_limits<int64_t>::max());
+    }
+    if (returnSlot.isStack() && effects->arguments > registers.size())
+      memory_.noteExternalRead(
+          returnSlot.offset() + static_cast<int64_t>(stackArgumentOffset(0, convention_)),
+          returnSlot.offset() +
+              static_cast<int64_t>(stackArgumentOffset(
+                  effects->arguments - static_cast<unsigned>(registers.size()), convention_)));
   } else {
     std::array<AbstractValue, Context::NumGprs> known{};
     for (unsigned i = 0; i < Context::NumGprs; ++i)
       known[i] = classify(gprs[i], rsp0());
     memory_.externalCall(escapingRegisters(known, true), mayWriteGlobals);
+    // Its stack arguments, as many as it takes: what lies above its return address.
+    if (returnSlot.isStack())
+      memory_.noteExternalRead(returnSlot.offset() + 8, std::numeric_limits<int64_t>::max());
   }
   if (!returnSlot.isStack())
     return;
@@ -894,7 +949,7 @@ void ConcolicLifter::keepUnwritten(const std::array<AbstractValue, Context::NumG
   }
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     if (!written[i] && !before[i].isSymbolic())
-      ctx_.writeVar(gprVar(i), materialize(ctx_.ir, before[i], ctx_.ir.getInt64Ty(), rsp0()));
+      ctx_.writeVar(gprVar(i), materializeKnown(ctx_.ir, before[i]));
 }
 
 void ConcolicLifter::trap(llvm::Value *address) {

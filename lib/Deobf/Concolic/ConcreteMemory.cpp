@@ -3,6 +3,7 @@
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -118,16 +119,18 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
   bool sameValue = true;
   for (uint64_t i = 0; i < size; ++i)
     sameValue &= bytes[i].kind == first.kind && bytes[i].value == first.value &&
-                 bytes[i].stackOffset == first.stackOffset &&
+                 bytes[i].stackOffset == first.stackOffset && bytes[i].reg == first.reg &&
                  bytes[i].index == first.index + i && bytes[i].size == first.size;
   if (!sameValue)
     return nullptr;
   if (first.kind == MemoryByte::Kind::StackPointer && first.index == 0 && size == 8 &&
       type->isIntegerTy(64))
     return materialize(ir, AbstractValue::stack(first.stackOffset), type, entryStack_);
-  if (first.kind != MemoryByte::Kind::Value)
-    return nullptr;
   llvm::Value *value = first.value;
+  if (first.kind == MemoryByte::Kind::EntryRegister)
+    value = entryRegisters_[first.reg];
+  else if (first.kind != MemoryByte::Kind::Value)
+    return nullptr;
   if (first.index == 0 && size == first.size && value->getType() == type)
     return value;
   if (value->getType()->isIntegerTy() && type->isIntegerTy()) {
@@ -161,6 +164,10 @@ std::vector<MemoryByte> ConcreteMemory::bytesOf(llvm::Value *value, unsigned siz
     if (known.isStack()) {
       bytes[i].kind = MemoryByte::Kind::StackPointer;
       bytes[i].stackOffset = known.offset();
+    } else if (auto entry = std::find(entryRegisters_.begin(), entryRegisters_.end(), value);
+               entry != entryRegisters_.end()) {
+      bytes[i].kind = MemoryByte::Kind::EntryRegister;
+      bytes[i].reg = static_cast<uint8_t>(entry - entryRegisters_.begin());
     } else {
       bytes[i].kind = MemoryByte::Kind::Value;
       bytes[i].value = value;
@@ -240,8 +247,10 @@ void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool 
   for (const auto &[offset, byte] : state_.stack)
     if (byte.kind == MemoryByte::Kind::StackPointer)
       escaped.push_back(byte.stackOffset);
-  for (int64_t from : escaped)
+  for (int64_t from : escaped) {
     forgetObjectAt(from);
+    noteExternalRead(from, std::numeric_limits<int64_t>::max());
+  }
   if (mayWriteGlobals)
     for (const Section &section : image_.sections())
       if (section.mapped && section.writable)

@@ -17,6 +17,7 @@
 
 #include <llvm/IR/DataLayout.h>
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -35,6 +36,9 @@ public:
 
   void setEntryStack(llvm::Value *entryStack) { entryStack_ = entryStack; }
   llvm::Value *entryStack() const { return entryStack_; }
+  /// The values the tracked (callee-saved) registers have at entry, null for the others:
+  /// stored, they stay known across block instances (they dominate every block).
+  void setEntryRegisters(const std::array<llvm::Value *, 16> &values) { entryRegisters_ = values; }
   MemoryState &state() { return state_; }
 
   llvm::Value *knownLoad(llvm::IRBuilderBase &ir, llvm::Value *address, llvm::Type *type) override;
@@ -54,6 +58,10 @@ public:
   /// Forgets `size` stack bytes from `offset` (what a callee owns: Win64's home area, stack
   /// arguments).
   void forgetStack(int64_t offset, uint64_t size);
+  /// Stack ranges [begin, end) code outside the function may read (what pointers it got
+  /// reach, stack arguments), over the whole lift: stores there are never dead.
+  const std::vector<std::pair<int64_t, int64_t>> &externalReads() const { return externalReads_; }
+  void noteExternalRead(int64_t begin, int64_t end) { externalReads_.emplace_back(begin, end); }
   /// `size` bytes at `address` were written by something the lifter does not see.
   void clobber(llvm::Value *address, unsigned size);
   void clobber(const AbstractValue &where, unsigned size);
@@ -74,6 +82,8 @@ private:
   const DeobfuscateOptions &options_;
   const llvm::DataLayout &layout_;
   llvm::Value *entryStack_ = nullptr;
+  std::array<llvm::Value *, 16> entryRegisters_{};
+  std::vector<std::pair<int64_t, int64_t>> externalReads_;
   MemoryState state_;
   std::vector<AddressRange> importSlots_;
 };
