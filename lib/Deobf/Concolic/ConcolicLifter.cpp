@@ -353,7 +353,7 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
   for (Instance *instance : atAddress)
     if (instance->generalized && instance->context.covers(context, memory_))
       return instance;
-  PathNode path = PathNode::after(&current_->path, target, fork);
+  PathNode path = PathNode::after(&current_->path, target, fork, memory_.imageReads());
   for (size_t i = 0; i < generalizations_.size(); ++i) {
     const Generalization &known = generalizations_[i];
     if (!known.rejected && known.address == target && known.context.covers(context, memory_))
@@ -542,6 +542,7 @@ void ConcolicLifter::liftInstance(Instance &instance) {
   tailBB_ = instance.bb;
   dead_ = false;
   defineContext(instance);
+  memory_.resetImageReads();
   uint64_t address = instance.path.address;
   tagWithAddress(instance.bb, nullptr, address);
   for (uint64_t count = 0;; ++count) {

@@ -1,6 +1,7 @@
 #include "Deobf/Concolic/ConcreteMemory.h"
 
 #include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/ADT/Hashing.h>
 #include <llvm/IR/Constants.h>
 
 #include <algorithm>
@@ -112,6 +113,8 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
     for (uint64_t i = 0; i < size; ++i)
       value.insertBits(bytes[i].byte, i * 8, 8);
     llvm::Constant *constant = llvm::ConstantInt::get(type->getContext(), value);
+    if (where.isConstant())
+      imageReads_ = llvm::hash_combine(imageReads_, where.value, llvm::hash_value(value));
     if (type->isIntegerTy())
       return constant;
     return llvm::ConstantFoldCastOperand(llvm::Instruction::BitCast, constant, type, layout_);

@@ -62,6 +62,10 @@ public:
   /// reach, stack arguments), over the whole lift: stores there are never dead.
   const std::vector<std::pair<int64_t, int64_t>> &externalReads() const { return externalReads_; }
   void noteExternalRead(int64_t begin, int64_t end) { externalReads_.emplace_back(begin, end); }
+  /// A hash of the constants loads read from the image (addresses and values) since the
+  /// last reset: which bytecode a VM's handler fetched (LoopGeneralization.h).
+  uint64_t imageReads() const { return imageReads_; }
+  void resetImageReads() { imageReads_ = 0; }
   /// `size` bytes at `address` were written by something the lifter does not see.
   void clobber(llvm::Value *address, unsigned size);
   void clobber(const AbstractValue &where, unsigned size);
@@ -84,6 +88,7 @@ private:
   llvm::Value *entryStack_ = nullptr;
   std::array<llvm::Value *, 16> entryRegisters_{};
   std::vector<std::pair<int64_t, int64_t>> externalReads_;
+  uint64_t imageReads_ = 0;
   MemoryState state_;
   std::vector<AddressRange> importSlots_;
 };
