@@ -826,6 +826,12 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   std::array<llvm::Value *, Context::NumGprs> values{};
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     values[i] = registers_.read(tail_, gprVar(i));
+  // Win64 keeps XMM6-15 (their low 128 bits; the upper YMM halves are volatile).
+  constexpr unsigned FirstSavedVector = 6;
+  std::array<llvm::Value *, 16> vectors{};
+  if (convention_ == CallingConvention::Win64)
+    for (unsigned i = FirstSavedVector; i < vectors.size(); ++i)
+      vectors[i] = registers_.read(tail_, ymmVar(i));
   forgetCalleeWrites(values, before[static_cast<unsigned>(Var::RSP)], mayWriteGlobals, import);
   leave(tail_, callee, rip, true);
   // The callee's `ret` pops the return address and sets RIP to it; anything else leaves.
@@ -849,6 +855,10 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     if (i != static_cast<unsigned>(Var::RSP) && isCalleeSaved(stateFieldOf(gprVar(i)), convention_))
       ctx_.writeVar(gprVar(i), values[i]);
+  for (unsigned i = FirstSavedVector; i < vectors.size(); ++i)
+    if (vectors[i])
+      ctx_.writeVar(ymmVar(i), ctx_.ir.CreateShuffleVector(vectors[i], ctx_.readVar(ymmVar(i)),
+                                                            llvm::ArrayRef<int>{0, 1, 6, 7}));
   ctx_.writeVar(Var::DF, ctx_.ir.getFalse());
   AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
   if (rsp.isStack())
