@@ -283,8 +283,16 @@ void ConcolicLifter::dropDeadFrameStores() {
     return classify(*gep->idx_begin(), rsp0());
   };
   // Stack ranges something may read: emitted loads, and code outside (ConcreteMemory).
-  std::vector<std::pair<int64_t, int64_t>> read = memory_.externalReads();
+  std::vector<std::pair<int64_t, int64_t>> read = memory_.externalReads(), loaded, pointerSlots;
   std::vector<std::pair<llvm::StoreInst *, int64_t>> candidates;
+  // A stack pointer the lifter does not see as one (merged in a phi, or stored to memory and
+  // loaded back) could be given to code outside, or read through: then nothing is dead.
+  auto pointsIntoStack = [&](llvm::Value *value) {
+    if (!value->getType()->isIntegerTy(64))
+      return false;
+    AbstractValue known = classify(value, rsp0());
+    return known.isStack() || known.touchesStack;
+  };
   const llvm::DataLayout &layout = module_.getDataLayout();
   for (llvm::BasicBlock &bb : function_)
     for (llvm::Instruction &instruction : bb) {
@@ -293,15 +301,24 @@ void ConcolicLifter::dropDeadFrameStores() {
         if (!where)
           continue;   // State, not memory
         if (where->isStack())
-          read.emplace_back(where->offset(),
-                            where->offset() + layout.getTypeStoreSize(load->getType()));
+          loaded.emplace_back(where->offset(),
+                              where->offset() + layout.getTypeStoreSize(load->getType()));
         else if (!where->isConstant())
           return;   // a symbolic address (a pointer in a phi) may read any of the stack
       } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
         std::optional<AbstractValue> where = pointee(store->getPointerOperand());
+        if (where && pointsIntoStack(store->getValueOperand())) {
+          if (!where->isStack())
+            return;   // a stack pointer left for memory the lifter does not follow
+          pointerSlots.emplace_back(where->offset(), where->offset() + 8);
+        }
         if (where && where->isStack() && where->offset() < 0 &&
             !externalReturnSlots_.count(where->offset()))
           candidates.emplace_back(store, where->offset());
+      } else if (llvm::isa<llvm::PHINode>(instruction) || llvm::isa<llvm::SelectInst>(instruction)) {
+        for (llvm::Value *incoming : instruction.operands())
+          if (pointsIntoStack(incoming))
+            return;
       } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
         // Calls of imports, lifted functions and the runtime are modelled while lifting
         // (externalReads); an LLVM intrinsic that reads memory (memcpy) is not.
@@ -312,13 +329,21 @@ void ConcolicLifter::dropDeadFrameStores() {
         return;   // atomics
       }
     }
+  auto overlaps = [](const std::vector<std::pair<int64_t, int64_t>> &ranges, int64_t begin,
+                     int64_t end) {
+    for (auto [rangeBegin, rangeEnd] : ranges)
+      if (rangeBegin < end && begin < rangeEnd)
+        return true;
+    return false;
+  };
+  for (auto [begin, end] : pointerSlots)
+    if (overlaps(loaded, begin, end))
+      return;   // a stack pointer loaded back: symbolic, but it may point into the frame
+  read.insert(read.end(), loaded.begin(), loaded.end());
   for (auto [store, offset] : candidates) {
     int64_t end = offset + static_cast<int64_t>(
                                layout.getTypeStoreSize(store->getValueOperand()->getType()));
-    bool maybeRead = false;
-    for (auto [begin, readEnd] : read)
-      maybeRead = maybeRead || (begin < end && offset < readEnd);
-    if (!maybeRead)
+    if (!overlaps(read, offset, end))
       store->eraseFromParent();
   }
 }
@@ -898,14 +923,15 @@ void ConcolicLifter::forgetCalleeWrites(const std::array<llvm::Value *, Context:
       writes.push_back(object);
     }
     memory_.knownCall(writes);
-    // It reads its other pointer arguments' objects (to the end of the stack, as far as the
-    // lifter knows) and its stack arguments.
+    // It may read the objects its pointer arguments point to (to the end of their frames)
+    // and its stack arguments; not a fixed-size out parameter (`lpNumberOfCharsWritten`),
+    // but a buffer it fills, whose pointer it returns (memset), is read through the result.
     for (unsigned i = 0; i < effects->arguments; ++i) {
-      bool written = false;
+      bool outParameter = false;
       for (const PointerWrite &write : effects->writes)
-        written = written || write.argument == i;
-      if (AbstractValue value = argument(i); !written && value.isStack())
-        memory_.noteExternalRead(value.offset(), std::numeric_limits<int64_t>::max());
+        outParameter = outParameter || (write.argument == i && write.sizeArgument < 0);
+      if (AbstractValue value = argument(i); value.isStack() && !outParameter)
+        memory_.noteExternalRead(value.offset(), memory_.frameEnd(value.offset()));
     }
     if (returnSlot.isStack() && effects->arguments > registers.size())
       memory_.noteExternalRead(
@@ -918,9 +944,9 @@ void ConcolicLifter::forgetCalleeWrites(const std::array<llvm::Value *, Context:
     for (unsigned i = 0; i < Context::NumGprs; ++i)
       known[i] = classify(gprs[i], rsp0());
     memory_.externalCall(escapingRegisters(known, true), mayWriteGlobals);
-    // Its stack arguments, as many as it takes: what lies above its return address.
+    // Its stack arguments, as many as it takes: the caller's frame above its return address.
     if (returnSlot.isStack())
-      memory_.noteExternalRead(returnSlot.offset() + 8, std::numeric_limits<int64_t>::max());
+      memory_.noteExternalRead(returnSlot.offset() + 8, memory_.frameEnd(returnSlot.offset() + 8));
   }
   if (!returnSlot.isStack())
     return;

@@ -251,8 +251,8 @@ void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool 
     if (byte.kind == MemoryByte::Kind::StackPointer)
       escaped.push_back(byte.stackOffset);
   for (int64_t from : escaped) {
+    noteExternalRead(from, frameEnd(from));
     forgetObjectAt(from);
-    noteExternalRead(from, std::numeric_limits<int64_t>::max());
   }
   if (mayWriteGlobals)
     for (const Section &section : image_.sections())
@@ -260,12 +260,14 @@ void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool 
         clobberSection(section);
 }
 
+int64_t ConcreteMemory::frameEnd(int64_t from) const {
+  auto slot = state_.returnSlots.upper_bound(from);
+  return slot == state_.returnSlots.end() ? std::numeric_limits<int64_t>::max() : *slot;
+}
+
 void ConcreteMemory::forgetObjectAt(int64_t from) {
-  // The object runs at most to the end of the frame that holds it (the next return address
-  // of an inlined call above, or the top of the stack); the return addresses stay.
-  auto frameEnd = state_.returnSlots.upper_bound(from);
-  int64_t to = frameEnd == state_.returnSlots.end() ? std::numeric_limits<int64_t>::max()
-                                                    : *frameEnd;
+  // The object runs at most to the end of its frame; the return addresses stay.
+  int64_t to = frameEnd(from);
   for (auto it = state_.stack.lower_bound(from); it != state_.stack.end() && it->first < to;)
     it = isReturnAddressByte(state_, it->first) ? std::next(it) : state_.stack.erase(it);
 }

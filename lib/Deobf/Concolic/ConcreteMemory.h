@@ -58,6 +58,9 @@ public:
   /// Forgets `size` stack bytes from `offset` (what a callee owns: Win64's home area, stack
   /// arguments).
   void forgetStack(int64_t offset, uint64_t size);
+  /// The end of the frame that holds stack offset `from`: the next return address of an
+  /// inlined call above it, or the top of the stack (objects do not straddle frames).
+  int64_t frameEnd(int64_t from) const;
   /// Stack ranges [begin, end) code outside the function may read (what pointers it got
   /// reach, stack arguments), over the whole lift: stores there are never dead.
   const std::vector<std::pair<int64_t, int64_t>> &externalReads() const { return externalReads_; }
