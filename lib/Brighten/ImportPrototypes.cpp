@@ -59,6 +59,8 @@ const llvm::StringMap<ImportPrototype> &knownPrototypes() {
       // <unistd.h>
       {"isatty", {I, {I}}},        {"close", {I, {I}}},           {"read", {L, {I, P, L}}},
       {"write", {L, {I, P, L}}},   {"lseek", {L, {I, L, I}}},
+      // Windows console output (HANDLE, BOOL, DWORD as passed)
+      {"GetStdHandle", {P, {I}}},  {"WriteConsoleA", {I, {P, P, I, P, P}}},
   };
   return table;
 }

@@ -48,17 +48,8 @@ static const struct pe_binding bindings[] = {
     {"memset", (void *)pe_import_memset}, {"abs", (void *)pe_import_abs},
     {"sqrt", (void *)pe_import_sqrt},     {"_errno", (void *)image_errno},
     {0, 0}};
-static CORPUS_ABI void unbound_import(void) {
-  fprintf(stderr, "the image called an import the driver does not bind\n");
-  abort();
-}
-
 static void *image_function(const struct pe_image *image, const char *name) {
-  for (const struct pe_symbol *symbol = pe_symbols; symbol->name; symbol++)
-    if (strcmp(symbol->name, name) == 0)
-      return pe_address(image, symbol->address);
-  fprintf(stderr, "%s: not among the image's symbols\n", name);
-  return NULL;
+  return pe_symbol_address(image, pe_symbols, name);
 }
 #endif
 
@@ -81,7 +72,7 @@ enum { GlobalCount = sizeof globals / sizeof globals[0] };
 #ifdef CORPUS_PE
 static int load_originals(const char *path) {
   struct pe_image image;
-  if (pe_load(path, bindings, (void *)unbound_import, &image))
+  if (pe_load(path, bindings, (void *)pe_unbound_import, &image))
     return -1;
 #define RESOLVE_ORIGINAL(ret, name, params)                                                    \
   if (!(name = (ret(CORPUS_ABI *) params)image_function(&image, #name)))                       \

@@ -124,3 +124,17 @@ int pe_load(const char *path, const struct pe_binding *bindings, void *unbound,
 void *pe_address(const struct pe_image *image, uint64_t address) {
   return image->base + (address - image->preferred_base);
 }
+
+void *pe_symbol_address(const struct pe_image *image, const struct pe_symbol *symbols,
+                        const char *name) {
+  for (const struct pe_symbol *symbol = symbols; symbol->name; symbol++)
+    if (strcmp(symbol->name, name) == 0)
+      return pe_address(image, symbol->address);
+  fprintf(stderr, "%s: not among the image's symbols\n", name);
+  return NULL;
+}
+
+__attribute__((ms_abi)) void pe_unbound_import(void) {
+  fprintf(stderr, "the image called an import the test does not bind\n");
+  abort();
+}

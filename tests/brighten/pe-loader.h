@@ -32,4 +32,12 @@ struct pe_symbol {
 /* The loaded address of virtual address `address` of the image. */
 void *pe_address(const struct pe_image *image, uint64_t address);
 
+/* The loaded address of the symbol `name` among `symbols` (ended by a null name); NULL, with a
+ * message, if it is not there. */
+void *pe_symbol_address(const struct pe_image *image, const struct pe_symbol *symbols,
+                        const char *name);
+
+/* What to bind the imports a test does not provide to: reports the call and aborts. */
+__attribute__((ms_abi)) void pe_unbound_import(void);
+
 #endif

@@ -6,6 +6,8 @@
 #     output (its imports called in the same order) as the original on random inputs;
 #   - size: its IR has at most 1.5 times the instructions of plain_<name>'s lift (the same
 #     computation, unprotected, brightened the same way).
+# The VM programs are also built for Windows by mingw (when installed) and checked the same
+# way as PE samples (pe_<name>; pe-driver.c).
 # Usage: run-samples.sh HOIST WORKDIR [RUNS]
 set -u
 hoist=$1 work=$2 runs=${3:-2000}
@@ -39,23 +41,72 @@ objcopy --redefine-syms="$work/rename" "$work/deobfuscated.o" &&
   { echo "link failed"; exit 1; }
 "$work/driver" "$runs" || status=1
 
+# The PE half: the VM programs built by mingw, printing through GetStdHandle/WriteConsoleA
+# (vmprotect.py --windows). The originals run in the image, mapped by the brightening
+# corpus's PE loader; pe-driver.c logs the imports' calls of both sides.
+peNames=
+if command -v x86_64-w64-mingw32-gcc >/dev/null; then
+  pe=$work/pe
+  mkdir -p "$pe"
+  python3 "$here/vmprotect.py" --windows "$here/vm-programs.txt" "$pe/vm.c" "$pe/vm.h" &&
+    x86_64-w64-mingw32-gcc -O2 -fno-stack-protector -c "$pe/vm.c" -o "$pe/vm.o" &&
+    echo 'int main(void) { return 0; }' | x86_64-w64-mingw32-gcc -x c - -c -o "$pe/main.o" &&
+    x86_64-w64-mingw32-gcc "$pe/vm.o" "$pe/main.o" -o "$pe/vm.exe" ||
+    { echo "PE build failed"; exit 1; }
+  peNames=$(grep '^#define' "$pe/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/')
+  functionArgs=()
+  for name in $peNames; do functionArgs+=(--function "obf_$name"); done
+  "$hoist" lift "$pe/vm.exe" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
+    -o "$pe/deobfuscated.o" 2>"$pe/lift.err" ||
+    { echo "hoist lift (PE) failed"; cat "$pe/lift.err"; exit 1; }
+  { for name in $peNames; do echo "obf_$name b_obf_$name"; done
+    for name in GetStdHandle WriteConsoleA strlen; do echo "$name pe_import_$name"; done
+  } >"$pe/rename"
+  { echo '#include "pe-loader.h"'
+    echo 'const struct pe_symbol pe_symbols[] = {'
+    x86_64-w64-mingw32-nm "$pe/vm.exe" | awk '$2 == "T" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
+    echo '    {0, 0}};'; } >"$pe/pe-symbols.c"
+  # A function brightening declined stays lifted (the driver reports it and does not call
+  # it): what it calls outside gets a trapping stub.
+  nm -u "$pe/deobfuscated.o" | sed -n 's/^ *U \(import\..*\|__hoist_.*\)$/\1/p' |
+    awk '{ printf "void stub_%d(void) __asm__(\"\\\"%s\\\"\");\nvoid stub_%d(void) { __builtin_trap(); }\n", NR, $1, NR }' \
+    >"$pe/stubs.c"
+  objcopy --redefine-syms="$pe/rename" "$pe/deobfuscated.o" &&
+    gcc -O1 -I"$here/../brighten" -I"$pe" "$here/pe-driver.c" "$here/../brighten/pe-loader.c" \
+      "$pe/pe-symbols.c" "$pe/stubs.c" "$pe/deobfuscated.o" -o "$pe/driver" ||
+    { echo "PE link failed"; exit 1; }
+  "$pe/driver" "$pe/vm.exe" "$runs" >"$pe/driver.out"
+  cat "$pe/driver.out"
+  grep -q DIFFER "$pe/driver.out" && status=1
+  # A sample brightening declines fails, unless expected-declines lists it (with its reason).
+  for name in $(sed -n 's/^\(pe_[a-z_0-9]*\): NOT BRIGHTENED.*/\1/p' "$pe/driver.out"); do
+    grep -qx "$name" <(grep -v '^#' "$here/expected-declines") || status=1
+  done
+else
+  echo "x86_64-w64-mingw32-gcc not found: the PE samples are skipped"
+fi
+
 # IR size: instructions of the function's definition in the -O2 brightened module.
 count() { awk -v f="@$2(" 'index($0, "define") && index($0, f) {on=1; next} on && /^}/ {on=0}
   on && /^  [^ ]/ {n++} END {print n+0}' "$1"; }
-for name in $names; do
-  "$hoist" lift "$work/samples.bin" --function "obf_$name" --deobfuscate --brighten -O2 \
-    -o "$work/obf_$name.ll" 2>/dev/null
-  "$hoist" lift "$work/samples.bin" --function "plain_$name" --brighten -O2 \
-    -o "$work/plain_$name.ll" 2>/dev/null
-  protected=$(count "$work/obf_$name.ll" "obf_$name")
-  plain=$(count "$work/plain_$name.ll" "plain_$name")
+# sizeGate LABEL BINARY NAME WORKDIR: the deobfuscated obf_NAME against plain_NAME's lift.
+sizeGate() {
+  local label=$1 binary=$2 name=$3 dir=$4
+  "$hoist" lift "$binary" --function "obf_$name" --deobfuscate --brighten -O2 \
+    -o "$dir/obf_$name.ll" 2>/dev/null
+  "$hoist" lift "$binary" --function "plain_$name" --brighten -O2 \
+    -o "$dir/plain_$name.ll" 2>/dev/null
+  protected=$(count "$dir/obf_$name.ll" "obf_$name")
+  plain=$(count "$dir/plain_$name.ll" "plain_$name")
   ratio=$(awk -v a="$protected" -v b="$plain" 'BEGIN { printf "%.2f", b ? a / b : 99 }')
   verdict=ok
   if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
     # A known excess (expected-large, with its reason) is reported, not failed.
-    if grep -qx "$name" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
+    if grep -qx "$label" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
     else verdict=TOO-LARGE; status=1; fi
   fi
-  echo "$name: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
-done
+  echo "$label: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
+}
+for name in $names; do sizeGate "$name" "$work/samples.bin" "$name" "$work"; done
+for name in $peNames; do sizeGate "pe_$name" "$work/pe/vm.exe" "$name" "$work/pe"; done
 exit $status

@@ -82,6 +82,8 @@ AbstractValue classify(llvm::Value *value, llvm::Value *entryStack) {
 
 llvm::Value *materialize(llvm::IRBuilderBase &ir, const AbstractValue &value, llvm::Type *type,
                          llvm::Value *entryStack) {
+  assert(!value.isImportSlot() && !value.isEntryRegister() &&
+         "the lifter materializes these (ConcolicLifter::materializeKnown)");
   if (value.isConstant())
     return llvm::ConstantInt::get(type, value.value);
   if (value.offset() == 0)

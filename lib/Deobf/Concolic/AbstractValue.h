@@ -1,5 +1,7 @@
 // What concolic lifting knows of a 64-bit value: a constant, the function's entry stack
-// pointer plus a constant (the stack is concrete relative to it), or nothing.
+// pointer plus a constant (the stack is concrete relative to it), the address an import's slot
+// holds (a register loaded from the slot, kept to call the import later), the value a
+// callee-saved register had at entry (it dominates the whole function), or nothing.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -11,9 +13,11 @@
 namespace hoist {
 
 struct AbstractValue {
-  enum class Kind : uint8_t { Symbolic, Constant, StackRelative };
+  enum class Kind : uint8_t { Symbolic, Constant, StackRelative, ImportSlot, EntryRegister };
   Kind kind = Kind::Symbolic;
-  /// Constant: the value (zero-extended); StackRelative: the offset from the entry RSP.
+  /// Constant: the value (zero-extended); StackRelative: the offset from the entry RSP;
+  /// ImportSlot: the slot's address (the loader fills it; the program does not write it);
+  /// EntryRegister: the register (Var numbering).
   uint64_t value = 0;
   /// Symbolic only: the expression adds the stack pointer somewhere (a stack array indexed by
   /// a symbolic value), and the sum of its constant addends (a global array's base).
@@ -24,6 +28,10 @@ struct AbstractValue {
   static AbstractValue stack(int64_t offset) {
     return {Kind::StackRelative, static_cast<uint64_t>(offset)};
   }
+  static AbstractValue importSlot(uint64_t slot) { return {Kind::ImportSlot, slot}; }
+  bool isImportSlot() const { return kind == Kind::ImportSlot; }
+  static AbstractValue entryRegister(unsigned reg) { return {Kind::EntryRegister, reg}; }
+  bool isEntryRegister() const { return kind == Kind::EntryRegister; }
   bool isSymbolic() const { return kind == Kind::Symbolic; }
   bool isConstant() const { return kind == Kind::Constant; }
   bool isStack() const { return kind == Kind::StackRelative; }

@@ -5,6 +5,7 @@
 #include "Brighten/CallingConvention.h"
 #include "Deobf/Concolic/ConcreteMemory.h"
 #include "Deobf/Concolic/Context.h"
+#include "Deobf/Concolic/ImportEffects.h"
 #include "Deobf/Concolic/LocalSimplifier.h"
 #include "Deobf/Concolic/LoopGeneralization.h"
 #include "Deobf/Concolic/PossibleTargets.h"
@@ -22,7 +23,9 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <algorithm>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -88,10 +91,12 @@ public:
 
 private:
   void liftInstance(Instance &instance);
-  /// Deletes the stores of code addresses (pushed return addresses, push/ret continuations)
-  /// into the function's own frame that no emitted load can read: every read of them was
-  /// answered while lifting. They would otherwise keep the image's code addresses in the IR.
-  void dropDeadCodeAddressStores();
+  /// Deletes the stores into the function's own frame that nothing can read: every read of
+  /// them was answered while lifting (an interpreter's temporaries, pushed return addresses,
+  /// push/ret continuations), no emitted load reads them and no code outside the function
+  /// gets to them. Once the frame escapes (a pointer given to an import), LLVM could not
+  /// prove them dead; code addresses would keep the image in the IR.
+  void dropDeadFrameStores();
   void defineContext(Instance &instance);
   void liftInstruction(const Instr &instr);
   Context capture();
@@ -106,11 +111,19 @@ private:
   /// anything else the next block instance.
   void jumpTo(uint64_t target);
   /// A jmp (or ret) into a function that stays a call: it returns where [RSP] says.
-  void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals);
+  void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals,
+                const Import *import = nullptr);
   /// Calls code outside the function whose `ret` pops the return address at [RSP]
   /// (`returnAddress`), then goes on after it as the ABI says the machine is.
   void callExternal(llvm::FunctionCallee callee, llvm::Value *rip, uint64_t returnAddress,
-                    bool mayWriteGlobals);
+                    bool mayWriteGlobals, const Import *import = nullptr);
+  /// What the callee of an external call may write: through the pointers it gets (all it
+  /// can reach, or only what ImportEffects says of a known import), and the stack it owns
+  /// above the return address at `returnSlot` (Win64's home area, a known import's stack
+  /// arguments).
+  void forgetCalleeWrites(const std::array<llvm::Value *, Context::NumGprs> &gprs,
+                          const AbstractValue &returnSlot, bool mayWriteGlobals,
+                          const Import *import);
   /// After a runtime call for the current instruction: registers it does not write keep
   /// what they held (State was reloaded).
   void keepUnwritten(const std::array<AbstractValue, Context::NumGprs> &before);
@@ -125,6 +138,9 @@ private:
   /// to a block without predecessors and its control flow is ignored.
   void becomeDead();
   bool outlined(uint64_t address) const;
+  /// The import whose slot `target` was loaded from (`mov rbx, [__imp_f]` ... `call rbx`:
+  /// compilers keep an import's address in a register across several calls).
+  const Import *importLoadedInto(llvm::Value *target) const;
   void budgetExhausted(uint64_t address, const std::string &what);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
   std::string blockName(const llvm::Twine &prefix, uint64_t address) const {
@@ -133,6 +149,10 @@ private:
     return (prefix + llvm::utohexstr(address, true)).str();
   }
   llvm::Value *rsp0() const { return memory_.entryStack(); }
+  /// The IR for a register value the context knows (AbstractValue's every kind but Symbolic).
+  llvm::Value *materializeKnown(llvm::IRBuilderBase &ir, const AbstractValue &value);
+  /// The callee-saved registers' values at entry (null for the others).
+  std::array<llvm::Value *, Context::NumGprs> entryValues_{};
 
   const Image &image_;
   InstructionCache &cache_;
@@ -168,6 +188,9 @@ private:
   bool budgetReported_ = false;
   /// Stack slots holding the return address of a call that stays a call: its callee reads it.
   std::set<int64_t> externalReturnSlots_;
+  /// Control left for code the lifter does not know (an unresolved jump, a budget): it may
+  /// read the whole frame.
+  bool leftForUnknown_ = false;
   DeobfuscationStats stats_;
 };
 
@@ -218,9 +241,17 @@ bool ConcolicLifter::run(uint64_t entry) {
   stats_.entry = entry;
   RegisterFile::Block *entryBlock = registers_.entryBlock();
   memory_.setEntryStack(registers_.read(entryBlock, Var::RSP));
-  // At entry only the stack is known: RSP is the entry stack pointer, DF is clear (ABI).
+  // At entry only the stack is known: RSP is the entry stack pointer, DF is clear (ABI), and
+  // the callee-saved registers hold what the caller left there, which the function must
+  // give back (kept through its pushes and pops, across calls and block instances).
   Context initial;
   initial.gprs[static_cast<unsigned>(Var::RSP)] = AbstractValue::stack(0);
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (gprVar(i) != Var::RSP && isCalleeSaved(stateFieldOf(gprVar(i)), convention_)) {
+      entryValues_[i] = registers_.read(entryBlock, gprVar(i));
+      initial.gprs[i] = AbstractValue::entryRegister(i);
+    }
+  memory_.setEntryRegisters(entryValues_);
   initial.flags[static_cast<unsigned>(Var::DF) - static_cast<unsigned>(Var::CF)] =
       AbstractValue::constant(0);
   Instance *first = create(entry, initial, PathNode::after(nullptr, entry, false), -1, false);
@@ -238,48 +269,81 @@ bool ConcolicLifter::run(uint64_t entry) {
   for (llvm::BasicBlock &bb : function_)
     if (!bb.getTerminator())
       new llvm::UnreachableInst(context_, &bb);
-  dropDeadCodeAddressStores();
+  dropDeadFrameStores();
   return true;
 }
 
-void ConcolicLifter::dropDeadCodeAddressStores() {
+void ConcolicLifter::dropDeadFrameStores() {
+  if (leftForUnknown_)
+    return;
   auto pointee = [&](llvm::Value *pointer) -> std::optional<AbstractValue> {
     auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer);
     if (!gep || gep->getPointerOperand() != memoryBase_ || gep->getNumIndices() != 1)
       return std::nullopt;
     return classify(*gep->idx_begin(), rsp0());
   };
-  std::vector<std::pair<int64_t, int64_t>> read;   // stack ranges emitted loads may read
-  bool readsAnywhere = false;
+  // Stack ranges something may read: emitted loads, and code outside (ConcreteMemory).
+  std::vector<std::pair<int64_t, int64_t>> read = memory_.externalReads(), loaded, pointerSlots;
   std::vector<std::pair<llvm::StoreInst *, int64_t>> candidates;
+  // A stack pointer the lifter does not see as one (merged in a phi, or stored to memory and
+  // loaded back) could be given to code outside, or read through: then nothing is dead.
+  auto pointsIntoStack = [&](llvm::Value *value) {
+    if (!value->getType()->isIntegerTy(64))
+      return false;
+    AbstractValue known = classify(value, rsp0());
+    return known.isStack() || known.touchesStack;
+  };
   const llvm::DataLayout &layout = module_.getDataLayout();
   for (llvm::BasicBlock &bb : function_)
     for (llvm::Instruction &instruction : bb) {
       if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
         std::optional<AbstractValue> where = pointee(load->getPointerOperand());
         if (!where)
-          continue;
+          continue;   // State, not memory
         if (where->isStack())
-          read.emplace_back(where->offset(),
-                            where->offset() + layout.getTypeStoreSize(load->getType()));
-        else if (where->isSymbolic() && where->touchesStack)
-          readsAnywhere = true;
+          loaded.emplace_back(where->offset(),
+                              where->offset() + layout.getTypeStoreSize(load->getType()));
+        else if (!where->isConstant())
+          return;   // a symbolic address (a pointer in a phi) may read any of the stack
       } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
-        auto *value = llvm::dyn_cast<llvm::ConstantInt>(store->getValueOperand());
         std::optional<AbstractValue> where = pointee(store->getPointerOperand());
-        if (value && where && where->isStack() && where->offset() < 0 &&
-            !externalReturnSlots_.count(where->offset()) &&
-            value->getBitWidth() == 64 && image_.isExecutable(value->getZExtValue()))
+        if (where && pointsIntoStack(store->getValueOperand())) {
+          if (!where->isStack())
+            return;   // a stack pointer left for memory the lifter does not follow
+          pointerSlots.emplace_back(where->offset(), where->offset() + 8);
+        }
+        if (where && where->isStack() && where->offset() < 0 &&
+            !externalReturnSlots_.count(where->offset()))
           candidates.emplace_back(store, where->offset());
+      } else if (llvm::isa<llvm::PHINode>(instruction) || llvm::isa<llvm::SelectInst>(instruction)) {
+        for (llvm::Value *incoming : instruction.operands())
+          if (pointsIntoStack(incoming))
+            return;
+      } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
+        // Calls of imports, lifted functions and the runtime are modelled while lifting
+        // (externalReads); an LLVM intrinsic that reads memory (memcpy) is not.
+        if (call->getCalledFunction() && call->getCalledFunction()->isIntrinsic() &&
+            call->mayReadFromMemory())
+          return;
+      } else if (instruction.mayReadFromMemory()) {
+        return;   // atomics
       }
     }
-  if (readsAnywhere)
-    return;
+  auto overlaps = [](const std::vector<std::pair<int64_t, int64_t>> &ranges, int64_t begin,
+                     int64_t end) {
+    for (auto [rangeBegin, rangeEnd] : ranges)
+      if (rangeBegin < end && begin < rangeEnd)
+        return true;
+    return false;
+  };
+  for (auto [begin, end] : pointerSlots)
+    if (overlaps(loaded, begin, end))
+      return;   // a stack pointer loaded back: symbolic, but it may point into the frame
+  read.insert(read.end(), loaded.begin(), loaded.end());
   for (auto [store, offset] : candidates) {
-    bool maybeRead = false;
-    for (auto [begin, end] : read)
-      maybeRead = maybeRead || (begin < offset + 8 && offset < end);
-    if (!maybeRead)
+    int64_t end = offset + static_cast<int64_t>(
+                               layout.getTypeStoreSize(store->getValueOperand()->getType()));
+    if (!overlaps(read, offset, end))
       store->eraseFromParent();
   }
 }
@@ -314,7 +378,7 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
   for (Instance *instance : atAddress)
     if (instance->generalized && instance->context.covers(context, memory_))
       return instance;
-  PathNode path = PathNode::after(&current_->path, target, fork);
+  PathNode path = PathNode::after(&current_->path, target, fork, memory_.imageReads());
   for (size_t i = 0; i < generalizations_.size(); ++i) {
     const Generalization &known = generalizations_[i];
     if (!known.rejected && known.address == target && known.context.covers(context, memory_))
@@ -436,8 +500,13 @@ void ConcolicLifter::budgetExhausted(uint64_t address, const std::string &what) 
 std::array<AbstractValue, Context::NumGprs> ConcolicLifter::captureGprs() {
   std::array<AbstractValue, Context::NumGprs> gprs;
   for (unsigned i = 0; i < Context::NumGprs; ++i) {
-    AbstractValue value = classify(registers_.read(tail_, gprVar(i)), rsp0());
+    llvm::Value *held = registers_.read(tail_, gprVar(i));
+    AbstractValue value = classify(held, rsp0());
     gprs[i] = value.isSymbolic() ? AbstractValue{} : value;
+    if (value.isSymbolic())
+      if (auto entry = std::find(entryValues_.begin(), entryValues_.end(), held);
+          entry != entryValues_.end())
+        gprs[i] = AbstractValue::entryRegister(static_cast<unsigned>(entry - entryValues_.begin()));
   }
   return gprs;
 }
@@ -445,6 +514,10 @@ std::array<AbstractValue, Context::NumGprs> ConcolicLifter::captureGprs() {
 Context ConcolicLifter::capture() {
   Context context;
   context.gprs = captureGprs();
+  for (unsigned i = 0; i < Context::NumGprs; ++i)
+    if (context.gprs[i].isSymbolic())
+      if (const Import *import = importLoadedInto(registers_.read(tail_, gprVar(i))))
+        context.gprs[i] = AbstractValue::importSlot(import->slotAddress);
   for (unsigned i = 0; i < Context::NumFlags; ++i) {
     llvm::Value *flag = registers_.read(tail_, static_cast<Var>(static_cast<unsigned>(Var::CF) + i));
     if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(flag))
@@ -466,8 +539,7 @@ void ConcolicLifter::defineContext(Instance &instance) {
   for (unsigned i = 0; i < Context::NumGprs; ++i) {
     const AbstractValue &value = instance.context.gprs[i];
     if (!value.isSymbolic())
-      registers_.write(instance.registers, gprVar(i),
-                       materialize(ir, value, ir.getInt64Ty(), rsp0()));
+      registers_.write(instance.registers, gprVar(i), materializeKnown(ir, value));
   }
   for (unsigned i = 0; i < Context::NumFlags; ++i) {
     const AbstractValue &value = instance.context.flags[i];
@@ -478,6 +550,15 @@ void ConcolicLifter::defineContext(Instance &instance) {
   memory_.state() = instance.context.memory;
 }
 
+llvm::Value *ConcolicLifter::materializeKnown(llvm::IRBuilderBase &ir, const AbstractValue &value) {
+  if (value.isImportSlot())   // every arrival loaded it from the slot: load it again
+    return ir.CreateLoad(ir.getInt64Ty(),
+                         ir.CreateGEP(ir.getInt8Ty(), memoryBase_, ir.getInt64(value.value)));
+  if (value.isEntryRegister())
+    return entryValues_[value.value];
+  return materialize(ir, value, ir.getInt64Ty(), rsp0());
+}
+
 // --- Lifting -----------------------------------------------------------------------------
 
 void ConcolicLifter::liftInstance(Instance &instance) {
@@ -486,6 +567,7 @@ void ConcolicLifter::liftInstance(Instance &instance) {
   tailBB_ = instance.bb;
   dead_ = false;
   defineContext(instance);
+  memory_.resetImageReads();
   uint64_t address = instance.path.address;
   tagWithAddress(instance.bb, nullptr, address);
   for (uint64_t count = 0;; ++count) {
@@ -564,6 +646,8 @@ void ConcolicLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee call
                            llvm::Value *rip, bool returns) {
   llvm::BasicBlock *bb = registers_.basicBlock(block);
   registers_.storeAll(block);
+  if (!returns && callee && callee.getCallee() == getIntrinsic(module_, Intrinsic::Jmp).getCallee())
+    leftForUnknown_ = true;
   llvm::IRBuilder<> ir(bb);
   if (llvm::Instruction *terminator = bb->getTerminator())
     ir.SetInsertPoint(terminator);
@@ -600,6 +684,17 @@ void ConcolicLifter::becomeDead() {
   ctx_.setPosition(tail_, &ctx_.instr());
 }
 
+const Import *ConcolicLifter::importLoadedInto(llvm::Value *target) const {
+  auto *load = llvm::dyn_cast<llvm::LoadInst>(target);
+  if (!load || !load->getType()->isIntegerTy(64))
+    return nullptr;
+  auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(load->getPointerOperand());
+  if (!gep || gep->getPointerOperand() != memoryBase_ || gep->getNumIndices() != 1)
+    return nullptr;
+  AbstractValue slot = classify(*gep->idx_begin(), rsp0());
+  return slot.isConstant() ? image_.importAtSlot(slot.value) : nullptr;
+}
+
 bool ConcolicLifter::outlined(uint64_t address) const {
   return options_.outline.count(address) || exports_.count(address);
 }
@@ -608,7 +703,7 @@ bool ConcolicLifter::outlined(uint64_t address) const {
 
 void ConcolicLifter::jumpTo(uint64_t target) {
   if (const Import *import = image_.importAtStub(target))
-    return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false);
+    return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false, import);
   if (outlined(target) && target != stats_.entry)
     return tailCall(declareLiftedFunction(module_, target), ctx_.ir.getInt64(target), true);
   Context context = capture();
@@ -649,8 +744,10 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
     return jumpTo(constant->getZExtValue());
   }
   CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
+  if (const Import *import = importLoadedInto(target))
+    resolved = {CallTarget::Kind::Import, 0, true, import};
   if (resolved.kind == CallTarget::Kind::Import)
-    return tailCall(declareImport(module_, *resolved.import), target, false);
+    return tailCall(declareImport(module_, *resolved.import), target, false, resolved.import);
   std::optional<std::vector<uint64_t>> possible = possibleTargets(target);
   if (!possible && current_->generalization >= 0 && mayRestart_) {
     // Under a loop generalization, a jump that became unknown refutes it: the slots it made
@@ -686,9 +783,12 @@ void ConcolicLifter::call(llvm::Value *target, uint64_t returnAddress) {
   if (dead_)
     return;
   CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
+  if (const Import *import = importLoadedInto(target))
+    resolved = {CallTarget::Kind::Import, 0, true, import};
   if (resolved.kind == CallTarget::Kind::Import) {
     llvm::Value *rip = resolved.throughSlot ? target : ctx_.ir.getInt64(resolved.address);
-    return callExternal(declareImport(module_, *resolved.import), rip, returnAddress, false);
+    return callExternal(declareImport(module_, *resolved.import), rip, returnAddress, false,
+                        resolved.import);
   }
   std::optional<uint64_t> callee;
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(target))
@@ -724,25 +824,26 @@ void ConcolicLifter::ret(llvm::Value *target) {
   uint64_t destination = constant->getZExtValue();
   if (const Import *import = image_.importAtStub(destination)) {
     // `push import; ret`: the import runs with the next return address on the stack.
-    return tailCall(declareImport(module_, *import), target, false);
+    return tailCall(declareImport(module_, *import), target, false, import);
   }
   jumpTo(destination);
 }
 
 void ConcolicLifter::tailCall(llvm::FunctionCallee callee, llvm::Value *rip,
-                              bool mayWriteGlobals) {
+                              bool mayWriteGlobals, const Import *import) {
   llvm::Value *returnAddress = ctx_.load(ctx_.readVar(Var::RSP), ctx_.ir.getInt64Ty());
   auto *known = llvm::dyn_cast<llvm::ConstantInt>(returnAddress);
   if (!known)   // it returns to our caller
     return leave(tail_, callee, rip, false);
   // It returns into code being lifted (an inlined caller): as if it were called from there.
-  callExternal(callee, rip, known->getZExtValue(), mayWriteGlobals);
+  callExternal(callee, rip, known->getZExtValue(), mayWriteGlobals, import);
   if (!dead_ && !tailBB_->getTerminator())
     jumpTo(known->getZExtValue());
 }
 
 void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
-                                  uint64_t returnAddress, bool mayWriteGlobals) {
+                                  uint64_t returnAddress, bool mayWriteGlobals,
+                                  const Import *import) {
   ++stats_.externalCalls;
   std::array<AbstractValue, Context::NumGprs> before = captureGprs();
   if (before[static_cast<unsigned>(Var::RSP)].isStack())
@@ -750,7 +851,13 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   std::array<llvm::Value *, Context::NumGprs> values{};
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     values[i] = registers_.read(tail_, gprVar(i));
-  memory_.externalCall(escapingRegisters(before, true), mayWriteGlobals);
+  // Win64 keeps XMM6-15 (their low 128 bits; the upper YMM halves are volatile).
+  constexpr unsigned FirstSavedVector = 6;
+  std::array<llvm::Value *, 16> vectors{};
+  if (convention_ == CallingConvention::Win64)
+    for (unsigned i = FirstSavedVector; i < vectors.size(); ++i)
+      vectors[i] = registers_.read(tail_, ymmVar(i));
+  forgetCalleeWrites(values, before[static_cast<unsigned>(Var::RSP)], mayWriteGlobals, import);
   leave(tail_, callee, rip, true);
   // The callee's `ret` pops the return address and sets RIP to it; anything else leaves.
   uint64_t pc = ctx_.instr().address;
@@ -773,10 +880,82 @@ void ConcolicLifter::callExternal(llvm::FunctionCallee callee, llvm::Value *rip,
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     if (i != static_cast<unsigned>(Var::RSP) && isCalleeSaved(stateFieldOf(gprVar(i)), convention_))
       ctx_.writeVar(gprVar(i), values[i]);
+  for (unsigned i = FirstSavedVector; i < vectors.size(); ++i)
+    if (vectors[i])
+      ctx_.writeVar(ymmVar(i), ctx_.ir.CreateShuffleVector(vectors[i], ctx_.readVar(ymmVar(i)),
+                                                            llvm::ArrayRef<int>{0, 1, 6, 7}));
   ctx_.writeVar(Var::DF, ctx_.ir.getFalse());
   AbstractValue rsp = classify(ctx_.readVar(Var::RSP), rsp0());
   if (rsp.isStack())
     memory_.state().dropStackBelow(rsp.offset());
+}
+
+void ConcolicLifter::forgetCalleeWrites(const std::array<llvm::Value *, Context::NumGprs> &gprs,
+                                        const AbstractValue &returnSlot, bool mayWriteGlobals,
+                                        const Import *import) {
+  llvm::ArrayRef<HoistStateField> registers = integerArgumentRegisters(convention_);
+  // Argument `index`: its register's value, or the stack slot the caller filled.
+  auto argument = [&](unsigned index) -> AbstractValue {
+    if (index < registers.size()) {
+      for (unsigned i = 0; i < Context::NumGprs; ++i)
+        if (stateFieldOf(gprVar(i)) == registers[index])
+          return classify(gprs[i], rsp0());
+      return AbstractValue{};
+    }
+    if (!returnSlot.isStack())
+      return AbstractValue{};
+    return memory_.stackQuad(returnSlot.offset() +
+                             static_cast<int64_t>(stackArgumentOffset(
+                                 index - static_cast<unsigned>(registers.size()), convention_)));
+  };
+  std::optional<ImportEffects> effects;
+  if (import)
+    effects = importEffects(import->name);
+  if (effects) {
+    std::vector<WrittenObject> writes;
+    for (const PointerWrite &write : effects->writes) {
+      WrittenObject object{argument(write.argument), std::nullopt};
+      if (write.sizeArgument < 0)
+        object.bytes = write.bytes;
+      else if (AbstractValue size = argument(static_cast<unsigned>(write.sizeArgument));
+               size.isConstant())
+        object.bytes = size.value;
+      writes.push_back(object);
+    }
+    memory_.knownCall(writes);
+    // It may read the objects its pointer arguments point to (to the end of their frames)
+    // and its stack arguments; not a fixed-size out parameter (`lpNumberOfCharsWritten`),
+    // but a buffer it fills, whose pointer it returns (memset), is read through the result.
+    for (unsigned i = 0; i < effects->arguments; ++i) {
+      bool outParameter = false;
+      for (const PointerWrite &write : effects->writes)
+        outParameter = outParameter || (write.argument == i && write.sizeArgument < 0);
+      if (AbstractValue value = argument(i); value.isStack() && !outParameter)
+        memory_.noteExternalRead(value.offset(), memory_.frameEnd(value.offset()));
+    }
+    if (returnSlot.isStack() && effects->arguments > registers.size())
+      memory_.noteExternalRead(
+          returnSlot.offset() + static_cast<int64_t>(stackArgumentOffset(0, convention_)),
+          returnSlot.offset() +
+              static_cast<int64_t>(stackArgumentOffset(
+                  effects->arguments - static_cast<unsigned>(registers.size()), convention_)));
+  } else {
+    std::array<AbstractValue, Context::NumGprs> known{};
+    for (unsigned i = 0; i < Context::NumGprs; ++i)
+      known[i] = classify(gprs[i], rsp0());
+    memory_.externalCall(escapingRegisters(known, true), mayWriteGlobals);
+    // Its stack arguments, as many as it takes: the caller's frame above its return address.
+    if (returnSlot.isStack())
+      memory_.noteExternalRead(returnSlot.offset() + 8, memory_.frameEnd(returnSlot.offset() + 8));
+  }
+  if (!returnSlot.isStack())
+    return;
+  uint64_t owned = homeAreaBytes(convention_);
+  if (effects && effects->arguments > registers.size())
+    owned = stackArgumentOffset(effects->arguments - static_cast<unsigned>(registers.size()),
+                                convention_) -
+            8;
+  memory_.forgetStack(returnSlot.offset() + 8, owned);
 }
 
 std::vector<AbstractValue>
@@ -807,7 +986,7 @@ void ConcolicLifter::keepUnwritten(const std::array<AbstractValue, Context::NumG
   }
   for (unsigned i = 0; i < Context::NumGprs; ++i)
     if (!written[i] && !before[i].isSymbolic())
-      ctx_.writeVar(gprVar(i), materialize(ctx_.ir, before[i], ctx_.ir.getInt64Ty(), rsp0()));
+      ctx_.writeVar(gprVar(i), materializeKnown(ctx_.ir, before[i]));
 }
 
 void ConcolicLifter::trap(llvm::Value *address) {

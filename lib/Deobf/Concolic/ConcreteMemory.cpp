@@ -1,14 +1,19 @@
 #include "Deobf/Concolic/ConcreteMemory.h"
 
 #include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/ADT/Hashing.h>
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
+#include <array>
 #include <limits>
 
 namespace hoist {
 namespace {
 
 constexpr unsigned MaxAccessBytes = 64;
+/// Larger writes of a known size are taken as writes of unknown size (cheaper, as safe).
+constexpr uint64_t MaxClobberBytes = 4096;
 
 /// Whether the stack byte at `offset` belongs to an inlined call's return address.
 bool isReturnAddressByte(const MemoryState &state, int64_t offset) {
@@ -108,6 +113,8 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
     for (uint64_t i = 0; i < size; ++i)
       value.insertBits(bytes[i].byte, i * 8, 8);
     llvm::Constant *constant = llvm::ConstantInt::get(type->getContext(), value);
+    if (where.isConstant())
+      imageReads_ = llvm::hash_combine(imageReads_, where.value, llvm::hash_value(value));
     if (type->isIntegerTy())
       return constant;
     return llvm::ConstantFoldCastOperand(llvm::Instruction::BitCast, constant, type, layout_);
@@ -115,16 +122,18 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
   bool sameValue = true;
   for (uint64_t i = 0; i < size; ++i)
     sameValue &= bytes[i].kind == first.kind && bytes[i].value == first.value &&
-                 bytes[i].stackOffset == first.stackOffset &&
+                 bytes[i].stackOffset == first.stackOffset && bytes[i].reg == first.reg &&
                  bytes[i].index == first.index + i && bytes[i].size == first.size;
   if (!sameValue)
     return nullptr;
   if (first.kind == MemoryByte::Kind::StackPointer && first.index == 0 && size == 8 &&
       type->isIntegerTy(64))
     return materialize(ir, AbstractValue::stack(first.stackOffset), type, entryStack_);
-  if (first.kind != MemoryByte::Kind::Value)
-    return nullptr;
   llvm::Value *value = first.value;
+  if (first.kind == MemoryByte::Kind::EntryRegister)
+    value = entryRegisters_[first.reg];
+  else if (first.kind != MemoryByte::Kind::Value)
+    return nullptr;
   if (first.index == 0 && size == first.size && value->getType() == type)
     return value;
   if (value->getType()->isIntegerTy() && type->isIntegerTy()) {
@@ -158,6 +167,10 @@ std::vector<MemoryByte> ConcreteMemory::bytesOf(llvm::Value *value, unsigned siz
     if (known.isStack()) {
       bytes[i].kind = MemoryByte::Kind::StackPointer;
       bytes[i].stackOffset = known.offset();
+    } else if (auto entry = std::find(entryRegisters_.begin(), entryRegisters_.end(), value);
+               entry != entryRegisters_.end()) {
+      bytes[i].kind = MemoryByte::Kind::EntryRegister;
+      bytes[i].reg = static_cast<uint8_t>(entry - entryRegisters_.begin());
     } else {
       bytes[i].kind = MemoryByte::Kind::Value;
       bytes[i].value = value;
@@ -172,7 +185,7 @@ void ConcreteMemory::stored(llvm::Value *address, llvm::Value *value) {
   uint64_t size = layout_.getTypeStoreSize(value->getType());
   AbstractValue where = classify(address, entryStack_);
   if (size > MaxAccessBytes) {
-    clobber(address, static_cast<unsigned>(std::min<uint64_t>(size, 4096)));
+    clobber(address, static_cast<unsigned>(std::min<uint64_t>(size, MaxClobberBytes)));
     return;
   }
   if (where.isStack()) {
@@ -193,7 +206,10 @@ void ConcreteMemory::stored(llvm::Value *address, llvm::Value *value) {
 }
 
 void ConcreteMemory::clobber(llvm::Value *address, unsigned size) {
-  AbstractValue where = classify(address, entryStack_);
+  clobber(classify(address, entryStack_), size);
+}
+
+void ConcreteMemory::clobber(const AbstractValue &where, unsigned size) {
   if (where.isStack()) {
     for (unsigned i = 0; i < size; ++i)
       state_.stack.erase(where.offset() + static_cast<int64_t>(i));
@@ -234,20 +250,73 @@ void ConcreteMemory::externalCall(llvm::ArrayRef<AbstractValue> registers, bool 
   for (const auto &[offset, byte] : state_.stack)
     if (byte.kind == MemoryByte::Kind::StackPointer)
       escaped.push_back(byte.stackOffset);
-  // The callee may write the object a pointer it got points to: anything from there up to
-  // the end of the frame that holds it (the next return address of an inlined call above,
-  // or the top of the stack), but not the return addresses themselves.
   for (int64_t from : escaped) {
-    auto frameEnd = state_.returnSlots.upper_bound(from);
-    int64_t to = frameEnd == state_.returnSlots.end() ? std::numeric_limits<int64_t>::max()
-                                                      : *frameEnd;
-    for (auto it = state_.stack.lower_bound(from); it != state_.stack.end() && it->first < to;)
-      it = isReturnAddressByte(state_, it->first) ? std::next(it) : state_.stack.erase(it);
+    noteExternalRead(from, frameEnd(from));
+    forgetObjectAt(from);
   }
   if (mayWriteGlobals)
     for (const Section &section : image_.sections())
       if (section.mapped && section.writable)
         clobberSection(section);
+}
+
+int64_t ConcreteMemory::frameEnd(int64_t from) const {
+  auto slot = state_.returnSlots.upper_bound(from);
+  return slot == state_.returnSlots.end() ? std::numeric_limits<int64_t>::max() : *slot;
+}
+
+void ConcreteMemory::forgetObjectAt(int64_t from) {
+  // The object runs at most to the end of its frame; the return addresses stay.
+  int64_t to = frameEnd(from);
+  for (auto it = state_.stack.lower_bound(from); it != state_.stack.end() && it->first < to;)
+    it = isReturnAddressByte(state_, it->first) ? std::next(it) : state_.stack.erase(it);
+}
+
+void ConcreteMemory::knownCall(llvm::ArrayRef<WrittenObject> writes) {
+  for (const WrittenObject &object : writes) {
+    if (object.bytes && *object.bytes <= MaxClobberBytes) {
+      clobber(object.where, static_cast<unsigned>(*object.bytes));
+    } else if (object.where.isStack()) {
+      forgetObjectAt(object.where.offset());
+    } else if (object.where.isConstant()) {
+      if (const Section *section = image_.sectionAt(object.where.value))
+        if (section->writable)
+          clobberSection(*section);
+    } else {
+      clobber(object.where, 1);   // symbolic: the stack or a section, as a store would
+    }
+  }
+}
+
+AbstractValue ConcreteMemory::stackQuad(int64_t offset) const {
+  std::array<MemoryByte, 8> bytes;
+  for (int64_t i = 0; i < 8; ++i) {
+    auto found = state_.stack.find(offset + i);
+    if (found == state_.stack.end())
+      return AbstractValue{};
+    bytes[i] = found->second;
+  }
+  uint64_t value = 0;
+  bool constant = true, pointer = true;
+  for (unsigned i = 0; i < 8; ++i) {
+    constant &= bytes[i].kind == MemoryByte::Kind::Constant;
+    value |= uint64_t(bytes[i].byte) << (8 * i);
+    pointer &= bytes[i].kind == MemoryByte::Kind::StackPointer && bytes[i].index == i &&
+               bytes[i].size == 8 && bytes[i].stackOffset == bytes[0].stackOffset;
+  }
+  if (constant)
+    return AbstractValue::constant(value);
+  if (pointer)
+    return AbstractValue::stack(bytes[0].stackOffset);
+  if (bytes[0].kind == MemoryByte::Kind::Value && bytes[0].size == 8 &&
+      bytes[0].value->getType()->isIntegerTy(64))
+    return classify(bytes[0].value, entryStack_);
+  return AbstractValue{};
+}
+
+void ConcreteMemory::forgetStack(int64_t offset, uint64_t size) {
+  state_.stack.erase(state_.stack.lower_bound(offset),
+                     state_.stack.lower_bound(offset + static_cast<int64_t>(size)));
 }
 
 } // namespace hoist

@@ -17,10 +17,17 @@
 
 #include <llvm/IR/DataLayout.h>
 
+#include <array>
 #include <optional>
 #include <vector>
 
 namespace hoist {
+
+/// Memory a callee writes: where (a pointer it got) and how many bytes, if known.
+struct WrittenObject {
+  AbstractValue where;
+  std::optional<uint64_t> bytes;
+};
 
 class ConcreteMemory final : public MemoryObserver {
 public:
@@ -29,6 +36,9 @@ public:
 
   void setEntryStack(llvm::Value *entryStack) { entryStack_ = entryStack; }
   llvm::Value *entryStack() const { return entryStack_; }
+  /// The values the tracked (callee-saved) registers have at entry, null for the others:
+  /// stored, they stay known across block instances (they dominate every block).
+  void setEntryRegisters(const std::array<llvm::Value *, 16> &values) { entryRegisters_ = values; }
   MemoryState &state() { return state_; }
 
   llvm::Value *knownLoad(llvm::IRBuilderBase &ir, llvm::Value *address, llvm::Type *type) override;
@@ -40,8 +50,28 @@ public:
   /// end of its frame (objects do not straddle the frames of inlined calls). With
   /// `mayWriteGlobals`, so is every writable section (the callee is code of the image).
   void externalCall(llvm::ArrayRef<AbstractValue> registers, bool mayWriteGlobals);
+  /// A call of a library function whose writes are known (ImportEffects.h): only `writes`
+  /// become unknown (an object of unknown size: to the end of its frame, or its section).
+  void knownCall(llvm::ArrayRef<WrittenObject> writes);
+  /// The 8 bytes at stack `offset` as a value (a stack argument), if the path knows them.
+  AbstractValue stackQuad(int64_t offset) const;
+  /// Forgets `size` stack bytes from `offset` (what a callee owns: Win64's home area, stack
+  /// arguments).
+  void forgetStack(int64_t offset, uint64_t size);
+  /// The end of the frame that holds stack offset `from`: the next return address of an
+  /// inlined call above it, or the top of the stack (objects do not straddle frames).
+  int64_t frameEnd(int64_t from) const;
+  /// Stack ranges [begin, end) code outside the function may read (what pointers it got
+  /// reach, stack arguments), over the whole lift: stores there are never dead.
+  const std::vector<std::pair<int64_t, int64_t>> &externalReads() const { return externalReads_; }
+  void noteExternalRead(int64_t begin, int64_t end) { externalReads_.emplace_back(begin, end); }
+  /// A hash of the constants loads read from the image (addresses and values) since the
+  /// last reset: which bytecode a VM's handler fetched (LoopGeneralization.h).
+  uint64_t imageReads() const { return imageReads_; }
+  void resetImageReads() { imageReads_ = 0; }
   /// `size` bytes at `address` were written by something the lifter does not see.
   void clobber(llvm::Value *address, unsigned size);
+  void clobber(const AbstractValue &where, unsigned size);
 
   /// The byte at a concrete absolute address as the path knows it (image bytes included).
   MemoryByte absoluteByte(const MemoryState &state, uint64_t address) const;
@@ -51,12 +81,17 @@ public:
 private:
   bool concreteAbsolute(uint64_t address, unsigned size) const;
   void clobberSection(const Section &section);
+  /// Forgets the stack object at `from`, which a callee may write: up to the end of its frame.
+  void forgetObjectAt(int64_t from);
   std::vector<MemoryByte> bytesOf(llvm::Value *value, unsigned size) const;
 
   const Image &image_;
   const DeobfuscateOptions &options_;
   const llvm::DataLayout &layout_;
   llvm::Value *entryStack_ = nullptr;
+  std::array<llvm::Value *, 16> entryRegisters_{};
+  std::vector<std::pair<int64_t, int64_t>> externalReads_;
+  uint64_t imageReads_ = 0;
   MemoryState state_;
   std::vector<AddressRange> importSlots_;
 };

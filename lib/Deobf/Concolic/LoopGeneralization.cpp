@@ -20,12 +20,13 @@ uint64_t segment(const PathNode &from, const PathNode &to) {
 
 } // namespace
 
-PathNode PathNode::after(const PathNode *parent, uint64_t address, bool fork) {
+PathNode PathNode::after(const PathNode *parent, uint64_t address, bool fork,
+                         uint64_t imageReads) {
   PathNode node;
   node.parent = parent;
   node.address = address;
   node.depth = parent ? parent->depth + 1 : 0;
-  node.trace = (parent ? parent->trace * TraceBase : 0) + address + 1;
+  node.trace = (parent ? parent->trace * TraceBase : 0) + ((address + 1) ^ imageReads);
   node.forks = (parent ? parent->forks : 0) + (fork ? 1 : 0);
   return node;
 }

@@ -28,8 +28,12 @@ struct PathNode {
   uint64_t forks = 0;    ///< edges on the path that were one side of a symbolic branch
   size_t owner = 0;      ///< the index of the instance this node belongs to (not an arrival)
 
-  /// The node for an arrival at `address` from `parent` (null: the entry).
-  static PathNode after(const PathNode *parent, uint64_t address, bool fork);
+  /// The node for an arrival at `address` from `parent` (null: the entry). `imageReads`
+  /// hashes the constants the parent read from the image on the way (ConcreteMemory): a
+  /// VM's handler fetching other bytecode is another step of the path, so that a guest loop
+  /// repeats only where its bytecode does, not wherever one handler follows itself.
+  static PathNode after(const PathNode *parent, uint64_t address, bool fork,
+                        uint64_t imageReads = 0);
 };
 
 /// The nearest earlier visit of `arrival`'s address with a symbolic branch taken since, or

@@ -26,7 +26,7 @@ uint64_t MemoryState::hash() const {
   llvm::hash_code code = llvm::hash_value(stack.size());
   auto mix = [&](uint64_t location, const MemoryByte &byte) {
     code = llvm::hash_combine(code, location, static_cast<uint8_t>(byte.kind), byte.byte,
-                              byte.index, byte.stackOffset);
+                              byte.index, byte.reg, byte.stackOffset);
   };
   for (const auto &[offset, byte] : stack)
     mix(static_cast<uint64_t>(offset), byte);

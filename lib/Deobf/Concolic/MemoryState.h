@@ -1,6 +1,7 @@
 // The memory concolic lifting knows along one path: bytes of the stack (by offset from the
 // entry RSP) and of concrete absolute memory (the image, --concrete-memory), each a constant,
-// a byte of a stored pointer into the stack, a byte of a stored symbolic value, or unknown.
+// a byte of a stored pointer into the stack, a byte of a stored symbolic value, a byte of a
+// register's value at function entry (a callee-saved register pushed), or unknown.
 // Memory not listed here is what the image holds (absolute) or simply not known (stack).
 #pragma once
 
@@ -13,17 +14,19 @@
 namespace hoist {
 
 struct MemoryByte {
-  enum class Kind : uint8_t { Constant, StackPointer, Value, Unknown };
+  enum class Kind : uint8_t { Constant, StackPointer, Value, EntryRegister, Unknown };
   Kind kind = Kind::Unknown;
   uint8_t byte = 0;    ///< Constant
-  uint8_t index = 0;   ///< StackPointer, Value: which byte of the stored value
-  uint8_t size = 0;    ///< StackPointer, Value: the stored value's size in bytes
+  uint8_t index = 0;   ///< StackPointer, Value, EntryRegister: which byte of the stored value
+  uint8_t size = 0;    ///< StackPointer, Value, EntryRegister: the stored value's size in bytes
+  uint8_t reg = 0;     ///< EntryRegister: the general-purpose register (Var numbering)
   int64_t stackOffset = 0;         ///< StackPointer: the pointer's offset from the entry RSP
   llvm::Value *value = nullptr;    ///< Value: valid only in the block instance that stored it
 
   bool operator==(const MemoryByte &other) const {
     return kind == other.kind && byte == other.byte && index == other.index &&
-           size == other.size && stackOffset == other.stackOffset && value == other.value;
+           size == other.size && reg == other.reg && stackOffset == other.stackOffset &&
+           value == other.value;
   }
 };
 
