@@ -210,10 +210,6 @@ int main(int argc, char **argv) {
       options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
     if (!Deobfuscate && (!Outline.empty() || !ConcreteMemory.empty() || !SymbolicMemory.empty()))
       return usageError("--outline, --concrete-memory and --symbolic-memory need --deobfuscate");
-    // Together they crash LLVM's CVP on a probe of a flattened function (clang-19 -O0
-    // `narrow_compare`, the deobfuscate-corpus): refused until that is understood.
-    if (Deobfuscate && DeobfuscatePasses)
-      return usageError("--deobfuscate and --deobfuscate-passes are not supported together yet");
     if (Deobfuscate) {
       auto parsed = hoist::parseDeobfuscateOptions(Outline, ConcreteMemory, SymbolicMemory);
       if (!parsed)
