@@ -86,15 +86,20 @@ llvm::BasicBlock *foldedSuccessor(llvm::Instruction *terminator, Path &path) {
   return nullptr;
 }
 
-/// Instructions of the skipped blocks used outside them would lose their definition.
+/// Instructions of the skipped blocks used outside them would lose their definition. A phi
+/// uses its value at the end of the incoming block, not in its own: a skipped value flowing
+/// into a skipped block's phi from the target's side (a back edge) is used outside too.
 bool staysInside(const Path &path) {
   for (llvm::BasicBlock *block : path.skipped)
     for (llvm::Instruction &instruction : *block) {
       if (llvm::isa<llvm::PHINode>(instruction))
         continue;
-      for (llvm::User *user : instruction.users())
-        if (!path.skippedSet.count(llvm::cast<llvm::Instruction>(user)->getParent()))
+      for (llvm::Use &use : instruction.uses()) {
+        auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+        auto *phi = llvm::dyn_cast<llvm::PHINode>(user);
+        if (!path.skippedSet.count(phi ? phi->getIncomingBlock(use) : user->getParent()))
           return false;
+      }
     }
   return true;
 }
