@@ -19,6 +19,7 @@
 #include "Deobf/Passes/DeobfPasses.h"
 #include "Deobf/Passes/Expression.h"
 #include "Deobf/Passes/PolynomialMba.h"
+#include "Deobf/Passes/ProofCache.h"
 #include "Deobf/Passes/Prover.h"
 
 #include <llvm/IR/Constants.h>
@@ -490,7 +491,8 @@ private:
     if (!deobf::haveZ3() || proofsLeft_ == 0)
       return false;
     --proofsLeft_;
-    return deobf::proveEqual(*pair, ProofTimeoutMs) == deobf::Verdict::Proved;
+    auto prove = [](const Expression &e) { return deobf::proveEqual(e, ProofTimeoutMs); };
+    return deobf::cachedProof(*pair, 'e', prove) == deobf::Verdict::Proved;
   }
 
   static void discard(llvm::Value *candidate) {
