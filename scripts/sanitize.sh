@@ -5,8 +5,7 @@
 #                                default), some of them smaller than in the normal build: the
 #                                differential harness on every form with
 #                                HOIST_SANITIZE_SEMANTICS_STATES (default 50) states per form
-#                                instead of 10,000, deobfuscate-corpus protecting a third of its
-#                                functions, each fuzz target for 10 s (docs/ROBUSTNESS.md,
+#                                instead of 10,000, each fuzz target for 10 s (docs/ROBUSTNESS.md,
 #                                "Sanitizers", lists every reduction and why)
 #   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
 #                                10 s (HOIST_SANITIZERS=subset scripts/test.sh)
