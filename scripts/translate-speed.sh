@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The slowdown of translated programs (docs/TRANSLATE.md, "Speed"): each program is translated
-# by `hoist translate -O2`, then the original and the translation run alternately on the same
-# input, RUNS times each; the table gives the median user+system time of each and their ratio,
-# and checks that both printed the same output. Not run in CI (minutes).
+# by `hoist translate -O2`, then the original and the translation run interleaved on the same
+# input (original, translation, original, ...), RUNS times each, so that both see the same load
+# on a shared machine; the table gives the median user+system time of each and their ratio, and
+# checks that both printed the same output. Not run in CI (minutes).
 #
 # Usage: scripts/translate-speed.sh [-r RUNS] HOIST WORKDIR PROGRAM...
 #   PROGRAM is a path to an executable; the basename picks the workload:
@@ -19,16 +20,14 @@ text="$work/text.txt" part="$work/part.txt"
 [ -f "$text" ] || seq 1 9000000 >"$text"
 [ -f "$part" ] || head -c 20000000 "$text" >"$part"
 
-# Median of user+system seconds over $runs runs of the command; its stdout goes to $out.
-median_time() {
+# User+system seconds of one run of the command; its stdout goes to $out.
+run_time() {
   local out=$1; shift
-  local times=()
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%U %S" -o "$work/time" "$@" >"$out" 2>/dev/null
-    times+=("$(awk '{print $1 + $2}' "$work/time")")
-  done
-  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+  /usr/bin/time -f "%U %S" -o "$work/time" "$@" >"$out" 2>/dev/null
+  awk '{print $1 + $2}' "$work/time"
 }
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 printf '| Program | Workload | Original | Translated | Slowdown | Output |\n|---|---|---|---|---|---|\n'
 for program in "$@"; do
@@ -46,10 +45,15 @@ for program in "$@"; do
     [ -f "$work/part.txt.bz2" ] || "$program" -c "$part" >"$work/part.txt.bz2" ;;
   esac
   for workload in "${workloads[@]}"; do
-    # shellcheck disable=SC2086 # the workload is a list of arguments
-    before=$(median_time "$work/out.original" "$program" $workload)
-    # shellcheck disable=SC2086
-    after=$(median_time "$work/out.translated" "$translated" $workload)
+    befores=() afters=()
+    for _ in $(seq "$runs"); do
+      # shellcheck disable=SC2086 # the workload is a list of arguments
+      befores+=("$(run_time "$work/out.original" "$program" $workload)")
+      # shellcheck disable=SC2086
+      afters+=("$(run_time "$work/out.translated" "$translated" $workload)")
+    done
+    before=$(printf '%s\n' "${befores[@]}" | median)
+    after=$(printf '%s\n' "${afters[@]}" | median)
     same=same
     cmp -s "$work/out.original" "$work/out.translated" || same=DIFFERENT
     label=$(echo "$workload" | sed "s|$work/||g")

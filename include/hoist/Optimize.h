@@ -39,6 +39,10 @@ struct OptimizeOptions {
   /// between lifted functions, lib/Translate/LiftedCallEffects.h).
   std::function<void(llvm::PassBuilder &, llvm::FunctionAnalysisManager &)> registerAnalyses =
       nullptr;
+  /// Runs once the first fixpoint round is done, before the others (translation summarizes
+  /// what each function does to State there, once the round dropped the stores of undefined
+  /// values the lifter leaves).
+  std::function<void()> afterFirstRound = nullptr;
 };
 
 struct OptimizeReport {

@@ -103,6 +103,14 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   uint64_t previous = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds; ++i) {
     fixpoint.run(module, setup.modules);
+    if (i == 0 && options.afterFirstRound) {
+      options.afterFirstRound();
+      // It may have changed the module outside these managers: nothing cached holds.
+      setup.loops.clear();
+      setup.functions.clear();
+      setup.cgsccs.clear();
+      setup.modules.clear();
+    }
     uint64_t count = countWorkedOn(module, options);
     report.instructionsPerRound.push_back(count);
     if (count == previous)

@@ -57,10 +57,13 @@ private:
   LocalEffects everything() { return LocalEffects{{all_, all_, ""}, {}}; }
 
   void access(llvm::Value *pointer, llvm::Type *type, llvm::BitVector &bytes) {
+    access(pointer, layout_.getTypeStoreSize(type), bytes);
+  }
+
+  void access(llvm::Value *pointer, uint64_t size, llvm::BitVector &bytes) {
     StateLocation location = locateInState(pointer, state_, layout_);
     if (location.kind == StateLocation::None)
       return;
-    uint64_t size = layout_.getTypeStoreSize(type);
     if (location.kind == StateLocation::Unknown || location.offset < 0 ||
         location.offset + size > bytes.size())
       bytes.set();
@@ -71,6 +74,14 @@ private:
   void call(llvm::CallBase &call) {
     if (!callReachesState(call, state_, layout_))
       return;   // a library call: State is not its argument and never escapes
+    // The optimizer merges stores of neighbouring fields into memset and memcpy.
+    if (auto *memory = llvm::dyn_cast<llvm::MemIntrinsic>(&call))
+      if (auto *length = llvm::dyn_cast<llvm::ConstantInt>(memory->getLength())) {
+        access(memory->getDest(), length->getZExtValue(), effects_.own.writes);
+        if (auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(memory))
+          access(transfer->getSource(), length->getZExtValue(), effects_.own.reads);
+        return;
+      }
     llvm::Function *callee = call.getCalledFunction();
     bool onlyStateFirst = true;
     for (unsigned i = 0; i < call.arg_size(); ++i) {

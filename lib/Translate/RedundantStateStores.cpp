@@ -28,8 +28,15 @@ struct FieldKey {
   }
 };
 
-/// What is known at a program point: field -> the SSA value it holds.
-using Facts = std::map<FieldKey, llvm::Value *>;
+/// The SSA value a field holds, and whether this function stored it (else it was read).
+struct Known {
+  llvm::Value *value;
+  bool stored;
+  bool operator==(const Known &other) const = default;
+};
+
+/// What is known at a program point: field -> the value it holds.
+using Facts = std::map<FieldKey, Known>;
 
 class Analysis {
 public:
@@ -74,12 +81,13 @@ private:
 
   /// The caller-saved registers after a library call: State still holds what was stored, but
   /// ClobberedStateStores may drop that store (nothing may read it), so no later store may be
-  /// dropped for repeating it.
+  /// dropped for repeating it. A value read from State stays known: no store is dropped there.
   void forgetCallerSaved(Facts &facts) {
     for (auto it = facts.begin(); it != facts.end();) {
       int64_t start = it->first.offset;
       int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
-      bool clobbered = start >= 0 && end <= (int64_t)callerSaved_.size() &&
+      bool clobbered = it->second.stored && start >= 0 &&
+                       end <= (int64_t)callerSaved_.size() &&
                        callerSaved_.find_first_in(start, end) != -1;
       it = clobbered ? facts.erase(it) : std::next(it);
     }
@@ -98,7 +106,7 @@ private:
 
   static void forgetValue(Facts &facts, const llvm::Value *value) {
     for (auto it = facts.begin(); it != facts.end();)
-      it = it->second == value ? facts.erase(it) : std::next(it);
+      it = it->second.value == value ? facts.erase(it) : std::next(it);
   }
 
   void apply(llvm::Instruction &instruction, Facts &facts,
@@ -119,19 +127,19 @@ private:
         return;
       FieldKey key{location.offset, value->getType()};
       auto known = facts.find(key);
-      if (known != facts.end() && known->second == value) {
+      if (known != facts.end() && known->second.value == value) {
         if (redundant)
           redundant->push_back(store);
         return;
       }
       forgetOverlapping(facts, key.offset, layout_.getTypeStoreSize(key.type));
-      facts[key] = value;
+      facts[key] = Known{value, true};
       return;
     }
     if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
       StateLocation location = locateInState(load->getPointerOperand(), state_, layout_);
       if (location.kind == StateLocation::Field && load->isSimple())
-        facts.try_emplace(FieldKey{location.offset, load->getType()}, load);
+        facts.try_emplace(FieldKey{location.offset, load->getType()}, Known{load, false});
       return;
     }
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
@@ -159,35 +167,38 @@ private:
     if (visited.empty())
       return {};
     Facts merged;
-    for (auto &[key, value] : *visited.front().second) {
-      bool same = true;
+    for (auto &[key, known] : *visited.front().second) {
+      bool same = true, stored = false;
       for (auto &[predecessor, facts] : visited) {
         auto it = facts->find(key);
-        same &= it != facts->end() && it->second == value;
+        same &= it != facts->end() && it->second.value == known.value;
+        stored |= same && it->second.stored;
       }
-      auto *phi = llvm::dyn_cast<llvm::PHINode>(value);
+      auto *phi = llvm::dyn_cast<llvm::PHINode>(known.value);
       if (same && !(phi && phi->getParent() == &block))   // not a phi being redefined here
-        merged[key] = value;
+        merged[key] = Known{known.value, stored};
     }
     // A phi of this block holds the field's value when each predecessor's field held the
     // phi's incoming value from it.
     for (llvm::PHINode &phi : block.phis()) {
       std::optional<FieldKey> found;
-      for (auto &[key, value] : *visited.front().second)
-        if (value == phi.getIncomingValueForBlock(visited.front().first) &&
+      for (auto &[key, known] : *visited.front().second)
+        if (known.value == phi.getIncomingValueForBlock(visited.front().first) &&
             key.type == phi.getType() && !merged.count(key)) {
           found = key;
           break;
         }
       if (!found)
         continue;
-      bool holds = true;
+      bool holds = true, stored = false;
       for (auto &[predecessor, facts] : visited) {
         auto it = facts->find(*found);
-        holds &= it != facts->end() && it->second == phi.getIncomingValueForBlock(predecessor);
+        holds &= it != facts->end() &&
+                 it->second.value == phi.getIncomingValueForBlock(predecessor);
+        stored |= holds && it->second.stored;
       }
       if (holds)
-        merged[*found] = &phi;
+        merged[*found] = Known{&phi, stored};
     }
     return merged;
   }

@@ -63,15 +63,19 @@ std::vector<uint64_t> discoveryRoots(const Image &image, const ElfProgram &progr
   return roots;
 }
 
+void raiseLimit(llvm::StringRef option, unsigned value) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find(option);
+  if (found != options.end())
+    if (auto *limit = static_cast<llvm::cl::opt<unsigned> *>(found->second))
+      limit->setValue(value);
+}
+
 /// Alias analysis gives up on a pointer with more than 100 uses (LLVM's default), and a lifted
 /// function's State has thousands: without a higher limit the optimizer assumes every library
 /// call may read and write State, and writes all of it back before each call.
 void letAliasAnalysisFollowState() {
-  auto &options = llvm::cl::getRegisteredOptions();
-  auto found = options.find("capture-tracking-max-uses-to-explore");
-  if (found != options.end())
-    if (auto *limit = static_cast<llvm::cl::opt<unsigned> *>(found->second))
-      limit->setValue(1u << 20);
+  raiseLimit("capture-tracking-max-uses-to-explore", 1u << 20);
 }
 
 } // namespace
@@ -138,16 +142,24 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   letAliasAnalysisFollowState();
   if (options.optLevel > 0)
     forgetClobberedRegisters(*module);
-  // Summarized before the optimizer changes the functions; the summaries stay true after
-  // (LiftedCallEffects.h).
-  StateEffectsMap stateEffects = summarizeStateEffects(*module);
+  // Each function's State effects, for the alias analysis once the first round has cleaned
+  // the lifted code, and again for the State store passes after the optimizer
+  // (LiftedCallEffects.h: a summary of the code as it is then stays true of what follows).
+  StateEffectsMap stateEffects;
   optimizeModule(*module, image.get(),
                  OptimizeOptions{.level = options.optLevel,
                                  .registerAnalyses =
                                      [&](llvm::PassBuilder &builder,
                                          llvm::FunctionAnalysisManager &functions) {
                                        registerLiftedCallAA(builder, functions, stateEffects);
+                                     },
+                                 .afterFirstRound =
+                                     [&] {
+                                       // Writebacks of values already there are no writes.
+                                       removeRedundantStateStores(*module, nullptr);
+                                       stateEffects = summarizeStateEffects(*module);
                                      }});
+  stateEffects = summarizeStateEffects(*module);
   if (options.optLevel > 0)
     report.redundantStoresRemoved = removeRedundantStateStores(*module, &stateEffects);
   if (llvm::verifyModule(*module, &llvm::errs()))
