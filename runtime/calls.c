@@ -102,6 +102,13 @@ _Noreturn void hoist_missing_import(const char *name) {
 }
 
 /* Called by an `import.NAME` body after a library call that returned a long double. */
+/* A lifted callee came back elsewhere than its call site (translate's UnexpectedReturns.h). */
+_Noreturn void hoist_unexpected_return(uint64_t target, uint64_t callSite) {
+  hoist_fatal("%s: the function called at %#lx returned to %#lx instead of after the call "
+              "(longjmp or a rewritten return address is not supported)",
+              hoist_program.path, (unsigned long)callSite, (unsigned long)target);
+}
+
 void hoist_push_x87_result(HoistState *state, const HoistNativeFrame *frame) {
   pushX87(state, frame->st0);
 }

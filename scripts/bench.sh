@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures Hoist's phases against Zydis alone and llvm-objdump-19 -d, over /usr/bin/bash,
 # libc.so.6, Wine's kernelbase.dll and a synthetic binary of 10k, 100k and 1M instructions.
-# Prints the table (Markdown) and writes every figure to bench-results.json (docs/PERFORMANCE.md).
+# The synthetic inputs also run `hoist lift --all -j 1` (the stream phase: the streaming path as
+# users run it, text IR written and freed per chunk). Prints the table (Markdown) and writes every figure to bench-results.json (docs/PERFORMANCE.md).
 #
 #   scripts/bench.sh [--smoke] [--only LABELS] [--build-dir DIR] [--no-build] [--json FILE]
 #
@@ -30,7 +31,7 @@ if [[ $do_build == 1 ]]; then
   if [[ ! -f "$build/build.ninja" ]]; then
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
   fi
-  cmake --build "$build" --target hoist-bench
+  cmake --build "$build" --target hoist-bench hoist
 fi
 
 wine_dll=/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/kernelbase.dll
@@ -42,5 +43,6 @@ fi
 workdir="$(mktemp -d)"
 trap 'rm -rf "$workdir"' EXIT
 echo "bench: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at start" >&2
-python3 "$root/bench/run_bench.py" --bench "$build/bench/hoist-bench" --workdir "$workdir" \
+python3 "$root/bench/run_bench.py" --bench "$build/bench/hoist-bench" \
+  --hoist "$build/tools/hoist/hoist" --workdir "$workdir" \
   --json "$json" "${smoke[@]}" "${only[@]}"

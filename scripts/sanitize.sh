@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (docs/ROBUSTNESS.md,
 # "Sanitizers"), in its own build (clang-19, -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON):
-#   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
-#                                10 s (what scripts/test.sh, and so CI, runs by default)
-#   scripts/sanitize.sh full     every ctest entry (HOIST_SANITIZERS=1 scripts/test.sh): the
+#   scripts/sanitize.sh full     every ctest entry (what scripts/test.sh, and so CI, runs by
+#                                default), some of them smaller than in the normal build: the
 #                                differential harness on every form with
-#                                HOIST_SANITIZE_SEMANTICS_STATES (default 200) states per form
-#                                instead of 10,000, each fuzz target for 10 s
+#                                HOIST_SANITIZE_SEMANTICS_STATES (default 50) states per form
+#                                instead of 10,000, each fuzz target for 10 s (docs/ROBUSTNESS.md,
+#                                "Sanitizers", lists every reduction and why)
+#   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
+#                                10 s (HOIST_SANITIZERS=subset scripts/test.sh)
 # The build lands in build-sanitize (HOIST_SANITIZE_BUILD_DIR overrides it); tests/fuzz/run.sh
 # fuzzes longer in the same build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HOIST_SANITIZE_BUILD_DIR:-$root/build-sanitize}
-mode=${1:-subset}
+mode=${1:-full}
 case "$mode" in
   subset|full) ;;
   *) echo "usage: scripts/sanitize.sh [subset|full]" >&2; exit 2 ;;
@@ -24,15 +26,15 @@ flags="-O1 -gline-tables-only"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-  -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON -DHOIST_FUZZ_SECONDS=10 > /dev/null
+  -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON -DHOIST_FUZZ_SECONDS=10 -DHOIST_PCH=ON > /dev/null
 # A sanitizer report ends the process with a failure, so that ctest sees it.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
 if [ "$mode" = full ]; then
   cmake --build .
-  HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-200} \
+  HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-50} \
     ctest --output-on-failure -j "$(nproc)"
-  grep -h "^semantics:" Testing/Temporary/LastTest.log || true
+  "$root/scripts/semantics-totals.sh" .
 else
   cmake --build . --target decode_tests image_tests lift_tests discover_tests passes_tests \
     fuzz_image fuzz_instruction fuzz_pipeline

@@ -25,10 +25,9 @@
 #                   hangs; it must exceed the watchdog's 2 S + 10 s. A run the watchdog ends
 #                   (exit 3) is a hang if it spent that long in CPU time, else "starved": the
 #                   watchdog counts wall-clock time, which a loaded machine stretches.
-#   --cfg-text      list the CFG as text (`hoist cfg BIN --all`), not --json: for a big file
-#                   with --hoist-timeout, building cfg's JSON document of the partial CFG does
-#                   not check the deadline and costs as much as discovering it, so the
-#                   watchdog would end it (docs/ROBUSTNESS.md).
+#   --cfg-text      list the CFG as text (`hoist cfg BIN --all`), not --json: saves the JSON's
+#                   formatting time on the biggest files (cfg --json streams its document, so
+#                   its memory is that of the text listing; docs/ROBUSTNESS.md).
 #   --resume LOG    skip the files a stopped sweep already reported (the per-file lines of its
 #                   stdout, saved in LOG); --part K/N sweeps every Nth file from the Kth, so that
 #                   N single-job sweeps share a band (their tables add up).

@@ -14,7 +14,7 @@ cmake --build "$build"
 cd "$build"
 ctest --output-on-failure -j "$(nproc)"
 # The differential harness's own summary line, for the record.
-grep -h "^semantics:" Testing/Temporary/LastTest.log || true
+"$root/scripts/semantics-totals.sh" .
 
 case "${HOIST_SANITIZERS:-subset}" in
   1|full) "$root/scripts/sanitize.sh" full ;;

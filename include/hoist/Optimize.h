@@ -12,6 +12,10 @@
 #include <functional>
 #include <vector>
 
+namespace llvm {
+class PassBuilder;
+}
+
 namespace hoist {
 
 class Image;
@@ -31,6 +35,10 @@ struct OptimizeOptions {
   /// when it is set.
   bool deobfuscate = false;
   DeobfuscationPassStats *deobfuscationStats = nullptr;
+  /// Registers function analyses before LLVM's own (translation's alias analysis of calls
+  /// between lifted functions, lib/Translate/LiftedCallEffects.h).
+  std::function<void(llvm::PassBuilder &, llvm::FunctionAnalysisManager &)> registerAnalyses =
+      nullptr;
 };
 
 struct OptimizeReport {

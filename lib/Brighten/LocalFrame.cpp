@@ -246,8 +246,19 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
 
   llvm::CallInst *call = builder.CreateCall(
       &flat, {state, llvm::ConstantPointerNull::get(builder.getPtrTy())});
-  llvm::BasicBlock *afterCall =
-      call->getParent()->splitBasicBlock(std::next(call->getIterator()), "returned");
+  // The builder appends, so the call ends its block: the blocks after it are created here,
+  // not split off: splitBasicBlock at a block's end (or of a block without a terminator, both
+  // asserted in LLVM's debug builds) reads the debug location of the list's sentinel, which is
+  // no instruction, and its branch carried a garbage !dbg the verifier rejects.
+  llvm::BasicBlock *callBlock = call->getParent();
+  if (std::next(call->getIterator()) != callBlock->end())
+    return makeError("{0}: the local frame's call must end its block", flat.getName());
+  llvm::Function *function = callBlock->getParent();
+  auto *afterCall =
+      llvm::BasicBlock::Create(context, "returned", function, callBlock->getNextNode());
+  auto *continued =
+      llvm::BasicBlock::Create(context, "checked", function, afterCall->getNextNode());
+  llvm::BranchInst::Create(afterCall, callBlock);
   llvm::InlineFunctionInfo info;
   llvm::InlineResult inlined = llvm::InlineFunction(*call, info);
   if (!inlined.isSuccess())
@@ -255,9 +266,6 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
                      inlined.getFailureReason());
 
   // Returning anywhere but to the sentinel is a control transfer this function cannot express.
-  llvm::Function *function = afterCall->getParent();
-  llvm::BasicBlock *continued = afterCall->splitBasicBlock(afterCall->begin(), "checked");
-  afterCall->getTerminator()->eraseFromParent();
   builder.SetInsertPoint(afterCall);
   llvm::Value *rip = builder.CreateLoad(builder.getInt64Ty(),
                                         stateFieldPointer(builder, state, HOIST_FIELD_RIP));

@@ -42,8 +42,13 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
       });
 }
 
-PassSetup::PassSetup(const Image *image) {
+PassSetup::PassSetup(
+    const Image *image,
+    const std::function<void(llvm::PassBuilder &, llvm::FunctionAnalysisManager &)>
+        &registerAnalyses) {
   registerHoistPasses(builder, image);
+  if (registerAnalyses)
+    registerAnalyses(builder, functions);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgsccs);
   builder.registerFunctionAnalyses(functions);

@@ -2,6 +2,8 @@
 // produces that LLVM's own pipeline leaves alone; docs/OPTIMIZE.md says which and why.
 #pragma once
 
+#include <functional>
+
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -56,9 +58,12 @@ public:
 void registerHoistPasses(llvm::PassBuilder &builder, const Image *image);
 
 /// LLVM's pass builder with Hoist's passes registered by name and the four analysis managers
-/// registered and cross-wired, ready to build and run pipelines.
+/// registered and cross-wired, ready to build and run pipelines. `registerAnalyses`, when set,
+/// registers function analyses first (an alias analysis pipeline replaces LLVM's default).
 struct PassSetup {
-  explicit PassSetup(const Image *image);
+  explicit PassSetup(const Image *image,
+                     const std::function<void(llvm::PassBuilder &, llvm::FunctionAnalysisManager &)>
+                         &registerAnalyses = nullptr);
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgsccs;

@@ -83,7 +83,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   if (options.level == 0)
     return report;
 
-  PassSetup setup(image);
+  PassSetup setup(image, options.registerAnalyses);
   llvm::PassBuilder &builder = setup.builder;
 
   auto start = std::chrono::steady_clock::now();

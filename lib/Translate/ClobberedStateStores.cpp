@@ -1,10 +1,10 @@
 #include "Translate/ClobberedStateStores.h"
 
+#include "Translate/BlockDataflow.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
 
 #include <llvm/ADT/BitVector.h>
-#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -18,28 +18,19 @@ namespace {
 
 class Liveness {
 public:
-  Liveness(llvm::Function &function, const llvm::BitVector &callerSaved)
-      : function_(function), state_(function.getArg(0)),
+  Liveness(llvm::Function &function, const llvm::BitVector &callerSaved,
+           const StateEffectsMap *effects)
+      : function_(function), state_(function.getArg(0)), effects_(effects),
         layout_(function.getParent()->getDataLayout()), callerSaved_(callerSaved),
         all_(callerSaved.size(), true), none_(callerSaved.size(), false) {}
 
   void solve() {
-    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-    std::vector<llvm::BasicBlock *> backward(order.begin(), order.end());
-    std::reverse(backward.begin(), backward.end());
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (llvm::BasicBlock *block : backward) {
-        llvm::BitVector live = liveOut(*block);
-        for (llvm::Instruction &instruction : llvm::reverse(*block))
-          apply(instruction, live, nullptr);
-        auto [it, inserted] = liveIn_.try_emplace(block, live);
-        if (inserted || it->second != live) {
-          it->second = std::move(live);
-          changed = true;
-        }
-      }
-    }
+    solveBlockDataflow(function_, FlowDirection::Backward, [&](llvm::BasicBlock &block) {
+      llvm::BitVector live = liveOut(block);
+      for (llvm::Instruction &instruction : llvm::reverse(block))
+        apply(instruction, live, nullptr);
+      return recordBlockResult(liveIn_, &block, std::move(live));
+    });
   }
 
   std::vector<llvm::StoreInst *> deadStores() {
@@ -105,7 +96,9 @@ private:
       return;
     }
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
-      if (callReachesState(*call, state_, layout_))
+      if (const StateEffects *callee = effectsOfCall(effects_, *call, state_, layout_))
+        live |= callee->reads;
+      else if (callReachesState(*call, state_, layout_))
         live = all_;
       else if (isLibraryCall(*call, state_, layout_))
         live.reset(callerSaved_);
@@ -114,6 +107,7 @@ private:
 
   llvm::Function &function_;
   const llvm::Value *state_;
+  const StateEffectsMap *effects_;
   const llvm::DataLayout &layout_;
   const llvm::BitVector &callerSaved_;
   llvm::BitVector all_, none_;
@@ -129,20 +123,12 @@ public:
         none_(callerSaved.size(), false) {}
 
   void solve() {
-    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (llvm::BasicBlock *block : order) {
-        llvm::BitVector clobbered = entry(*block);
-        for (llvm::Instruction &instruction : *block)
-          apply(instruction, clobbered, nullptr);
-        auto [it, inserted] = exit_.try_emplace(block, clobbered);
-        if (inserted || it->second != clobbered) {
-          it->second = std::move(clobbered);
-          changed = true;
-        }
-      }
-    }
+    solveBlockDataflow(function_, FlowDirection::Forward, [&](llvm::BasicBlock &block) {
+      llvm::BitVector clobbered = entry(block);
+      for (llvm::Instruction &instruction : block)
+        apply(instruction, clobbered, nullptr);
+      return recordBlockResult(exit_, &block, std::move(clobbered));
+    });
   }
 
   std::vector<llvm::LoadInst *> undefinedLoads() {
@@ -232,11 +218,19 @@ llvm::PreservedAnalyses ClobberedStateLoadsPass::run(llvm::Function &function,
   std::vector<llvm::LoadInst *> loads = clobbered.undefinedLoads();
   if (loads.empty())
     return llvm::PreservedAnalyses::all();
-  // Frozen, not poison: an arbitrary but fixed value, as the register holds in the machine. A
-  // partial write (`mov cl, ...`) must still give the written byte, and poison would spread
-  // through the merge into the whole register.
+  // A general register or flag: frozen, not poison: an arbitrary but fixed value, as the
+  // register holds in the machine. A partial write (`mov cl, ...`) must still give the written
+  // byte, and poison would spread through the merge into the whole register. A vector or x87
+  // register: undef, arbitrary bit by bit, which a merge keeps to the bits not written and
+  // which lets a loop that never writes the register keep the value it came in with (a phi of
+  // that value and undef is that value) instead of carrying a new one through every iteration.
   for (llvm::LoadInst *load : loads) {
-    auto *value = new llvm::FreezeInst(llvm::PoisonValue::get(load->getType()), "clobbered", load);
+    llvm::Type *type = load->getType();
+    llvm::Value *value =
+        type->isIntegerTy()
+            ? static_cast<llvm::Value *>(
+                  new llvm::FreezeInst(llvm::PoisonValue::get(type), "clobbered", load))
+            : llvm::UndefValue::get(type);
     load->replaceAllUsesWith(value);
     load->eraseFromParent();
   }
@@ -250,7 +244,7 @@ llvm::PreservedAnalyses ClobberedStateStoresPass::run(llvm::Function &function,
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
   llvm::BitVector callerSaved = callerSavedBytes(*function.getParent());
-  Liveness liveness(function, callerSaved);
+  Liveness liveness(function, callerSaved, effects_);
   liveness.solve();
   std::vector<llvm::StoreInst *> dead = liveness.deadStores();
   if (dead.empty())

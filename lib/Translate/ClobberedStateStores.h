@@ -7,18 +7,26 @@
 // cannot exist. In a loop that calls a library per character that is most of the loop's work.
 #pragma once
 
+#include "Translate/LiftedCallEffects.h"
+
 #include <llvm/IR/PassManager.h>
 
 namespace hoist {
 
 /// Backward liveness of State bytes over each lifted function: a load reads its bytes, a call
-/// that receives State and a return read all of State, a store of a whole range kills it, and
+/// of a lifted function the bytes its summary says it may read (when `effects` is given), any
+/// other call that receives State and a return all of State, a store of a whole range kills it, and
 /// a native library call (an inlined import: an indirect call without State, or
 /// hoist_native_call) kills the caller-saved registers. A store none of whose bytes is live is
 /// erased.
 class ClobberedStateStoresPass : public llvm::PassInfoMixin<ClobberedStateStoresPass> {
 public:
+  explicit ClobberedStateStoresPass(const StateEffectsMap *effects = nullptr)
+      : effects_(effects) {}
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
+
+private:
+  const StateEffectsMap *effects_;
 };
 
 /// Forward, on every path: a load of State bytes that a library call left undefined and nothing

@@ -1,10 +1,10 @@
 #include "Translate/RedundantStateStores.h"
 
+#include "Translate/BlockDataflow.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
 
-#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
@@ -33,32 +33,22 @@ using Facts = std::map<FieldKey, llvm::Value *>;
 
 class Analysis {
 public:
-  Analysis(llvm::Function &function)
-      : function_(function), state_(function.getArg(0)),
+  Analysis(llvm::Function &function, const StateEffectsMap *effects)
+      : function_(function), state_(function.getArg(0)), effects_(effects),
         layout_(function.getParent()->getDataLayout()),
         callerSaved_(callerSavedBytes(*function.getParent())) {}
 
   /// Iterates to a fixpoint; false when the budget ran out (then nothing is removed).
   bool solve() {
-    llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-    for (unsigned round = 0; round < 20; ++round) {
-      bool changed = false;
-      for (llvm::BasicBlock *block : order) {
-        Facts facts = entryFacts(*block);
-        for (llvm::Instruction &instruction : *block)
-          apply(instruction, facts, nullptr);
-        auto [it, inserted] = exit_.try_emplace(block, facts);
-        if (!inserted && it->second != facts) {
-          it->second = std::move(facts);
-          changed = true;
-        } else if (inserted) {
-          changed = true;
-        }
-      }
-      if (!changed)
-        return true;
-    }
-    return false;
+    return solveBlockDataflow(
+        function_, FlowDirection::Forward,
+        [&](llvm::BasicBlock &block) {
+          Facts facts = entryFacts(block);
+          for (llvm::Instruction &instruction : block)
+            apply(instruction, facts, nullptr);
+          return recordBlockResult(exit_, &block, std::move(facts));
+        },
+        /*maxRounds=*/20);
   }
 
   /// The stores that write what their field already holds.
@@ -92,6 +82,17 @@ private:
       bool clobbered = start >= 0 && end <= (int64_t)callerSaved_.size() &&
                        callerSaved_.find_first_in(start, end) != -1;
       it = clobbered ? facts.erase(it) : std::next(it);
+    }
+  }
+
+  /// The fields a lifted callee may write, by its summary.
+  void forgetWritten(Facts &facts, const llvm::BitVector &writes) {
+    for (auto it = facts.begin(); it != facts.end();) {
+      int64_t start = it->first.offset;
+      int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
+      bool written = start < 0 || end > (int64_t)writes.size() ||
+                     writes.find_first_in(start, end) != -1;
+      it = written ? facts.erase(it) : std::next(it);
     }
   }
 
@@ -134,7 +135,9 @@ private:
       return;
     }
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
-      if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
+      if (const StateEffects *callee = effectsOfCall(effects_, *call, state_, layout_))
+        forgetWritten(facts, callee->writes);
+      else if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
         facts.clear();
       else if (isLibraryCall(*call, state_, layout_))
         forgetCallerSaved(facts);   // as ClobberedStateStores sees it: undefined after the call
@@ -192,6 +195,7 @@ private:
 
   llvm::Function &function_;
   const llvm::Value *state_;
+  const StateEffectsMap *effects_;
   const llvm::DataLayout &layout_;
   llvm::BitVector callerSaved_;
   std::map<llvm::BasicBlock *, Facts> exit_;
@@ -212,7 +216,7 @@ llvm::PreservedAnalyses RedundantStateStoresPass::run(llvm::Function &function,
                                                       llvm::FunctionAnalysisManager &) {
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
-  Analysis analysis(function);
+  Analysis analysis(function, effects_);
   if (!analysis.solve())
     return llvm::PreservedAnalyses::all();
   std::vector<llvm::StoreInst *> redundant = analysis.redundantStores();
@@ -225,10 +229,10 @@ llvm::PreservedAnalyses RedundantStateStoresPass::run(llvm::Function &function,
   return preserved;
 }
 
-uint64_t removeRedundantStateStores(llvm::Module &module) {
+uint64_t removeRedundantStateStores(llvm::Module &module, const StateEffectsMap *effects) {
   llvm::FunctionPassManager passes;
-  passes.addPass(RedundantStateStoresPass());
-  passes.addPass(ClobberedStateStoresPass());
+  passes.addPass(RedundantStateStoresPass(effects));
+  passes.addPass(ClobberedStateStoresPass(effects));
   passes.addPass(llvm::ADCEPass());   // the phis and values only those stores used
   passes.addPass(llvm::SimplifyCFGPass());
   llvm::ModulePassManager pipeline;

@@ -6,6 +6,9 @@
 #include "Translate/ElfProgram.h"
 #include "Translate/HostObject.h"
 #include "Translate/ImportCalls.h"
+#include "Translate/LiftedCallEffects.h"
+#include "Translate/NativeCarrylessMultiply.h"
+#include "Translate/UnexpectedReturns.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
 #include "Translate/Refusals.h"
@@ -129,12 +132,24 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   report.functions = tables.functions;
   report.patchableEntries = tables.patchableEntries;
   describeStateArguments(*module);
+  endUnexpectedReturns(*module);
+  if (hostHasCarrylessMultiply())
+    report.nativeCarrylessMultiplies = useNativeCarrylessMultiply(*module);
   letAliasAnalysisFollowState();
   if (options.optLevel > 0)
     forgetClobberedRegisters(*module);
-  optimizeModule(*module, image.get(), OptimizeOptions{.level = options.optLevel});
+  // Summarized before the optimizer changes the functions; the summaries stay true after
+  // (LiftedCallEffects.h).
+  StateEffectsMap stateEffects = summarizeStateEffects(*module);
+  optimizeModule(*module, image.get(),
+                 OptimizeOptions{.level = options.optLevel,
+                                 .registerAnalyses =
+                                     [&](llvm::PassBuilder &builder,
+                                         llvm::FunctionAnalysisManager &functions) {
+                                       registerLiftedCallAA(builder, functions, stateEffects);
+                                     }});
   if (options.optLevel > 0)
-    report.redundantStoresRemoved = removeRedundantStateStores(*module);
+    report.redundantStoresRemoved = removeRedundantStateStores(*module, &stateEffects);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);

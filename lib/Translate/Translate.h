@@ -30,6 +30,7 @@ struct TranslateReport {
   uint64_t patchableEntries = 0;
   uint64_t instructions = 0;
   uint64_t redundantStoresRemoved = 0;   ///< State writebacks of values already there
+  uint64_t nativeCarrylessMultiplies = 0;   ///< generic pclmulqdq halves made the instruction
 };
 
 llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,

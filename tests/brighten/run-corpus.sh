@@ -7,7 +7,10 @@
 # Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]
 #        (default: gcc, clang-19 and mingw, O0-O3; scripts/brighten-quality.sh measures the IR)
 # CORPUS_CFLAGS adds compiler flags (the deobfuscation test loads its obfuscator plugin this
-# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate-passes).
+# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate-passes). LIFT_IR=1 lifts to
+# brightened.ll and compiles that with clang-19 (the deobfuscation test counts its
+# instructions without lifting a second time); CORPUS_FUNCTIONS lifts only the functions it
+# names.
 # Prints one summary line per configuration; exits 1 if any brightened function differs, the
 # toolchain fails, or the declined functions are not exactly those in expected-declines (when
 # every default configuration runs).
@@ -23,7 +26,8 @@ if [ ${#configs[@]} -eq 0 ]; then
 fi
 mkdir -p "$work"
 : >"$work/declines"
-names=$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/corpus.h")
+# CORPUS_FUNCTIONS lifts only those (the driver counts the others as declined).
+names=${CORPUS_FUNCTIONS:-$(sed -n 's/^  X([^,]*, \([a-z_0-9]*\),.*/\1/p' "$here/corpus.h")}
 # The globals the corpus functions keep state in: Hoist names them inside its copies of the
 # image's data sections; the driver compares them with the originals'.
 globals=$(sed -n 's/^#define CORPUS_GLOBALS(X) //p' "$here/corpus.h" | sed 's/X(\([a-z_0-9]*\))/\1/g')
@@ -48,8 +52,15 @@ for config in "${configs[@]}"; do
     $cc "$dir/corpus.o" "$dir/main.o" -lm -o "$binary" || { echo "$config: compile failed"; status=1; continue; }
   functionArgs=()
   for name in $names; do functionArgs+=(--function "$name"); done
-  if ! "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 ${HOIST_FLAGS:-} --emit obj \
-      -o "$dir/brightened.o" 2>"$dir/lift.err"; then
+  if [ "${LIFT_IR:-0}" = 1 ]; then
+    "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 ${HOIST_FLAGS:-} \
+      -o "$dir/brightened.ll" 2>"$dir/lift.err" &&
+      clang-19 -c "$dir/brightened.ll" -o "$dir/brightened.o" 2>>"$dir/lift.err"
+  else
+    "$hoist" lift "$binary" "${functionArgs[@]}" --brighten -O2 ${HOIST_FLAGS:-} --emit obj \
+      -o "$dir/brightened.o" 2>"$dir/lift.err"
+  fi
+  if [ $? -ne 0 ]; then
     echo "$config: hoist lift failed"; cat "$dir/lift.err"; status=1; continue
   fi
   : >"$dir/rename"

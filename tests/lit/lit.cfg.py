@@ -12,3 +12,12 @@ config.substitutions.append(("%example_elf", config.example_elf))
 config.substitutions.append(("%example_pe", config.example_pe))
 config.substitutions.append(("%calls_o2", config.calls_o2))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+
+# Host CPU features some translate tests need (a translation runs on the translating CPU).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        host_flags = set(next((l.split(":", 1)[1].split() for l in cpuinfo if l.startswith("flags")), []))
+except OSError:
+    host_flags = set()
+if "pclmulqdq" in host_flags:
+    config.available_features.add("pclmul")

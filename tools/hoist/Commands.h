@@ -51,9 +51,11 @@ struct LiftCommandOptions {
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
-  bool deobfuscatePasses = false;       ///< --deobfuscate: the passes of lib/Deobf/Passes in the fixpoint
+  /// --deobfuscate (or =passes): the passes of lib/Deobf/Passes in every fixpoint round.
+  bool deobfuscatePasses = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
-  /// --deobfuscate: the named functions are lifted concolically (lib/Deobf/Concolic).
+  /// --deobfuscate (or =concolic): the named functions are lifted concolically
+  /// (lib/Deobf/Concolic).
   std::optional<DeobfuscateOptions> deobfuscate;
 };
 

@@ -55,37 +55,68 @@ void optimize(llvm::Module &module, unsigned level, const Image &image,
   optimizeModule(module, &image, options);
 }
 
-/// What the deobfuscation passes did, per function of the final module. Brightening runs
-/// them on `fn_X.brightened` before naming it after its symbol, and on probes (`.probe`),
-/// which are copies and are not counted.
-llvm::json::Object deobfuscationToJSON(const DeobfuscationPassStats &stats,
+/// The address `function` was lifted from: its symbol's, or the one in its name `fn_<hex>`.
+std::optional<uint64_t> addressOf(const llvm::Function &function, const Image &image) {
+  llvm::StringRef name = function.getName();
+  if (std::optional<uint64_t> address = image.lookupSymbol(name.str()))
+    return address;
+  uint64_t address = 0;
+  if (name.consume_front("fn_") && !name.getAsInteger(16, address))
+    return address;
+  return std::nullopt;
+}
+
+/// The diagnostics JSON's `deobfuscation` array: one record per deobfuscated function, named
+/// as in the output module, with what the concolic lift did (`concolic`: the functions the
+/// command line named, in its order) and what the IR passes did (`passes`: every function of
+/// the module). Brightening runs the passes on `fn_X.brightened` before naming it after its
+/// symbol, and on probes (`.probe`), which are copies and are not counted.
+llvm::json::Array deobfuscationRecords(const std::vector<DeobfuscationStats> &concolic,
+                                       const DeobfuscationPassStats *passes,
                                        const llvm::Module &module, const Image &image) {
-  std::map<std::string, DeobfuscationCounts> byName = stats.byFunction();
-  llvm::json::Object functions;
+  std::map<uint64_t, std::string> nameAt;
+  for (const llvm::Function &function : module)
+    if (!function.isDeclaration())
+      if (std::optional<uint64_t> address = addressOf(function, image))
+        nameAt.emplace(*address, function.getName().str());
+  llvm::json::Array records;
+  std::map<std::string, size_t> recordOf;
+  auto record = [&](const std::string &name, std::optional<uint64_t> entry) -> llvm::json::Object & {
+    auto [found, added] = recordOf.emplace(name, records.size());
+    if (added) {
+      llvm::json::Object fresh{{"function", name}};
+      if (entry)
+        fresh["entry"] = "0x" + llvm::utohexstr(*entry, true);
+      records.push_back(std::move(fresh));
+    }
+    return *records[found->second].getAsObject();
+  };
+  for (const DeobfuscationStats &stats : concolic) {
+    auto named = nameAt.find(stats.entry);
+    std::string name = named != nameAt.end() ? named->second
+                                             : llvm::formatv("fn_{0:x-}", stats.entry).str();
+    record(name, stats.entry)["concolic"] = stats.toJSON();
+  }
+  if (!passes)
+    return records;
+  std::map<std::string, DeobfuscationCounts> byName = passes->byFunction();
   for (const llvm::Function &function : module) {
     if (function.isDeclaration())
       continue;
     std::string name = function.getName().str();
-    std::string lifted = name;
-    if (std::optional<uint64_t> address = image.lookupSymbol(name))
-      lifted = llvm::formatv("fn_{0:x-}", *address).str();
+    std::optional<uint64_t> address = addressOf(function, image);
+    std::string lifted = address ? llvm::formatv("fn_{0:x-}", *address).str() : name;
     DeobfuscationCounts sum;
     for (const std::string &key : {name, lifted, lifted + ".brightened"}) {
       auto found = byName.find(key);
       if (found == byName.end())
         continue;
-      sum.mbaSimplified += found->second.mbaSimplified;
-      sum.branchesFolded += found->second.branchesFolded;
-      sum.dispatchersUnflattened += found->second.dispatchersUnflattened;
-      sum.edgesThreaded += found->second.edgesThreaded;
+      sum += found->second;
       byName.erase(found);   // a name listed twice (no symbol) counts once
     }
-    functions[name] = llvm::json::Object{{"mba_simplified", sum.mbaSimplified},
-                                         {"branches_folded", sum.branchesFolded},
-                                         {"dispatchers_unflattened", sum.dispatchersUnflattened},
-                                         {"edges_threaded", sum.edgesThreaded}};
+    record(name, address)["passes"] = sum.toJSON();
   }
-  return functions;
+  return records;
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -100,11 +131,7 @@ llvm::json::Object statsToJSON(const LiftStats &stats) {
 
 llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
                              const DiagnosticSink &diagnostics, const PhaseProfile &profile,
-                             const std::vector<DeobfuscationStats> &deobfuscated = {},
-                             std::optional<llvm::json::Object> deobfuscationPasses = std::nullopt) {
-  llvm::json::Array deobfuscation;
-  for (const DeobfuscationStats &function : deobfuscated)
-    deobfuscation.push_back(function.toJSON());
+                             llvm::json::Array deobfuscation = {}) {
   llvm::json::Object root{
       {"deobfuscation", std::move(deobfuscation)},
       {"lift_stats", statsToJSON(stats)},
@@ -112,8 +139,6 @@ llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
                                      {"errors", diagnostics.count(Severity::Error)}}},
       {"profile_ms", profile.toJSON()},
       {"diagnostics", diagnostics.toJSON()}};
-  if (deobfuscationPasses)
-    root["deobfuscation_passes"] = std::move(*deobfuscationPasses);
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)
@@ -280,10 +305,9 @@ int runLift(const LiftCommandOptions &options) {
   if (!options.diagnosticsPath.empty())
     if (llvm::Error error = writeDiagnostics(
             options.diagnosticsPath, lifter.stats(), diagnostics, profile,
-            deobfuscated,
-            options.deobfuscatePasses
-                ? std::optional(deobfuscationToJSON(deobfuscationStats, *module, *image))
-                                : std::nullopt))
+            deobfuscationRecords(deobfuscated,
+                                 options.deobfuscatePasses ? &deobfuscationStats : nullptr,
+                                 *module, *image)))
       return reportFailure(std::move(error));
   leaveToTheOperatingSystem(std::move(module), std::move(contextOwner));
   return 0;

@@ -109,10 +109,15 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
     }
   };
   unsigned workers = options.jobs.value_or(1) == 0 ? allCores() : options.jobs.value_or(1);
+  // Every worker is a new thread, -j 1 included: glibc gives a new thread an allocator arena
+  // of its own, while the main thread's heap is full of the holes discovery left (its
+  // decoded-instruction cache freed and refilled among the blocks it keeps). Chunks lifted on
+  // the main thread were served from those holes spread over the whole heap, and every
+  // allocation and use of the IR missed the cache more as the program grew: 1M instructions
+  // took 2x the time per instruction of 100k (docs/PERFORMANCE.md).
   std::vector<std::thread> threads;
-  for (unsigned i = 1; i < workers; ++i)
+  for (unsigned i = 0; i < workers; ++i)
     threads.emplace_back(work);
-  work();
   for (std::thread &thread : threads)
     thread.join();
 

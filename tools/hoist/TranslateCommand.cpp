@@ -50,7 +50,8 @@ int runTranslate(const TranslateCommandOptions &options) {
     llvm::errs() << "hoist: translated " << report->functions << " functions ("
                  << report->instructions << " instructions; " << report->patchableEntries
                  << " entries reachable from native code; " << report->redundantStoresRemoved
-                 << " redundant State stores removed) into " << options.output << "\n";
+                 << " redundant State stores removed; " << report->nativeCarrylessMultiplies
+                 << " carry-less multiplies made native) into " << options.output << "\n";
   return 0;
 }
 

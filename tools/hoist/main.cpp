@@ -81,14 +81,15 @@ cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
 
-cl::opt<bool> Deobfuscate("deobfuscate",
-                          cl::desc("Concolic lifting: follow concrete jumps, calls and returns, "
-                                   "fold concrete branches, inline calls, devirtualize "
-                                   "(docs/DEOBFUSCATE.md)"),
-                          cl::sub(LiftCmd));
+cl::opt<std::string> Deobfuscate(
+    "deobfuscate", cl::ValueOptional,
+    cl::desc("Deobfuscate (docs/DEOBFUSCATE.md): a concolic lift that follows concrete jumps, "
+             "calls and returns, folds decided branches and devirtualizes, then the IR passes "
+             "that undo MBA, opaque predicates and flattening. =concolic: the lift alone; "
+             "=passes: the passes alone, on the static lift"),
+    cl::value_desc("all|concolic|passes"), cl::sub(LiftCmd));
 cl::opt<bool> DeobfuscatePasses("deobfuscate-passes",
-                                cl::desc("Undo MBA, opaque predicates and flattening in the "
-                                         "optimizer (docs/DEOBFUSCATE_PASSES.md)"),
+                                cl::desc("Deprecated: --deobfuscate=passes"), cl::Hidden,
                                 cl::sub(LiftCmd));
 cl::opt<std::string> Outline("outline", cl::desc("With --deobfuscate: callees kept as calls"),
                              cl::value_desc("0xaddr,..."), cl::sub(LiftCmd));
@@ -196,7 +197,6 @@ int main(int argc, char **argv) {
     options.verifyEachFunction = VerifyEach;
     options.verify = Verify;
     options.valueNames = ValueNames;
-    options.deobfuscatePasses = DeobfuscatePasses;
     options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
@@ -208,13 +208,22 @@ int main(int argc, char **argv) {
     }
     if (Brighten.getNumOccurrences())
       options.brighten = Brighten.empty() ? "default" : Brighten.getValue();
-    if (!Deobfuscate && (!Outline.empty() || !ConcreteMemory.empty() || !SymbolicMemory.empty()))
-      return usageError("--outline, --concrete-memory and --symbolic-memory need --deobfuscate");
-    // Together they crash LLVM's CVP on a probe of a flattened function (clang-19 -O0
-    // `narrow_compare`, the deobfuscate-corpus): refused until that is understood.
-    if (Deobfuscate && DeobfuscatePasses)
-      return usageError("--deobfuscate and --deobfuscate-passes are not supported together yet");
-    if (Deobfuscate) {
+    // --deobfuscate alone is the whole deobfuscation; --deobfuscate-passes is the old name of
+    // --deobfuscate=passes.
+    bool concolic = false;
+    if (Deobfuscate.getNumOccurrences()) {
+      if (Deobfuscate != "" && Deobfuscate != "all" && Deobfuscate != "concolic" &&
+          Deobfuscate != "passes")
+        return usageError("--deobfuscate takes all, concolic or passes, not '" + Deobfuscate +
+                          "'");
+      concolic = Deobfuscate != "passes";
+      options.deobfuscatePasses = Deobfuscate != "concolic";
+    }
+    options.deobfuscatePasses |= DeobfuscatePasses;
+    if (!concolic && (!Outline.empty() || !ConcreteMemory.empty() || !SymbolicMemory.empty()))
+      return usageError("--outline, --concrete-memory and --symbolic-memory need the concolic "
+                        "lift (--deobfuscate or --deobfuscate=concolic)");
+    if (concolic) {
       auto parsed = hoist::parseDeobfuscateOptions(Outline, ConcreteMemory, SymbolicMemory);
       if (!parsed)
         return usageError(llvm::toString(parsed.takeError()));

@@ -62,8 +62,7 @@ llvm::Expected<DeobfuscateOptions> parseDeobfuscateOptions(llvm::StringRef outli
 }
 
 llvm::json::Object DeobfuscationStats::toJSON() const {
-  return llvm::json::Object{{"entry", "0x" + llvm::utohexstr(entry, true)},
-                            {"block_instances", blockInstances},
+  return llvm::json::Object{{"block_instances", blockInstances},
                             {"contexts", contexts},
                             {"addresses", addresses},
                             {"instructions_lifted", instructionsLifted},

@@ -41,7 +41,8 @@ llvm::Expected<DeobfuscateOptions> parseDeobfuscateOptions(llvm::StringRef outli
                                                            llvm::StringRef concrete,
                                                            llvm::StringRef symbolic);
 
-/// What concolic lifting did to one function, for the diagnostics JSON.
+/// What concolic lifting did to one function: the `concolic` part of its `deobfuscation` record
+/// in the diagnostics JSON.
 struct DeobfuscationStats {
   uint64_t entry = 0;
   uint64_t blockInstances = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <llvm/IR/PassManager.h>
+#include <llvm/Support/JSON.h>
 
 #include <cstdint>
 #include <map>
@@ -19,6 +20,10 @@ struct DeobfuscationCounts {
   uint64_t branchesFolded = 0;         ///< conditional branches found constant
   uint64_t dispatchersUnflattened = 0; ///< dispatchers whose state edges were all threaded
   uint64_t edgesThreaded = 0;          ///< predecessor edges sent straight to their case
+
+  DeobfuscationCounts &operator+=(const DeobfuscationCounts &other);
+  /// The `passes` part of a function's `deobfuscation` record in the diagnostics JSON.
+  llvm::json::Object toJSON() const;
 };
 
 /// Counts per function name, summed over the fixpoint's rounds.

@@ -4,13 +4,24 @@
 
 namespace hoist {
 
+DeobfuscationCounts &DeobfuscationCounts::operator+=(const DeobfuscationCounts &other) {
+  mbaSimplified += other.mbaSimplified;
+  branchesFolded += other.branchesFolded;
+  dispatchersUnflattened += other.dispatchersUnflattened;
+  edgesThreaded += other.edgesThreaded;
+  return *this;
+}
+
+llvm::json::Object DeobfuscationCounts::toJSON() const {
+  return llvm::json::Object{{"mba_simplified", mbaSimplified},
+                            {"predicates_folded", branchesFolded},
+                            {"dispatchers_unflattened", dispatchersUnflattened},
+                            {"edges_threaded", edgesThreaded}};
+}
+
 void DeobfuscationPassStats::add(const std::string &function, const DeobfuscationCounts &counts) {
   std::lock_guard<std::mutex> lock(mutex_);
-  DeobfuscationCounts &sum = byFunction_[function];
-  sum.mbaSimplified += counts.mbaSimplified;
-  sum.branchesFolded += counts.branchesFolded;
-  sum.dispatchersUnflattened += counts.dispatchersUnflattened;
-  sum.edgesThreaded += counts.edgesThreaded;
+  byFunction_[function] += counts;
 }
 
 std::map<std::string, DeobfuscationCounts> DeobfuscationPassStats::byFunction() const {

@@ -34,8 +34,37 @@ bool isNode(const llvm::Value *value, ExpressionKind kind) {
   case llvm::Instruction::ZExt:
   case llvm::Instruction::SExt:
     return kind == ExpressionKind::LowBits && isSmallInteger(instruction->getOperand(0));
+  case llvm::Instruction::Select: {
+    // `select (trunc x to i1), a, b`: InstCombine's form of a + (x & 1) * (b - a), which MBA
+    // with constants turns into. Only on a bit of a value as wide as the result, so that the
+    // leaves stay at least as wide as the roots.
+    auto *bit = llvm::dyn_cast<llvm::TruncInst>(instruction->getOperand(0));
+    return bit && bit->getType()->isIntegerTy(1) && isSmallInteger(bit->getOperand(0)) &&
+           bit->getOperand(0)->getType()->getIntegerBitWidth() >=
+               instruction->getType()->getIntegerBitWidth();
+  }
   default:
     return false;
+  }
+}
+
+bool isArithmeticNode(const llvm::Instruction *node) {
+  switch (node->getOpcode()) {
+  case llvm::Instruction::Add:
+  case llvm::Instruction::Sub:
+  case llvm::Instruction::Mul:
+  case llvm::Instruction::Shl: return true;
+  case llvm::Instruction::Or: return llvm::cast<llvm::PossiblyDisjointInst>(node)->isDisjoint();
+  default: return false;
+  }
+}
+
+bool isBitwiseNode(const llvm::Instruction *node) {
+  switch (node->getOpcode()) {
+  case llvm::Instruction::And:
+  case llvm::Instruction::Xor: return true;
+  case llvm::Instruction::Or: return !llvm::cast<llvm::PossiblyDisjointInst>(node)->isDisjoint();
+  default: return false;
   }
 }
 
@@ -106,9 +135,12 @@ std::vector<uint64_t> Expression::evaluate(llvm::ArrayRef<uint64_t> leafValues) 
     case llvm::Instruction::Sub: result = a - b; break;
     case llvm::Instruction::Mul: result = a * b; break;
     case llvm::Instruction::And: result = a & b; break;
-    case llvm::Instruction::Or: result = a | b; break;
+    case llvm::Instruction::Or: result = isArithmeticNode(node) ? a + b : a | b; break;
     case llvm::Instruction::Xor: result = a ^ b; break;
     case llvm::Instruction::Shl: result = b >= width ? 0 : a << b; break;
+    case llvm::Instruction::Select:
+      result = a & 1 ? b : valueOf(node->getOperand(2), values, leafValues);
+      break;
     case llvm::Instruction::Trunc:
     case llvm::Instruction::ZExt: result = a; break;
     case llvm::Instruction::SExt: {
@@ -147,17 +179,11 @@ unsigned Expression::exclusiveNodes() const {
 std::vector<llvm::Value *> Expression::arithmeticUnderBitwise() const {
   auto isArithmetic = [&](llvm::Value *value) {
     auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
-    if (!instruction || !nodeIndex_.count(value))
-      return false;
-    unsigned opcode = instruction->getOpcode();
-    return opcode == llvm::Instruction::Add || opcode == llvm::Instruction::Sub ||
-           opcode == llvm::Instruction::Mul || opcode == llvm::Instruction::Shl;
+    return instruction && nodeIndex_.count(value) && isArithmeticNode(instruction);
   };
   std::vector<llvm::Value *> found;
   for (llvm::Instruction *node : nodes_) {
-    unsigned opcode = node->getOpcode();
-    if (opcode != llvm::Instruction::And && opcode != llvm::Instruction::Or &&
-        opcode != llvm::Instruction::Xor)
+    if (!isBitwiseNode(node))
       continue;
     for (llvm::Value *operand : node->operands())
       if (isArithmetic(operand) && !llvm::is_contained(found, operand))
@@ -169,16 +195,8 @@ std::vector<llvm::Value *> Expression::arithmeticUnderBitwise() const {
 bool Expression::mixesArithmeticAndBitwise() const {
   bool arithmetic = false, bitwise = false;
   for (llvm::Instruction *node : nodes_) {
-    switch (node->getOpcode()) {
-    case llvm::Instruction::Add:
-    case llvm::Instruction::Sub:
-    case llvm::Instruction::Mul:
-    case llvm::Instruction::Shl: arithmetic = true; break;
-    case llvm::Instruction::And:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::Xor: bitwise = true; break;
-    default: break;
-    }
+    arithmetic |= isArithmeticNode(node);
+    bitwise |= isBitwiseNode(node);
   }
   return arithmetic && bitwise;
 }

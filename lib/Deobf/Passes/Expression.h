@@ -15,8 +15,9 @@ namespace hoist::deobf {
 
 /// Which instructions a DAG looks into; everything else is a leaf.
 enum class ExpressionKind {
-  /// add, sub, mul, and, or, xor, shl by a constant, trunc: the operators of MBA. Extensions
-  /// and right shifts are leaves, so every leaf is at least as wide as the roots.
+  /// add, sub, mul, and, or, xor, shl by a constant, trunc, and select on a truncated bit
+  /// (of a value at least as wide): the operators of MBA. Extensions and right shifts are
+  /// leaves, so every leaf is at least as wide as the roots.
   Mba,
   /// The same plus zext and sext: operators whose low k result bits depend only on the low k
   /// bits of their operands, for any k.
@@ -25,6 +26,13 @@ enum class ExpressionKind {
 
 /// Whether a DAG of `kind` looks into `value` (else it is a leaf or a constant).
 bool isNode(const llvm::Value *value, ExpressionKind kind);
+
+/// add, sub, mul, shl, and `or disjoint`: InstCombine writes an add of values that share no
+/// bit that way, and a DAG reads it as the add (which refines it: the or is poison when the
+/// operands share a bit), so an MBA stays linear through it.
+bool isArithmeticNode(const llvm::Instruction *node);
+/// and, xor, and or other than `or disjoint`.
+bool isBitwiseNode(const llvm::Instruction *node);
 
 class Expression {
 public:

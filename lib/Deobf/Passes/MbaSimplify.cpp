@@ -19,6 +19,7 @@
 #include "Deobf/Passes/DeobfPasses.h"
 #include "Deobf/Passes/Expression.h"
 #include "Deobf/Passes/PolynomialMba.h"
+#include "Deobf/Passes/ProofCache.h"
 #include "Deobf/Passes/Prover.h"
 
 #include <llvm/IR/Constants.h>
@@ -38,6 +39,7 @@ using deobf::Expression;
 
 constexpr unsigned MaxNodes = 128;
 constexpr unsigned MaxLeaves = 5;
+constexpr unsigned WideLeaves = 16;   ///< leaves looked for before sums become leaves
 constexpr unsigned ProofTimeoutMs = 300;
 constexpr unsigned ProofsPerFunction = 16;   ///< budget of Z3 queries per pass run
 
@@ -55,28 +57,112 @@ bool isLinearMba(const Expression &expression) {
       llvm::Value *operand = node->getOperand(i);
       return bitwise.count(operand) || isUniformConstant(operand);
     };
-    switch (node->getOpcode()) {
-    case llvm::Instruction::And:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::Xor:
+    if (deobf::isBitwiseNode(node)) {
       if (!operandBitwise(0) || !operandBitwise(1))
         return false;
       bitwise.insert(node);
-      break;
+      continue;
+    }
+    switch (node->getOpcode()) {
     case llvm::Instruction::Trunc:
       if (operandBitwise(0))
         bitwise.insert(node);
       break;
+    case llvm::Instruction::Select:
+      return false;
     case llvm::Instruction::Mul:
       if (!llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
           !llvm::isa<llvm::ConstantInt>(node->getOperand(1)))
         return false;
       break;
-    default:   // add, sub, shl by a constant
+    default:   // add (or `or disjoint`), sub, shl by a constant
       break;
     }
   }
   return true;
+}
+
+/// Moebius inversion over subsets: c_S = sum over T in S of (-1)^|S\T| values[T].
+std::vector<uint64_t> subsetCoefficients(std::vector<uint64_t> values, unsigned n) {
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned set = 0; set < values.size(); ++set)
+      if (set & (1u << i))
+        values[set] -= values[set ^ (1u << i)];
+  return values;
+}
+
+/// A DAG is a linear MBA with constants when it is a linear MBA except that bitwise operators
+/// may also see constants other than 0 and -1: still a sum of per-bit functions, but the
+/// function differs between bit positions where the constants' bits differ.
+bool isLinearMbaWithConstants(const Expression &expression) {
+  std::set<const llvm::Value *> bitwise(expression.leaves().begin(), expression.leaves().end());
+  for (llvm::Instruction *node : expression.nodes()) {
+    auto operandBitwise = [&](unsigned i) {
+      llvm::Value *operand = node->getOperand(i);
+      return bitwise.count(operand) || llvm::isa<llvm::ConstantInt>(operand);
+    };
+    if (deobf::isBitwiseNode(node)) {
+      if (!operandBitwise(0) || !operandBitwise(1))
+        return false;
+      bitwise.insert(node);
+    } else if (node->getOpcode() == llvm::Instruction::Trunc) {
+      if (operandBitwise(0))
+        bitwise.insert(node);
+    } else if (node->getOpcode() == llvm::Instruction::Select ||
+               (node->getOpcode() == llvm::Instruction::Mul &&
+                !llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
+                !llvm::isa<llvm::ConstantInt>(node->getOperand(1)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// c * (AND of the leaves in `set` & mask): one term of the per-bit form.
+struct MaskedTerm {
+  unsigned set;
+  uint64_t coefficient;
+  uint64_t mask;
+};
+
+/// The per-bit form of E: sum over leaf sets S and masks M of c * (AND(S) & M), plus E(0).
+/// With the leaves' bits at position k set as in T (all other bits 0), E(T << k) - E(0) is
+/// 2^k times the change of bit k's function; Moebius inversion over T gives, for every S,
+/// d_k(S) = 2^k c_k(S) modulo 2^width, and positions k with the same c form one mask. Exact
+/// for a linear MBA with constants; a candidate to prove for anything else (nullopt when some
+/// d_k is not a multiple of 2^k, which no such form has).
+std::optional<std::vector<MaskedTerm>> maskedTerms(const Expression &expression, unsigned width) {
+  unsigned n = expression.leaves().size();
+  uint64_t full = deobf::widthMask(width);
+  std::vector<std::vector<uint64_t>> byPosition(width);   // [k][set]
+  for (unsigned k = 0; k < width; ++k) {
+    std::vector<uint64_t> values(1u << n);
+    for (unsigned point = 0; point < values.size(); ++point) {
+      std::vector<uint64_t> leaves(n);
+      for (unsigned i = 0; i < n; ++i)
+        leaves[i] = uint64_t((point >> i) & 1) << k;
+      values[point] = expression.evaluate(leaves)[0];
+    }
+    byPosition[k] = subsetCoefficients(std::move(values), n);
+  }
+  std::vector<MaskedTerm> terms;
+  for (unsigned set = 1; set < (1u << n); ++set) {
+    uint64_t grouped = 0;
+    for (unsigned k = 0; k < width; ++k) {
+      uint64_t d = byPosition[k][set] & full;
+      if ((grouped >> k) & 1 || d == 0)
+        continue;
+      if (d & ((1ull << k) - 1))
+        return std::nullopt;
+      uint64_t coefficient = d >> k, mask = 0;
+      for (unsigned j = k; j < width; ++j)
+        if (!((grouped >> j) & 1) && ((coefficient << j) & full) == (byPosition[j][set] & full))
+          mask |= 1ull << j;
+      grouped |= mask;
+      terms.push_back({set, coefficient, mask});
+    }
+  }
+  return terms;
 }
 
 /// Builds candidates in front of `at`, each a value of the root's type over the leaves.
@@ -157,6 +243,22 @@ public:
     return finish(sum, products ? coefficients[0] : -coefficients[0]);
   }
 
+  /// sum c * (AND(S) & M) + constantTerm.
+  llvm::Value *masked(const std::vector<MaskedTerm> &terms, uint64_t constantTerm) {
+    uint64_t full = deobf::widthMask(type_->getBitWidth());
+    llvm::Value *sum = nullptr;
+    for (const MaskedTerm &term : terms) {
+      llvm::Value *conjunction = nullptr;
+      for (unsigned i = 0; i < leaves_.size(); ++i)
+        if (term.set & (1u << i))
+          conjunction = conjunction ? builder_.CreateAnd(conjunction, leaves_[i]) : leaves_[i];
+      if ((term.mask & full) != full)
+        conjunction = builder_.CreateAnd(conjunction, constant(term.mask));
+      sum = addScaled(sum, term.coefficient, conjunction);
+    }
+    return finish(sum, constantTerm);
+  }
+
 private:
   llvm::IRBuilder<> builder_;
   llvm::IntegerType *type_;
@@ -164,19 +266,11 @@ private:
   std::vector<llvm::WeakVH> truncs_;
 };
 
-/// Moebius inversion over subsets: c_S = sum over T in S of (-1)^|S\T| values[T].
-std::vector<uint64_t> subsetCoefficients(std::vector<uint64_t> values, unsigned n) {
-  for (unsigned i = 0; i < n; ++i)
-    for (unsigned set = 0; set < values.size(); ++set)
-      if (set & (1u << i))
-        values[set] -= values[set ^ (1u << i)];
-  return values;
-}
-
-/// Instructions the candidate adds (a DAG over the same leaves).
-unsigned costOf(llvm::Value *candidate) {
+/// Instructions the candidate adds (a DAG over the same leaves; `forced` are leaves the DAG
+/// could look into, whose instructions stay anyway).
+unsigned costOf(llvm::Value *candidate, llvm::ArrayRef<llvm::Value *> forced) {
   std::optional<Expression> built =
-      Expression::collect({candidate}, deobf::ExpressionKind::Mba, MaxNodes * 2, 64);
+      Expression::collect({candidate}, deobf::ExpressionKind::Mba, MaxNodes * 2, 64, forced);
   return built ? built->nodes().size() : ~0u;
 }
 
@@ -188,12 +282,31 @@ public:
   bool simplify(llvm::Instruction *root) {
     std::optional<Expression> expression =
         Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
+    if (!expression) {
+      // Too many leaves: an MBA over sums of many values (six arguments added before the
+      // bitwise operators see them) has few leaves once the sums are leaves themselves.
+      std::optional<Expression> wide =
+          Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
+      std::vector<llvm::Value *> sums =
+          wide ? wide->arithmeticUnderBitwise() : std::vector<llvm::Value *>{};
+      unifyComplements(sums);
+      if (!sums.empty())
+        expression =
+            Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves, sums);
+    }
     if (!expression || !expression->mixesArithmeticAndBitwise())
       return false;
     if (!isLinearMba(*expression)) {
       // Sums under bitwise operators as leaves: often a linear MBA over them, exact without
       // a proof (then the sums themselves are simplified on their own).
       std::vector<llvm::Value *> sums = expression->arithmeticUnderBitwise();
+      if (unifyComplements(sums)) {
+        // The DAG lost the sums joined away: collected again.
+        expression = Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes,
+                                         MaxLeaves, sums);
+        if (!expression)
+          return false;
+      }
       std::optional<Expression> linear =
           sums.empty() ? std::nullopt
                        : Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes,
@@ -206,6 +319,77 @@ public:
   }
 
 private:
+  /// Sums that are the same affine function of their leaves as another, or its complement
+  /// (InstCombine writes ~s as -1 - s, and 1 - (s + 2) for ~(s - 2)): the later one becomes
+  /// the earlier one or its xor with -1, so that the MBA over them has one leaf, not two
+  /// unrelated ones. Affine functions are equal exactly when they agree at 0 and at every
+  /// unit vector, so no proof is needed. Sums joined away leave `sums`.
+  static bool unifyComplements(std::vector<llvm::Value *> &sums) {
+    size_t before = sums.size();
+    for (size_t i = 0; i < sums.size(); ++i)
+      for (size_t j = i + 1; j < sums.size();) {
+        if (llvm::Value *joined = joinAffine(sums[i], sums[j])) {
+          sums[i] = joined;
+          sums.erase(sums.begin() + j);
+        } else {
+          ++j;
+        }
+      }
+    return sums.size() != before;
+  }
+
+  static bool isAffine(const Expression &expression) {
+    for (llvm::Instruction *node : expression.nodes()) {
+      unsigned opcode = node->getOpcode();
+      bool affine = opcode == llvm::Instruction::Trunc ||
+                    (deobf::isArithmeticNode(node) &&
+                     (opcode != llvm::Instruction::Mul ||
+                      llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
+                      llvm::isa<llvm::ConstantInt>(node->getOperand(1))));
+      if (!affine)
+        return false;
+    }
+    return true;
+  }
+
+  /// When a and b (instructions of one block) are equal or complements, rewrites the later
+  /// one's uses and returns the one kept; null otherwise.
+  static llvm::Value *joinAffine(llvm::Value *a, llvm::Value *b) {
+    auto *first = llvm::dyn_cast<llvm::Instruction>(a);
+    auto *second = llvm::dyn_cast<llvm::Instruction>(b);
+    if (!first || !second || first->getParent() != second->getParent() ||
+        first->getType() != second->getType())
+      return nullptr;
+    if (second->comesBefore(first))
+      std::swap(first, second);
+    std::optional<Expression> pair = Expression::collect(
+        {first, second}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
+    if (!pair || !isAffine(*pair))
+      return nullptr;
+    unsigned n = pair->leaves().size();
+    uint64_t mask = deobf::widthMask(first->getType()->getIntegerBitWidth());
+    std::vector<uint64_t> point(n, 0);
+    std::vector<uint64_t> origin = pair->evaluate(point);
+    bool equal = origin[0] == origin[1], complement = ((origin[0] + origin[1] + 1) & mask) == 0;
+    for (unsigned i = 0; i < n && (equal || complement); ++i) {
+      point.assign(n, 0);
+      point[i] = 1;
+      std::vector<uint64_t> values = pair->evaluate(point);
+      uint64_t slopeFirst = values[0] - origin[0], slopeSecond = values[1] - origin[1];
+      equal &= ((slopeFirst - slopeSecond) & mask) == 0;
+      complement &= ((slopeFirst + slopeSecond) & mask) == 0;
+    }
+    if (!equal && !complement)
+      return nullptr;
+    llvm::Value *replacement = first;
+    if (complement)
+      replacement = llvm::IRBuilder<>(second).CreateXor(
+          first, llvm::ConstantInt::getAllOnesValue(first->getType()));
+    second->replaceAllUsesWith(replacement);
+    llvm::RecursivelyDeleteTriviallyDeadInstructions(second);
+    return first;
+  }
+
   bool simplifyCollected(llvm::Instruction *root, std::optional<Expression> expression) {
     unsigned exclusive = expression->exclusiveNodes();
     if (exclusive < 2)
@@ -224,6 +408,11 @@ private:
       signature[point] = (values[point] - 2 * values[0]) & mask;
     bool linear = isLinearMba(*expression);
 
+    // Leaves the DAG could look into (sums made leaves): the comparison keeps them leaves.
+    std::vector<llvm::Value *> forced;
+    for (llvm::Value *leaf : expression->leaves())
+      if (deobf::isNode(leaf, deobf::ExpressionKind::Mba))
+        forced.push_back(leaf);
     CandidateBuilder build(*expression, root);
     std::vector<llvm::Value *> candidates;
     std::set<uint64_t> distinct(signature.begin(), signature.end());
@@ -239,12 +428,26 @@ private:
     candidates.push_back(build.subsetSum(subsetCoefficients(signature, n), false));
     if (!linear)
       candidates.push_back(build.subsetSum(subsetCoefficients(values, n), true));
+    // Constants under bitwise operators, shifts and selects on a bit (InstCombine's forms of an
+    // MBA with a constant operand): the per-bit form with masks.
+    // Exact (no proof) only for a linear MBA with constants; the {0,1} candidates above are
+    // not exact there.
+    llvm::Value *exactMasked = nullptr;
+    if (!linear)
+      if (std::optional<std::vector<MaskedTerm>> terms = maskedTerms(*expression, width)) {
+        candidates.push_back(build.masked(*terms, values[0]));
+        if (isLinearMbaWithConstants(*expression))
+          exactMasked = candidates.back();
+      }
 
     std::stable_sort(candidates.begin(), candidates.end(),
-                     [](llvm::Value *a, llvm::Value *b) { return costOf(a) < costOf(b); });
+                     [&](llvm::Value *a, llvm::Value *b) {
+                       return costOf(a, forced) < costOf(b, forced);
+                     });
     llvm::Value *chosen = nullptr;
     for (llvm::Value *candidate : candidates) {
-      if (chosen || costOf(candidate) >= exclusive || !accept(root, candidate, linear))
+      if (chosen || costOf(candidate, forced) >= exclusive ||
+          !accept(root, candidate, linear || candidate == exactMasked, forced))
         continue;
       chosen = candidate;
     }
@@ -273,9 +476,10 @@ private:
   }
 
   /// Linear: exact by the theory (tests still guard against a bug). Otherwise a proof.
-  bool accept(llvm::Instruction *root, llvm::Value *candidate, bool linear) {
+  bool accept(llvm::Instruction *root, llvm::Value *candidate, bool linear,
+              llvm::ArrayRef<llvm::Value *> forced) {
     std::optional<Expression> pair = Expression::collect(
-        {root, candidate}, deobf::ExpressionKind::Mba, MaxNodes * 3, MaxLeaves + 1);
+        {root, candidate}, deobf::ExpressionKind::Mba, MaxNodes * 3, MaxLeaves + 1, forced);
     if (!pair)
       return false;
     if (linear)
@@ -287,7 +491,8 @@ private:
     if (!deobf::haveZ3() || proofsLeft_ == 0)
       return false;
     --proofsLeft_;
-    return deobf::proveEqual(*pair, ProofTimeoutMs) == deobf::Verdict::Proved;
+    auto prove = [](const Expression &e) { return deobf::proveEqual(e, ProofTimeoutMs); };
+    return deobf::cachedProof(*pair, 'e', prove) == deobf::Verdict::Proved;
   }
 
   static void discard(llvm::Value *candidate) {

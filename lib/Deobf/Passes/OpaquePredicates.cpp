@@ -16,6 +16,7 @@
 // always chosen.
 #include "Deobf/Passes/DeobfPasses.h"
 #include "Deobf/Passes/Expression.h"
+#include "Deobf/Passes/ProofCache.h"
 #include "Deobf/Passes/Prover.h"
 
 #include <llvm/Analysis/ValueTracking.h>
@@ -112,9 +113,11 @@ std::optional<bool> equalityByProof(llvm::Value *a, llvm::Value *b, unsigned &pr
   if (!expression || expression->leaves().empty())
     return std::nullopt;
   --proofsLeft;
-  if (deobf::proveNeverEqual(*expression, ProofTimeoutMs) == deobf::Verdict::Proved)
+  auto never = [](const Expression &e) { return deobf::proveNeverEqual(e, ProofTimeoutMs); };
+  if (deobf::cachedProof(*expression, 'n', never) == deobf::Verdict::Proved)
     return false;
-  if (deobf::proveEqual(*expression, ProofTimeoutMs) == deobf::Verdict::Proved)
+  auto always = [](const Expression &e) { return deobf::proveEqual(e, ProofTimeoutMs); };
+  if (deobf::cachedProof(*expression, 'e', always) == deobf::Verdict::Proved)
     return true;
   return std::nullopt;
 }

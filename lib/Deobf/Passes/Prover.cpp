@@ -71,12 +71,15 @@ void buildTerms(z3::context &z3, const Expression &expression,
     case llvm::Instruction::Sub: result = a - b(); break;
     case llvm::Instruction::Mul: result = a * b(); break;
     case llvm::Instruction::And: result = a & b(); break;
-    case llvm::Instruction::Or: result = a | b(); break;
+    case llvm::Instruction::Or: result = isArithmeticNode(node) ? a + b() : a | b(); break;
     case llvm::Instruction::Xor: result = a ^ b(); break;
     case llvm::Instruction::Shl: result = z3::shl(a, b()); break;
     case llvm::Instruction::Trunc: result = a.extract(width - 1, 0); break;
     case llvm::Instruction::ZExt: result = z3::zext(a, width - a.get_sort().bv_size()); break;
     case llvm::Instruction::SExt: result = z3::sext(a, width - a.get_sort().bv_size()); break;
+    case llvm::Instruction::Select:
+      result = z3::ite(a == z3.bv_val(1, 1), b(), operandTerm(z3, node->getOperand(2), terms));
+      break;
     default: break;
     }
     terms.insert({node, result});

@@ -32,6 +32,7 @@ namespace {
 constexpr unsigned MaxPathBlocks = 64;
 constexpr unsigned MaxFoldDepth = 6;
 constexpr unsigned MaxRounds = 4;
+constexpr unsigned MaxStateTreeDepth = 32;   ///< selects in a chain of state choices
 
 /// The blocks skipped for one predecessor, the case block reached, and the value every phi
 /// and folded instruction of the skipped blocks has on this path.
@@ -41,6 +42,7 @@ struct Path {
   llvm::BasicBlock *target = nullptr;
   llvm::DenseMap<llvm::Value *, llvm::Value *> values;   ///< null: not available at N
   bool decided = false;   ///< a conditional branch or switch was folded on the way
+  size_t decidedLength = 0;   ///< skipped blocks up to the last folded decision
 
   /// `value` as seen on this path: its translation if the path defines it, else itself;
   /// null when the path computes it and it did not fold.
@@ -73,6 +75,7 @@ llvm::BasicBlock *foldedSuccessor(llvm::Instruction *terminator, Path &path) {
     if (!condition)
       return nullptr;
     path.decided = true;
+    path.decidedLength = path.skipped.size();
     return branch->getSuccessor(condition->isZero() ? 1 : 0);
   }
   if (auto *choice = llvm::dyn_cast<llvm::SwitchInst>(terminator)) {
@@ -81,20 +84,26 @@ llvm::BasicBlock *foldedSuccessor(llvm::Instruction *terminator, Path &path) {
     if (!condition)
       return nullptr;
     path.decided = true;
+    path.decidedLength = path.skipped.size();
     return choice->findCaseValue(condition)->getCaseSuccessor();
   }
   return nullptr;
 }
 
-/// Instructions of the skipped blocks used outside them would lose their definition.
+/// Instructions of the skipped blocks used outside them would lose their definition. A phi
+/// uses its value at the end of the incoming block, not in its own: a skipped value flowing
+/// into a skipped block's phi from the target's side (a back edge) is used outside too.
 bool staysInside(const Path &path) {
   for (llvm::BasicBlock *block : path.skipped)
     for (llvm::Instruction &instruction : *block) {
       if (llvm::isa<llvm::PHINode>(instruction))
         continue;
-      for (llvm::User *user : instruction.users())
-        if (!path.skippedSet.count(llvm::cast<llvm::Instruction>(user)->getParent()))
+      for (llvm::Use &use : instruction.uses()) {
+        auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+        auto *phi = llvm::dyn_cast<llvm::PHINode>(user);
+        if (!path.skippedSet.count(phi ? phi->getIncomingBlock(use) : user->getParent()))
           return false;
+      }
     }
   return true;
 }
@@ -137,7 +146,21 @@ std::optional<Path> walk(llvm::BasicBlock *dispatcher, llvm::BasicBlock *predece
       }
     }
     if (!next) {
-      if (block == dispatcher || !path.decided || !staysInside(path))
+      if (block == dispatcher || !path.decided)
+        return std::nullopt;
+      // Pure blocks walked after the last decision are the case's own code (a counter's
+      // increment before the loop test), not dispatch: the target is the block that decision
+      // chose, so their values stay where they are defined.
+      if (path.decidedLength < path.skipped.size()) {
+        block = path.skipped[path.decidedLength];
+        for (size_t i = path.decidedLength; i < path.skipped.size(); ++i) {
+          path.skippedSet.erase(path.skipped[i]);
+          for (llvm::Instruction &instruction : *path.skipped[i])
+            path.values.erase(&instruction);
+        }
+        path.skipped.resize(path.decidedLength);
+      }
+      if (!staysInside(path))
         return std::nullopt;
       path.target = block;
       return path;
@@ -176,18 +199,35 @@ bool thread(llvm::BasicBlock *predecessor, llvm::BasicBlock *dispatcher, Path &p
   auto *bridge = llvm::BasicBlock::Create(function.getContext(), dispatcher->getName() + ".thread",
                                           &function, path.target);
   llvm::BranchInst::Create(path.target, bridge);
+  // A path value that is a phi the rewrite below changes means that phi's value when P
+  // branched (a = b of a swap, or a phi left as it was): read it by a one-entry phi at N whose
+  // incoming use, from P, the phi's own SSAUpdater then resolves at P's end. Used directly at N
+  // it would read the phi's new value at N, or a definition that no longer dominates N.
+  llvm::SmallPtrSet<llvm::PHINode *, 16> rewritten(updated.begin(), updated.end());
+  auto atBridge = [&](llvm::Value *value) -> llvm::Value * {
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(value);
+    if (!phi || !rewritten.count(phi))
+      return value;
+    auto *old = llvm::PHINode::Create(phi->getType(), 1, phi->getName() + ".old");
+    old->insertInto(bridge, bridge->begin());
+    old->addIncoming(phi, predecessor);
+    return old;
+  };
   for (auto &[phi, value] : targetIncoming)
-    phi->addIncoming(value, bridge);
+    phi->addIncoming(atBridge(value), bridge);
+  std::vector<llvm::Value *> bridgeValues;
+  for (llvm::PHINode *phi : updated)
+    bridgeValues.push_back(atBridge(path.values.lookup(phi)));
   predecessor->getTerminator()->replaceSuccessorWith(dispatcher, bridge);
   for (llvm::PHINode &phi : dispatcher->phis())
     while (phi.getBasicBlockIndex(predecessor) >= 0)
       phi.removeIncomingValue(predecessor, /*DeletePHIIfEmpty=*/false);
 
-  for (llvm::PHINode *phi : updated) {
+  for (auto [phi, bridgeValue] : llvm::zip(updated, bridgeValues)) {
     llvm::SSAUpdater updater;
     updater.Initialize(phi->getType(), phi->getName());
     updater.AddAvailableValue(phi->getParent(), phi);
-    updater.AddAvailableValue(bridge, path.values.lookup(phi));
+    updater.AddAvailableValue(bridge, bridgeValue);
     for (llvm::Use &use : llvm::make_early_inc_range(phi->uses())) {
       auto *user = llvm::cast<llvm::Instruction>(use.getUser());
       if (user->getParent() == phi->getParent() && !llvm::isa<llvm::PHINode>(user))
@@ -242,45 +282,121 @@ llvm::Value *choosingCondition(llvm::Value *value, unsigned depth = 0) {
 
 bool isConstantInteger(llvm::Value *value) { return llvm::isa<llvm::ConstantInt>(value); }
 
-/// The constant states `value` takes when `condition` is true and false, if both fold.
-std::optional<std::pair<llvm::ConstantInt *, llvm::ConstantInt *>>
-chosenStates(llvm::Value *value, llvm::Value *condition, const llvm::DataLayout &layout) {
+/// `value` when `condition` is `assumed`: the chosen arm of a select on it, else `value`
+/// folded to a constant (null if it does not fold).
+llvm::Value *valueAssuming(llvm::Value *value, llvm::Value *condition, bool assumed,
+                           const llvm::DataLayout &layout) {
+  if (auto *select = llvm::dyn_cast<llvm::SelectInst>(value);
+      select && select->getCondition() == condition)
+    return select->getOperand(assumed ? 1 : 2);
+  return foldAssuming(value, condition, assumed, layout);
+}
+
+/// Whether `value` is a constant, or chosen by a condition between two such values: a tree
+/// of selects (a state chosen among several cases, `c1 ? S1 : c2 ? S2 : S3`) splits into one
+/// edge per leaf.
+bool isStateTree(llvm::Value *value, const llvm::DataLayout &layout, unsigned depth = 0);
+
+/// The states `value` takes when its choosing condition is true and false, if both are state
+/// trees.
+std::optional<std::pair<llvm::Value *, llvm::Value *>>
+chosenStates(llvm::Value *value, llvm::Value *condition, const llvm::DataLayout &layout,
+             unsigned depth = 0) {
   if (!condition)
     return std::nullopt;
-  auto *ifTrue = llvm::dyn_cast_or_null<llvm::ConstantInt>(foldAssuming(value, condition, true, layout));
-  auto *ifFalse = llvm::dyn_cast_or_null<llvm::ConstantInt>(foldAssuming(value, condition, false, layout));
-  if (!ifTrue || !ifFalse)
+  llvm::Value *ifTrue = valueAssuming(value, condition, true, layout);
+  llvm::Value *ifFalse = valueAssuming(value, condition, false, layout);
+  if (!ifTrue || !ifFalse || !isStateTree(ifTrue, layout, depth + 1) ||
+      !isStateTree(ifFalse, layout, depth + 1))
     return std::nullopt;
   return std::pair{ifTrue, ifFalse};
 }
 
-/// A phi of D that looks like a dispatcher state: at least two incoming values that are
-/// constants or chosen between two constants by a condition. (A loop counter starting at a
-/// constant has one: threading its entry edge would only make the loop irreducible.)
+bool isStateTree(llvm::Value *value, const llvm::DataLayout &layout, unsigned depth) {
+  if (isConstantInteger(value))
+    return true;
+  return depth < MaxStateTreeDepth &&
+         chosenStates(value, choosingCondition(value), layout, depth).has_value();
+}
+
+/// The distinct constants `phi` can take through the phis it reads (a latch block collecting
+/// the state, whose default edge passes the dispatcher's own state phi back).
+void constantsThroughPhis(llvm::PHINode &phi, llvm::SmallPtrSetImpl<llvm::PHINode *> &seen,
+                          llvm::SmallPtrSetImpl<llvm::Value *> &constants) {
+  if (!seen.insert(&phi).second || seen.size() > MaxPathBlocks)
+    return;
+  for (llvm::Value *value : phi.incoming_values()) {
+    if (isConstantInteger(value))
+      constants.insert(value);
+    else if (auto *inner = llvm::dyn_cast<llvm::PHINode>(value))
+      constantsThroughPhis(*inner, seen, constants);
+  }
+}
+
+/// A phi of D that looks like a dispatcher state: at least two states, constants (directly or
+/// through other phis) or chosen among constants by conditions. (A loop counter starting at
+/// a constant has one: threading its entry edge would only make the loop irreducible.)
 bool hasStatePhi(llvm::BasicBlock &block, const llvm::DataLayout &layout) {
   for (llvm::PHINode &phi : block.phis()) {
     if (!phi.getType()->isIntegerTy())
       continue;
-    unsigned states = 0;
+    llvm::SmallPtrSet<llvm::PHINode *, 8> seen;
+    llvm::SmallPtrSet<llvm::Value *, 8> constants;
+    constantsThroughPhis(phi, seen, constants);
+    unsigned states = constants.size();
     for (llvm::Value *value : phi.incoming_values())
-      states += isConstantInteger(value) ||
-                chosenStates(value, choosingCondition(value), layout).has_value();
+      states += !isConstantInteger(value) && isStateTree(value, layout);
     if (states >= 2)
       return true;
   }
   return false;
 }
 
-/// Splits an edge P -> D whose state is chosen by a condition into two edges with constant
-/// states (P: br c, N1, N2; N1 and N2 jump to D).
+/// A new block on the edge P -> D when P branches elsewhere too, D's phis have a chosen
+/// (non-constant) state on it and it is P's only edge to D; null otherwise.
+llvm::BasicBlock *splitStateEdge(llvm::BasicBlock *predecessor, llvm::BasicBlock &dispatcher,
+                                 const llvm::DataLayout &layout) {
+  llvm::Instruction *terminator = predecessor->getTerminator();
+  if (!(llvm::isa<llvm::BranchInst>(terminator) || llvm::isa<llvm::SwitchInst>(terminator)) ||
+      llvm::count(llvm::successors(predecessor), &dispatcher) != 1)
+    return nullptr;
+  bool chosen = false;
+  for (llvm::PHINode &phi : dispatcher.phis()) {
+    llvm::Value *value = phi.getIncomingValueForBlock(predecessor);
+    chosen |= phi.getType()->isIntegerTy() && !isConstantInteger(value) &&
+              isStateTree(value, layout);
+  }
+  if (!chosen)
+    return nullptr;
+  auto *edge = llvm::BasicBlock::Create(dispatcher.getContext(), predecessor->getName() + ".edge",
+                                        dispatcher.getParent(), &dispatcher);
+  llvm::BranchInst::Create(&dispatcher, edge);
+  terminator->replaceSuccessorWith(&dispatcher, edge);
+  for (llvm::PHINode &phi : dispatcher.phis())
+    phi.setIncomingBlock(phi.getBasicBlockIndex(predecessor), edge);
+  return edge;
+}
+
+/// Splits an edge P -> D whose state is chosen by a condition into two edges (P: br c, N1,
+/// N2; N1 and N2 jump to D), again for N1 and N2 until every edge has a constant state.
 bool splitChosenStates(llvm::BasicBlock &dispatcher, const llvm::DataLayout &layout) {
   bool changed = false;
-  llvm::SmallVector<llvm::BasicBlock *, 16> predecessors(llvm::predecessors(&dispatcher));
+  llvm::SmallVector<llvm::BasicBlock *, 16> worklist(llvm::predecessors(&dispatcher));
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> done;
-  for (llvm::BasicBlock *predecessor : predecessors) {
-    auto *branch = llvm::dyn_cast<llvm::BranchInst>(predecessor->getTerminator());
-    if (!done.insert(predecessor).second || !branch || branch->isConditional())
+  while (!worklist.empty()) {
+    llvm::BasicBlock *predecessor = worklist.pop_back_val();
+    if (!done.insert(predecessor).second)
       continue;
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(predecessor->getTerminator());
+    if (!branch || branch->isConditional()) {
+      // A switch case or conditional edge carrying a chosen state (the case that computes
+      // the states sends them back to the dispatcher): a block of its own on that edge first.
+      if (llvm::BasicBlock *edge = splitStateEdge(predecessor, dispatcher, layout)) {
+        worklist.push_back(edge);
+        changed = true;
+      }
+      continue;
+    }
     for (llvm::PHINode &phi : dispatcher.phis()) {
       llvm::Value *value = phi.getIncomingValueForBlock(predecessor);
       if (!phi.getType()->isIntegerTy() || isConstantInteger(value))
@@ -306,6 +422,8 @@ bool splitChosenStates(llvm::BasicBlock &dispatcher, const llvm::DataLayout &lay
       }
       llvm::BranchInst::Create(whenTrue, whenFalse, condition, branch);
       branch->eraseFromParent();
+      worklist.push_back(whenTrue);
+      worklist.push_back(whenFalse);
       changed = true;
       break;
     }

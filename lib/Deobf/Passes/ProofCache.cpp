@@ -1,0 +1,72 @@
+// The shape key lists the leaves' widths, then each node in order: opcode, width, the flags
+// that change its value (`or disjoint` is read as an add), and its operands as leaf or node
+// indices or constants.
+#include "Deobf/Passes/ProofCache.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+
+#include <string>
+#include <unordered_map>
+
+namespace hoist::deobf {
+namespace {
+
+constexpr size_t MaxEntries = 4096;
+/// Z3's budget is wall-clock time: on a loaded machine a question it answers in time when idle
+/// can run out, so an unknown verdict is asked again a few times before it is kept.
+constexpr unsigned MaxAttempts = 3;
+
+struct Entry {
+  Verdict verdict;
+  unsigned attempts;
+};
+
+std::string shapeOf(const Expression &expression, char question) {
+  std::string key(1, question);
+  llvm::DenseMap<const llvm::Value *, unsigned> index;
+  for (llvm::Value *leaf : expression.leaves()) {
+    index[leaf] = index.size();
+    key += "L" + std::to_string(leaf->getType()->getIntegerBitWidth());
+  }
+  for (llvm::Instruction *node : expression.nodes()) {
+    index[node] = index.size();
+    key += "N" + std::to_string(node->getOpcode()) + "." +
+           std::to_string(node->getType()->getIntegerBitWidth()) +
+           (isArithmeticNode(node) ? "a" : "");
+    for (llvm::Value *operand : node->operands()) {
+      if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand))
+        key += "c" + std::to_string(constant->getBitWidth()) + ":" +
+               std::to_string(constant->getZExtValue());
+      else
+        key += "v" + std::to_string(index.lookup(operand));
+    }
+  }
+  for (unsigned i = 0; i < 2; ++i)
+    key += "R" + std::to_string(index.lookup(expression.root(i)));
+  return key;
+}
+
+} // namespace
+
+Verdict cachedProof(const Expression &expression, char question,
+                    const std::function<Verdict(const Expression &)> &prove) {
+  // Per thread: lifting workers run the passes in parallel.
+  thread_local std::unordered_map<std::string, Entry> verdicts;
+  std::string key = shapeOf(expression, question);
+  auto found = verdicts.find(key);
+  if (found != verdicts.end() &&
+      (found->second.verdict != Verdict::Unknown || found->second.attempts >= MaxAttempts))
+    return found->second.verdict;
+  Verdict verdict = prove(expression);
+  if (found != verdicts.end()) {
+    found->second = {verdict, found->second.attempts + 1};
+    return verdict;
+  }
+  if (verdicts.size() == MaxEntries)
+    verdicts.clear();
+  verdicts.emplace(std::move(key), Entry{verdict, 1});
+  return verdict;
+}
+
+} // namespace hoist::deobf

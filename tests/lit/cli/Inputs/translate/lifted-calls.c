@@ -1,0 +1,27 @@
+/* A loop that calls the C library and a small function of the program for every character
+ * (as wc calls mbrtowc and rpl_mbrtowc): what translate-lifted-calls.test checks the
+ * translation keeps out of State. */
+#include <ctype.h>
+#include <stdio.h>
+
+__attribute__((noinline)) int classify(int c) {
+  return c >= '0' && c <= '9' ? 1 : c == ' ' ? 2 : 0;
+}
+
+__attribute__((noinline)) long count(const char *text) {
+  long digits = 0, spaces = 0;
+  for (; *text; ++text) {
+    int kind = classify(toupper((unsigned char)*text));
+    digits += kind == 1;
+    spaces += kind == 2;
+  }
+  return digits * 1000 + spaces;
+}
+
+int main(int argc, char **argv) {
+  long total = 0;
+  for (int i = 1; i < argc; ++i)
+    total += count(argv[i]);
+  printf("%ld %.2f\n", total, (double)total / 7.0);
+  return (int)(total & 0x3f);
+}
