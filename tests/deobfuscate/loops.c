@@ -2,7 +2,9 @@
    form at their header instead of unrolled. Compiled twice, as obf_<name> (lifted with
    --deobfuscate) and with -DPREFIX=plain_ as plain_<name> (lifted without): the same code.
    The loop state is in stack slots in the plain functions (the file is built at -O0) and in
-   registers in the _o2 ones. */
+   registers in the _o2 ones. bufputs checks that a buffer an import reads keeps its stores. */
+#include <stdio.h>
+
 #ifndef PREFIX
 #define PREFIX obf_
 #endif
@@ -29,6 +31,18 @@
     for (unsigned long x = (unsigned long)n; x; x &= x - 1)                              \
       c += k;                                                                            \
     return c;                                                                            \
+  }                                                                                      \
+  /* A local buffer filled by a loop and given to an import: its stores must stay. */    \
+  attributes long NAME(bufputs##suffix)(long n, long k) {                                \
+    char buf[16];                                                                        \
+    long length = 2 + (n & 7);                                                           \
+    buf[0] = (char)('A' + (k & 7));                                                      \
+    buf[1] = '-';                                                                        \
+    for (long i = 2; i < length; i++)                                                    \
+      buf[i] = (char)('a' + ((k + i) & 15));                                             \
+    buf[length] = 0;                                                                     \
+    puts(buf);                                                                           \
+    return length + k;                                                                   \
   }
 
 LOOPS(, )

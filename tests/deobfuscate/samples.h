@@ -16,4 +16,6 @@
   X(loop_o2)                  \
   X(nested_o2)                \
   X(popcount_o2)              \
+  X(bufputs)                  \
+  X(bufputs_o2)               \
   VM_SAMPLES
