@@ -294,8 +294,10 @@ public:
         expression =
             Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves, sums);
     }
-    if (!expression || !expression->mixesArithmeticAndBitwise())
+    if (!expression)
       return false;
+    if (!expression->mixesArithmeticAndBitwise())
+      return simplifyAffine(root, *expression);
     if (!isLinearMba(*expression)) {
       // Sums under bitwise operators as leaves: often a linear MBA over them, exact without
       // a proof (then the sums themselves are simplified on their own).
@@ -388,6 +390,38 @@ private:
     second->replaceAllUsesWith(replacement);
     llvm::RecursivelyDeleteTriviallyDeadInstructions(second);
     return first;
+  }
+
+  /// Arithmetic alone, affine in its leaves (what is left once an MBA became plain sums:
+  /// `(a + b) - 4*c + 5*c`): rewritten as sum c_i * x_i + c_0 when shorter. Exact: affine
+  /// functions are equal when they agree at 0 and at every unit vector.
+  bool simplifyAffine(llvm::Instruction *root, const Expression &expression) {
+    if (!isAffine(expression) || expression.exclusiveNodes() < 3)
+      return false;
+    unsigned n = expression.leaves().size();
+    std::vector<uint64_t> point(n, 0);
+    uint64_t origin = expression.evaluate(point)[0];
+    // Coefficients indexed by leaf sets as subsetSum takes them: only single leaves, and the
+    // constant negated at index 0.
+    std::vector<uint64_t> coefficients(1u << n, 0);
+    coefficients[0] = 0 - origin;
+    for (unsigned i = 0; i < n; ++i) {
+      point.assign(n, 0);
+      point[i] = 1;
+      coefficients[1u << i] = expression.evaluate(point)[0] - origin;
+    }
+    std::vector<llvm::Value *> forced(expression.leaves().begin(), expression.leaves().end());
+    CandidateBuilder build(expression, root);
+    llvm::Value *candidate = build.subsetSum(coefficients, false);
+    if (costOf(candidate, forced) >= expression.exclusiveNodes()) {
+      discard(candidate);
+      return false;
+    }
+    if (llvm::isa<llvm::Instruction>(candidate) && !llvm::is_contained(forced, candidate))
+      candidate->takeName(root);
+    root->replaceAllUsesWith(candidate);
+    llvm::RecursivelyDeleteTriviallyDeadInstructions(root);
+    return true;
   }
 
   bool simplifyCollected(llvm::Instruction *root, std::optional<Expression> expression) {

@@ -153,3 +153,23 @@ define i64 @sum_leaf_cost(i64 %a, i64 %b, i64 %c, i64 %d, i64 %e, i64 %f) {
 ; CHECK-NOT: and
 ; CHECK-NOT: xor
 ; CHECK: ret i64
+
+; What an MBA leaves once its bitwise parts became sums (add3 under the obfuscator's MBA):
+; arithmetic alone, affine in a, b and c, rewritten as its coefficients. InstCombine keeps
+; the five instructions.
+; RUN: hoist-opt %s -passes=simplify-mba | FileCheck %s --check-prefix=AFFINE
+; RUN: hoist-opt %s -passes=instcombine | FileCheck %s --check-prefix=AFFINE-LLVM
+define i32 @affine_rest(i32 %a, i32 %b, i32 %c) {
+  %ab = add i32 %b, %a
+  %c5 = mul i32 %c, 5
+  %c4 = shl i32 %c, 2
+  %t = sub i32 %ab, %c4
+  %r = add i32 %t, %c5
+  ret i32 %r
+}
+; AFFINE-LABEL: @affine_rest(
+; AFFINE-NEXT: [[AB:%.*]] = add i32 %b, %a
+; AFFINE-NEXT: %r = add i32 [[AB]], %c
+; AFFINE-NEXT: ret i32 %r
+; AFFINE-LLVM-LABEL: @affine_rest(
+; AFFINE-LLVM: mul i32 %c, 5
