@@ -12,3 +12,6 @@ config.substitutions.append(("%example_elf", config.example_elf))
 config.substitutions.append(("%example_pe", config.example_pe))
 config.substitutions.append(("%calls_o2", config.calls_o2))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+# Built with Z3 (libz3-dev): deobfuscation proves what testing cannot.
+if config.have_z3:
+    config.available_features.add("z3")
