@@ -21,3 +21,7 @@ except OSError:
     host_flags = set()
 if "pclmulqdq" in host_flags:
     config.available_features.add("pclmul")
+
+# Built with Z3 (libz3-dev): deobfuscation proves what testing cannot.
+if config.have_z3:
+    config.available_features.add("z3")

@@ -1,6 +1,7 @@
 #include "Deobf/Concolic/ConcolicLifter.h"
 
 #include "Arch/LiftContext.h"
+#include "Deobf/Concolic/BranchProver.h"
 #include "Arch/StateLayout.h"
 #include "Brighten/CallingConvention.h"
 #include "Deobf/Concolic/ConcreteMemory.h"
@@ -68,7 +69,8 @@ public:
   ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
                  DiagnosticSink &diagnostics, llvm::Function &function,
                  std::vector<Generalization> &generalizations, bool mayRestart,
-                 const std::set<uint64_t> &leaders, const RegisterLiveness &liveness);
+                 const std::set<uint64_t> &leaders, const RegisterLiveness &liveness,
+                 BranchProver &prover);
 
   /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
   /// is then incomplete and must be discarded).
@@ -134,6 +136,9 @@ private:
   void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
              bool returns);
   void continueUnless(llvm::Value *condition, llvm::BasicBlock *taken);
+  /// A symbolic branch condition decided by its possible values or a proof (counted as a
+  /// folded or proved branch), else nullopt.
+  std::optional<bool> decide(llvm::Value *condition);
   /// The rest of the current instruction cannot run (a concrete branch left it): its IR goes
   /// to a block without predecessors and its control flow is ignored.
   void becomeDead();
@@ -141,7 +146,8 @@ private:
   /// The import whose slot `target` was loaded from (`mov rbx, [__imp_f]` ... `call rbx`:
   /// compilers keep an import's address in a register across several calls).
   const Import *importLoadedInto(llvm::Value *target) const;
-  void budgetExhausted(uint64_t address, const std::string &what);
+  void budgetExhausted(uint64_t address, const std::string &what,
+                       const char *consequence = "the path leaves through __hoist_jmp");
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
   std::string blockName(const llvm::Twine &prefix, uint64_t address) const {
     if (context_.shouldDiscardValueNames())
@@ -171,6 +177,7 @@ private:
   std::vector<Generalization> &generalizations_;
   bool mayRestart_;
   const RegisterLiveness &liveness_;
+  BranchProver &prover_;
   bool restart_ = false;
   unsigned pcKind_;
 
@@ -203,7 +210,7 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
                                llvm::Function &function,
                                std::vector<Generalization> &generalizations, bool mayRestart,
                                const std::set<uint64_t> &leaders,
-                               const RegisterLiveness &liveness)
+                               const RegisterLiveness &liveness, BranchProver &prover)
     : image_(image), cache_(cache), options_(options), diagnostics_(diagnostics),
       function_(function), module_(*function.getParent()), context_(function.getContext()),
       state_(function.getArg(0)), memoryBase_(function.getArg(1)),
@@ -211,7 +218,7 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
       memory_(image, options, function.getParent()->getDataLayout()),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
       simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
-      mayRestart_(mayRestart), liveness_(liveness), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
+      mayRestart_(mayRestart), liveness_(liveness), prover_(prover), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
   ctx_.setMemoryObserver(&memory_);
   // A loop header found in an earlier attempt starts an instance even when code falls
   // through into it, so that its first iteration is not lifted apart from the loop.
@@ -483,15 +490,17 @@ void ConcolicLifter::fillExits(const std::vector<Exit> &exits) {
           llvm::ConstantInt::get(llvm::Type::getInt64Ty(context_), exit.target), false);
 }
 
-void ConcolicLifter::budgetExhausted(uint64_t address, const std::string &what) {
+void ConcolicLifter::budgetExhausted(uint64_t address, const std::string &what,
+                                     const char *consequence) {
   ++stats_.budgetsHit;
   if (budgetReported_)
     return;
   budgetReported_ = true;
   diagnostics_.warning("deobfuscate-budget", address,
                        llvm::formatv("{0}: concolic lifting of {1} stopped at the budget of {2}; "
-                                     "the path leaves through __hoist_jmp",
-                                     formatAddress(address), formatAddress(stats_.entry), what)
+                                     "{3}",
+                                     formatAddress(address), formatAddress(stats_.entry), what,
+                                     consequence)
                            .str());
 }
 
@@ -675,6 +684,15 @@ void ConcolicLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *ta
   tailBB_ = restBB;
 }
 
+std::optional<bool> ConcolicLifter::decide(llvm::Value *condition) {
+  ConditionDecision decision = prover_.decide(condition);
+  if (!decision.budget.empty())
+    budgetExhausted(ctx_.instr().address, decision.budget, "the branch keeps both sides");
+  if (decision.value)
+    ++(decision.proved ? stats_.branchesProved : stats_.branchesFolded);
+  return decision.value;
+}
+
 void ConcolicLifter::becomeDead() {
   auto *deadBB = llvm::BasicBlock::Create(context_, "dead", &function_);
   tail_ = registers_.createBlock(deadBB);
@@ -728,6 +746,8 @@ void ConcolicLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t not
   }
   if (taken == notTaken)
     return jumpTo(taken);
+  if (std::optional<bool> decided = decide(condition))
+    return jumpTo(*decided ? taken : notTaken);
   Context context = capture();
   std::vector<Exit> exits;
   llvm::BasicBlock *takenBB = edgeTo(taken, context, true, exits);
@@ -1025,6 +1045,12 @@ void ConcolicLifter::branchIf(llvm::Value *condition, uint64_t target) {
     jumpTo(target);
     return becomeDead();
   }
+  if (std::optional<bool> decided = decide(condition)) {
+    if (!*decided)
+      return;
+    jumpTo(target);
+    return becomeDead();
+  }
   Context context = capture();
   std::vector<Exit> exits;
   llvm::BasicBlock *taken = edgeTo(target, context, true, exits);
@@ -1132,6 +1158,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
   // A loop found to need generalization restarts the lift, so that the next attempt
   // generalizes its header at the first arrival instead of after two peeled iterations.
   std::vector<Generalization> generalizations;
+  BranchProver prover(options);
   constexpr unsigned MaxRestarts = 32;
   for (unsigned attempt = 0;; ++attempt) {
     function->deleteBody();
@@ -1140,7 +1167,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
     DeobfuscationStats stats;
     {
       ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
-                            generalizations, attempt < MaxRestarts, leaders, liveness);
+                            generalizations, attempt < MaxRestarts, leaders, liveness, prover);
       complete = lifter.run(entry);
       stats = lifter.stats();
     }

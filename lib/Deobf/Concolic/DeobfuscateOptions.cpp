@@ -68,6 +68,7 @@ llvm::json::Object DeobfuscationStats::toJSON() const {
                             {"instructions_lifted", instructionsLifted},
                             {"loops_generalized", loopsGeneralized},
                             {"branches_folded", branchesFolded},
+                            {"branches_proved", branchesProved},
                             {"indirect_followed", indirectFollowed},
                             {"calls_inlined", callsInlined},
                             {"external_calls", externalCalls},

@@ -34,6 +34,12 @@ struct DeobfuscateOptions {
   uint64_t maxInstancesPerAddress = 2048;   ///< instances of one address
   uint64_t maxInstructionsPerInstance = 4096;
   unsigned loopSearchDepth = 4096;          ///< ancestors looked at for a repeating loop
+  // A symbolic branch condition the tests find constant is proved by Z3 (BranchProver.h).
+  unsigned proofResourceLimit = 200000;     ///< Z3's work units for one proof (deterministic)
+  unsigned proofTimeoutMs = 2000;           ///< one proof, wall clock (a backstop)
+  unsigned proofBudgetMs = 10000;           ///< all proofs of one function, wall clock
+  unsigned maxProofNodes = 128;             ///< instructions of a condition a proof takes
+  unsigned maxProofLeaves = 8;              ///< its inputs
 };
 
 /// Parses `--outline 0xA,0xB`, `--concrete-memory 0xLO-0xHI,...`, `--symbolic-memory ...`.
@@ -51,6 +57,7 @@ struct DeobfuscationStats {
   uint64_t instructionsLifted = 0;
   uint64_t loopsGeneralized = 0;  ///< block instances that are generalized loop headers
   uint64_t branchesFolded = 0;     ///< conditional branches with a concrete condition
+  uint64_t branchesProved = 0;     ///< ... with a symbolic condition Z3 proved constant
   uint64_t indirectFollowed = 0;   ///< indirect jmps, calls and rets with a concrete target
   uint64_t callsInlined = 0;
   uint64_t externalCalls = 0;      ///< imports, outlined and unknown callees

@@ -13,11 +13,24 @@ bool isSmallInteger(const llvm::Value *value) {
   return type && type->getBitWidth() <= 64;
 }
 
+/// Nodes of a Condition DAG may be up to 128 bits wide (the lifter's 64x64 multiplications
+/// are i128): they are evaluated modulo 2^64, exact for what a truncation to 64 bits or less
+/// keeps, and Z3 sees their full width.
+bool fitsNode(const llvm::Value *value, ExpressionKind kind) {
+  auto *type = llvm::dyn_cast<llvm::IntegerType>(value->getType());
+  return type && type->getBitWidth() <= (kind == ExpressionKind::Condition ? 128u : 64u);
+}
+
+/// The low 64 bits of `value`.
+uint64_t low64(const llvm::APInt &value) {
+  return value.getBitWidth() > 64 ? value.trunc(64).getZExtValue() : value.getZExtValue();
+}
+
 } // namespace
 
 bool isNode(const llvm::Value *value, ExpressionKind kind) {
   auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
-  if (!instruction || !isSmallInteger(instruction))
+  if (!instruction || !fitsNode(instruction, kind))
     return false;
   switch (instruction->getOpcode()) {
   case llvm::Instruction::Add:
@@ -29,11 +42,17 @@ bool isNode(const llvm::Value *value, ExpressionKind kind) {
     return true;
   case llvm::Instruction::Shl:
     return llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
+  case llvm::Instruction::LShr:
+  case llvm::Instruction::AShr:
+    return kind == ExpressionKind::Condition &&
+           llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
   case llvm::Instruction::Trunc:
-    return isSmallInteger(instruction->getOperand(0));
+    return fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::ZExt:
   case llvm::Instruction::SExt:
-    return kind == ExpressionKind::LowBits && isSmallInteger(instruction->getOperand(0));
+    return kind != ExpressionKind::Mba && fitsNode(instruction->getOperand(0), kind);
+  case llvm::Instruction::ICmp:
+    return kind == ExpressionKind::Condition && fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::Select: {
     // `select (trunc x to i1), a, b`: InstCombine's form of a + (x & 1) * (b - a), which MBA
     // with constants turns into. Only on a bit of a value as wide as the result, so that the
@@ -115,7 +134,7 @@ std::optional<Expression> Expression::collect(llvm::ArrayRef<llvm::Value *> root
 uint64_t Expression::valueOf(llvm::Value *value, const std::vector<uint64_t> &nodeValues,
                              llvm::ArrayRef<uint64_t> leafValues) const {
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
-    return constant->getValue().getZExtValue();   // at most 64 bits wide
+    return low64(constant->getValue());   // all of it, but in a Condition DAG's wide nodes
   if (auto found = nodeIndex_.find(value); found != nodeIndex_.end())
     return nodeValues[found->second];
   unsigned index = leafIndex_.lookup(value);
@@ -137,7 +156,17 @@ std::vector<uint64_t> Expression::evaluate(llvm::ArrayRef<uint64_t> leafValues) 
     case llvm::Instruction::And: result = a & b; break;
     case llvm::Instruction::Or: result = isArithmeticNode(node) ? a + b : a | b; break;
     case llvm::Instruction::Xor: result = a ^ b; break;
-    case llvm::Instruction::Shl: result = b >= width ? 0 : a << b; break;
+    case llvm::Instruction::Shl: result = b >= std::min(width, 64u) ? 0 : a << b; break;
+    case llvm::Instruction::LShr: result = b >= std::min(width, 64u) ? 0 : a >> b; break;
+    case llvm::Instruction::AShr:
+      result = low64(llvm::APInt(width, a).ashr(std::min<uint64_t>(b, width - 1)));
+      break;
+    case llvm::Instruction::ICmp: {
+      unsigned operandWidth = node->getOperand(0)->getType()->getIntegerBitWidth();
+      result = llvm::ICmpInst::compare(llvm::APInt(operandWidth, a), llvm::APInt(operandWidth, b),
+                                       llvm::cast<llvm::ICmpInst>(node)->getPredicate());
+      break;
+    }
     case llvm::Instruction::Select:
       result = a & 1 ? b : valueOf(node->getOperand(2), values, leafValues);
       break;

@@ -22,6 +22,9 @@ enum class ExpressionKind {
   /// The same plus zext and sext: operators whose low k result bits depend only on the low k
   /// bits of their operands, for any k.
   LowBits,
+  /// LowBits plus integer compares and right shifts by a constant: branch conditions, which
+  /// the concolic lifter proves constant (no low-bit reasoning applies to them).
+  Condition,
 };
 
 /// Whether a DAG of `kind` looks into `value` (else it is a leaf or a constant).

@@ -2,6 +2,7 @@
 // constants; equality is proved by the negation being unsatisfiable.
 #include "Deobf/Passes/Prover.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 
@@ -49,9 +50,29 @@ using Terms = std::unordered_map<llvm::Value *, z3::expr>;
 
 z3::expr operandTerm(z3::context &z3, llvm::Value *value,
                      Terms &terms) {
-  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value)) {
+    if (constant->getBitWidth() > 64)   // a wide node's operand (ExpressionKind::Condition)
+      return z3.bv_val(llvm::toString(constant->getValue(), 10, false).c_str(),
+                       constant->getBitWidth());
     return z3.bv_val(constant->getValue().getZExtValue(), constant->getBitWidth());
+  }
   return terms.find(value)->second;
+}
+
+/// `a predicate b` as a Z3 boolean.
+z3::expr compareTerm(llvm::CmpInst::Predicate predicate, const z3::expr &a, const z3::expr &b) {
+  switch (predicate) {
+  case llvm::CmpInst::ICMP_EQ: return a == b;
+  case llvm::CmpInst::ICMP_NE: return a != b;
+  case llvm::CmpInst::ICMP_ULT: return z3::ult(a, b);
+  case llvm::CmpInst::ICMP_ULE: return z3::ule(a, b);
+  case llvm::CmpInst::ICMP_UGT: return z3::ugt(a, b);
+  case llvm::CmpInst::ICMP_UGE: return z3::uge(a, b);
+  case llvm::CmpInst::ICMP_SLT: return a < b;
+  case llvm::CmpInst::ICMP_SLE: return a <= b;
+  case llvm::CmpInst::ICMP_SGT: return a > b;
+  default: return a >= b;   // ICMP_SGE, the last integer predicate
+  }
 }
 
 /// Terms for every leaf and node; the roots' terms are then in `terms`.
@@ -74,6 +95,12 @@ void buildTerms(z3::context &z3, const Expression &expression,
     case llvm::Instruction::Or: result = isArithmeticNode(node) ? a + b() : a | b(); break;
     case llvm::Instruction::Xor: result = a ^ b(); break;
     case llvm::Instruction::Shl: result = z3::shl(a, b()); break;
+    case llvm::Instruction::LShr: result = z3::lshr(a, b()); break;
+    case llvm::Instruction::AShr: result = z3::ashr(a, b()); break;
+    case llvm::Instruction::ICmp:
+      result = z3::ite(compareTerm(llvm::cast<llvm::ICmpInst>(node)->getPredicate(), a, b()),
+                       z3.bv_val(1, 1), z3.bv_val(0, 1));
+      break;
     case llvm::Instruction::Trunc: result = a.extract(width - 1, 0); break;
     case llvm::Instruction::ZExt: result = z3::zext(a, width - a.get_sort().bv_size()); break;
     case llvm::Instruction::SExt: result = z3::sext(a, width - a.get_sort().bv_size()); break;
@@ -88,7 +115,8 @@ void buildTerms(z3::context &z3, const Expression &expression,
 
 /// Proved when `negation` (built from the terms) is unsatisfiable.
 template <typename Negate>
-Verdict proveWithZ3(const Expression &expression, unsigned timeoutMs, Negate negate) {
+Verdict proveWithZ3(const Expression &expression, unsigned timeoutMs, unsigned resourceLimit,
+                    Negate negate) {
   try {
     z3::context z3;
     Terms terms;
@@ -96,6 +124,8 @@ Verdict proveWithZ3(const Expression &expression, unsigned timeoutMs, Negate neg
     z3::solver solver(z3);
     z3::params params(z3);
     params.set("timeout", timeoutMs);
+    if (resourceLimit)   // Z3's own work count: the same verdict however loaded the machine
+      params.set("rlimit", resourceLimit);
     solver.set(params);
     solver.add(negate(z3, terms));
     switch (solver.check()) {
@@ -128,11 +158,11 @@ bool testsAgree(const Expression &expression) {
   return true;
 }
 
-Verdict proveEqual(const Expression &expression, unsigned timeoutMs) {
+Verdict proveEqual(const Expression &expression, unsigned timeoutMs, unsigned resourceLimit) {
   if (!testsAgree(expression))
     return Verdict::Refuted;
 #ifdef HOIST_HAVE_Z3
-  return proveWithZ3(expression, timeoutMs, [&](z3::context &z3, Terms &terms) {
+  return proveWithZ3(expression, timeoutMs, resourceLimit, [&](z3::context &z3, Terms &terms) {
     return operandTerm(z3, expression.root(0), terms) != operandTerm(z3, expression.root(1), terms);
   });
 #else
@@ -147,7 +177,7 @@ Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs) {
       return Verdict::Refuted;
   }
 #ifdef HOIST_HAVE_Z3
-  return proveWithZ3(expression, timeoutMs, [&](z3::context &z3, Terms &terms) {
+  return proveWithZ3(expression, timeoutMs, 0, [&](z3::context &z3, Terms &terms) {
     return operandTerm(z3, expression.root(0), terms) == operandTerm(z3, expression.root(1), terms);
   });
 #else

@@ -11,8 +11,9 @@ namespace hoist::deobf {
 enum class Verdict { Proved, Refuted, Unknown };
 
 /// Whether roots 0 and 1 of `expression` are equal for every leaf value. Refuted when a test
-/// finds a difference; otherwise Z3 decides (Unknown without Z3, or when its budget runs out).
-Verdict proveEqual(const Expression &expression, unsigned timeoutMs);
+/// finds a difference; otherwise Z3 decides (Unknown without Z3, or when its budget runs out:
+/// `timeoutMs`, and `resourceLimit` units of Z3's work unless 0).
+Verdict proveEqual(const Expression &expression, unsigned timeoutMs, unsigned resourceLimit = 0);
 
 /// Whether roots 0 and 1 of `expression` differ for every leaf value (same rules).
 Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs);
