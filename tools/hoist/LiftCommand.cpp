@@ -159,12 +159,24 @@ void printDiagnostics(const DiagnosticSink &diagnostics) {
 void leaveToTheOperatingSystem(std::unique_ptr<llvm::Module> module,
                                std::unique_ptr<llvm::LLVMContext> context) {
 #if defined(__SANITIZE_ADDRESS__)
-  return;
+  constexpr bool freeAtExit = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-  return;
+  constexpr bool freeAtExit = true;
+#else
+  constexpr bool freeAtExit = false;
 #endif
+#else
+  constexpr bool freeAtExit = false;
 #endif
+  if (freeAtExit) {
+    // The module first: its destructor unregisters it from the context. Left to the
+    // parameters' destructors, whose order the compiler picks, clang freed the context first
+    // and every `hoist lift` of the sanitizer build crashed at exit (sweep_sample).
+    module.reset();
+    context.reset();
+    return;
+  }
   (void)module.release();
   (void)context.release();
 }
