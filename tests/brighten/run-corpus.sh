@@ -7,7 +7,7 @@
 # Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]
 #        (default: gcc, clang-19 and mingw, O0-O3; scripts/brighten-quality.sh measures the IR)
 # CORPUS_CFLAGS adds compiler flags (the deobfuscation test loads its obfuscator plugin this
-# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate-passes). LIFT_IR=1 lifts to
+# way) and HOIST_FLAGS adds flags to the lift (--deobfuscate=passes). LIFT_IR=1 lifts to
 # brightened.ll and compiles that with clang-19 (the deobfuscation test counts its
 # instructions without lifting a second time); CORPUS_FUNCTIONS lifts only the functions it
 # names.
