@@ -165,6 +165,15 @@ std::optional<std::vector<MaskedTerm>> maskedTerms(const Expression &expression,
   return terms;
 }
 
+/// k when `root` is `and x, 2^k - 1` with 0 < k < its width, else 0.
+unsigned lowBitsKept(const llvm::Instruction *root) {
+  auto *mask = llvm::dyn_cast<llvm::ConstantInt>(root->getOperand(root->getNumOperands() - 1));
+  if (root->getOpcode() != llvm::Instruction::And || !mask || !mask->getValue().isMask())
+    return 0;
+  unsigned bits = mask->getValue().countr_one();
+  return bits < root->getType()->getIntegerBitWidth() ? bits : 0;
+}
+
 /// Builds candidates in front of `at`, each a value of the root's type over the leaves.
 class CandidateBuilder {
 public:
@@ -241,6 +250,20 @@ public:
       sum = addScaled(sum, coefficients[set], term);
     }
     return finish(sum, products ? coefficients[0] : -coefficients[0]);
+  }
+
+  /// The multilinear polynomial sum d_S * PRODUCT(S) + d_{} modulo 2^bits, its coefficients
+  /// as signed bits-bit numbers (63 is -1 modulo 64: a negation, not a multiplication), masked
+  /// to the low `bits` bits.
+  llvm::Value *lowBitsPolynomial(std::vector<uint64_t> coefficients, unsigned bits) {
+    unsigned width = type_->getBitWidth();
+    for (uint64_t &coefficient : coefficients)
+      coefficient = uint64_t(llvm::SignExtend64(coefficient, bits)) & deobf::widthMask(width);
+    llvm::Value *sum = subsetSum(coefficients, true);
+    if (llvm::isa<llvm::Constant>(sum))
+      return constant(llvm::cast<llvm::ConstantInt>(sum)->getZExtValue() &
+                      deobf::widthMask(bits));
+    return builder_.CreateAnd(sum, constant(deobf::widthMask(bits)));
   }
 
   /// sum c * (AND(S) & M) + constantTerm.
@@ -462,6 +485,11 @@ private:
     candidates.push_back(build.subsetSum(subsetCoefficients(signature, n), false));
     if (!linear)
       candidates.push_back(build.subsetSum(subsetCoefficients(values, n), true));
+    // A root that keeps only its low bits (`E & 63`, a shift amount) needs its polynomial only
+    // modulo 2^bits: (4x ^ 60) + 3x + 4 is -x there, though no polynomial equals it on all
+    // bits.
+    if (unsigned bits = lowBitsKept(root); !linear && bits)
+      candidates.push_back(build.lowBitsPolynomial(subsetCoefficients(values, n), bits));
     // Constants under bitwise operators, shifts and selects on a bit (InstCombine's forms of an
     // MBA with a constant operand): the per-bit form with masks.
     // Exact (no proof) only for a linear MBA with constants; the {0,1} candidates above are
