@@ -26,6 +26,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/ValueHandle.h>
 #include <llvm/Transforms/Utils/Local.h>
 
@@ -46,6 +47,11 @@ constexpr unsigned ProofsPerFunction = 16;   ///< budget of Z3 queries per pass 
 bool isUniformConstant(const llvm::Value *value) {
   auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value);
   return constant && (constant->isZero() || constant->isMinusOne());
+}
+
+/// `xor x, -1`.
+bool isComplement(const llvm::Instruction *node) {
+  return llvm::PatternMatch::match(node, llvm::PatternMatch::m_Not(llvm::PatternMatch::m_Value()));
 }
 
 /// A DAG is a linear MBA when bitwise operators see only leaves, 0, -1 and bitwise results,
@@ -91,29 +97,49 @@ std::vector<uint64_t> subsetCoefficients(std::vector<uint64_t> values, unsigned 
   return values;
 }
 
-/// A DAG is a linear MBA with constants when it is a linear MBA except that bitwise operators
-/// may also see constants other than 0 and -1: still a sum of per-bit functions, but the
-/// function differs between bit positions where the constants' bits differ.
+/// A DAG is a linear MBA with constants when it is a sum of per-position functions: E(x) =
+/// E(0) + sum over bit positions k of h_k(the leaves' bits at k), which the per-bit form
+/// (maskedTerms) reproduces exactly. So it is when bitwise operators see only constants and
+/// bitwise functions of the leaves all shifted left by one amount s (output bit j then
+/// depends on the leaves' bits at j - s alone: `(x << 3) & -16` is 8 * (x & -2)), and the
+/// arithmetic over them adds, subtracts, scales by constants, shifts, truncates, or adds a
+/// constant chosen by a value's low bit (`select (trunc v to i1), a, b`: bit 0 depends on
+/// position 0 alone). Constants other than 0 and -1 make h_k differ between positions.
 bool isLinearMbaWithConstants(const Expression &expression) {
-  std::set<const llvm::Value *> bitwise(expression.leaves().begin(), expression.leaves().end());
+  constexpr int Arithmetic = -1;
+  // Bitwise values: the shift of the leaves they are a bitwise function of; else Arithmetic.
+  llvm::DenseMap<const llvm::Value *, int> shiftOf;
+  for (llvm::Value *leaf : expression.leaves())
+    shiftOf[leaf] = 0;
   for (llvm::Instruction *node : expression.nodes()) {
-    auto operandBitwise = [&](unsigned i) {
-      llvm::Value *operand = node->getOperand(i);
-      return bitwise.count(operand) || llvm::isa<llvm::ConstantInt>(operand);
+    auto operandShift = [&](unsigned i) -> std::optional<int> {
+      if (llvm::isa<llvm::ConstantInt>(node->getOperand(i)))
+        return std::nullopt;   // fits any shift
+      return shiftOf.lookup(node->getOperand(i));
     };
+    int shift = Arithmetic;
     if (deobf::isBitwiseNode(node)) {
-      if (!operandBitwise(0) || !operandBitwise(1))
+      std::optional<int> a = operandShift(0), b = operandShift(1);
+      if (a == Arithmetic || b == Arithmetic || (a && b && *a != *b))
         return false;
-      bitwise.insert(node);
+      shift = a ? *a : *b;
+    } else if (node->getOpcode() == llvm::Instruction::Shl) {
+      std::optional<int> a = operandShift(0);
+      uint64_t amount = llvm::cast<llvm::ConstantInt>(node->getOperand(1))->getZExtValue();
+      if (a && *a != Arithmetic && amount < 64)
+        shift = *a + int(amount);
     } else if (node->getOpcode() == llvm::Instruction::Trunc) {
-      if (operandBitwise(0))
-        bitwise.insert(node);
-    } else if (node->getOpcode() == llvm::Instruction::Select ||
-               (node->getOpcode() == llvm::Instruction::Mul &&
-                !llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
-                !llvm::isa<llvm::ConstantInt>(node->getOperand(1)))) {
+      shift = operandShift(0).value_or(Arithmetic);
+    } else if (node->getOpcode() == llvm::Instruction::Select) {
+      if (!llvm::isa<llvm::ConstantInt>(node->getOperand(1)) ||
+          !llvm::isa<llvm::ConstantInt>(node->getOperand(2)))
+        return false;
+    } else if (node->getOpcode() == llvm::Instruction::Mul &&
+               !llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
+               !llvm::isa<llvm::ConstantInt>(node->getOperand(1))) {
       return false;
     }
+    shiftOf[node] = shift;
   }
   return true;
 }
@@ -303,6 +329,11 @@ public:
 
   /// Replaces `root` when a shorter equal expression is found.
   bool simplify(llvm::Instruction *root) {
+    // Affine arithmetic needs n + 1 evaluations, not 2^n: any number of leaves.
+    if (std::optional<Expression> wide =
+            Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
+        wide && isAffine(*wide))
+      return simplifyAffine(root, *wide);
     std::optional<Expression> expression =
         Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
     if (!expression) {
@@ -320,7 +351,7 @@ public:
     if (!expression)
       return false;
     if (!expression->mixesArithmeticAndBitwise())
-      return simplifyAffine(root, *expression);
+      return false;   // bitwise alone is InstCombine's; arithmetic alone is affine (above)
     if (!isLinearMba(*expression)) {
       // Sums under bitwise operators as leaves: often a linear MBA over them, exact without
       // a proof (then the sums themselves are simplified on their own).
@@ -363,10 +394,11 @@ private:
     return sums.size() != before;
   }
 
+  /// Arithmetic with constant factors, truncations and complements (~x is -1 - x).
   static bool isAffine(const Expression &expression) {
     for (llvm::Instruction *node : expression.nodes()) {
       unsigned opcode = node->getOpcode();
-      bool affine = opcode == llvm::Instruction::Trunc ||
+      bool affine = opcode == llvm::Instruction::Trunc || isComplement(node) ||
                     (deobf::isArithmeticNode(node) &&
                      (opcode != llvm::Instruction::Mul ||
                       llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
@@ -502,9 +534,11 @@ private:
           exactMasked = candidates.back();
       }
 
+    // Cheapest first; of equal cost, the exact one (no proof to spend).
     std::stable_sort(candidates.begin(), candidates.end(),
                      [&](llvm::Value *a, llvm::Value *b) {
-                       return costOf(a, forced) < costOf(b, forced);
+                       return std::pair(costOf(a, forced), a != exactMasked) <
+                              std::pair(costOf(b, forced), b != exactMasked);
                      });
     llvm::Value *chosen = nullptr;
     for (llvm::Value *candidate : candidates) {
