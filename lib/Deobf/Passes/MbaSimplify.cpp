@@ -23,6 +23,7 @@
 #include "Deobf/Passes/Prover.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -323,9 +324,22 @@ unsigned costOf(llvm::Value *candidate, llvm::ArrayRef<llvm::Value *> forced) {
   return built ? built->nodes().size() : ~0u;
 }
 
+/// Multiplications in the DAG under `value`: of two expressions of one size, the one with
+/// fewer is simpler (`(0 - x) & 63` rather than `(x * 63) & 63`).
+unsigned multiplications(llvm::Value *value, llvm::ArrayRef<llvm::Value *> forced) {
+  std::optional<Expression> built =
+      Expression::collect({value}, deobf::ExpressionKind::Mba, MaxNodes * 2, 64, forced);
+  return built ? llvm::count_if(built->nodes(),
+                                [](const llvm::Instruction *node) {
+                                  return node->getOpcode() == llvm::Instruction::Mul;
+                                })
+               : ~0u;
+}
+
 class MbaSimplifier {
 public:
-  explicit MbaSimplifier(unsigned &proofsLeft) : proofsLeft_(proofsLeft) {}
+  MbaSimplifier(unsigned &proofsLeft, const llvm::DominatorTree &dominators)
+      : proofsLeft_(proofsLeft), dominators_(dominators) {}
 
   /// Replaces `root` when a shorter equal expression is found.
   bool simplify(llvm::Instruction *root) {
@@ -372,6 +386,42 @@ public:
         return true;
     }
     return simplifyCollected(root, *expression);
+  }
+
+  /// `icmp eq/ne A, B` over MBA: as `icmp eq/ne (A - B), 0`, when the difference simplifies.
+  /// A and B are often the two halves of one encoding (`(r & -64) * (2^26 - 1) - 1 == ~r` is
+  /// `(r & 63) == 0`), shared with other users, so that neither is worth rewriting alone.
+  bool simplifyComparison(llvm::ICmpInst *compare) {
+    llvm::Value *a = compare->getOperand(0), *b = compare->getOperand(1);
+    if (!compare->isEquality() || llvm::isa<llvm::Constant>(a) || llvm::isa<llvm::Constant>(b) ||
+        !a->getType()->isIntegerTy() ||
+        !(deobf::isNode(a, deobf::ExpressionKind::Mba) ||
+          deobf::isNode(b, deobf::ExpressionKind::Mba)))
+      return false;
+    auto *difference = llvm::cast<llvm::Instruction>(llvm::IRBuilder<>(compare).CreateSub(a, b));
+    // The comparison reads the difference only, and so does every A - B it dominates (the
+    // side taken when they differ often computes it): A and B lose those uses, so the
+    // difference's DAG may own them.
+    std::vector<llvm::Instruction *> sameDifferences;
+    for (llvm::User *user : a->users())
+      if (auto *other = llvm::dyn_cast<llvm::Instruction>(user);
+          other && other != difference && other->getOpcode() == llvm::Instruction::Sub &&
+          other->getOperand(0) == a && other->getOperand(1) == b &&
+          dominators_.dominates(difference, other))
+        sameDifferences.push_back(other);
+    for (llvm::Instruction *other : sameDifferences) {
+      other->replaceAllUsesWith(difference);
+      other->eraseFromParent();
+    }
+    compare->setOperand(0, difference);
+    compare->setOperand(1, llvm::Constant::getNullValue(a->getType()));
+    if (simplify(difference))
+      return true;
+    compare->setOperand(0, a);
+    compare->setOperand(1, b);
+    if (difference->use_empty())
+      difference->eraseFromParent();
+    return false;
   }
 
 private:
@@ -541,8 +591,12 @@ private:
                               std::pair(costOf(b, forced), b != exactMasked);
                      });
     llvm::Value *chosen = nullptr;
+    unsigned rootMultiplications = multiplications(root, forced);
     for (llvm::Value *candidate : candidates) {
-      if (chosen || costOf(candidate, forced) >= exclusive ||
+      unsigned cost = costOf(candidate, forced);
+      bool simpler = cost < exclusive ||
+                     (cost == exclusive && multiplications(candidate, forced) < rootMultiplications);
+      if (chosen || !simpler ||
           !accept(root, candidate, linear || candidate == exactMasked, forced))
         continue;
       chosen = candidate;
@@ -598,25 +652,31 @@ private:
   }
 
   unsigned &proofsLeft_;
+  const llvm::DominatorTree &dominators_;
 };
 
 } // namespace
 
 llvm::PreservedAnalyses SimplifyMbaPass::run(llvm::Function &function,
-                                             llvm::FunctionAnalysisManager &) {
+                                             llvm::FunctionAnalysisManager &analyses) {
   // Operands before users: an inner MBA is simplified before the expression around it.
   std::vector<llvm::WeakVH> worklist;
   for (llvm::Instruction &instruction : llvm::instructions(function))
-    if (!instruction.getType()->isIntegerTy(1) &&
-        deobf::isNode(&instruction, deobf::ExpressionKind::Mba) &&
-        !llvm::isa<llvm::TruncInst>(instruction))
+    if ((!instruction.getType()->isIntegerTy(1) &&
+         deobf::isNode(&instruction, deobf::ExpressionKind::Mba) &&
+         !llvm::isa<llvm::TruncInst>(instruction)) ||
+        llvm::isa<llvm::ICmpInst>(instruction))
       worklist.emplace_back(&instruction);
   unsigned proofsLeft = ProofsPerFunction;
-  MbaSimplifier simplifier(proofsLeft);
+  // The pass changes no block, so the tree stays valid while it works.
+  MbaSimplifier simplifier(proofsLeft, analyses.getResult<llvm::DominatorTreeAnalysis>(function));
   DeobfuscationCounts counts;
   for (llvm::WeakVH &handle : worklist)
-    if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(handle.operator llvm::Value *()))
-      counts.mbaSimplified += simplifier.simplify(instruction);
+    if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(handle.operator llvm::Value *())) {
+      auto *compare = llvm::dyn_cast<llvm::ICmpInst>(instruction);
+      counts.mbaSimplified +=
+          compare ? simplifier.simplifyComparison(compare) : simplifier.simplify(instruction);
+    }
   if (!counts.mbaSimplified)
     return llvm::PreservedAnalyses::all();
   if (stats_)

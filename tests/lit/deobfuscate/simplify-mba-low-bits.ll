@@ -41,3 +41,22 @@ define i32 @square_low_bits(i32 %r) {
 ; CHECK-LABEL: @square_low_bits(
 ; CHECK: %square = mul i32 %r, %r
 ; CHECK-NEXT: %low = and i32 %square, 63
+
+; InstCombine's form of that amount once r & 63 is a value of its own: (x * 63) & 63. The
+; candidate (0 - x) & 63 has as many instructions but no multiplication: taken, and the
+; rotation shows.
+define i64 @rotate_multiplied(i64 %x, i8 %r) {
+  %r6 = and i8 %r, 63
+  %left = zext nneg i8 %r6 to i64
+  %shifted = shl i64 %x, %left
+  %times63 = mul i8 %r, 63
+  %amount = and i8 %times63, 63
+  %amount64 = zext nneg i8 %amount to i64
+  %right = lshr i64 %x, %amount64
+  %rotated = or i64 %right, %shifted
+  ret i64 %rotated
+}
+; CHECK-LABEL: @rotate_multiplied(
+; CHECK-NOT: mul
+; CHECK: %rotated = call i64 @llvm.fshl.i64(i64 %x, i64 %x, i64
+; CHECK-NEXT: ret i64 %rotated
