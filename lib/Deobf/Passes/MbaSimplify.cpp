@@ -42,7 +42,6 @@ using deobf::Expression;
 constexpr unsigned MaxNodes = 128;
 constexpr unsigned MaxLeaves = 5;
 constexpr unsigned WideLeaves = 16;   ///< leaves looked for before sums become leaves
-constexpr unsigned ProofTimeoutMs = 300;
 constexpr unsigned ProofsPerFunction = 16;   ///< budget of Z3 queries per pass run
 
 bool isUniformConstant(const llvm::Value *value) {
@@ -641,7 +640,9 @@ private:
     if (!deobf::haveZ3() || proofsLeft_ == 0)
       return false;
     --proofsLeft_;
-    auto prove = [](const Expression &e) { return deobf::proveEqual(e, ProofTimeoutMs); };
+    auto prove = [](const Expression &e) {
+      return deobf::proveEqual(e, deobf::PassProofBackstopMs, deobf::PassProofResourceLimit);
+    };
     return deobf::cachedProof(*pair, 'e', prove) == deobf::Verdict::Proved;
   }
 
