@@ -168,14 +168,14 @@ def plain(program, suffix="", attributes=""):
     return "\n".join(lines)
 
 
-# The two kernel32 functions are declared here without windows.h's dllimport, so that calls
-# go through the import library's stubs (`jmp [__imp_X]`), as the C library's do: Hoist's
-# brightening calls an import by name from a stub, not yet through an IAT slot it loads.
+# The two kernel32 functions are declared dllimport, as windows.h declares them: calls go
+# through the import address table (`call [rip+__imp_X]`, or `mov rbx, [__imp_X]` and
+# `call rbx`), which brightening turns into calls of the imports by name.
 WINDOWS_OUTPUT = """typedef void *HANDLE;
 typedef unsigned long DWORD;
 #define STD_OUTPUT_HANDLE ((DWORD)-11)
-HANDLE GetStdHandle(DWORD);
-int WriteConsoleA(HANDLE, const void *, DWORD, DWORD *, void *);
+__declspec(dllimport) HANDLE GetStdHandle(DWORD);
+__declspec(dllimport) int WriteConsoleA(HANDLE, const void *, DWORD, DWORD *, void *);
 static void console(const char *s, int newline) {
   DWORD written;
   HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
