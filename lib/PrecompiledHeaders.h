@@ -3,6 +3,17 @@
 // compile time. Every file still includes what it uses, so the build without PCH works too.
 #pragma once
 
+// libstdc++ 12's std::stable_sort calls std::get_temporary_buffer, which C++17 deprecates, and
+// clang reports that inside the system header at every stable_sort (libstdc++ 13 silences it in
+// the header itself). Diagnostic pragmas apply by source location, so reading <algorithm> here
+// first, between these pragmas, turns the report off for the library's lines only.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+#include <algorithm>
+#pragma clang diagnostic pop
+#endif
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (docs/ROBUSTNESS.md,
 # "Sanitizers"), in its own build (clang-19, -DHOIST_SANITIZE=ON -DHOIST_FUZZ=ON):
-#   scripts/sanitize.sh full     every ctest entry (HOIST_SANITIZERS=1 scripts/test.sh; not CI's
-#                                default yet: too slow), some smaller than in the normal build: the
+#   scripts/sanitize.sh full     every ctest entry (what scripts/test.sh, and so CI, runs after the
+#                                normal suite), some smaller than in the normal build: the
 #                                differential harness on every form with
 #                                HOIST_SANITIZE_SEMANTICS_STATES (default 50) states per form
 #                                instead of 10,000, each fuzz target for 10 s (docs/ROBUSTNESS.md,
 #                                "Sanitizers", lists every reduction and why)
 #   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
-#                                10 s (what scripts/test.sh, and so CI, runs by default)
+#                                10 s (HOIST_SANITIZERS=subset scripts/test.sh)
 # The build lands in build-sanitize (HOIST_SANITIZE_BUILD_DIR overrides it); tests/fuzz/run.sh
 # fuzzes longer in the same build.
 set -euo pipefail

@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Second command of the README (and what CI runs): install what is missing, build everything,
 # and run every test: unit tests, the CPU-differential semantics tests, lit/FileCheck tests.
-# Then the sanitizer subset (ASan and UBSan: unit tests, fuzz regressions, each fuzz target
-# 10 s; scripts/sanitize.sh subset, in build-sanitize). HOIST_SANITIZERS=1 runs the whole suite
-# under the sanitizers instead (sanitize.sh full); HOIST_SANITIZERS=0 skips them.
+# Then the whole suite again under ASan and UBSan (scripts/sanitize.sh full, in build-sanitize;
+# docs/ROBUSTNESS.md, "Sanitizers"). HOIST_SANITIZERS chooses that second part:
+#   full (the default; also 1)  every ctest entry under the sanitizers
+#   subset                      only the unit tests, the fuzz regressions and each fuzz target 10 s
+#   0                           no sanitizer build
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HOIST_BUILD_DIR:-$root/build}
+sanitizers=${HOIST_SANITIZERS:-full}
+case "$sanitizers" in
+  1) sanitizers=full ;;
+  full|subset|0) ;;
+  # Refused before anything runs, not after the normal suite's twenty minutes.
+  *) echo "scripts/test.sh: HOIST_SANITIZERS must be full (the default, or 1), subset or 0" >&2
+     exit 2 ;;
+esac
 
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
@@ -16,8 +26,6 @@ ctest --output-on-failure -j "$(nproc)"
 # The differential harness's own summary line, for the record.
 "$root/scripts/semantics-totals.sh" .
 
-case "${HOIST_SANITIZERS:-subset}" in
-  1|full) "$root/scripts/sanitize.sh" full ;;
-  0) ;;
-  *) "$root/scripts/sanitize.sh" subset ;;
-esac
+if [ "$sanitizers" != 0 ]; then
+  "$root/scripts/sanitize.sh" "$sanitizers"
+fi
