@@ -18,6 +18,9 @@ struct LiftOptions {
   unsigned jumpTableSearchBlocks = 256;   ///< blocks searched back for a table base register
   unsigned maxDiscoveryRounds = 64;       ///< explore/resolve rounds per function
   uint64_t maxFunctions = 200000;         ///< functions discovered in one program
+  /// Threads that explore the functions of a whole-program discovery round (`hoist lift --all
+  /// -j N` gives its N); the result is the same with any number.
+  unsigned discoveryThreads = 1;
 
   /// Run the LLVM verifier over the lifted module when it is taken (Lifter::takeModule): a
   /// function it rejects (a Hoist bug, never the input's fault) is reported as `lift-failed`

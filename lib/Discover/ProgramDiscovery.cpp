@@ -3,6 +3,7 @@
 #include "Discover/CodePointers.h"
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
+#include "Discover/ParallelExplorer.h"
 #include "Support/Diagnostics.h"
 #include "Support/TimeBudget.h"
 
@@ -14,7 +15,10 @@ public:
   ProgramDiscovery(const Image &image, const ProgramDiscoveryRequest &request,
                    const LiftOptions &options, DiagnosticSink &diagnostics)
       : image_(image), request_(request), options_(options), diagnostics_(diagnostics),
-        cache_(std::make_unique<InstructionCache>(image)) {}
+        cache_(std::make_unique<InstructionCache>(image)) {
+    if (options.discoveryThreads > 1)
+      parallel_ = std::make_unique<ParallelExplorer>(image, options.discoveryThreads);
+  }
 
   ProgramCfg run() {
     unwindRanges_ = registerFunctionStarts(image_, cfg_.registry, diagnostics_);
@@ -78,9 +82,7 @@ public:
         stop_ = Stop::Rounds;
         break;
       }
-      for (uint64_t entry : todo)
-        if (budgetLeft())
-          explore(entry, starts);
+      exploreRound(todo, starts);
     }
     reportStop();
     return std::move(cfg_);
@@ -269,8 +271,8 @@ private:
     return it == blockExtents_.end() ? end : std::min(end, it->first);
   }
 
-  void explore(uint64_t entry, const std::set<uint64_t> &starts) {
-    ++explorations_;
+  /// What an exploration of `entry` is told in a round whose function starts are `starts`.
+  ExploreHints hintsFor(uint64_t entry, const std::set<uint64_t> &starts) const {
     ExploreHints hints;
     hints.noreturnCallees = &cfg_.noreturnCallees;
     hints.noreturnWhenStatusNonzero = &cfg_.noreturnWhenStatusNonzero;
@@ -279,8 +281,64 @@ private:
       hints.extentEnd = entry + range->second;
     else if (unwindRanges_.empty())
       hints.extentEnd = nextFunctionStart(entry, starts);
-    DiscoveredFunction function =
-        discoverFunction(image_, *cache_, entry, options_, diagnostics_, hints);
+    return hints;
+  }
+
+  /// Explores the functions of one round, in address order, while the budget lasts. With
+  /// discovery threads (`-j N`), the explorations run on them in batches and are recorded in
+  /// the same order: within a round each sees the same hints, so the outcome, diagnostics
+  /// included, is the serial one.
+  void exploreRound(const std::set<uint64_t> &todo, const std::set<uint64_t> &starts) {
+    if (!parallel_ || todo.size() < 2) {
+      for (uint64_t entry : todo)
+        if (budgetLeft())
+          explore(entry, starts);
+      return;
+    }
+    // The entries the serial loop would explore before the function budget runs out (an
+    // entry explored again does not add a function).
+    std::vector<uint64_t> admitted;
+    size_t functions = cfg_.functions.size();
+    for (uint64_t entry : todo) {
+      if (functions >= options_.maxFunctions)
+        break;
+      admitted.push_back(entry);
+      functions += !cfg_.functions.count(entry);
+    }
+    // Batches bound the memory the explorations hold (their instructions stay in the threads'
+    // caches until recorded) and let the caches be trimmed between them.
+    const size_t batch = 64 * parallel_->threads();
+    for (size_t first = 0; first < admitted.size(); first += batch) {
+      llvm::ArrayRef<uint64_t> entries =
+          llvm::ArrayRef(admitted).slice(first, std::min(batch, admitted.size() - first));
+      std::vector<Exploration> explored = parallel_->explore(
+          entries, [&](uint64_t entry) { return hintsFor(entry, starts); }, options_);
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (!explored[i].done || !budgetLeft())
+          return (void)budgetLeft();   // the deadline: what is recorded stays
+        for (const Diagnostic &d : explored[i].diagnostics.all())
+          diagnostics_.report(d.severity, d.code, d.address, d.message);
+        ++explorations_;
+        record(entries[i], std::move(explored[i].function), starts);
+      }
+      parallel_->trimCaches(CacheBudget);
+    }
+  }
+
+  void explore(uint64_t entry, const std::set<uint64_t> &starts) {
+    ++explorations_;
+    record(entry,
+           discoverFunction(image_, *cache_, entry, options_, diagnostics_,
+                            hintsFor(entry, starts)),
+           starts);
+    if (cache_->size() > CacheBudget)
+      cache_ = std::make_unique<InstructionCache>(image_);
+  }
+
+  /// Registers what the exploration of `entry` found (call and tail-call targets, jumps that
+  /// leave the function, jump-table targets, code references) and keeps the function's blocks'
+  /// extents; their instructions (in the cache that explored it) are dropped.
+  void record(uint64_t entry, DiscoveredFunction function, const std::set<uint64_t> &starts) {
     for (const CallSite &call : function.calls)
       if (call.target && call.import.empty() && image_.isExecutable(*call.target) &&
           !image_.importAtStub(*call.target))
@@ -323,8 +381,6 @@ private:
       block.instrs.clear();
       block.instrs.shrink_to_fit();
     }
-    if (cache_->size() > CacheBudget)
-      cache_ = std::make_unique<InstructionCache>(image_);
     for (const auto &[jump, table] : function.explored.jumpTables)
       for (uint64_t target : table.targets)
         cfg_.registry.add(target, ReasonJumpTable);
@@ -380,6 +436,8 @@ private:
   /// decoding again what a later exploration needs costs less than 3% of discovery.
   static constexpr size_t CacheBudget = 1 << 15;
   std::unique_ptr<InstructionCache> cache_;
+  /// With discovery threads: the explorations of a round, on them (exploreRound).
+  std::unique_ptr<ParallelExplorer> parallel_;
   ProgramCfg cfg_;
   UnwindRanges unwindRanges_;
   /// Block start -> the functions that have a block there (they may have had it once: a set

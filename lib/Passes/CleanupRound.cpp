@@ -72,6 +72,9 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image) {
   passes.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
   addHoistPasses(passes, image);
   passes.addPass(llvm::ADCEPass());
+  // The branches and blocks ADCE left empty; on a sample of ls's and kernelbase.dll's functions
+  // the round's fixpoint was 0.5 to 1% larger than O1's without this, as small with it.
+  passes.addPass(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
 }
 
 } // namespace hoist
