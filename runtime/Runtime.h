@@ -45,9 +45,10 @@ void hoist_add_copy(uint64_t program, uint64_t library, uint64_t size);
 void hoist_redirect_copies(void);
 
 /* How often control crossed between lifted and native code; printed at exit when the
- * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code). */
+ * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code).
+ * Library calls are not counted: they are inlined into the lifted loops, where a counter in
+ * memory cost as much as the rest of the call's bookkeeping. */
 typedef struct HoistCrossings {
-  uint64_t importCalls;       /* lifted code -> library */
   uint64_t nativeEntries;     /* native code -> a patched entry -> lifted code */
   uint64_t indirectTransfers; /* __hoist_call and __hoist_jmp */
 } HoistCrossings;

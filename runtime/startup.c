@@ -260,8 +260,8 @@ void hoist_libc_start_main(HoistState *state, void *memory) {
 }
 
 static void printCrossings(void) {
-  dprintf(2, "hoist: %lu import calls, %lu entries from native code, %lu indirect transfers\n",
-          (unsigned long)hoist_crossings.importCalls, (unsigned long)hoist_crossings.nativeEntries,
+  dprintf(2, "hoist: %lu entries from native code, %lu indirect transfers\n",
+          (unsigned long)hoist_crossings.nativeEntries,
           (unsigned long)hoist_crossings.indirectTransfers);
 }
 

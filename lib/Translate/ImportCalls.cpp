@@ -178,15 +178,15 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
     fail.CreateUnreachable();
   }
   ir.SetInsertPoint(call);
-  auto *crossings = runtimeGlobal(module, "hoist_crossings");   // .importCalls first
-  ir.CreateStore(ir.CreateAdd(ir.CreateLoad(i64, crossings), ir.getInt64(1)), crossings);
   llvm::Value *guestSp = state.load(HOIST_FIELD_RSP);
   // The return address the lifted call pushed: read before the call, which cannot change it
   // (the library function returns on the native stack).
   llvm::Value *returnAddress = ir.CreateLoad(i64, guestPointer(ir, memory, guestSp), "return");
-  auto *publishedSp = runtimeGlobal(module, "hoist_guest_sp");
-  llvm::Value *outerSp = ir.CreateLoad(i64, publishedSp);
-  ir.CreateStore(guestSp, publishedSp);   // a callback's guest frames go below the caller's
+  // A callback's guest frames go below the caller's. Not restored after the call: a lower
+  // value left behind only wastes guest stack, and every import call publishes its own before
+  // calling, as the runtime's entry from native code restores the value it found when its
+  // lifted function returns (runtime/calls.c). One store per library call in a hot loop.
+  ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
   switch (importShape(name)) {
   case ImportShape::Integer:
@@ -199,7 +199,6 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
     emitFrameCall(ir, state, stateArgument, memory, callee, guestSp);
     break;
   }
-  ir.CreateStore(outerSp, publishedSp);
   state.store(HOIST_FIELD_RIP, returnAddress);
   state.store(HOIST_FIELD_RSP, ir.CreateAdd(guestSp, ir.getInt64(8)));
   ir.CreateRetVoid();
