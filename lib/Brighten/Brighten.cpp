@@ -6,15 +6,19 @@
 #include "Brighten/ImageData.h"
 #include "Brighten/ImageReferences.h"
 #include "Brighten/ImportPrototypes.h"
+#include "Brighten/ImportSlots.h"
+#include "Brighten/IndirectCalls.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
+#include "Brighten/SplitStack.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
 
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/Analysis/CallGraph.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
@@ -57,6 +61,7 @@ void simplify(llvm::Module &module, const Image &image, const FixpointExtras &ex
   options.deobfuscationStats = extras.deobfuscationStats;
   options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
+    passes.addPass(SplitStackPass());
     passes.addPass(ImageDataPass(image));
     passes.addPass(FoldNanPropagationPass());
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
@@ -145,6 +150,9 @@ private:
   /// The name of a C library function linked into the image (mingw's sqrt) that `function`
   /// is: it is not brightened but called by name, the host's C library providing it.
   std::optional<std::string> linkedLibraryFunction(const llvm::Function &function) const;
+  /// Turns the unresolved calls of `member` into calls of imports if a resolution probe
+  /// shows each calls an import (IndirectCalls.h); else leaves them for screen to decline.
+  void resolveImportCalls(const Candidate &member);
   /// Declines the members that call what cannot be called, and their callers in the SCC.
   void screen(std::vector<Candidate> &members);
   /// Infers the members' signatures; declines those that cannot be brightened. Returns the
@@ -183,6 +191,7 @@ ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
 
 llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees) {
   llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
+  replaceImportSlotLoads(*flat, image_);
   rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
   return flat;
 }
@@ -215,6 +224,33 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
     return uncallable_[&callee] = *reason;
   callees_[&callee] = std::get<KnownCallee>(known);
   return std::nullopt;
+}
+
+void ModuleBrightener::resolveImportCalls(const Candidate &member) {
+  unsigned count = static_cast<unsigned>(unresolvedCalls(*member.lifted).size());
+  if (count == 0)
+    return;
+  // The model stands for the calls the probe does not know; the known ones are typed calls,
+  // which keep the convention too. Calls of functions that are not (yet) callable stay
+  // unknown: they may change anything, and no target after them resolves.
+  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+      if (const llvm::Function *callee = call->getCalledFunction();
+          callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_"))
+        whyNotCallable(*callee);
+  llvm::Function *flat = flatCopy(*member.lifted, callees_);
+  llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
+  flat->eraseFromParent();
+  if (!probe) {
+    llvm::consumeError(probe.takeError());
+    return;
+  }
+  simplify(module_, image_, extras_,
+           [&](const llvm::Function &function) { return &function == *probe; });
+  std::optional<std::vector<llvm::Function *>> targets = modeledCallTargets(**probe, count);
+  (*probe)->eraseFromParent();
+  if (targets)
+    callTargetsDirectly(*member.lifted, *targets);
 }
 
 void ModuleBrightener::screen(std::vector<Candidate> &members) {
@@ -311,6 +347,8 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
 }
 
 llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
+  for (const Candidate &member : members)
+    resolveImportCalls(member);
   screen(members);
   if (members.empty())
     return llvm::Error::success();
@@ -352,8 +390,9 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     }
   }
   scc_.clear();
-  if (llvm::Function *sink = module_.getFunction(ProbeSinkName); sink && sink->use_empty())
-    sink->eraseFromParent();
+  for (const char *name : {ProbeSinkName, ModeledCallName})
+    if (llvm::Function *declared = module_.getFunction(name); declared && declared->use_empty())
+      declared->eraseFromParent();
   if (done_.empty()) {
     releaseCallerAreas(module_);
     replaceUnresolvedJumpMarkers(module_);
@@ -401,6 +440,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     report_.brightened.push_back(candidate.brightened->getName().str());
   }
   simplify(module_, image_, extras_);
+  nameImportAddresses(module_, convention_);
   replaceUnresolvedJumpMarkers(module_);
   defineImageDataSymbols(module_, image_);
   for (const Candidate &candidate : done_)

@@ -113,61 +113,95 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
   return llvm::FunctionType::get(result, parameters, false);
 }
 
+namespace {
+
+/// A call's effects on the caller's State that both a typed call and a modeled one have: the
+/// result in RAX or XMM0 (the upper lanes zero, the other of the two poison), then the callee's
+/// `ret`: RIP the return address, popped.
+struct CallFrame {
+  llvm::Value *state;
+  llvm::Value *rspPointer;
+  llvm::Value *rsp;             ///< at the return address the lifted call pushed
+  llvm::Value *returnAddress;   ///< read before the callee runs
+};
+
+CallFrame enterCall(llvm::IRBuilder<> &builder, llvm::CallBase &call) {
+  CallFrame frame;
+  frame.state = call.getArgOperand(0);
+  frame.rspPointer = stateFieldPointer(builder, frame.state, HOIST_FIELD_RSP);
+  frame.rsp = builder.CreateLoad(builder.getInt64Ty(), frame.rspPointer);
+  // Read before the callee runs: a callee that takes a pointer into the stack (memset of a
+  // local array) could write it as far as LLVM knows.
+  frame.returnAddress = loadQuad(builder, frame.rsp);
+  return frame;
+}
+
+void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *rax,
+               llvm::Value *xmm0) {
+  builder.CreateStore(xmm0 ? xmm0 : llvm::PoisonValue::get(builder.getInt128Ty()),
+                      stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 0));
+  builder.CreateStore(rax ? rax : llvm::PoisonValue::get(builder.getInt64Ty()),
+                      stateFieldPointer(builder, frame.state, HOIST_FIELD_RAX));
+  builder.CreateStore(frame.returnAddress,
+                      stateFieldPointer(builder, frame.state, HOIST_FIELD_RIP));
+  builder.CreateStore(builder.CreateAdd(frame.rsp, builder.getInt64(8)), frame.rspPointer);
+}
+
+} // namespace
+
 void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention) {
   llvm::IRBuilder<> builder(&call);
-  llvm::Value *state = call.getArgOperand(0);
   llvm::Type *i64 = builder.getInt64Ty();
-  llvm::Value *rspPointer = stateFieldPointer(builder, state, HOIST_FIELD_RSP);
   // The lifted call pushed the return address: RSP points at it, stack arguments lie above.
-  llvm::Value *rsp = builder.CreateLoad(i64, rspPointer);
+  CallFrame frame = enterCall(builder, call);
 
   llvm::FunctionType *type = callee.function->getFunctionType();
   std::vector<llvm::Value *> arguments;
   for (auto [argument, parameterType] :
        llvm::zip(callee.signature.arguments, type->params())) {
     if (argument.onStack) {
-      llvm::Value *slot =
-          builder.CreateAdd(rsp, builder.getInt64(stackArgumentOffset(argument.element, convention)));
+      llvm::Value *slot = builder.CreateAdd(
+          frame.rsp, builder.getInt64(stackArgumentOffset(argument.element, convention)));
       arguments.push_back(fromQuad(builder, loadQuad(builder, slot), parameterType));
     } else if (argument.isFloat) {
       llvm::Type *bits = builder.getIntNTy(parameterType->getPrimitiveSizeInBits());
       llvm::Value *lane = builder.CreateLoad(
-          bits, stateFieldPointer(builder, state, HOIST_FIELD_YMM, argument.element));
+          bits, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, argument.element));
       arguments.push_back(builder.CreateBitCast(lane, parameterType));
     } else {
-      llvm::Value *quad = builder.CreateLoad(i64, stateFieldPointer(builder, state, argument.field));
+      llvm::Value *quad =
+          builder.CreateLoad(i64, stateFieldPointer(builder, frame.state, argument.field));
       arguments.push_back(fromQuad(builder, quad, parameterType));
     }
   }
-  // The return address the call pushed, read before the callee runs: a callee that takes a
-  // pointer into the stack (memset of a local array) could write it as far as LLVM knows.
-  llvm::Value *returnAddress = loadQuad(builder, rsp);
   llvm::CallInst *result = builder.CreateCall(callee.function, arguments);
   result->setCallingConv(callee.function->getCallingConv());
   result->setAttributes(callee.function->getAttributes());
   result->copyMetadata(call);
 
-  // The result in RAX or XMM0 (the upper lanes zero); the other of the two is clobbered, as
-  // the callee may have: a caller that reads it after the call is reading garbage, and a
-  // recursive SCC's first guesses (void callees) must not show the caller's own RAX flowing
-  // through the call.
+  // The other of RAX and XMM0 is clobbered, as the callee may have: a caller that reads it
+  // after the call is reading garbage, and a recursive SCC's first guesses (void callees)
+  // must not show the caller's own RAX flowing through the call.
   llvm::Type *resultType = type->getReturnType();
-  llvm::Type *i128 = builder.getInt128Ty();
-  llvm::Value *xmm0 = llvm::PoisonValue::get(i128);
-  llvm::Value *rax = llvm::PoisonValue::get(i64);
+  llvm::Value *xmm0 = nullptr, *rax = nullptr;
   if (resultType->isFloatingPointTy() || resultType->isVectorTy())
     xmm0 = builder.CreateZExt(
         builder.CreateBitCast(result, builder.getIntNTy(resultType->getPrimitiveSizeInBits())),
-        i128);
+        builder.getInt128Ty());
   else if (resultType->isPointerTy())
     rax = builder.CreatePtrToInt(result, i64);
   else if (!resultType->isVoidTy())
     rax = builder.CreateZExt(result, i64);
-  builder.CreateStore(xmm0, stateFieldPointer(builder, state, HOIST_FIELD_YMM, 0));
-  builder.CreateStore(rax, stateFieldPointer(builder, state, HOIST_FIELD_RAX));
-  // The callee's ret: RIP is the return address, popped.
-  builder.CreateStore(returnAddress, stateFieldPointer(builder, state, HOIST_FIELD_RIP));
-  builder.CreateStore(builder.CreateAdd(rsp, builder.getInt64(8)), rspPointer);
+  leaveCall(builder, frame, rax, xmm0);
+}
+
+void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
+                     llvm::ArrayRef<llvm::Value *> arguments) {
+  llvm::IRBuilder<> builder(&call);
+  CallFrame frame = enterCall(builder, call);
+  llvm::CallInst *result = builder.CreateCall(model, arguments);
+  result->copyMetadata(call);
+  leaveCall(builder, frame, result, builder.CreateZExt(result, builder.getInt128Ty()));
 }
 
 std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,

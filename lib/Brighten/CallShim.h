@@ -35,6 +35,12 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
 /// typed call of `callee` and the return's effects. The caller erases `call`.
 void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention);
 
+/// Emits before `call` (a lifted call in a flat copy) a call of `model` with `arguments`,
+/// standing for a callee that keeps the calling convention: its i64 result is RAX (and XMM0),
+/// and it returns to the address the call pushed. The caller erases `call`.
+void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
+                     llvm::ArrayRef<llvm::Value *> arguments);
+
 /// The external declaration of the C library function `name` (an import, or a function
 /// linked into the image statically) with its C prototype, called in `convention` (the
 /// binary's C library: `win64cc` for a DLL's function), and the registers a caller in

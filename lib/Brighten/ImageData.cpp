@@ -1,4 +1,6 @@
 #include "Brighten/ImageData.h"
+
+#include "Brighten/ImportSlots.h"
 #include "Brighten/IntToPtrRewrite.h"
 
 #include "Passes/Passes.h"
@@ -12,7 +14,6 @@
 #include <llvm/IR/PatternMatch.h>
 
 #include <set>
-
 
 namespace hoist {
 namespace {
@@ -46,6 +47,31 @@ llvm::Constant *splitBase(llvm::Value *address, llvm::Value *&rest, llvm::IRBuil
     return base;
   }
   return nullptr;
+}
+
+/// An image address put together from its halves, `(A & ~0xffffffff) | zext(A's low 32 bits)`
+/// (SROA's merge of a 32-bit write into a register that held the address: `mov eax, ...`),
+/// is the address again. InstCombine finds this for an instruction, not once the address is a
+/// constant expression, whose low half folds into `ptrtoint @image.x to i32`.
+bool foldJoinedHalves(llvm::Function &function) {
+  llvm::SmallVector<std::pair<llvm::Instruction *, llvm::Value *>> joined;
+  for (llvm::Instruction &instruction : llvm::instructions(function)) {
+    llvm::Value *whole = nullptr, *low = nullptr;
+    const llvm::APInt *mask = nullptr;
+    if (!match(&instruction, m_c_Or(m_And(m_Value(whole), m_APInt(mask)), m_ZExt(m_Value(low)))))
+      continue;
+    llvm::Value *wholePointer = nullptr, *lowPointer = nullptr;
+    unsigned lowBits = low->getType()->getIntegerBitWidth();
+    if (match(whole, m_PtrToInt(m_Value(wholePointer))) &&
+        match(low, m_PtrToInt(m_Value(lowPointer))) && wholePointer == lowPointer &&
+        *mask == llvm::APInt::getHighBitsSet(mask->getBitWidth(), mask->getBitWidth() - lowBits))
+      joined.emplace_back(&instruction, whole);
+  }
+  for (auto [instruction, whole] : joined) {
+    instruction->replaceAllUsesWith(whole);
+    instruction->eraseFromParent();
+  }
+  return !joined.empty();
 }
 
 /// The global holding `section`'s bytes (zero past the file's): constant and private for
@@ -120,7 +146,9 @@ llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t a
 
 llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
                                            llvm::FunctionAnalysisManager &) {
-  bool changed = false;
+  // A slot the optimizer found the address of only now.
+  bool changed = replaceImportSlotLoads(function, image_);
+  changed |= foldJoinedHalves(function);
   // Constant addresses arrive folded: `load i64, ptr inttoptr (i64 0x4018 to ptr)`.
   for (llvm::Instruction &instruction : llvm::instructions(function))
     for (llvm::Use &operand : instruction.operands()) {

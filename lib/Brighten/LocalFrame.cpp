@@ -1,6 +1,7 @@
 #include "Brighten/LocalFrame.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/IndirectCalls.h"
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -104,6 +105,9 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
   flat->setName(lifted.getName() + ".flat");
   flat->setLinkage(llvm::GlobalValue::InternalLinkage);
   llvm::Argument *mem = flat->getArg(1);
+  std::map<llvm::CallBase *, unsigned> unresolved;
+  for (llvm::CallBase *call : unresolvedCalls(*flat))
+    unresolved.emplace(call, unresolved.size());
   llvm::SmallVector<llvm::Instruction *> users;
   for (llvm::User *user : mem->users())
     users.push_back(llvm::cast<llvm::Instruction>(user));
@@ -124,6 +128,9 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
             ->copyMetadata(*call);
       } else if (auto known = callees.find(call->getCalledFunction()); known != callees.end()) {
         emitTypedCall(*call, known->second, convention);
+      } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
+        // Only a resolution probe has them: brightening declines a function that keeps one.
+        emitUnresolvedCallModel(*call, ordinal->second);
       }
       call->eraseFromParent();
       continue;

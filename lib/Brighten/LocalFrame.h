@@ -58,8 +58,9 @@ std::optional<std::string> whyNotBrightenable(
     llvm::function_ref<std::optional<std::string>(const llvm::Function &)> whyNotCallable);
 
 /// A copy of `lifted` (internal, named "<name>.flat") in which every `gep i8, %mem, X` is
-/// `inttoptr X`, `ret`'s __hoist_ret call is gone (memory is the process's own), and every
-/// call of a function in `callees` is the typed call of its brightened (or library) version.
+/// `inttoptr X`, `ret`'s __hoist_ret call is gone (memory is the process's own), every
+/// call of a function in `callees` is the typed call of its brightened (or library) version,
+/// and every unresolved call the model of a resolution probe (IndirectCalls.h).
 llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees,
                              CallingConvention convention);
 

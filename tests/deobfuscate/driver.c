@@ -10,22 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#define NEXT_INPUT_TYPE long
+#include "next-input.h"
+
 #define X(name) long obf_##name(long, long); long b_obf_##name(long, long);
 DEOBFUSCATION_SAMPLES
 #undef X
-
-static uint64_t state = 0x9e3779b97f4a7c15ull;
-static long next_input(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  switch (state % 8) {
-  case 0: return (long)(state % 16);            /* small values and loop counts */
-  case 1: return -(long)(state % 16);
-  case 2: return 0;
-  default: return (long)state;
-  }
-}
 
 /* Runs f(a, b) with stdout sent to a file; returns the result and what it wrote. */
 static long capture(long (*f)(long, long), long a, long b, char *out, size_t size) {

@@ -15,6 +15,9 @@
 
 #include "vm.h"
 
+#define NEXT_INPUT_TYPE int32_t
+#include "next-input.h"
+
 #define ABI __attribute__((ms_abi))
 /* `long` is 32 bits on Win64. */
 #define X(name) static int32_t(ABI *obf_##name)(int32_t, int32_t); \
@@ -65,19 +68,6 @@ static void *image_function(const struct pe_image *image, const char *name) {
   if (!function)
     exit(2);
   return function;
-}
-
-static uint64_t state = 0x9e3779b97f4a7c15ull;
-static int32_t next_input(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  switch (state % 8) {
-  case 0: return (int32_t)(state % 16);            /* small values and loop counts */
-  case 1: return -(int32_t)(state % 16);
-  case 2: return 0;
-  default: return (int32_t)state;
-  }
 }
 
 int main(int argc, char **argv) {

@@ -20,6 +20,13 @@ import sys
 OPS = ["movi", "addi", "add", "sub", "mul", "xor", "and", "or", "shl", "shr",
        "jlt", "jmp", "puts", "write", "ret"]
 BINARY = {"add": "+", "sub": "-", "mul": "*", "xor": "^", "and": "&", "or": "|"}
+# Shifts are logical and by the low 6 bits of the count, as x86-64's are.
+SHIFTS = {"shl": "<<", "shr": ">>"}
+
+
+def shift(d, s, symbol):
+    """The C statement r[d] = r[d] shifted by r[s] (d and s: C expressions of the indices)."""
+    return f"r[{d}] = (long)((unsigned long)r[{d}] {symbol} (r[{s}] & 63));"
 
 
 def parse(path):
@@ -100,10 +107,9 @@ HANDLERS = {
 for name, symbol in BINARY.items():
     HANDLERS[name] = ("{ unsigned d = CODE[pc + 1] ^ KEY(pc + 1), s = CODE[pc + 2] ^ KEY(pc + 2);"
                       f" r[d] {symbol}= r[s]; pc += 3; break; }}")
-HANDLERS["shl"] = ("{ unsigned d = CODE[pc + 1] ^ KEY(pc + 1), s = CODE[pc + 2] ^ KEY(pc + 2);"
-                   " r[d] = (long)((unsigned long)r[d] << (r[s] & 63)); pc += 3; break; }")
-HANDLERS["shr"] = ("{ unsigned d = CODE[pc + 1] ^ KEY(pc + 1), s = CODE[pc + 2] ^ KEY(pc + 2);"
-                   " r[d] = (long)((unsigned long)r[d] >> (r[s] & 63)); pc += 3; break; }")
+for name, symbol in SHIFTS.items():
+    HANDLERS[name] = ("{ unsigned d = CODE[pc + 1] ^ KEY(pc + 1), s = CODE[pc + 2] ^ KEY(pc + 2);"
+                      f" {shift('d', 's', symbol)} pc += 3; break; }}")
 
 
 def c_string(text):
@@ -148,10 +154,8 @@ def plain(program, suffix="", attributes=""):
             stmt = f"r[{reg(args[0])}] += {int(args[1], 0)};"
         elif op in BINARY:
             stmt = f"r[{reg(args[0])}] {BINARY[op]}= r[{reg(args[1])}];"
-        elif op == "shl":
-            stmt = f"r[{reg(args[0])}] = (long)((unsigned long)r[{reg(args[0])}] << (r[{reg(args[1])}] & 63));"
-        elif op == "shr":
-            stmt = f"r[{reg(args[0])}] = (long)((unsigned long)r[{reg(args[0])}] >> (r[{reg(args[1])}] & 63));"
+        elif op in SHIFTS:
+            stmt = shift(reg(args[0]), reg(args[1]), SHIFTS[op])
         elif op == "jlt":
             stmt = f"if (r[{reg(args[0])}] < r[{reg(args[1])}]) goto i{program['labels'][args[2]]};"
         elif op == "jmp":
@@ -168,14 +172,14 @@ def plain(program, suffix="", attributes=""):
     return "\n".join(lines)
 
 
-# The two kernel32 functions are declared here without windows.h's dllimport, so that calls
-# go through the import library's stubs (`jmp [__imp_X]`), as the C library's do: Hoist's
-# brightening calls an import by name from a stub, not yet through an IAT slot it loads.
+# The two kernel32 functions are declared dllimport, as windows.h declares them: calls go
+# through the import address table (`call [rip+__imp_X]`, or `mov rbx, [__imp_X]` and
+# `call rbx`), which brightening turns into calls of the imports by name.
 WINDOWS_OUTPUT = """typedef void *HANDLE;
 typedef unsigned long DWORD;
 #define STD_OUTPUT_HANDLE ((DWORD)-11)
-HANDLE GetStdHandle(DWORD);
-int WriteConsoleA(HANDLE, const void *, DWORD, DWORD *, void *);
+__declspec(dllimport) HANDLE GetStdHandle(DWORD);
+__declspec(dllimport) int WriteConsoleA(HANDLE, const void *, DWORD, DWORD *, void *);
 static void console(const char *s, int newline) {
   DWORD written;
   HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);

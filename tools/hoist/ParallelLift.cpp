@@ -1,5 +1,6 @@
 #include "ParallelLift.h"
 
+#include "Deobf/Concolic/ConcolicLifter.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 #include "hoist/Optimize.h"
@@ -45,6 +46,22 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   context.setDiscardValueNames(!options.valueNames);
   Lifter lifter(image, context, outcome.diagnostics, discoverer.options());
   lifter.adoptDiscovery(discoverer);
+  // --deobfuscate, as without -j: the functions the command line named are lifted
+  // concolically first (liftFunction then keeps their bodies), the passes run in every round.
+  if (options.deobfuscate)
+    for (const std::string &spec : options.functions) {
+      llvm::Expected<uint64_t> named = resolveFunction(image, spec);
+      if (!named || !llvm::is_contained(entries, *named)) {
+        llvm::consumeError(named.takeError());   // runLift has resolved it already
+        continue;
+      }
+      if (llvm::Expected<DeobfuscationStats> stats = deobfuscateFunction(
+              lifter.module(), image, *named, *options.deobfuscate, outcome.diagnostics);
+          !stats) {
+        outcome.failure = llvm::toString(stats.takeError());
+        return;
+      }
+    }
   for (uint64_t entry : entries) {
     if (lifter.options().pastDeadline()) {
       ++outcome.skipped;
@@ -58,7 +75,9 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   }
   outcome.stats = lifter.stats();
   std::unique_ptr<llvm::Module> module = lifter.takeUnfinishedModule();
-  optimizeModule(*module, &image, OptimizeOptions{.level = options.optLevel});
+  OptimizeOptions optimize{.level = options.optLevel};
+  optimize.deobfuscate = options.deobfuscatePasses;
+  optimizeModule(*module, &image, optimize);
   std::string name = liftedFunctionName(entries.front()) + "." + options.emit;
   // takeUnfinishedModule verified the lifted module when optimizing (liftOptionsFor); at -O0
   // nothing changed it since.

@@ -6,7 +6,7 @@
 #include "Brighten/CallingConvention.h"
 #include "Deobf/Concolic/ConcreteMemory.h"
 #include "Deobf/Concolic/Context.h"
-#include "Deobf/Concolic/ImportEffects.h"
+#include "Brighten/ImportEffects.h"
 #include "Deobf/Concolic/LocalSimplifier.h"
 #include "Deobf/Concolic/LoopGeneralization.h"
 #include "Deobf/Concolic/PossibleTargets.h"

@@ -1,5 +1,6 @@
 // What a library function may write to memory, so that concolic lifting keeps the rest of
-// the stack known across a call of it. Without this, a pointer into the stack given to an
+// the stack known across a call of it, and brightening keeps the rest of the local stack out
+// of the callee's reach (SplitStack.h). Without this, a pointer into the stack given to an
 // import makes the whole frame above it unknown (ConcreteMemory::externalCall): on Win64
 // that includes the callee-saved registers a helper pushed in its prologue, such as a VM's
 // virtual PC, when `WriteConsoleA` gets a pointer to the helper's `written` variable.

@@ -1,4 +1,4 @@
-#include "Deobf/Concolic/ImportEffects.h"
+#include "Brighten/ImportEffects.h"
 
 #include <llvm/ADT/StringMap.h>
 

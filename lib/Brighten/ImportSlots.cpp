@@ -1,0 +1,92 @@
+#include "Brighten/ImportSlots.h"
+
+#include "Brighten/CallShim.h"
+#include "Brighten/ImportPrototypes.h"
+#include "Lift/CallTargets.h"
+#include "hoist/Image.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+
+#include <variant>
+
+namespace hoist {
+namespace {
+
+/// The constant address `pointer` is cast from (an instruction or a constant expression).
+std::optional<uint64_t> constantAddress(llvm::Value *pointer) {
+  llvm::Value *integer = nullptr;
+  if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer))
+    integer = cast->getOperand(0);
+  else if (auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(pointer);
+           expression && expression->getOpcode() == llvm::Instruction::IntToPtr)
+    integer = expression->getOperand(0);
+  if (auto *constant = llvm::dyn_cast_or_null<llvm::ConstantInt>(integer))
+    return constant->getZExtValue();
+  return std::nullopt;
+}
+
+} // namespace
+
+bool replaceImportSlotLoads(llvm::Function &function, const Image &image) {
+  llvm::SmallVector<std::pair<llvm::LoadInst *, const Import *>> loads;
+  for (llvm::Instruction &instruction : llvm::instructions(function)) {
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+    llvm::Type *type = load ? load->getType() : nullptr;
+    if (!load || !(type->isPointerTy() || type->isIntegerTy(64) || type->isIntegerTy(32)))
+      continue;
+    std::optional<uint64_t> address = constantAddress(load->getPointerOperand());
+    const Import *import = address ? image.importAtSlot(*address) : nullptr;
+    if (import && std::holds_alternative<ImportPrototype>(importPrototype(import->name)))
+      loads.emplace_back(load, import);
+  }
+  for (auto [load, import] : loads) {
+    llvm::Constant *address = declareImport(*function.getParent(), *import);
+    llvm::Type *type = load->getType();
+    if (!type->isPointerTy())
+      address = llvm::ConstantExpr::getTrunc(
+          llvm::ConstantExpr::getPtrToInt(address, llvm::Type::getInt64Ty(function.getContext())),
+          type);
+    llvm::Value *pointer = load->getPointerOperand();
+    load->replaceAllUsesWith(address);
+    load->eraseFromParent();
+    // The slot's address must not stay behind as a cast no one uses: it would read as an
+    // access of the slot (ImageReferences.h).
+    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer); cast && cast->use_empty())
+      cast->eraseFromParent();
+  }
+  return !loads.empty();
+}
+
+llvm::Function *importAddressed(llvm::Value *value) {
+  value = value->stripPointerCasts();
+  if (auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(value);
+      expression && (expression->getOpcode() == llvm::Instruction::Trunc ||
+                     expression->getOpcode() == llvm::Instruction::PtrToInt))
+    return importAddressed(expression->getOperand(0));
+  auto *function = llvm::dyn_cast<llvm::Function>(value);
+  return function && function->hasFnAttribute("hoist-import") ? function : nullptr;
+}
+
+void nameImportAddresses(llvm::Module &module, CallingConvention convention) {
+  llvm::SmallVector<llvm::Function *> imports;
+  for (llvm::Function &function : module)
+    if (function.hasFnAttribute("hoist-import"))
+      imports.push_back(&function);
+  auto isAddress = [](llvm::Use &use) {
+    auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+    return !call || !call->isCallee(&use);
+  };
+  for (llvm::Function *import : imports) {
+    if (llvm::none_of(import->uses(), isAddress))
+      continue;
+    std::variant<KnownCallee, std::string> callee = libraryCallee(
+        module, import->getFnAttribute("hoist-import").getValueAsString(), convention);
+    if (auto *known = std::get_if<KnownCallee>(&callee))
+      import->replaceUsesWithIf(known->function, isAddress);
+  }
+}
+
+} // namespace hoist

@@ -1,0 +1,38 @@
+// Import slots (the ELF GOT, the PE import address table) in brightened code.
+//
+// In the original process a slot holds its import's address, written by the loader; lifted
+// code reads it to call through it (`call [rip+__imp_X]` sets RIP to it; `mov rbx, [__imp_X]`
+// ... `call rbx`; `call *puts@GOTPCREL(%rip)`). Brightened code does not have the slot's
+// memory: there the load becomes the address of the lifted code's declaration of the import
+// (`ptrtoint @"import.X"`), so that the slot is not read, an entry RIP set from it dies, and a
+// call through a register holding it is recognized as a call of the import
+// (IndirectCalls.h). Once brightening is done the address that is left (an import passed as a
+// function pointer) is that of the import's own prototyped declaration (`@X`).
+#pragma once
+
+#include "Brighten/CallingConvention.h"
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+namespace hoist {
+
+class Image;
+
+/// Replaces each load of a function import's slot in `function` (`load i64, ptr inttoptr
+/// (i64 slot)`, or its low 32 bits) by the address of the import's lifted declaration. Only
+/// imports with a known prototype (ImportPrototypes.h) are functions for certain: the slots of
+/// the others (an imported object, `stdout`) stay and brightening declines. Returns whether
+/// anything changed.
+bool replaceImportSlotLoads(llvm::Function &function, const Image &image);
+
+/// The lifted declaration of the import whose address `value` is (`ptrtoint @"import.X"`,
+/// possibly truncated), or null.
+llvm::Function *importAddressed(llvm::Value *value);
+
+/// Replaces every use of an import's lifted declaration other than a call of it (an address
+/// replaceImportSlotLoads left in brightened code) by its declaration with the C prototype,
+/// called in `convention` (CallShim.h's libraryCallee).
+void nameImportAddresses(llvm::Module &module, CallingConvention convention);
+
+} // namespace hoist
