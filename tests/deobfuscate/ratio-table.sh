@@ -25,7 +25,7 @@ echo "$rule"
 for level in "${levels[@]}"; do
   for mode in $modes; do
     # "level mode function count reference ratio" for each function line
-    awk -v level="$level" -v mode="$mode" 'NF >= 5 && $2 != "functions:" { print level, mode, $2, $3, $4, $5 }' \
+    awk -v level="$level" -v mode="$mode" 'NF >= 5 && $3 != "functions:" { print level, mode, $2, $3, $4, $5 }' \
       "$work/$mode-$level.ratios"
   done
 done | awk -v levels="${levels[*]}" -v modes="$modes" '
