@@ -1,4 +1,4 @@
-// The deobfuscation passes of `hoist lift --deobfuscate` (docs/DEOBFUSCATE_PASSES.md), one per
+// The deobfuscation passes of `hoist lift --deobfuscate` (docs/DEOBFUSCATE.md), one per
 // file, each undoing one kind of protection in lifted (and usually brightened) IR: MBA
 // expressions, opaque predicates, flattened control flow. They run in every round of the
 // optimization fixpoint (lib/Passes/Pipeline.cpp) when OptimizeOptions::deobfuscate is set.

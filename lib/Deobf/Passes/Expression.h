@@ -1,4 +1,4 @@
-// Integer expression DAGs over LLVM values, for the deobfuscation passes (docs/DEOBFUSCATE_PASSES.md):
+// Integer expression DAGs over LLVM values, for the deobfuscation passes (docs/DEOBFUSCATE.md):
 // the instructions that compute one or more roots from a few leaves (arguments, loads, phis,
 // anything the DAG does not look into), evaluated on concrete leaf values. MBA simplification
 // evaluates them on {0,1} and random words; opaque-predicate folding on the low bits only.

@@ -99,21 +99,40 @@ llvm::BasicBlock *foldedSuccessor(llvm::Instruction *terminator, Path &path) {
   return nullptr;
 }
 
-/// Instructions of the skipped blocks used outside them would lose their definition. A phi
-/// uses its value at the end of the incoming block, not in its own: a skipped value flowing
-/// into a skipped block's phi from the target's side (a back edge) is used outside too.
+/// Whether N can have `value` of the path: its translation, or a skipped instruction that did
+/// not fold but whose operands N has (case code LLVM moved into the dispatcher, a counter's
+/// decrement that only the target's phi reads), computed again at N.
+bool availableAtBridge(llvm::Value *value, const Path &path) {
+  if (path.translate(value))
+    return true;
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  return instruction && !llvm::isa<llvm::PHINode>(instruction) &&
+         llvm::all_of(instruction->operands(),
+                      [&](llvm::Value *operand) { return path.translate(operand) != nullptr; });
+}
+
+/// Whether an instruction of the skipped blocks is used outside them. A phi uses its value at
+/// the end of the incoming block, not in its own: a skipped value flowing into a skipped
+/// block's phi from the target's side (a back edge) is used outside too.
+bool usedOutside(llvm::Instruction &instruction, const Path &path) {
+  for (llvm::Use &use : instruction.uses()) {
+    auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(user);
+    if (!path.skippedSet.count(phi ? phi->getIncomingBlock(use) : user->getParent()))
+      return true;
+  }
+  return false;
+}
+
+/// Instructions of the skipped blocks used outside them would lose their definition on the
+/// threaded path: each must be one N can compute again (thread() then joins the two
+/// definitions).
 bool staysInside(const Path &path) {
   for (llvm::BasicBlock *block : path.skipped)
-    for (llvm::Instruction &instruction : *block) {
-      if (llvm::isa<llvm::PHINode>(instruction))
-        continue;
-      for (llvm::Use &use : instruction.uses()) {
-        auto *user = llvm::cast<llvm::Instruction>(use.getUser());
-        auto *phi = llvm::dyn_cast<llvm::PHINode>(user);
-        if (!path.skippedSet.count(phi ? phi->getIncomingBlock(use) : user->getParent()))
-          return false;
-      }
-    }
+    for (llvm::Instruction &instruction : *block)
+      if (!llvm::isa<llvm::PHINode>(instruction) && usedOutside(instruction, path) &&
+          !availableAtBridge(&instruction, path))
+        return false;
   return true;
 }
 
@@ -183,24 +202,27 @@ std::optional<Path> walk(llvm::BasicBlock *dispatcher, llvm::BasicBlock *predece
 /// values at N. False (nothing changed) when a value needed at N is not available there.
 bool thread(llvm::BasicBlock *predecessor, llvm::BasicBlock *dispatcher, Path &path) {
   llvm::BasicBlock *last = path.skipped.back();
-  std::vector<std::pair<llvm::PHINode *, llvm::Value *>> targetIncoming;
-  for (llvm::PHINode &phi : path.target->phis()) {
-    llvm::Value *value = path.translate(phi.getIncomingValueForBlock(last));
-    if (!value)
+  for (llvm::PHINode &phi : path.target->phis())
+    if (!availableAtBridge(phi.getIncomingValueForBlock(last), path))
       return false;
-    targetIncoming.push_back({&phi, value});
-  }
   // The skipped stores, done at N with the path's values.
   std::vector<llvm::StoreInst *> stores;
   for (llvm::BasicBlock *block : path.skipped)
     for (llvm::Instruction &instruction : *block)
       if (isPlainStore(instruction)) {
         auto *store = llvm::cast<llvm::StoreInst>(&instruction);
-        if (!path.translate(store->getValueOperand()) ||
-            !path.translate(store->getPointerOperand()))
+        if (!availableAtBridge(store->getValueOperand(), path) ||
+            !availableAtBridge(store->getPointerOperand(), path))
           return false;
         stores.push_back(store);
       }
+  // Skipped instructions used outside, computed again at N.
+  std::vector<llvm::Instruction *> escaping;
+  for (llvm::BasicBlock *block : path.skipped)
+    for (llvm::Instruction &instruction : *block)
+      if (!llvm::isa<llvm::PHINode>(instruction) && !instruction.getType()->isVoidTy() &&
+          usedOutside(instruction, path))
+        escaping.push_back(&instruction);
   std::vector<llvm::PHINode *> updated;
   for (llvm::BasicBlock *block : path.skipped)
     for (llvm::PHINode &phi : block->phis()) {
@@ -233,34 +255,61 @@ bool thread(llvm::BasicBlock *predecessor, llvm::BasicBlock *dispatcher, Path &p
     old->addIncoming(phi, predecessor);
     return old;
   };
+  // `value` at N (availableAtBridge): translated, or computed again there.
+  llvm::DenseMap<llvm::Value *, llvm::Value *> computedAtBridge;
+  auto valueAtBridge = [&](llvm::Value *value) -> llvm::Value * {
+    if (llvm::Value *translated = path.translate(value))
+      return atBridge(translated);
+    llvm::Value *&computed = computedAtBridge[value];
+    if (!computed) {
+      llvm::Instruction *copy = llvm::cast<llvm::Instruction>(value)->clone();
+      for (llvm::Use &operand : copy->operands())
+        operand.set(atBridge(path.translate(operand.get())));
+      copy->insertBefore(bridge->getTerminator());
+      computed = copy;
+    }
+    return computed;
+  };
+  std::vector<std::pair<llvm::PHINode *, llvm::Value *>> targetIncoming;
+  for (llvm::PHINode &phi : path.target->phis())
+    targetIncoming.push_back({&phi, valueAtBridge(phi.getIncomingValueForBlock(last))});
   for (auto &[phi, value] : targetIncoming)
-    phi->addIncoming(atBridge(value), bridge);
+    phi->addIncoming(value, bridge);
   for (llvm::StoreInst *store : stores) {
     auto *copy = llvm::cast<llvm::StoreInst>(store->clone());
-    copy->setOperand(0, atBridge(path.translate(store->getValueOperand())));
-    copy->setOperand(1, atBridge(path.translate(store->getPointerOperand())));
+    copy->setOperand(0, valueAtBridge(store->getValueOperand()));
+    copy->setOperand(1, valueAtBridge(store->getPointerOperand()));
     copy->insertBefore(bridge->getTerminator());
   }
   std::vector<llvm::Value *> bridgeValues;
   for (llvm::PHINode *phi : updated)
     bridgeValues.push_back(atBridge(path.values.lookup(phi)));
+  std::vector<llvm::Value *> escapingAtBridge;
+  for (llvm::Instruction *instruction : escaping)
+    escapingAtBridge.push_back(valueAtBridge(instruction));
   predecessor->getTerminator()->replaceSuccessorWith(dispatcher, bridge);
   for (llvm::PHINode &phi : dispatcher->phis())
     while (phi.getBasicBlockIndex(predecessor) >= 0)
       phi.removeIncomingValue(predecessor, /*DeletePHIIfEmpty=*/false);
 
-  for (auto [phi, bridgeValue] : llvm::zip(updated, bridgeValues)) {
+  // Each rewritten phi, and each escaping instruction, now has two definitions: its own and
+  // N's value; SSAUpdater joins them where both reach.
+  auto join = [&](llvm::Instruction *definition, llvm::Value *bridgeValue) {
     llvm::SSAUpdater updater;
-    updater.Initialize(phi->getType(), phi->getName());
-    updater.AddAvailableValue(phi->getParent(), phi);
+    updater.Initialize(definition->getType(), definition->getName());
+    updater.AddAvailableValue(definition->getParent(), definition);
     updater.AddAvailableValue(bridge, bridgeValue);
-    for (llvm::Use &use : llvm::make_early_inc_range(phi->uses())) {
+    for (llvm::Use &use : llvm::make_early_inc_range(definition->uses())) {
       auto *user = llvm::cast<llvm::Instruction>(use.getUser());
-      if (user->getParent() == phi->getParent() && !llvm::isa<llvm::PHINode>(user))
+      if (user->getParent() == definition->getParent() && !llvm::isa<llvm::PHINode>(user))
         continue;
       updater.RewriteUse(use);
     }
-  }
+  };
+  for (auto [phi, bridgeValue] : llvm::zip(updated, bridgeValues))
+    join(phi, bridgeValue);
+  for (auto [instruction, bridgeValue] : llvm::zip(escaping, escapingAtBridge))
+    join(instruction, bridgeValue);
   return true;
 }
 

@@ -1,7 +1,7 @@
 // The in-tree test obfuscator (issue 10): a clang-19 pass plugin that protects chosen C
 // functions the way OLLVM-style obfuscators do, so that Hoist's deobfuscation passes have
 // something to undo. Written for Hoist's tests; every transformation keeps the function's
-// meaning and is deterministic for a given seed. docs/DEOBFUSCATE_PASSES.md describes it.
+// meaning and is deterministic for a given seed. docs/DEOBFUSCATE.md describes it.
 #pragma once
 
 #include <llvm/IR/Function.h>

@@ -48,15 +48,44 @@ exit:
 ; CHECK-DAG: store i32 300, ptr %slot
 ; CHECK: ret i32
 
-; A store of a value the path does not know (computed in the skipped block from an unknown
-; one) keeps the dispatcher: nothing would compute it at N.
-define i32 @unknown_store(i32 %n, ptr %slot) {
+; A store of a value the path does not fold (the state mixed with a counter) is computed again
+; on each threaded edge from what N has: the loop runs once, stores 100 ^ n, 200 ^ n, then
+; (n + 1) ^ 300, of which the last stays.
+define i32 @recomputed_store(i32 %n, ptr %slot) {
 entry:
   br label %dispatch
 dispatch:
   %state = phi i32 [ 100, %entry ], [ 200, %head ], [ 300, %body ]
   %i = phi i32 [ %n, %entry ], [ %i, %head ], [ %i1, %body ]
   %mixed = xor i32 %state, %i
+  store i32 %mixed, ptr %slot, align 4
+  switch i32 %state, label %exit [ i32 100, label %head
+                                   i32 200, label %body ]
+head:
+  br label %dispatch
+body:
+  %i1 = add i32 %i, 1
+  br label %dispatch
+exit:
+  ret i32 %i
+}
+; CHECK-LABEL: @recomputed_store(
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %i1 = add i32 %n, 1
+; CHECK-NEXT: [[LAST:%.*]] = xor i32 %i1, 300
+; CHECK-NEXT: store i32 [[LAST]], ptr %slot
+; CHECK-NEXT: ret i32 %i1
+
+; One step further, a value computed from another unfolded value of the skipped block: not
+; computed again, and the dispatcher stays.
+define i32 @unknown_store(i32 %n, ptr %slot) {
+entry:
+  br label %dispatch
+dispatch:
+  %state = phi i32 [ 100, %entry ], [ 200, %head ], [ 300, %body ]
+  %i = phi i32 [ %n, %entry ], [ %i, %head ], [ %i1, %body ]
+  %square = mul i32 %i, %i
+  %mixed = xor i32 %state, %square
   store i32 %mixed, ptr %slot, align 4
   switch i32 %state, label %exit [ i32 100, label %head
                                    i32 200, label %body ]
