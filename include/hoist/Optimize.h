@@ -1,8 +1,8 @@
 // Optimizing lifted IR: Hoist's pipeline (lib/Passes/Pipeline.cpp, docs/OPTIMIZE.md).
 //
-// -O0 leaves the module as it is. -O1 repeats LLVM's O1 function simplification pipeline with
-// Hoist's own passes (lib/Passes) until the module's instruction count stops changing, within
-// a round budget. -O2 and -O3 run that fixpoint, then LLVM's O2 or O3 module pipeline.
+// -O0 leaves the module as it is. -O1 repeats Hoist's cleanup round (Hoist's own passes and the
+// LLVM passes lifted code needs, lib/Passes/CleanupRound.cpp) on each function until its
+// instruction count stops changing, within a round budget. -O2 and -O3 run that fixpoint, then LLVM's O2 or O3 module pipeline.
 #pragma once
 
 #include <llvm/IR/Module.h>
@@ -23,7 +23,7 @@ class DeobfuscationPassStats;
 
 struct OptimizeOptions {
   unsigned level = 2;              ///< 0 to 3, as -O0 to -O3
-  unsigned maxFixpointRounds = 8;  ///< budget: rounds of O1 + own passes before giving up
+  unsigned maxFixpointRounds = 8;  ///< budget: cleanup rounds before giving up
   /// Adds passes that run first in every fixpoint round (brightening's PromoteStack).
   std::function<void(llvm::FunctionPassManager &)> addRoundPasses = nullptr;
   /// When set, the fixpoint rounds optimize only the functions it accepts (brightening's

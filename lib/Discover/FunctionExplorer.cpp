@@ -213,10 +213,11 @@ ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
           if (auto table = hints.jumpTables->find(instr.address);
               table != hints.jumpTables->end() && *end == MachineBlock::End::Terminator)
             function.jumpTables.insert(*table);
+        // Each successor once, in the order found. A set, not a search of the list so far: a
+        // jump table's tens of thousands of targets would make that quadratic.
+        llvm::SmallDenseSet<uint64_t, 4> added;
         for (uint64_t target : targets)
-          if (scan.leaders.count(target) &&
-              std::find(block.successors.begin(), block.successors.end(), target) ==
-                  block.successors.end())
+          if (scan.leaders.count(target) && added.insert(target).second)
             block.successors.push_back(target);
         break;
       }

@@ -9,24 +9,19 @@
 #include "Discover/FunctionExplorer.h"
 #include "hoist/Image.h"
 
-#include <memory>
 #include <optional>
 #include <vector>
 
 namespace hoist {
 
-struct RedecodedFunction {
-  /// The discovered function; its blocks' `instrs` point into `instructions`.
-  ExploredFunction explored;
-  /// Owned here, freed with the function once it is lifted. A unique_ptr, so that moving the
-  /// RedecodedFunction never moves the instructions the blocks point to.
-  std::unique_ptr<std::vector<Instr>> instructions;
-};
-
-/// `discovered`'s blocks with their instructions decoded again, or nothing when a block's bytes
-/// do not decode into exactly its extent (which discovery's own decoding rules out; the caller
-/// then explores the function itself).
-std::optional<RedecodedFunction> redecode(const Image &image, const Decoder &decoder,
-                                          const ExploredFunction &discovered);
+/// `discovered`'s blocks with their instructions decoded again into `buffer` (cleared first;
+/// the blocks' `instrs` point into it, so it must outlive the result and not change while the
+/// result is used), or nothing when a block's bytes do not decode into exactly its extent
+/// (which discovery's own decoding rules out; the caller then explores the function itself).
+/// One buffer reused for every function spares an allocation, the copies of a growing vector
+/// and fresh pages per function.
+std::optional<ExploredFunction> redecode(const Image &image, const Decoder &decoder,
+                                         const ExploredFunction &discovered,
+                                         std::vector<Instr> &buffer);
 
 } // namespace hoist

@@ -8,6 +8,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -72,6 +73,8 @@ private:
   /// The block an edge from the current block to `target` goes to: the target's own block, or
   /// a new exit block that leaves through __hoist_jmp.
   llvm::BasicBlock *edgeTo(uint64_t target, std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
+  /// Whether `target` is one of the current block's successors in this function.
+  bool isSuccessor(uint64_t target);
   void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
   /// "<prefix><hex address><suffix>", or nothing when the context discards value names (the
@@ -102,6 +105,9 @@ private:
   /// The jump-table index register, read where the table entry is loaded in the current block.
   llvm::Value *tableIndex_ = nullptr;
   uint64_t tableIndexFor_ = 0;   ///< the jmp whose table `tableIndex_` indexes
+  /// The successors of `successorSetOf_` as a set, for blocks with many (isSuccessor).
+  llvm::DenseSet<uint64_t> successorSet_;
+  const MachineBlock *successorSetOf_ = nullptr;
 };
 
 llvm::BasicBlock *createEntry(llvm::Function &function) {
@@ -306,8 +312,7 @@ void FunctionLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee call
 llvm::BasicBlock *
 FunctionLifter::edgeTo(uint64_t target,
                        std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits) {
-  const auto &successors = current_->machine->successors;
-  if (std::find(successors.begin(), successors.end(), target) != successors.end()) {
+  if (isSuccessor(target)) {
     Slot &successor = slots_.at(target);
     registers_.addPredecessor(successor.registers, current_->tail);
     return successor.bb;
@@ -318,6 +323,20 @@ FunctionLifter::edgeTo(uint64_t target,
   registers_.seal(exit);
   exits.emplace_back(exit, target);
   return bb;
+}
+
+bool FunctionLifter::isSuccessor(uint64_t target) {
+  const std::vector<uint64_t> &successors = current_->machine->successors;
+  if (successors.size() <= 8)
+    return std::find(successors.begin(), successors.end(), target) != successors.end();
+  // A jump table's block asks once per case: searching its tens of thousands of successors
+  // each time would make lifting it quadratic (tests/malformed/growth.py).
+  if (successorSetOf_ != current_->machine) {
+    successorSet_.clear();
+    successorSet_.insert(successors.begin(), successors.end());
+    successorSetOf_ = current_->machine;
+  }
+  return successorSet_.contains(target);
 }
 
 void FunctionLifter::fillExits(
@@ -429,8 +448,7 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
       RegisterFile::Block *trampoline = registers_.createBlock(caseBB);
       registers_.addPredecessor(trampoline, current_->tail);
       registers_.seal(trampoline);
-      const auto &successors = current_->machine->successors;
-      if (std::find(successors.begin(), successors.end(), destination) != successors.end()) {
+      if (isSuccessor(destination)) {
         Slot &successor = slots_.at(destination);
         registers_.addPredecessor(successor.registers, trampoline);
         llvm::BranchInst::Create(successor.bb, caseBB);

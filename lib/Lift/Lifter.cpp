@@ -51,6 +51,15 @@ struct Lifter::Impl {
   /// that adopt the discovery (parallel workers).
   std::shared_ptr<const std::map<uint64_t, DiscoveredFunction>> discovered;
   Decoder decoder;
+  /// The instructions of the discovered function being lifted, decoded again (redecode).
+  /// One buffer for every function of this Lifter: liftFunction never runs twice at once on
+  /// one Lifter (it does not recurse: callees are only declared while a function is lifted,
+  /// and liftCallees lifts them one after the other), and a Lifter is never shared between
+  /// threads (its module and context are not; `-j N` workers each make their own).
+  std::vector<Instr> decodeBuffer;
+  /// A function larger than this leaves the buffer freed after its lift, so that one huge
+  /// function does not hold its instructions' memory for the rest of the program.
+  static constexpr size_t KeptDecodeBufferCapacity = 32768;
   /// Shared, read-only, with the Lifters that adopt the discovery: `-j N` makes a Lifter per
   /// chunk of 16 functions, and copying the sets into each made a whole-program lift quadratic.
   std::shared_ptr<const std::set<uint64_t>> functionStarts = emptySet();
@@ -142,8 +151,7 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   if (llvm::Function *existing = impl.module->getFunction(liftedFunctionName(entry)))
     if (!existing->isDeclaration())
       return existing;
-  const DecodedAt *first = impl.cache.at(entry);
-  if (!first)
+  if (!impl.image.isExecutable(entry) || impl.image.bytesAt(entry).empty())
     return makeError("{0}: address {1} is not in an executable section", impl.image.path(),
                      formatAddress(entry));
 
@@ -153,10 +161,10 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   // the jump tables it recognizes, whose jmps become `switch`es. What program discovery knows:
   // a direct jmp to another function's start is a tail call (a call of that function), and
   // calls to noreturn functions end their block.
-  std::optional<RedecodedFunction> redecoded;
+  std::optional<ExploredFunction> redecoded;
   if (impl.discovered)
     if (auto known = impl.discovered->find(entry); known != impl.discovered->end())
-      redecoded = redecode(impl.image, impl.decoder, known->second.explored);
+      redecoded = redecode(impl.image, impl.decoder, known->second.explored, impl.decodeBuffer);
   DiscoveredFunction discovered;
   if (!redecoded) {
     ExploreHints hints;
@@ -169,10 +177,12 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
     discovered =
         discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   }
-  const ExploredFunction &explored = redecoded ? redecoded->explored : discovered.explored;
+  const ExploredFunction &explored = redecoded ? *redecoded : discovered.explored;
   llvm::Function *function = declareLiftedFunction(*impl.module, entry);
   liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
   ++impl.stats.functions;
+  if (impl.decodeBuffer.capacity() > Impl::KeptDecodeBufferCapacity)
+    impl.decodeBuffer = {};
 
   if (impl.options.verifyEachFunction)
     if (std::optional<std::string> problems = impl.discardIfBroken(*function))

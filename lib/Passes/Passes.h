@@ -74,4 +74,8 @@ struct PassSetup {
 /// Adds every Hoist pass to `passes`, in the order one fixpoint round runs them.
 void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image);
 
+/// Adds one round of the -O1 fixpoint: Hoist's passes and the LLVM passes lifted code needs
+/// (lib/Passes/CleanupRound.cpp says which and why).
+void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image);
+
 } // namespace hoist

@@ -1,15 +1,19 @@
-// The optimization pipeline of `hoist lift -O1/-O2/-O3`: a fixpoint of LLVM's O1 function
-// simplification and Hoist's own passes, then LLVM's O2 or O3 (include/hoist/Optimize.h).
+// The optimization pipeline of `hoist lift -O1/-O2/-O3`: a fixpoint of Hoist's cleanup round
+// (lib/Passes/CleanupRound.cpp: Hoist's passes and the LLVM passes lifted code needs), then
+// LLVM's O2 or O3 (include/hoist/Optimize.h).
 //
-// One O1 round leaves work behind on lifted code: a folded image load exposes a constant jump
+// One round leaves work behind on lifted code: a folded image load exposes a constant jump
 // target or another load address, a folded flag formula lets InstCombine merge the compare it
-// feeds, and those in turn let GVN forward more State traffic. Repeating until the instruction
-// count is stable collects these; the budget bounds the cost on code that keeps oscillating.
+// feeds, and those in turn let EarlyCSE forward more State traffic. Each function is repeated
+// until its instruction count is stable; a function that is stable is not run again (the passes
+// are function-local), so the round that confirms the fixpoint runs only on the functions the
+// round before changed. The budget bounds the cost on code that keeps oscillating.
 #include "hoist/Optimize.h"
 #include "Passes/Passes.h"
 #include "Deobf/Passes/DeobfPasses.h"
 
-#include <llvm/IR/InstIterator.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Passes/PassBuilder.h>
 
 #include <chrono>
@@ -61,16 +65,50 @@ uint64_t countInstructions(const llvm::Module &module) {
 
 namespace {
 
-/// The instructions of the functions the fixpoint works on: with a selection, only those (a
-/// module of thousands of functions is not recounted for each SCC brightening optimizes).
+/// Whether the fixpoint works on `function`: with a selection, only on those it accepts (a module
+/// of thousands of functions is not recounted for each SCC brightening optimizes).
+bool workedOn(const llvm::Function &function, const OptimizeOptions &options) {
+  return !function.isDeclaration() &&
+         (!options.selectFunctions || options.selectFunctions(function));
+}
+
+/// The instructions of the functions the fixpoint works on.
 uint64_t countWorkedOn(const llvm::Module &module, const OptimizeOptions &options) {
   if (!options.selectFunctions)
     return countInstructions(module);
   uint64_t count = 0;
   for (const llvm::Function &function : module)
-    if (!function.isDeclaration() && options.selectFunctions(function))
+    if (workedOn(function, options))
       count += function.getInstructionCount();
   return count;
+}
+
+/// The functions a fixpoint round still runs on, each with its instruction count before it.
+using ChangingFunctions = llvm::DenseMap<const llvm::Function *, uint64_t>;
+
+ChangingFunctions allWorkedOn(const llvm::Module &module, const OptimizeOptions &options) {
+  ChangingFunctions changing;
+  for (const llvm::Function &function : module)
+    if (workedOn(function, options))
+      changing[&function] = function.getInstructionCount();
+  return changing;
+}
+
+/// After a round: drops the functions whose instruction count it left as it was (they are at
+/// their fixpoint) and records the others' new counts. Returns the change of the total count.
+int64_t settleRound(ChangingFunctions &changing) {
+  int64_t delta = 0;
+  llvm::SmallVector<const llvm::Function *, 64> stable;
+  for (auto &[function, count] : changing) {
+    uint64_t now = function->getInstructionCount();
+    if (now == count)
+      stable.push_back(function);
+    delta += static_cast<int64_t>(now) - static_cast<int64_t>(count);
+    count = now;
+  }
+  for (const llvm::Function *function : stable)
+    changing.erase(function);
+  return delta;
 }
 
 } // namespace
@@ -92,30 +130,30 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
     addDeobfuscationPasses(round, options.deobfuscationStats);
   if (options.addRoundPasses)
     options.addRoundPasses(round);
-  addHoistPasses(round, image);
-  round.addPass(builder.buildFunctionSimplificationPipeline(llvm::OptimizationLevel::O1,
-                                                            llvm::ThinOrFullLTOPhase::None));
+  addCleanupRound(round, image);
+  ChangingFunctions changing = allWorkedOn(module, options);
   llvm::ModulePassManager fixpoint;
-  if (options.selectFunctions)
-    fixpoint.addPass(SelectedFunctionsPass(std::move(round), options.selectFunctions));
-  else
-    fixpoint.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(round)));
-  uint64_t previous = report.instructionsBefore;
-  for (unsigned i = 0; i < options.maxFixpointRounds; ++i) {
+  fixpoint.addPass(SelectedFunctionsPass(
+      std::move(round), [&changing](const llvm::Function &function) {
+        return changing.count(&function) > 0;
+      }));
+  uint64_t count = report.instructionsBefore;
+  for (unsigned i = 0; i < options.maxFixpointRounds && !changing.empty(); ++i) {
     fixpoint.run(module, setup.modules);
     if (i == 0 && options.afterFirstRound) {
       options.afterFirstRound();
-      // It may have changed the module outside these managers: nothing cached holds.
+      // It may have changed the module outside these managers: nothing cached holds, and every
+      // function may simplify further with what it learned.
       setup.loops.clear();
       setup.functions.clear();
       setup.cgsccs.clear();
       setup.modules.clear();
+      count = countWorkedOn(module, options);
+      changing = allWorkedOn(module, options);
+    } else {
+      count += settleRound(changing);
     }
-    uint64_t count = countWorkedOn(module, options);
     report.instructionsPerRound.push_back(count);
-    if (count == previous)
-      break;
-    previous = count;
   }
   report.fixpointMs = millisecondsSince(start);
 

@@ -210,13 +210,35 @@ std::vector<llvm::Value *> Expression::arithmeticUnderBitwise() const {
     auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
     return instruction && nodeIndex_.count(value) && isArithmeticNode(instruction);
   };
+  // A sum shifted or complemented before a bitwise operator sees it (`(s << 3) & -16`,
+  // InstCombine's 8*s; `~s << 2`) is the sum itself: the shifts and complements stay nodes,
+  // so that s is one leaf wherever it appears.
+  auto unshifted = [&](llvm::Value *value) {
+    llvm::Value *inner = value;
+    for (auto *wrapper = llvm::dyn_cast<llvm::Instruction>(inner);
+         wrapper && nodeIndex_.count(wrapper) &&
+         (wrapper->getOpcode() == llvm::Instruction::Shl ||   // by a constant, as a node
+          (wrapper->getOpcode() == llvm::Instruction::Xor &&
+           llvm::isa<llvm::ConstantInt>(wrapper->getOperand(1)) &&
+           llvm::cast<llvm::ConstantInt>(wrapper->getOperand(1))->isMinusOne()));
+         wrapper = llvm::dyn_cast<llvm::Instruction>(inner))
+      inner = wrapper->getOperand(0);
+    return isArithmetic(inner) ? inner : value;
+  };
   std::vector<llvm::Value *> found;
+  auto add = [&](llvm::Value *operand) {
+    operand = unshifted(operand);
+    if (isArithmetic(operand) && !llvm::is_contained(found, operand))
+      found.push_back(operand);
+  };
   for (llvm::Instruction *node : nodes_) {
-    if (!isBitwiseNode(node))
-      continue;
-    for (llvm::Value *operand : node->operands())
-      if (isArithmetic(operand) && !llvm::is_contained(found, operand))
-        found.push_back(operand);
+    if (isBitwiseNode(node)) {
+      for (llvm::Value *operand : node->operands())
+        add(operand);
+    } else if (llvm::isa<llvm::SelectInst>(node)) {
+      // `select (trunc s to i1)`: the low bit of s, a bitwise use of it.
+      add(llvm::cast<llvm::TruncInst>(node->getOperand(0))->getOperand(0));
+    }
   }
   return found;
 }

@@ -23,9 +23,11 @@
 #include "Deobf/Passes/Prover.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/ValueHandle.h>
 #include <llvm/Transforms/Utils/Local.h>
 
@@ -40,12 +42,16 @@ using deobf::Expression;
 constexpr unsigned MaxNodes = 128;
 constexpr unsigned MaxLeaves = 5;
 constexpr unsigned WideLeaves = 16;   ///< leaves looked for before sums become leaves
-constexpr unsigned ProofTimeoutMs = 300;
 constexpr unsigned ProofsPerFunction = 16;   ///< budget of Z3 queries per pass run
 
 bool isUniformConstant(const llvm::Value *value) {
   auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value);
   return constant && (constant->isZero() || constant->isMinusOne());
+}
+
+/// `xor x, -1`.
+bool isComplement(const llvm::Instruction *node) {
+  return llvm::PatternMatch::match(node, llvm::PatternMatch::m_Not(llvm::PatternMatch::m_Value()));
 }
 
 /// A DAG is a linear MBA when bitwise operators see only leaves, 0, -1 and bitwise results,
@@ -91,29 +97,49 @@ std::vector<uint64_t> subsetCoefficients(std::vector<uint64_t> values, unsigned 
   return values;
 }
 
-/// A DAG is a linear MBA with constants when it is a linear MBA except that bitwise operators
-/// may also see constants other than 0 and -1: still a sum of per-bit functions, but the
-/// function differs between bit positions where the constants' bits differ.
+/// A DAG is a linear MBA with constants when it is a sum of per-position functions: E(x) =
+/// E(0) + sum over bit positions k of h_k(the leaves' bits at k), which the per-bit form
+/// (maskedTerms) reproduces exactly. So it is when bitwise operators see only constants and
+/// bitwise functions of the leaves all shifted left by one amount s (output bit j then
+/// depends on the leaves' bits at j - s alone: `(x << 3) & -16` is 8 * (x & -2)), and the
+/// arithmetic over them adds, subtracts, scales by constants, shifts, truncates, or adds a
+/// constant chosen by a value's low bit (`select (trunc v to i1), a, b`: bit 0 depends on
+/// position 0 alone). Constants other than 0 and -1 make h_k differ between positions.
 bool isLinearMbaWithConstants(const Expression &expression) {
-  std::set<const llvm::Value *> bitwise(expression.leaves().begin(), expression.leaves().end());
+  constexpr int Arithmetic = -1;
+  // Bitwise values: the shift of the leaves they are a bitwise function of; else Arithmetic.
+  llvm::DenseMap<const llvm::Value *, int> shiftOf;
+  for (llvm::Value *leaf : expression.leaves())
+    shiftOf[leaf] = 0;
   for (llvm::Instruction *node : expression.nodes()) {
-    auto operandBitwise = [&](unsigned i) {
-      llvm::Value *operand = node->getOperand(i);
-      return bitwise.count(operand) || llvm::isa<llvm::ConstantInt>(operand);
+    auto operandShift = [&](unsigned i) -> std::optional<int> {
+      if (llvm::isa<llvm::ConstantInt>(node->getOperand(i)))
+        return std::nullopt;   // fits any shift
+      return shiftOf.lookup(node->getOperand(i));
     };
+    int shift = Arithmetic;
     if (deobf::isBitwiseNode(node)) {
-      if (!operandBitwise(0) || !operandBitwise(1))
+      std::optional<int> a = operandShift(0), b = operandShift(1);
+      if (a == Arithmetic || b == Arithmetic || (a && b && *a != *b))
         return false;
-      bitwise.insert(node);
+      shift = a ? *a : *b;
+    } else if (node->getOpcode() == llvm::Instruction::Shl) {
+      std::optional<int> a = operandShift(0);
+      uint64_t amount = llvm::cast<llvm::ConstantInt>(node->getOperand(1))->getZExtValue();
+      if (a && *a != Arithmetic && amount < 64)
+        shift = *a + int(amount);
     } else if (node->getOpcode() == llvm::Instruction::Trunc) {
-      if (operandBitwise(0))
-        bitwise.insert(node);
-    } else if (node->getOpcode() == llvm::Instruction::Select ||
-               (node->getOpcode() == llvm::Instruction::Mul &&
-                !llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
-                !llvm::isa<llvm::ConstantInt>(node->getOperand(1)))) {
+      shift = operandShift(0).value_or(Arithmetic);
+    } else if (node->getOpcode() == llvm::Instruction::Select) {
+      if (!llvm::isa<llvm::ConstantInt>(node->getOperand(1)) ||
+          !llvm::isa<llvm::ConstantInt>(node->getOperand(2)))
+        return false;
+    } else if (node->getOpcode() == llvm::Instruction::Mul &&
+               !llvm::isa<llvm::ConstantInt>(node->getOperand(0)) &&
+               !llvm::isa<llvm::ConstantInt>(node->getOperand(1))) {
       return false;
     }
+    shiftOf[node] = shift;
   }
   return true;
 }
@@ -163,6 +189,15 @@ std::optional<std::vector<MaskedTerm>> maskedTerms(const Expression &expression,
     }
   }
   return terms;
+}
+
+/// k when `root` is `and x, 2^k - 1` with 0 < k < its width, else 0.
+unsigned lowBitsKept(const llvm::Instruction *root) {
+  auto *mask = llvm::dyn_cast<llvm::ConstantInt>(root->getOperand(root->getNumOperands() - 1));
+  if (root->getOpcode() != llvm::Instruction::And || !mask || !mask->getValue().isMask())
+    return 0;
+  unsigned bits = mask->getValue().countr_one();
+  return bits < root->getType()->getIntegerBitWidth() ? bits : 0;
 }
 
 /// Builds candidates in front of `at`, each a value of the root's type over the leaves.
@@ -243,6 +278,20 @@ public:
     return finish(sum, products ? coefficients[0] : -coefficients[0]);
   }
 
+  /// The multilinear polynomial sum d_S * PRODUCT(S) + d_{} modulo 2^bits, its coefficients
+  /// as signed bits-bit numbers (63 is -1 modulo 64: a negation, not a multiplication), masked
+  /// to the low `bits` bits.
+  llvm::Value *lowBitsPolynomial(std::vector<uint64_t> coefficients, unsigned bits) {
+    unsigned width = type_->getBitWidth();
+    for (uint64_t &coefficient : coefficients)
+      coefficient = uint64_t(llvm::SignExtend64(coefficient, bits)) & deobf::widthMask(width);
+    llvm::Value *sum = subsetSum(coefficients, true);
+    if (llvm::isa<llvm::Constant>(sum))
+      return constant(llvm::cast<llvm::ConstantInt>(sum)->getZExtValue() &
+                      deobf::widthMask(bits));
+    return builder_.CreateAnd(sum, constant(deobf::widthMask(bits)));
+  }
+
   /// sum c * (AND(S) & M) + constantTerm.
   llvm::Value *masked(const std::vector<MaskedTerm> &terms, uint64_t constantTerm) {
     uint64_t full = deobf::widthMask(type_->getBitWidth());
@@ -274,12 +323,30 @@ unsigned costOf(llvm::Value *candidate, llvm::ArrayRef<llvm::Value *> forced) {
   return built ? built->nodes().size() : ~0u;
 }
 
+/// Multiplications in the DAG under `value`: of two expressions of one size, the one with
+/// fewer is simpler (`(0 - x) & 63` rather than `(x * 63) & 63`).
+unsigned multiplications(llvm::Value *value, llvm::ArrayRef<llvm::Value *> forced) {
+  std::optional<Expression> built =
+      Expression::collect({value}, deobf::ExpressionKind::Mba, MaxNodes * 2, 64, forced);
+  return built ? llvm::count_if(built->nodes(),
+                                [](const llvm::Instruction *node) {
+                                  return node->getOpcode() == llvm::Instruction::Mul;
+                                })
+               : ~0u;
+}
+
 class MbaSimplifier {
 public:
-  explicit MbaSimplifier(unsigned &proofsLeft) : proofsLeft_(proofsLeft) {}
+  MbaSimplifier(unsigned &proofsLeft, const llvm::DominatorTree &dominators)
+      : proofsLeft_(proofsLeft), dominators_(dominators) {}
 
   /// Replaces `root` when a shorter equal expression is found.
   bool simplify(llvm::Instruction *root) {
+    // Affine arithmetic needs n + 1 evaluations, not 2^n: any number of leaves.
+    if (std::optional<Expression> wide =
+            Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
+        wide && isAffine(*wide))
+      return simplifyAffine(root, *wide);
     std::optional<Expression> expression =
         Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
     if (!expression) {
@@ -297,7 +364,7 @@ public:
     if (!expression)
       return false;
     if (!expression->mixesArithmeticAndBitwise())
-      return simplifyAffine(root, *expression);
+      return false;   // bitwise alone is InstCombine's; arithmetic alone is affine (above)
     if (!isLinearMba(*expression)) {
       // Sums under bitwise operators as leaves: often a linear MBA over them, exact without
       // a proof (then the sums themselves are simplified on their own).
@@ -320,6 +387,42 @@ public:
     return simplifyCollected(root, *expression);
   }
 
+  /// `icmp eq/ne A, B` over MBA: as `icmp eq/ne (A - B), 0`, when the difference simplifies.
+  /// A and B are often the two halves of one encoding (`(r & -64) * (2^26 - 1) - 1 == ~r` is
+  /// `(r & 63) == 0`), shared with other users, so that neither is worth rewriting alone.
+  bool simplifyComparison(llvm::ICmpInst *compare) {
+    llvm::Value *a = compare->getOperand(0), *b = compare->getOperand(1);
+    if (!compare->isEquality() || llvm::isa<llvm::Constant>(a) || llvm::isa<llvm::Constant>(b) ||
+        !a->getType()->isIntegerTy() ||
+        !(deobf::isNode(a, deobf::ExpressionKind::Mba) ||
+          deobf::isNode(b, deobf::ExpressionKind::Mba)))
+      return false;
+    auto *difference = llvm::cast<llvm::Instruction>(llvm::IRBuilder<>(compare).CreateSub(a, b));
+    // The comparison reads the difference only, and so does every A - B it dominates (the
+    // side taken when they differ often computes it): A and B lose those uses, so the
+    // difference's DAG may own them.
+    std::vector<llvm::Instruction *> sameDifferences;
+    for (llvm::User *user : a->users())
+      if (auto *other = llvm::dyn_cast<llvm::Instruction>(user);
+          other && other != difference && other->getOpcode() == llvm::Instruction::Sub &&
+          other->getOperand(0) == a && other->getOperand(1) == b &&
+          dominators_.dominates(difference, other))
+        sameDifferences.push_back(other);
+    for (llvm::Instruction *other : sameDifferences) {
+      other->replaceAllUsesWith(difference);
+      other->eraseFromParent();
+    }
+    compare->setOperand(0, difference);
+    compare->setOperand(1, llvm::Constant::getNullValue(a->getType()));
+    if (simplify(difference))
+      return true;
+    compare->setOperand(0, a);
+    compare->setOperand(1, b);
+    if (difference->use_empty())
+      difference->eraseFromParent();
+    return false;
+  }
+
 private:
   /// Sums that are the same affine function of their leaves as another, or its complement
   /// (InstCombine writes ~s as -1 - s, and 1 - (s + 2) for ~(s - 2)): the later one becomes
@@ -340,10 +443,11 @@ private:
     return sums.size() != before;
   }
 
+  /// Arithmetic with constant factors, truncations and complements (~x is -1 - x).
   static bool isAffine(const Expression &expression) {
     for (llvm::Instruction *node : expression.nodes()) {
       unsigned opcode = node->getOpcode();
-      bool affine = opcode == llvm::Instruction::Trunc ||
+      bool affine = opcode == llvm::Instruction::Trunc || isComplement(node) ||
                     (deobf::isArithmeticNode(node) &&
                      (opcode != llvm::Instruction::Mul ||
                       llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
@@ -462,6 +566,11 @@ private:
     candidates.push_back(build.subsetSum(subsetCoefficients(signature, n), false));
     if (!linear)
       candidates.push_back(build.subsetSum(subsetCoefficients(values, n), true));
+    // A root that keeps only its low bits (`E & 63`, a shift amount) needs its polynomial only
+    // modulo 2^bits: (4x ^ 60) + 3x + 4 is -x there, though no polynomial equals it on all
+    // bits.
+    if (unsigned bits = lowBitsKept(root); !linear && bits)
+      candidates.push_back(build.lowBitsPolynomial(subsetCoefficients(values, n), bits));
     // Constants under bitwise operators, shifts and selects on a bit (InstCombine's forms of an
     // MBA with a constant operand): the per-bit form with masks.
     // Exact (no proof) only for a linear MBA with constants; the {0,1} candidates above are
@@ -474,13 +583,19 @@ private:
           exactMasked = candidates.back();
       }
 
+    // Cheapest first; of equal cost, the exact one (no proof to spend).
     std::stable_sort(candidates.begin(), candidates.end(),
                      [&](llvm::Value *a, llvm::Value *b) {
-                       return costOf(a, forced) < costOf(b, forced);
+                       return std::pair(costOf(a, forced), a != exactMasked) <
+                              std::pair(costOf(b, forced), b != exactMasked);
                      });
     llvm::Value *chosen = nullptr;
+    unsigned rootMultiplications = multiplications(root, forced);
     for (llvm::Value *candidate : candidates) {
-      if (chosen || costOf(candidate, forced) >= exclusive ||
+      unsigned cost = costOf(candidate, forced);
+      bool simpler = cost < exclusive ||
+                     (cost == exclusive && multiplications(candidate, forced) < rootMultiplications);
+      if (chosen || !simpler ||
           !accept(root, candidate, linear || candidate == exactMasked, forced))
         continue;
       chosen = candidate;
@@ -525,7 +640,9 @@ private:
     if (!deobf::haveZ3() || proofsLeft_ == 0)
       return false;
     --proofsLeft_;
-    auto prove = [](const Expression &e) { return deobf::proveEqual(e, ProofTimeoutMs); };
+    auto prove = [](const Expression &e) {
+      return deobf::proveEqual(e, deobf::PassProofBackstopMs, deobf::PassProofResourceLimit);
+    };
     return deobf::cachedProof(*pair, 'e', prove) == deobf::Verdict::Proved;
   }
 
@@ -536,25 +653,31 @@ private:
   }
 
   unsigned &proofsLeft_;
+  const llvm::DominatorTree &dominators_;
 };
 
 } // namespace
 
 llvm::PreservedAnalyses SimplifyMbaPass::run(llvm::Function &function,
-                                             llvm::FunctionAnalysisManager &) {
+                                             llvm::FunctionAnalysisManager &analyses) {
   // Operands before users: an inner MBA is simplified before the expression around it.
   std::vector<llvm::WeakVH> worklist;
   for (llvm::Instruction &instruction : llvm::instructions(function))
-    if (!instruction.getType()->isIntegerTy(1) &&
-        deobf::isNode(&instruction, deobf::ExpressionKind::Mba) &&
-        !llvm::isa<llvm::TruncInst>(instruction))
+    if ((!instruction.getType()->isIntegerTy(1) &&
+         deobf::isNode(&instruction, deobf::ExpressionKind::Mba) &&
+         !llvm::isa<llvm::TruncInst>(instruction)) ||
+        llvm::isa<llvm::ICmpInst>(instruction))
       worklist.emplace_back(&instruction);
   unsigned proofsLeft = ProofsPerFunction;
-  MbaSimplifier simplifier(proofsLeft);
+  // The pass changes no block, so the tree stays valid while it works.
+  MbaSimplifier simplifier(proofsLeft, analyses.getResult<llvm::DominatorTreeAnalysis>(function));
   DeobfuscationCounts counts;
   for (llvm::WeakVH &handle : worklist)
-    if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(handle.operator llvm::Value *()))
-      counts.mbaSimplified += simplifier.simplify(instruction);
+    if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(handle.operator llvm::Value *())) {
+      auto *compare = llvm::dyn_cast<llvm::ICmpInst>(instruction);
+      counts.mbaSimplified +=
+          compare ? simplifier.simplifyComparison(compare) : simplifier.simplify(instruction);
+    }
   if (!counts.mbaSimplified)
     return llvm::PreservedAnalyses::all();
   if (stats_)

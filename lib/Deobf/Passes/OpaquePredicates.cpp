@@ -39,7 +39,6 @@ constexpr unsigned MaxNodes = 64;
 constexpr unsigned MaxLowBitsLeaves = 4;
 constexpr unsigned MaxProofLeaves = 6;
 constexpr unsigned EnumerationBits = 12;   ///< k * leaves: at most 4096 combinations
-constexpr unsigned ProofTimeoutMs = 200;
 constexpr unsigned ProofsPerFunction = 16;
 
 /// Every combination of the leaves' low `bits` bits, `visit`ed in turn until it returns false.
@@ -113,10 +112,14 @@ std::optional<bool> equalityByProof(llvm::Value *a, llvm::Value *b, unsigned &pr
   if (!expression || expression->leaves().empty())
     return std::nullopt;
   --proofsLeft;
-  auto never = [](const Expression &e) { return deobf::proveNeverEqual(e, ProofTimeoutMs); };
+  auto never = [](const Expression &e) {
+    return deobf::proveNeverEqual(e, deobf::PassProofBackstopMs, deobf::PassProofResourceLimit);
+  };
   if (deobf::cachedProof(*expression, 'n', never) == deobf::Verdict::Proved)
     return false;
-  auto always = [](const Expression &e) { return deobf::proveEqual(e, ProofTimeoutMs); };
+  auto always = [](const Expression &e) {
+    return deobf::proveEqual(e, deobf::PassProofBackstopMs, deobf::PassProofResourceLimit);
+  };
   if (deobf::cachedProof(*expression, 'e', always) == deobf::Verdict::Proved)
     return true;
   return std::nullopt;

@@ -13,14 +13,6 @@ namespace hoist::deobf {
 namespace {
 
 constexpr size_t MaxEntries = 4096;
-/// Z3's budget is wall-clock time: on a loaded machine a question it answers in time when idle
-/// can run out, so an unknown verdict is asked again a few times before it is kept.
-constexpr unsigned MaxAttempts = 3;
-
-struct Entry {
-  Verdict verdict;
-  unsigned attempts;
-};
 
 std::string shapeOf(const Expression &expression, char question) {
   std::string key(1, question);
@@ -52,20 +44,16 @@ std::string shapeOf(const Expression &expression, char question) {
 Verdict cachedProof(const Expression &expression, char question,
                     const std::function<Verdict(const Expression &)> &prove) {
   // Per thread: lifting workers run the passes in parallel.
-  thread_local std::unordered_map<std::string, Entry> verdicts;
+  // An unknown verdict is kept too: the budget is a count of Z3's work (Prover.h), so asking
+  // again would run out at the same point.
+  thread_local std::unordered_map<std::string, Verdict> verdicts;
   std::string key = shapeOf(expression, question);
-  auto found = verdicts.find(key);
-  if (found != verdicts.end() &&
-      (found->second.verdict != Verdict::Unknown || found->second.attempts >= MaxAttempts))
-    return found->second.verdict;
+  if (auto found = verdicts.find(key); found != verdicts.end())
+    return found->second;
   Verdict verdict = prove(expression);
-  if (found != verdicts.end()) {
-    found->second = {verdict, found->second.attempts + 1};
-    return verdict;
-  }
   if (verdicts.size() == MaxEntries)
     verdicts.clear();
-  verdicts.emplace(std::move(key), Entry{verdict, 1});
+  verdicts.emplace(std::move(key), verdict);
   return verdict;
 }
 

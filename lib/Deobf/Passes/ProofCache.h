@@ -1,6 +1,6 @@
 // Z3 verdicts remembered by the shape of the question. The optimization fixpoint runs the
 // deobfuscation passes in every round, and brightening runs it for every probe: a question Z3
-// cannot answer within its budget is asked again each time, each costing the whole timeout.
+// cannot answer within its budget would be asked again each time, each costing the whole budget.
 #pragma once
 
 #include "Deobf/Passes/Expression.h"

@@ -170,14 +170,15 @@ Verdict proveEqual(const Expression &expression, unsigned timeoutMs, unsigned re
 #endif
 }
 
-Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs) {
+Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs,
+                        unsigned resourceLimit) {
   for (const std::vector<uint64_t> &point : testPoints(expression, TestCount)) {
     std::vector<uint64_t> values = expression.evaluate(point);
     if (values[0] == values[1])
       return Verdict::Refuted;
   }
 #ifdef HOIST_HAVE_Z3
-  return proveWithZ3(expression, timeoutMs, 0, [&](z3::context &z3, Terms &terms) {
+  return proveWithZ3(expression, timeoutMs, resourceLimit, [&](z3::context &z3, Terms &terms) {
     return operandTerm(z3, expression.root(0), terms) == operandTerm(z3, expression.root(1), terms);
   });
 #else

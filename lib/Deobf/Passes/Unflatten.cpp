@@ -2,9 +2,9 @@
 // chooses the next block by a state variable; each block sets the state of its successor.
 // Once SROA has made the state a phi, every predecessor P of the dispatcher block D that gives
 // the phi a constant can skip the dispatcher: starting from D with the phis' values for P,
-// the blocks that only compute and branch (no side effect, no memory read, values used only
-// among themselves) are folded one after the other until a block whose branch does not fold
-// or that does real work: the case block T. P then jumps to T directly (through a new block
+// the blocks that only compute and branch (no memory read, no side effect but plain stores,
+// which the threaded path does at N; values used only among themselves) are folded one after
+// the other until a block whose branch does not fold or that does real work: the case block T. P then jumps to T directly (through a new block
 // N, so that T's phis get their own incoming edge), and every phi on the skipped path gets
 // its value for P at N, with SSAUpdater putting phis where both reach. When no predecessor
 // is left, the dispatcher is unreachable and goes; the case blocks are wired as before.
@@ -56,10 +56,19 @@ struct Path {
   }
 };
 
-/// A block the walk may skip: no side effects, no memory reads.
-bool isPure(const llvm::BasicBlock &block) {
+/// A plain store: the only side effect a skipped block may have (the state written back to
+/// its stack slot, which a variable index elsewhere in the frame keeps alive). The threaded
+/// path performs it at N, in the same order: nothing between reads memory.
+bool isPlainStore(const llvm::Instruction &instruction) {
+  auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+  return store && store->isSimple();
+}
+
+/// A block the walk may skip: no memory reads, no side effects but plain stores.
+bool isSkippable(const llvm::BasicBlock &block) {
   for (const llvm::Instruction &instruction : block)
     if (!llvm::isa<llvm::PHINode>(instruction) && !instruction.isTerminator() &&
+        !isPlainStore(instruction) &&
         (instruction.mayHaveSideEffects() || instruction.mayReadFromMemory()))
       return false;
   return true;
@@ -118,7 +127,7 @@ std::optional<Path> walk(llvm::BasicBlock *dispatcher, llvm::BasicBlock *predece
     for (llvm::PHINode &phi : block->phis())
       incoming.push_back({&phi, path.translate(phi.getIncomingValueForBlock(previous))});
     llvm::BasicBlock *next = nullptr;
-    if (isPure(*block) && path.skipped.size() < MaxPathBlocks) {
+    if (isSkippable(*block) && path.skipped.size() < MaxPathBlocks) {
       for (auto &[phi, value] : incoming)
         path.values[phi] = value;
       path.skipped.push_back(block);
@@ -181,6 +190,17 @@ bool thread(llvm::BasicBlock *predecessor, llvm::BasicBlock *dispatcher, Path &p
       return false;
     targetIncoming.push_back({&phi, value});
   }
+  // The skipped stores, done at N with the path's values.
+  std::vector<llvm::StoreInst *> stores;
+  for (llvm::BasicBlock *block : path.skipped)
+    for (llvm::Instruction &instruction : *block)
+      if (isPlainStore(instruction)) {
+        auto *store = llvm::cast<llvm::StoreInst>(&instruction);
+        if (!path.translate(store->getValueOperand()) ||
+            !path.translate(store->getPointerOperand()))
+          return false;
+        stores.push_back(store);
+      }
   std::vector<llvm::PHINode *> updated;
   for (llvm::BasicBlock *block : path.skipped)
     for (llvm::PHINode &phi : block->phis()) {
@@ -215,6 +235,12 @@ bool thread(llvm::BasicBlock *predecessor, llvm::BasicBlock *dispatcher, Path &p
   };
   for (auto &[phi, value] : targetIncoming)
     phi->addIncoming(atBridge(value), bridge);
+  for (llvm::StoreInst *store : stores) {
+    auto *copy = llvm::cast<llvm::StoreInst>(store->clone());
+    copy->setOperand(0, atBridge(path.translate(store->getValueOperand())));
+    copy->setOperand(1, atBridge(path.translate(store->getPointerOperand())));
+    copy->insertBefore(bridge->getTerminator());
+  }
   std::vector<llvm::Value *> bridgeValues;
   for (llvm::PHINode *phi : updated)
     bridgeValues.push_back(atBridge(path.values.lookup(phi)));
@@ -377,8 +403,74 @@ llvm::BasicBlock *splitStateEdge(llvm::BasicBlock *predecessor, llvm::BasicBlock
   return edge;
 }
 
+/// A state chosen by a chain of selects on one value's equality with constants,
+/// `k == C1 ? S1 : k == C2 ? S2 : ... : S0`: a switch on k (flattening lowers a `switch`
+/// into such a chain).
+struct StateSwitch {
+  llvm::Value *key = nullptr;
+  std::vector<std::pair<llvm::ConstantInt *, llvm::Value *>> cases;   ///< outermost first
+  llvm::Value *otherwise = nullptr;
+};
+
+/// `value` as a StateSwitch of at least two cases whose states are state trees, if it is one.
+/// A constant repeated further in keeps the outer select's state, which is the one it chose.
+std::optional<StateSwitch> stateSwitch(llvm::Value *value, const llvm::DataLayout &layout) {
+  StateSwitch result;
+  llvm::SmallPtrSet<llvm::ConstantInt *, 16> seen;
+  while (result.cases.size() < MaxStateTreeDepth) {
+    auto *select = llvm::dyn_cast<llvm::SelectInst>(value);
+    llvm::ConstantInt *constant = nullptr;
+    auto *compare = select ? llvm::dyn_cast<llvm::ICmpInst>(select->getCondition()) : nullptr;
+    if (!compare || !compare->isEquality() ||
+        !(constant = llvm::dyn_cast<llvm::ConstantInt>(compare->getOperand(1))) ||
+        (result.key && compare->getOperand(0) != result.key))
+      break;
+    result.key = compare->getOperand(0);
+    bool equal = compare->getPredicate() == llvm::CmpInst::ICMP_EQ;
+    llvm::Value *chosen = select->getOperand(equal ? 1 : 2);
+    if (!isStateTree(chosen, layout))
+      return std::nullopt;
+    if (seen.insert(constant).second)
+      result.cases.push_back({constant, chosen});
+    value = select->getOperand(equal ? 2 : 1);
+  }
+  if (result.cases.size() < 2 || !isStateTree(value, layout))
+    return std::nullopt;
+  result.otherwise = value;
+  return result;
+}
+
+/// Splits the edge P -> D (P ending in `branch`) whose state for `phi` is a StateSwitch into
+/// one edge per case and one for the default: P switches on the key. Returns the new blocks.
+std::vector<llvm::BasicBlock *> splitStateSwitch(llvm::BranchInst *branch,
+                                                 llvm::BasicBlock &dispatcher,
+                                                 llvm::PHINode &phi, const StateSwitch &choice) {
+  llvm::BasicBlock *predecessor = branch->getParent();
+  llvm::LLVMContext &context = dispatcher.getContext();
+  std::vector<llvm::BasicBlock *> edges;
+  auto edgeWith = [&](llvm::Value *state) {
+    auto *edge = llvm::BasicBlock::Create(context, predecessor->getName() + ".case",
+                                          dispatcher.getParent(), &dispatcher);
+    llvm::BranchInst::Create(&dispatcher, edge);
+    for (llvm::PHINode &other : dispatcher.phis())
+      other.addIncoming(&other == &phi ? state : other.getIncomingValueForBlock(predecessor),
+                        edge);
+    edges.push_back(edge);
+    return edge;
+  };
+  auto *choose = llvm::SwitchInst::Create(choice.key, edgeWith(choice.otherwise),
+                                          choice.cases.size(), branch);
+  for (auto &[constant, state] : choice.cases)
+    choose->addCase(constant, edgeWith(state));
+  for (llvm::PHINode &other : dispatcher.phis())
+    other.removeIncomingValue(predecessor, /*DeletePHIIfEmpty=*/false);
+  branch->eraseFromParent();
+  return edges;
+}
+
 /// Splits an edge P -> D whose state is chosen by a condition into two edges (P: br c, N1,
-/// N2; N1 and N2 jump to D), again for N1 and N2 until every edge has a constant state.
+/// N2; N1 and N2 jump to D), again for N1 and N2 until every edge has a constant state. A
+/// chain of equality tests of one value becomes a switch on it instead.
 bool splitChosenStates(llvm::BasicBlock &dispatcher, const llvm::DataLayout &layout) {
   bool changed = false;
   llvm::SmallVector<llvm::BasicBlock *, 16> worklist(llvm::predecessors(&dispatcher));
@@ -401,6 +493,12 @@ bool splitChosenStates(llvm::BasicBlock &dispatcher, const llvm::DataLayout &lay
       llvm::Value *value = phi.getIncomingValueForBlock(predecessor);
       if (!phi.getType()->isIntegerTy() || isConstantInteger(value))
         continue;
+      if (std::optional<StateSwitch> choice = stateSwitch(value, layout)) {
+        for (llvm::BasicBlock *edge : splitStateSwitch(branch, dispatcher, phi, *choice))
+          worklist.push_back(edge);
+        changed = true;
+        break;
+      }
       llvm::Value *condition = choosingCondition(value);
       auto states = chosenStates(value, condition, layout);
       if (!states)

@@ -36,8 +36,9 @@ TEST(LoadBias, MovesEveryAddressOfAPie) {
     const Section &before = linked->sections()[i], &after = moved->sections()[i];
     SCOPED_TRACE(before.name);
     EXPECT_EQ(after.address, before.mapped ? before.address + Bias : before.address);
-    if (before.mapped && before.fileSize > 0)
+    if (before.mapped && before.fileSize > 0) {
       EXPECT_EQ(moved->bytesAt(after.address), linked->bytesAt(before.address));
+    }
   }
 
   std::optional<uint64_t> main = linked->lookupSymbol("main");
@@ -53,8 +54,9 @@ TEST(LoadBias, MovesEveryAddressOfAPie) {
     const Import *after = moved->importAtSlot(import.slotAddress + Bias);
     ASSERT_NE(after, nullptr) << import.name;
     EXPECT_EQ(after->name, import.name);
-    if (import.stubAddress)
+    if (import.stubAddress) {
       EXPECT_EQ(moved->importAtStub(*import.stubAddress + Bias), after);
+    }
   }
 }
 

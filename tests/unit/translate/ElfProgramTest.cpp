@@ -62,10 +62,12 @@ TEST(ElfProgram, PieSegmentsAndRelocationsAreMovedByTheBias) {
   std::optional<uint64_t> init = pie.program.relocatedPointerAt(pie.program.initArray);
   ASSERT_TRUE(init);
   EXPECT_TRUE(pie.image->isExecutable(*init));
-  for (const DynamicRelocation &relocation : pie.program.relocations)
-    if (relocation.type == llvm::ELF::R_X86_64_RELATIVE)
+  for (const DynamicRelocation &relocation : pie.program.relocations) {
+    if (relocation.type == llvm::ELF::R_X86_64_RELATIVE) {
       EXPECT_NE(pie.image->sectionAt(relocation.value), nullptr)
           << "RELATIVE value outside the biased image: " << relocation.value;
+    }
+  }
 }
 
 TEST(ElfProgram, ImportSlotsAreLibrarySymbolsWithTheirVersion) {
