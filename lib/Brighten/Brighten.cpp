@@ -228,8 +228,8 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
 
 void ModuleBrightener::resolveImportCalls(const Candidate &member) {
   unsigned count = static_cast<unsigned>(unresolvedCalls(*member.lifted).size());
-  if (count == 0)
-    return;
+  if (count == 0 || !readsImportSlot(*member.lifted, image_))
+    return;   // no import's address in the function: the probe could not resolve a call
   // The model stands for the calls the probe does not know; the known ones are typed calls,
   // which keep the convention too. Calls of functions that are not (yet) callable stay
   // unknown: they may change anything, and no target after them resolves.

@@ -60,6 +60,18 @@ bool replaceImportSlotLoads(llvm::Function &function, const Image &image) {
   return !loads.empty();
 }
 
+bool readsImportSlot(const llvm::Function &lifted, const Image &image) {
+  if (lifted.arg_size() < 2)
+    return false;
+  return llvm::any_of(lifted.getArg(1)->users(), [&](const llvm::User *user) {
+    const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
+    const auto *offset =
+        gep && gep->getNumIndices() == 1 ? llvm::dyn_cast<llvm::ConstantInt>(*gep->idx_begin())
+                                         : nullptr;
+    return offset && image.importAtSlot(offset->getZExtValue());
+  });
+}
+
 llvm::Function *importAddressed(llvm::Value *value) {
   value = value->stripPointerCasts();
   if (auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(value);

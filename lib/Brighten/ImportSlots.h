@@ -26,6 +26,9 @@ class Image;
 /// anything changed.
 bool replaceImportSlotLoads(llvm::Function &function, const Image &image);
 
+/// Whether the lifted function `lifted` reads an import's slot (`gep i8, %mem, slot`).
+bool readsImportSlot(const llvm::Function &lifted, const Image &image);
+
 /// The lifted declaration of the import whose address `value` is (`ptrtoint @"import.X"`,
 /// possibly truncated), or null.
 llvm::Function *importAddressed(llvm::Value *value);

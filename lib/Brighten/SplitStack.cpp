@@ -10,6 +10,8 @@
 #include <llvm/IR/Operator.h>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 namespace hoist {
 namespace {
@@ -21,11 +23,14 @@ struct Range {
   int64_t begin, end;
 };
 
-/// A use of the stack at a constant offset: operand `operand` of `user` points there.
+/// A use of the stack at a constant offset: operand `operand` of `user` points there, and
+/// it reaches the bytes up to `end`.
 struct Access {
   llvm::Instruction *user;
   unsigned operand;
-  int64_t offset;
+  int64_t offset, end;
+
+  Range range() const { return {offset, end}; }
 };
 
 /// The uses of a stack alloca, if all are at constant offsets and reach known byte ranges.
@@ -33,11 +38,14 @@ class StackUses {
 public:
   StackUses(const llvm::DataLayout &layout, int64_t size) : layout_(layout), size_(size) {}
 
-  /// Follows the uses of `pointer` (the stack plus `offset`); false at one it cannot bound.
-  bool collect(llvm::Value *pointer, int64_t offset);
+  /// Follows the uses of `pointer` (the stack plus `offset`); one it cannot bound (a
+  /// variable offset, the address converted or handed on) leaves the uses incomplete.
+  void collect(llvm::Value *pointer, int64_t offset);
+
+  /// Whether every use of the stack is among `accesses`.
+  bool complete = true;
 
   std::vector<Access> accesses;
-  std::vector<Range> ranges;
   /// The geps followed, parents first.
   std::vector<llvm::Instruction *> geps;
   /// lifetime.start/end of the whole stack: they go with it.
@@ -47,8 +55,8 @@ private:
   bool access(llvm::Use &use, int64_t offset, int64_t end) {
     if (offset < 0 || end > size_ || offset > end)
       return false;
-    accesses.push_back({llvm::cast<llvm::Instruction>(use.getUser()), use.getOperandNo(), offset});
-    ranges.push_back({offset, end});
+    accesses.push_back(
+        {llvm::cast<llvm::Instruction>(use.getUser()), use.getOperandNo(), offset, end});
     return true;
   }
   bool callArgument(llvm::CallBase &call, llvm::Use &use, int64_t offset);
@@ -88,33 +96,32 @@ bool StackUses::callArgument(llvm::CallBase &call, llvm::Use &use, int64_t offse
   return access(use, offset, size_);
 }
 
-bool StackUses::collect(llvm::Value *pointer, int64_t offset) {
+void StackUses::collect(llvm::Value *pointer, int64_t offset) {
   for (llvm::Use &use : pointer->uses()) {
     llvm::User *user = use.getUser();
+    bool bounded = false;
     if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user)) {
       llvm::APInt delta(64, 0);
-      if (gep->getPointerOperand() != pointer || !gep->accumulateConstantOffset(layout_, delta))
-        return false;
-      geps.push_back(gep);
-      if (!collect(gep, offset + delta.getSExtValue()))
-        return false;
+      bounded = gep->getPointerOperand() == pointer &&
+                gep->accumulateConstantOffset(layout_, delta);
+      if (bounded) {
+        geps.push_back(gep);
+        collect(gep, offset + delta.getSExtValue());
+      }
     } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
-      if (!access(use, offset, offset + int64_t(layout_.getTypeStoreSize(load->getType()))))
-        return false;
+      bounded = access(use, offset, offset + int64_t(layout_.getTypeStoreSize(load->getType())));
     } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
       // Storing the address itself hands it on to whoever loads it.
-      if (use.getOperandNo() != llvm::StoreInst::getPointerOperandIndex() ||
-          !access(use, offset,
-                  offset + int64_t(layout_.getTypeStoreSize(store->getValueOperand()->getType()))))
-        return false;
+      bounded = use.getOperandNo() == llvm::StoreInst::getPointerOperandIndex() &&
+                access(use, offset,
+                       offset + int64_t(layout_.getTypeStoreSize(
+                                    store->getValueOperand()->getType())));
     } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
-      if (!callArgument(*call, use, offset))
-        return false;
-    } else {
-      return false;   // compared, converted, merged in a phi: it may go anywhere
+      bounded = callArgument(*call, use, offset);
     }
+    // Otherwise compared, converted, merged in a phi: it may go anywhere.
+    complete &= bounded;
   }
-  return true;
 }
 
 /// The groups of bytes used together: overlapping ranges merged.
@@ -131,18 +138,102 @@ std::vector<Range> groupsOf(std::vector<Range> ranges) {
   return groups;
 }
 
+/// A store of a vector or a wide integer, which SROA would keep whole (a vector alloca whose
+/// lanes the function's other accesses extract and insert): it can be stored piece by piece.
+bool isSplittableStore(const Access &access) {
+  auto *store = llvm::dyn_cast<llvm::StoreInst>(access.user);
+  if (!store || !store->isSimple())
+    return false;
+  llvm::Type *type = store->getValueOperand()->getType();
+  const llvm::DataLayout &layout = store->getDataLayout();
+  bool wide = llvm::isa<llvm::FixedVectorType>(type) ||
+              (type->isIntegerTy() && type->getIntegerBitWidth() > 64);
+  return wide && layout.getTypeSizeInBits(type) == uint64_t(8 * (access.end - access.offset));
+}
+
+/// The stores that cross a boundary between bytes other accesses use apart (the 16-byte store
+/// that zeroes four 4-byte locals) are cut there, if that leaves more groups than before: a
+/// piece is the value's bytes shifted down and truncated (little-endian), stored at its
+/// offset. Their accesses in `uses` become the pieces'. Returns whether any store was cut.
+bool cutWideStores(StackUses &uses) {
+  std::vector<Range> fixed;
+  std::set<int64_t> cuts;
+  for (const Access &access : uses.accesses)
+    if (!isSplittableStore(access)) {
+      fixed.push_back(access.range());
+      cuts.insert(access.offset);
+      cuts.insert(access.end);
+    }
+  std::vector<Range> all = fixed, cut = fixed;
+  for (const Access &access : uses.accesses)
+    if (isSplittableStore(access)) {
+      all.push_back(access.range());
+      int64_t begin = access.offset;
+      for (auto at = cuts.upper_bound(access.offset); at != cuts.end() && *at < access.end; ++at)
+        cut.push_back({std::exchange(begin, *at), *at});
+      cut.push_back({begin, access.end});
+    }
+  if (groupsOf(cut).size() <= groupsOf(all).size())
+    return false;
+  std::vector<Access> accesses;
+  for (const Access &access : uses.accesses) {
+    auto inner = cuts.upper_bound(access.offset);
+    if (!isSplittableStore(access) || inner == cuts.end() || *inner >= access.end) {
+      accesses.push_back(access);
+      continue;
+    }
+    auto *store = llvm::cast<llvm::StoreInst>(access.user);
+    llvm::IRBuilder<> builder(store);
+    llvm::Value *bits = builder.CreateBitCast(
+        store->getValueOperand(), builder.getIntNTy(unsigned(8 * (access.end - access.offset))));
+    int64_t begin = access.offset;
+    auto storePiece = [&](int64_t end) {
+      llvm::Value *piece = builder.CreateTrunc(
+          builder.CreateLShr(bits, uint64_t(8 * (begin - access.offset))),
+          builder.getIntNTy(unsigned(8 * (end - begin))));
+      // At its own address in the whole stack; split, the rewrite points it into its group.
+      llvm::Value *address = store->getPointerOperand();
+      if (begin != access.offset) {
+        address = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), address,
+                                                     uint64_t(begin - access.offset));
+        if (auto *gep = llvm::dyn_cast<llvm::Instruction>(address))
+          uses.geps.push_back(gep);
+      }
+      llvm::StoreInst *pieceStore = builder.CreateAlignedStore(
+          piece, address,
+          llvm::commonAlignment(store->getAlign(), uint64_t(begin - access.offset)));
+      accesses.push_back(
+          {pieceStore, llvm::StoreInst::getPointerOperandIndex(), begin, end});
+      begin = end;
+    };
+    for (; inner != cuts.end() && *inner < access.end; ++inner)
+      storePiece(*inner);
+    storePiece(access.end);
+    store->eraseFromParent();
+  }
+  uses.accesses = std::move(accesses);
+  return true;
+}
+
 bool split(llvm::AllocaInst &stack) {
   const llvm::DataLayout &layout = stack.getDataLayout();
   std::optional<llvm::TypeSize> size = stack.getAllocationSize(layout);
   if (!size || !stack.isStaticAlloca())
     return false;
   StackUses uses(layout, int64_t(size->getFixedValue()));
-  if (!uses.collect(&stack, 0))
-    return false;
-  std::vector<Range> groups = groupsOf(uses.ranges);
+  uses.collect(&stack, 0);
+  // Cutting a store is right whatever else uses the stack; it pays once SROA can promote the
+  // pieces (when the stack is not split, only after the uses it cannot bound are gone).
+  bool cut = cutWideStores(uses);
+  if (!uses.complete)
+    return cut;
+  std::vector<Range> ranges;
+  for (const Access &access : uses.accesses)
+    ranges.push_back(access.range());
+  std::vector<Range> groups = groupsOf(ranges);
   if (groups.size() < 2 && (groups.empty() || (groups[0].begin == 0 &&
                                                groups[0].end == int64_t(size->getFixedValue()))))
-    return false;
+    return cut;
 
   llvm::LLVMContext &context = stack.getContext();
   llvm::IRBuilder<> entry(&stack);

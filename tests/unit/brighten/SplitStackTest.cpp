@@ -16,8 +16,9 @@ using namespace hoist;
 namespace {
 
 /// `body` (which may use %stack, the local stack: 64 bytes) as a function's entry block,
-/// split, then simplified by SROA; returns the allocation sizes left, in order.
-std::vector<uint64_t> allocasAfterSplit(const std::string &body) {
+/// split, then simplified by SROA; returns the allocation sizes left, in order, and sets
+/// `vectors` to whether any instruction has a vector type.
+std::vector<uint64_t> allocasAfterSplit(const std::string &body, bool *vectors = nullptr) {
   llvm::LLVMContext context;
   llvm::SMDiagnostic error;
   std::string text = "declare i32 @WriteConsoleA(ptr, ptr, i32, ptr, ptr)\n"
@@ -53,9 +54,12 @@ std::vector<uint64_t> allocasAfterSplit(const std::string &body) {
   llvm::raw_string_ostream out(problems);
   EXPECT_FALSE(llvm::verifyFunction(function, &out)) << problems;
   std::vector<uint64_t> sizes;
-  for (llvm::Instruction &instruction : function.getEntryBlock())
+  for (llvm::Instruction &instruction : function.getEntryBlock()) {
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
       sizes.push_back(alloca->getAllocationSize(module->getDataLayout())->getFixedValue());
+    if (vectors)
+      *vectors |= instruction.getType()->isVectorTy();
+  }
   return sizes;
 }
 
@@ -119,6 +123,27 @@ TEST(SplitStack, AVariableOffsetKeepsTheStackWhole) {
   ret i64 %kept
 )");
   EXPECT_EQ(sizes, std::vector<uint64_t>{64});
+}
+
+/// A 16-byte store zeroes two 8-byte locals at once (`movaps [rsp+16], xmm0`): cut in two,
+/// each local is a value of its own, not a lane of a vector.
+TEST(SplitStack, AWideStoreIsCutWhereOtherAccessesAreApart) {
+  bool vectors = false;
+  std::vector<uint64_t> sizes = allocasAfterSplit(R"(
+  %pair = getelementptr inbounds i8, ptr %stack, i64 16
+  %second = getelementptr inbounds i8, ptr %stack, i64 24
+  %written = getelementptr inbounds i8, ptr %stack, i64 40
+  store <2 x i64> zeroinitializer, ptr %pair
+  store i64 %index, ptr %second
+  call i32 @WriteConsoleA(ptr null, ptr null, i32 0, ptr %written, ptr null)
+  %first = load i64, ptr %pair
+  %kept = load i64, ptr %second
+  %sum = add i64 %first, %kept
+  ret i64 %sum
+)",
+                                                  &vectors);
+  EXPECT_EQ(sizes, std::vector<uint64_t>{4});
+  EXPECT_FALSE(vectors);
 }
 
 } // namespace
