@@ -62,6 +62,7 @@ int main(int argc, char **argv) {
                          {"instructions", result->instructions},
                          {"functions", result->functions},
                          {"functions_in_program", result->functionsInProgram},
+                         {"writes_mispredicted", result->writesMispredicted},
                          {"seconds", result->seconds},
                          {"lift_seconds", result->liftSeconds},
                          {"optimize_seconds", result->optimizeSeconds},

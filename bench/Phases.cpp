@@ -141,6 +141,7 @@ PhaseResult liftFunctions(const Image &image, const PhaseRequest &request, unsig
   result.liftCpuSeconds = lift.cpu();
   result.instructions = lifter.stats().instructionsLifted;
   result.functions = lifter.stats().functions;
+  result.writesMispredicted = lifter.stats().writesMispredicted;
   if (optLevel > 0) {
     Stopwatch optimize;
     optimizeModule(*module, &image, OptimizeOptions{.level = optLevel});

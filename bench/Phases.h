@@ -22,6 +22,7 @@ struct PhaseResult {
   uint64_t instructions = 0;     ///< instructions the phase processed
   uint64_t functions = 0;        ///< functions it lifted or discovered (0 for decode phases)
   uint64_t functionsInProgram = 0;
+  uint64_t writesMispredicted = 0;   ///< lift phases: functions lifted twice (LiftStats)
   double seconds = 0;            ///< the timed work alone (loading the image is not in it)
   double liftSeconds = 0;        ///< lift phases: lifting, of `seconds`
   double optimizeSeconds = 0;    ///< lift phases: optimizing, of `seconds`

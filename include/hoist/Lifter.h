@@ -61,7 +61,13 @@ struct LiftStats {
   uint64_t blocks = 0;
   uint64_t functions = 0;
   std::map<std::string, uint64_t> unsupported;   ///< mnemonic -> occurrences
+  /// Functions lifted twice because their semantics wrote a register the decoder did not
+  /// list (lib/Arch/WrittenVars.h); a speed figure, not an error.
+  uint64_t writesMispredicted = 0;
 };
+
+/// Adds `from`'s counts to `into` (statistics of lifts done apart: attempts, parallel chunks).
+void addLiftStats(LiftStats &into, const LiftStats &from);
 
 /// "fn_401000": the name of the lifted function at `address`.
 std::string liftedFunctionName(uint64_t address);

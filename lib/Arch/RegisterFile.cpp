@@ -94,8 +94,13 @@ void RegisterFile::seal(Block *block) {
   }
 }
 
-void RegisterFile::write(Block *block, Var var, llvm::Value *value) {
+void RegisterFile::define(Block *block, Var var, llvm::Value *value) {
   block->defs[static_cast<unsigned>(var)] = Def{value};
+}
+
+void RegisterFile::write(Block *block, Var var, llvm::Value *value) {
+  written_.set(static_cast<unsigned>(var));
+  define(block, var, value);
 }
 
 void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
@@ -104,6 +109,7 @@ void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
   for (unsigned i = 0; i < 7; ++i) {
     if (!(defined & (1u << i)))
       continue;
+    written_.set(static_cast<unsigned>(Var::CF) + i);
     Def &def = block->defs[static_cast<unsigned>(Var::CF) + i];
     def = Def{};
     def.thunk = &thunks_.back();
@@ -133,13 +139,14 @@ RegisterFile::Def &RegisterFile::definition(Block *block, Var var) {
   Def &def = block->defs[static_cast<unsigned>(var)];
   if (def.defined())
     return def;
-  if (block == entry_) {
+  if (block == entry_ || !mayWrite_[static_cast<unsigned>(var)]) {
+    // Nothing in the function writes the variable: State holds it everywhere.
     def.inStatePending = true;
   } else if (!block->sealed) {
     llvm::PHINode *phi = createPhi(block, var);
     block->placeholders.emplace_back(var, phi);
     incompletePhis_.insert(phi);
-    write(block, var, phi);
+    define(block, var, phi);
   } else if (block->preds.size() == 1) {
     // On a chain of single predecessors the definition, whether State holds it included,
     // carries over unchanged; a pending reload stays pending.
@@ -149,20 +156,20 @@ RegisterFile::Def &RegisterFile::definition(Block *block, Var var) {
     } else {
       llvm::Value *value = read(block->preds.front(), var);
       bool inState = block->preds.front()->defs[static_cast<unsigned>(var)].inState;
-      write(block, var, value);
+      define(block, var, value);
       def.inState = inState;
     }
   } else if (block->preds.empty()) {
-    write(block, var, llvm::PoisonValue::get(varType(block->bb->getContext(), var)));
+    define(block, var, llvm::PoisonValue::get(varType(block->bb->getContext(), var)));
   } else if (stateHoldsOnEveryPath(block, var)) {
     // Where paths that each left the variable in State merge, State holds it too: no phi.
     def.inStatePending = true;
   } else {
     // Define the phi before reading the predecessors so that loops find it and terminate.
     llvm::PHINode *phi = createPhi(block, var);
-    write(block, var, phi);
+    define(block, var, phi);
     llvm::Value *value = addPhiOperands(block, var, phi);
-    write(block, var, value);
+    define(block, var, value);
   }
   return def;
 }
@@ -292,6 +299,8 @@ void RegisterFile::reloadAll(Block *block) {
 
 void RegisterFile::storeAll(Block *block) {
   for (unsigned i = 0; i < NumVars; ++i) {
+    if (!mayWrite_[i])
+      continue;   // never written: State holds it
     Var var = static_cast<Var>(i);
     Def &def = definition(block, var);
     if (def.inStatePending || def.inState)

@@ -12,6 +12,7 @@
 
 #include "Arch/Flags.h"
 #include "Arch/Registers.h"
+#include "Arch/WrittenVars.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/IRBuilder.h>
@@ -48,6 +49,14 @@ public:
   bool isSealed(const Block *block) const;
   llvm::BasicBlock *basicBlock(const Block *block) const;
 
+  /// Only the variables in `vars` will be written (varsWrittenBy over the function): every
+  /// other one is read from State where it is read, with no phi, and never stored back.
+  /// Before anything is read; by default every variable may be written. Whether the
+  /// assumption held is for the caller to check against written().
+  void assumeOnlyWritten(const VarSet &vars) { mayWrite_ = vars; }
+  /// The variables write() and writeFlags() defined so far.
+  const VarSet &written() const { return written_; }
+
   /// The value of `var` at the end of `block` (for the block being lifted: at this point).
   llvm::Value *read(Block *block, Var var);
   void write(Block *block, Var var, llvm::Value *value);
@@ -77,6 +86,8 @@ private:
   /// Whether every path into `block` leaves `var` as State holds it (not written since the
   /// entry or the last reload), so that `block` can read it from State instead of a phi.
   bool stateHoldsOnEveryPath(Block *block, Var var);
+  /// Sets `var`'s definition in `block` without counting it as written (phis, copies).
+  void define(Block *block, Var var, llvm::Value *value);
   llvm::Value *addPhiOperands(Block *block, Var var, llvm::PHINode *phi);
   llvm::Value *tryRemoveTrivialPhi(llvm::PHINode *phi);
   llvm::PHINode *createPhi(Block *block, Var var);
@@ -94,6 +105,8 @@ private:
   llvm::DenseSet<llvm::PHINode *> incompletePhis_;
   std::array<llvm::Value *, NumVars> varPointers_{};
   std::array<llvm::Value *, HOIST_FIELD_COUNT> fieldPointers_{};
+  VarSet mayWrite_ = VarSet().set();
+  VarSet written_;
 };
 
 } // namespace hoist

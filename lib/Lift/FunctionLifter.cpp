@@ -1,6 +1,7 @@
 #include "Lift/FunctionLifter.h"
 
 #include "Arch/LiftContext.h"
+#include "Arch/WrittenVars.h"
 #include "Arch/StateLayout.h"
 #include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
@@ -23,8 +24,11 @@ namespace {
 
 class FunctionLifter final : public ControlFlow {
 public:
-  FunctionLifter(const FunctionLiftInput &input, llvm::Function &function);
+  /// Only the variables in `mayWrite` are expected to be written (RegisterFile::assumeOnlyWritten).
+  FunctionLifter(const FunctionLiftInput &input, llvm::Function &function, const VarSet &mayWrite);
   void run();
+  /// Whether the semantics wrote only what the constructor was told they may.
+  bool wroteOnlyExpected() const { return (registers_.written() & ~mayWrite_).none(); }
 
   // ControlFlow: called by semantics while the current block is being lifted.
   void jump(uint64_t target) override;
@@ -92,6 +96,7 @@ private:
   const JumpTable *tableOf(uint64_t jump) const;
 
   const FunctionLiftInput &input_;
+  const VarSet mayWrite_;
   llvm::Function &function_;
   llvm::Module &module_;
   llvm::LLVMContext &context_;
@@ -114,12 +119,14 @@ llvm::BasicBlock *createEntry(llvm::Function &function) {
   return llvm::BasicBlock::Create(function.getContext(), "entry", &function);
 }
 
-FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &function)
-    : input_(input), function_(function), module_(*function.getParent()),
+FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &function,
+                               const VarSet &mayWrite)
+    : input_(input), mayWrite_(mayWrite), function_(function), module_(*function.getParent()),
       context_(function.getContext()), state_(function.getArg(0)), memory_(function.getArg(1)),
       registers_(createEntry(function), function.getArg(0)),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, input.diagnostics),
       pcMetadataKind_(function.getContext().getMDKindID("hoist.pc")) {
+  registers_.assumeOnlyWritten(mayWrite);
   for (const auto &[start, machine] : input.explored.blocks) {
     auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", start), &function);
     RegisterFile::Block *registers = registers_.createBlock(bb);
@@ -609,8 +616,45 @@ void FunctionLifter::branchIf(llvm::Value *condition, uint64_t target) {
 
 } // namespace
 
+namespace {
+
+VarSet varsWrittenBy(const ExploredFunction &explored) {
+  VarSet vars;
+  for (const auto &[start, block] : explored.blocks)
+    for (const Instr *instr : block.instrs)
+      vars |= varsWrittenBy(*instr);
+  return vars;
+}
+
+} // namespace
+
 void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function) {
-  FunctionLifter lifter(input, function);
+  // Lifted first on the decoder's word of what the function writes (WrittenVars.h), into
+  // diagnostics and statistics of its own, so that an attempt whose semantics wrote more
+  // leaves no trace when it is lifted again without the assumption.
+  VarSet mayWrite = input.assumedWrites ? *input.assumedWrites : varsWrittenBy(input.explored);
+  if (!mayWrite.all()) {
+    DiagnosticSink attemptDiagnostics;
+    LiftStats attemptStats;
+    FunctionLiftInput attempt{input.image, input.explored, attemptDiagnostics, attemptStats,
+                              input.assumedWrites};
+    bool held;
+    {
+      FunctionLifter lifter(attempt, function, mayWrite);
+      lifter.run();
+      held = lifter.wroteOnlyExpected();
+    }   // the lifter's removed phis go before the body they refer to
+    if (held) {
+      for (const Diagnostic &diagnostic : attemptDiagnostics.all())
+        input.diagnostics.report(diagnostic.severity, diagnostic.code, diagnostic.address,
+                                 diagnostic.message);
+      addLiftStats(input.stats, attemptStats);
+      return;
+    }
+    function.deleteBody();
+    ++input.stats.writesMispredicted;
+  }
+  FunctionLifter lifter(input, function, VarSet().set());
   lifter.run();
 }
 

@@ -1,6 +1,7 @@
 // Lifts one explored function into an LLVM function, one LLVM block per machine block.
 #pragma once
 
+#include "Arch/WrittenVars.h"
 #include "Discover/FunctionExplorer.h"
 #include "hoist/Lifter.h"
 
@@ -15,6 +16,9 @@ struct FunctionLiftInput {
   const ExploredFunction &explored;
   DiagnosticSink &diagnostics;
   LiftStats &stats;
+  /// Tests: the variables the function is assumed to write, instead of the decoder's word
+  /// (varsWrittenBy), to exercise the lift again when the assumption fails.
+  const VarSet *assumedWrites = nullptr;
 };
 
 /// Fills `function` (declared `void (ptr noalias, ptr noalias)`, empty) with the lifted code.

@@ -24,6 +24,15 @@
 
 namespace hoist {
 
+void addLiftStats(LiftStats &into, const LiftStats &from) {
+  into.instructionsLifted += from.instructionsLifted;
+  into.blocks += from.blocks;
+  into.functions += from.functions;
+  for (const auto &[mnemonic, count] : from.unsupported)
+    into.unsupported[mnemonic] += count;
+  into.writesMispredicted += from.writesMispredicted;
+}
+
 std::string liftedFunctionName(uint64_t address) {
   return "fn_" + llvm::utohexstr(address, /*LowerCase=*/true);
 }

@@ -31,13 +31,7 @@ struct ChunkOutcome {
   std::optional<std::string> failure;   ///< a chunk that could not be written or verified
 };
 
-void addStats(LiftStats &total, const LiftStats &chunk) {
-  total.instructionsLifted += chunk.instructionsLifted;
-  total.blocks += chunk.blocks;
-  total.functions += chunk.functions;
-  for (const auto &[mnemonic, count] : chunk.unsupported)
-    total.unsupported[mnemonic] += count;
-}
+void addStats(LiftStats &total, const LiftStats &chunk) { addLiftStats(total, chunk); }
 
 /// Lifts, optimizes and writes one chunk in a context of its own.
 void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint64_t> entries,
