@@ -1,5 +1,6 @@
 // `hoist lift`: lift functions of a binary to LLVM IR, optionally optimized.
 #include "Commands.h"
+#include "DeobfuscationRecords.h"
 #include "ParallelLift.h"
 
 #include "Brighten/Brighten.h"
@@ -53,70 +54,6 @@ void optimize(llvm::Module &module, unsigned level, const Image &image,
   options.deobfuscate = extras.deobfuscate;
   options.deobfuscationStats = extras.deobfuscationStats;
   optimizeModule(module, &image, options);
-}
-
-/// The address `function` was lifted from: its symbol's, or the one in its name `fn_<hex>`.
-std::optional<uint64_t> addressOf(const llvm::Function &function, const Image &image) {
-  llvm::StringRef name = function.getName();
-  if (std::optional<uint64_t> address = image.lookupSymbol(name.str()))
-    return address;
-  uint64_t address = 0;
-  if (name.consume_front("fn_") && !name.getAsInteger(16, address))
-    return address;
-  return std::nullopt;
-}
-
-/// The diagnostics JSON's `deobfuscation` array: one record per deobfuscated function, named
-/// as in the output module, with what the concolic lift did (`concolic`: the functions the
-/// command line named, in its order) and what the IR passes did (`passes`: every function of
-/// the module). Brightening runs the passes on `fn_X.brightened` before naming it after its
-/// symbol, and on probes (`.probe`), which are copies and are not counted.
-llvm::json::Array deobfuscationRecords(const std::vector<DeobfuscationStats> &concolic,
-                                       const DeobfuscationPassStats *passes,
-                                       const llvm::Module &module, const Image &image) {
-  std::map<uint64_t, std::string> nameAt;
-  for (const llvm::Function &function : module)
-    if (!function.isDeclaration())
-      if (std::optional<uint64_t> address = addressOf(function, image))
-        nameAt.emplace(*address, function.getName().str());
-  llvm::json::Array records;
-  std::map<std::string, size_t> recordOf;
-  auto record = [&](const std::string &name, std::optional<uint64_t> entry) -> llvm::json::Object & {
-    auto [found, added] = recordOf.emplace(name, records.size());
-    if (added) {
-      llvm::json::Object fresh{{"function", name}};
-      if (entry)
-        fresh["entry"] = "0x" + llvm::utohexstr(*entry, true);
-      records.push_back(std::move(fresh));
-    }
-    return *records[found->second].getAsObject();
-  };
-  for (const DeobfuscationStats &stats : concolic) {
-    auto named = nameAt.find(stats.entry);
-    std::string name = named != nameAt.end() ? named->second
-                                             : llvm::formatv("fn_{0:x-}", stats.entry).str();
-    record(name, stats.entry)["concolic"] = stats.toJSON();
-  }
-  if (!passes)
-    return records;
-  std::map<std::string, DeobfuscationCounts> byName = passes->byFunction();
-  for (const llvm::Function &function : module) {
-    if (function.isDeclaration())
-      continue;
-    std::string name = function.getName().str();
-    std::optional<uint64_t> address = addressOf(function, image);
-    std::string lifted = address ? llvm::formatv("fn_{0:x-}", *address).str() : name;
-    DeobfuscationCounts sum;
-    for (const std::string &key : {name, lifted, lifted + ".brightened"}) {
-      auto found = byName.find(key);
-      if (found == byName.end())
-        continue;
-      sum += found->second;
-      byName.erase(found);   // a name listed twice (no symbol) counts once
-    }
-    record(name, address)["passes"] = sum.toJSON();
-  }
-  return records;
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -224,15 +161,17 @@ int runLift(const LiftCommandOptions &options) {
     addresses = lifter.discover(*selected, options.all);
   }
   if (options.jobs) {
+    llvm::json::Array deobfuscation;
     llvm::Expected<LiftStats> stats = [&] {
       auto scope = profile.time("lift+optimize+emit");
-      return liftInParallel(*image, lifter, addresses, options, diagnostics);
+      return liftInParallel(*image, lifter, addresses, options, diagnostics, deobfuscation);
     }();
     if (!stats)
       return reportFailure(stats.takeError());
     printDiagnostics(diagnostics);
     if (!options.diagnosticsPath.empty())
-      if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics, profile))
+      if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics,
+                                               profile, std::move(deobfuscation)))
         return reportFailure(std::move(error));
     return 0;
   }

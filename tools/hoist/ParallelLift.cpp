@@ -1,4 +1,5 @@
 #include "ParallelLift.h"
+#include "DeobfuscationRecords.h"
 
 #include "Deobf/Concolic/ConcolicLifter.h"
 #include "Support/Error.h"
@@ -27,6 +28,7 @@ constexpr size_t FunctionsPerChunk = 16;
 struct ChunkOutcome {
   LiftStats stats;
   DiagnosticSink diagnostics;
+  llvm::json::Array deobfuscation;     ///< the chunk's `deobfuscation` records
   uint64_t skipped = 0;                 ///< functions not lifted: the deadline had passed
   std::optional<std::string> failure;   ///< a chunk that could not be written or verified
 };
@@ -40,6 +42,7 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   context.setDiscardValueNames(!options.valueNames);
   Lifter lifter(image, context, outcome.diagnostics, discoverer.options());
   lifter.adoptDiscovery(discoverer);
+  std::vector<DeobfuscationStats> deobfuscated;
   // --deobfuscate, as without -j: the functions the command line named are lifted
   // concolically first (liftFunction then keeps their bodies), the passes run in every round.
   if (options.deobfuscate)
@@ -49,12 +52,13 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
         llvm::consumeError(named.takeError());   // runLift has resolved it already
         continue;
       }
-      if (llvm::Expected<DeobfuscationStats> stats = deobfuscateFunction(
-              lifter.module(), image, *named, *options.deobfuscate, outcome.diagnostics);
-          !stats) {
+      llvm::Expected<DeobfuscationStats> stats = deobfuscateFunction(
+          lifter.module(), image, *named, *options.deobfuscate, outcome.diagnostics);
+      if (!stats) {
         outcome.failure = llvm::toString(stats.takeError());
         return;
       }
+      deobfuscated.push_back(*stats);
     }
   for (uint64_t entry : entries) {
     if (lifter.options().pastDeadline()) {
@@ -71,7 +75,11 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   std::unique_ptr<llvm::Module> module = lifter.takeUnfinishedModule();
   OptimizeOptions optimize{.level = options.optLevel};
   optimize.deobfuscate = options.deobfuscatePasses;
+  DeobfuscationPassStats passStats;
+  optimize.deobfuscationStats = &passStats;
   optimizeModule(*module, &image, optimize);
+  outcome.deobfuscation = deobfuscationRecords(
+      deobfuscated, options.deobfuscatePasses ? &passStats : nullptr, *module, image);
   std::string name = liftedFunctionName(entries.front()) + "." + options.emit;
   // takeUnfinishedModule verified the lifted module when optimizing (liftOptionsFor); at -O0
   // nothing changed it since.
@@ -101,7 +109,8 @@ unsigned allCores() { return std::max(1u, std::thread::hardware_concurrency()); 
 llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &discoverer,
                                          std::vector<uint64_t> entries,
                                          const LiftCommandOptions &options,
-                                         DiagnosticSink &diagnostics) {
+                                         DiagnosticSink &diagnostics,
+                                         llvm::json::Array &deobfuscation) {
   if (options.outputPath == "-")
     return makeError("-j writes one module per chunk of functions: -o must name a directory");
   if (std::error_code error = llvm::sys::fs::create_directories(options.outputPath))
@@ -141,6 +150,9 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
       return makeError("{0}", *outcome.failure);
     addStats(total, outcome.stats);
     skipped += outcome.skipped;
+    // In chunk order, which does not depend on the number of workers.
+    for (llvm::json::Value &record : outcome.deobfuscation)
+      deobfuscation.push_back(std::move(record));
     for (const Diagnostic &d : outcome.diagnostics.all())
       diagnostics.report(d.severity, d.code, d.address, d.message);
   }

@@ -10,6 +10,7 @@
 #include "hoist/Lifter.h"
 
 #include <llvm/Support/Error.h>
+#include <llvm/Support/JSON.h>
 
 #include <cstdint>
 #include <vector>
@@ -20,11 +21,13 @@ namespace hoist {
 unsigned allCores();
 
 /// Lifts `entries` as described above. `discoverer` has run discover(); its findings are
-/// shared with the workers. Diagnostics of every worker end up in `diagnostics`; the returned
-/// stats add up all chunks.
+/// shared with the workers. Diagnostics of every worker end up in `diagnostics`, the chunks'
+/// `deobfuscation` records (DeobfuscationRecords.h) in `deobfuscation` in chunk order; the
+/// returned stats add up all chunks.
 llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &discoverer,
                                          std::vector<uint64_t> entries,
                                          const LiftCommandOptions &options,
-                                         DiagnosticSink &diagnostics);
+                                         DiagnosticSink &diagnostics,
+                                         llvm::json::Array &deobfuscation);
 
 } // namespace hoist
