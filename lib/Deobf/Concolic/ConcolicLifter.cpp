@@ -6,6 +6,7 @@
 #include "Brighten/CallingConvention.h"
 #include "Deobf/Concolic/ConcreteMemory.h"
 #include "Deobf/Concolic/Context.h"
+#include "Deobf/Concolic/JoinMerging.h"
 #include "Brighten/ImportEffects.h"
 #include "Deobf/Concolic/LocalSimplifier.h"
 #include "Deobf/Concolic/LoopGeneralization.h"
@@ -55,6 +56,11 @@ struct Instance {
   /// The generalization (index into the attempt's list) this instance is lifted under: its
   /// own, or its creator's; -1 for none.
   int generalization = -1;
+  /// For merging at joins (JoinMerging.h): the known memory it read and wrote, its edges to
+  /// the next instances, and whether it is finished.
+  MemoryAccesses accesses;
+  std::vector<InstanceEdge> edges;
+  bool lifted = false;
 };
 
 /// An edge to a block that leaves the function (a budget ran out): filled once the branch
@@ -104,6 +110,9 @@ private:
   Context capture();
   std::array<AbstractValue, Context::NumGprs> captureGprs();
   Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
+  /// A finished instance of `target` that may stand for an arrival with `context`: their
+  /// contexts differ only in memory bytes nothing reads from there on (JoinMerging.h).
+  Instance *joinWithDeadDifference(uint64_t target, const Context &context);
   Instance *create(uint64_t target, const Context &context, const PathNode &path,
                    int generalization, bool generalized);
   llvm::BasicBlock *edgeTo(uint64_t target, const Context &context, bool fork,
@@ -193,6 +202,8 @@ private:
   llvm::BasicBlock *tailBB_ = nullptr;
   bool dead_ = false;
   bool budgetReported_ = false;
+  /// What is left of DeobfuscateOptions::joinSearchBudget.
+  uint64_t joinBudget_;
   /// Stack slots holding the return address of a call that stays a call: its callee reads it.
   std::set<int64_t> externalReturnSlots_;
   /// Control left for code the lifter does not know (an unresolved jump, a budget): it may
@@ -218,7 +229,8 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
       memory_(image, options, function.getParent()->getDataLayout()),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
       simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
-      mayRestart_(mayRestart), liveness_(liveness), prover_(prover), pcKind_(function.getContext().getMDKindID("hoist.pc")) {
+      mayRestart_(mayRestart), liveness_(liveness), prover_(prover), pcKind_(function.getContext().getMDKindID("hoist.pc")),
+      joinBudget_(options.joinSearchBudget) {
   ctx_.setMemoryObserver(&memory_);
   // A loop header found in an earlier attempt starts an instance even when code falls
   // through into it, so that its first iteration is not lifted apart from the loop.
@@ -406,6 +418,8 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       return create(target, known.context, path, static_cast<int>(i), true);
     }
   }
+  if (Instance *joined = joinWithDeadDifference(target, context))
+    return joined;
   if (instances_.size() >= options_.maxInstances) {
     budgetExhausted(target, "block instances per function (" +
                                 std::to_string(options_.maxInstances) + ")");
@@ -459,6 +473,37 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
   return create(target, context, path, current_->generalization, false);
 }
 
+Instance *ConcolicLifter::joinWithDeadDifference(uint64_t target, const Context &context) {
+  // The closest contexts first; each comparison and each instance searched costs a unit.
+  constexpr size_t MaxCandidates = 4;
+  std::vector<std::pair<ContextDifference, Instance *>> candidates;
+  for (Instance *existing : byAddress_[target]) {
+    if (joinBudget_ == 0)
+      return nullptr;
+    --joinBudget_;
+    if (!existing->lifted)
+      continue;
+    if (std::optional<ContextDifference> difference =
+            memoryDifference(existing->context, context, memory_))
+      candidates.emplace_back(std::move(*difference), existing);
+  }
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto &a, const auto &b) {
+    return a.first.size() < b.first.size();
+  });
+  if (candidates.size() > MaxCandidates)
+    candidates.resize(MaxCandidates);
+  auto node = [&](size_t index) {
+    const Instance &instance = instances_[index];
+    return JoinNode{&instance.context, &instance.accesses, &instance.edges, instance.lifted};
+  };
+  for (auto &[difference, existing] : candidates)
+    if (!differenceMayBeRead(existing->path.owner, difference, node, joinBudget_)) {
+      ++stats_.joinsMerged;
+      return existing;
+    }
+  return nullptr;
+}
+
 llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &captured, bool fork,
                                          std::vector<Exit> &exits) {
   // Dead registers and flags are no part of the context: equal live state, one instance.
@@ -473,6 +518,7 @@ llvm::BasicBlock *ConcolicLifter::edgeTo(uint64_t target, const Context &capture
   }
   Instance *instance = findOrCreate(target, context, fork);
   if (instance) {
+    current_->edges.push_back({instance->path.owner, current_->accesses.now()});
     registers_.addPredecessor(instance->registers, tail_);
     return instance->bb;
   }
@@ -575,6 +621,7 @@ void ConcolicLifter::liftInstance(Instance &instance) {
   tail_ = instance.registers;
   tailBB_ = instance.bb;
   dead_ = false;
+  memory_.setAccessLog(&instance.accesses);
   defineContext(instance);
   memory_.resetImageReads();
   uint64_t address = instance.path.address;
@@ -617,6 +664,8 @@ void ConcolicLifter::liftInstance(Instance &instance) {
   }
   if (dead_ && !tailBB_->getTerminator())
     new llvm::UnreachableInst(context_, tailBB_);
+  memory_.setAccessLog(nullptr);
+  instance.lifted = true;
 }
 
 void ConcolicLifter::liftInstruction(const Instr &instr) {
@@ -1090,6 +1139,8 @@ void ConcolicLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void(
   auto *joinBB = llvm::BasicBlock::Create(context_, blockName("bb_", instr.address), &function_);
   RegisterFile::Block *join = registers_.createBlock(joinBB);
   MemoryState before = memory_.state();
+  // A store in one part is not a store on the path through the other.
+  MemoryAccesses::Writes writesBefore = current_->accesses.writes();
   auto emitPart = [&](llvm::function_ref<void()> body) {
     auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", instr.address), &function_,
                                         joinBB);
@@ -1114,6 +1165,7 @@ void ConcolicLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void(
   branchInst->setSuccessor(0, emitPart(then));
   MemoryState afterThen = memory_.state();
   branchInst->setSuccessor(1, emitPart(otherwise));
+  current_->accesses.restoreWrites(std::move(writesBefore));
   // Either part may have run: what they stored differently is unknown after the join.
   MemoryState &merged = memory_.state();
   merged.forgetValues();

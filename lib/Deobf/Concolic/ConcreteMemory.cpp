@@ -94,14 +94,20 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
   bytes.reserve(size);
   if (where.isStack()) {
     for (uint64_t i = 0; i < size; ++i) {
-      auto found = state_.stack.find(where.offset() + static_cast<int64_t>(i));
+      int64_t offset = where.offset() + static_cast<int64_t>(i);
+      if (log_)
+        log_->readStack(offset);
+      auto found = state_.stack.find(offset);
       if (found == state_.stack.end())
         return nullptr;
       bytes.push_back(found->second);
     }
   } else if (where.isConstant() && concreteAbsolute(where.value, size)) {
-    for (uint64_t i = 0; i < size; ++i)
+    for (uint64_t i = 0; i < size; ++i) {
+      if (log_)
+        log_->readAbsolute(where.value + i);
       bytes.push_back(absoluteByte(state_, where.value + i));
+    }
   } else {
     return nullptr;
   }
@@ -190,16 +196,23 @@ void ConcreteMemory::stored(llvm::Value *address, llvm::Value *value) {
   }
   if (where.isStack()) {
     std::vector<MemoryByte> bytes = bytesOf(value, static_cast<unsigned>(size));
-    for (uint64_t i = 0; i < size; ++i)
-      state_.stack[where.offset() + static_cast<int64_t>(i)] = bytes[i];
+    for (uint64_t i = 0; i < size; ++i) {
+      int64_t offset = where.offset() + static_cast<int64_t>(i);
+      state_.stack[offset] = bytes[i];
+      if (log_)
+        log_->wroteStack(offset);
+    }
     return;
   }
   if (where.isConstant()) {
     if (!concreteAbsolute(where.value, static_cast<unsigned>(size)))
       return;
     std::vector<MemoryByte> bytes = bytesOf(value, static_cast<unsigned>(size));
-    for (uint64_t i = 0; i < size; ++i)
+    for (uint64_t i = 0; i < size; ++i) {
       state_.absolute[where.value + i] = bytes[i];
+      if (log_)
+        log_->wroteAbsolute(where.value + i);
+    }
     return;
   }
   clobber(address, static_cast<unsigned>(size));
@@ -291,6 +304,8 @@ void ConcreteMemory::knownCall(llvm::ArrayRef<WrittenObject> writes) {
 AbstractValue ConcreteMemory::stackQuad(int64_t offset) const {
   std::array<MemoryByte, 8> bytes;
   for (int64_t i = 0; i < 8; ++i) {
+    if (log_)
+      log_->readStack(offset + i);
     auto found = state_.stack.find(offset + i);
     if (found == state_.stack.end())
       return AbstractValue{};

@@ -12,6 +12,7 @@
 #include "Arch/LiftContext.h"
 #include "Deobf/Concolic/AbstractValue.h"
 #include "Deobf/Concolic/DeobfuscateOptions.h"
+#include "Deobf/Concolic/JoinMerging.h"
 #include "Deobf/Concolic/MemoryState.h"
 #include "hoist/Image.h"
 
@@ -40,6 +41,9 @@ public:
   /// stored, they stay known across block instances (they dominate every block).
   void setEntryRegisters(const std::array<llvm::Value *, 16> &values) { entryRegisters_ = values; }
   MemoryState &state() { return state_; }
+  /// Where the known bytes loads consult and stores write are logged (the block instance
+  /// being lifted; JoinMerging.h), or null.
+  void setAccessLog(MemoryAccesses *log) { log_ = log; }
 
   llvm::Value *knownLoad(llvm::IRBuilderBase &ir, llvm::Value *address, llvm::Type *type) override;
   void stored(llvm::Value *address, llvm::Value *value) override;
@@ -93,6 +97,7 @@ private:
   std::vector<std::pair<int64_t, int64_t>> externalReads_;
   uint64_t imageReads_ = 0;
   MemoryState state_;
+  MemoryAccesses *log_ = nullptr;
   std::vector<AddressRange> importSlots_;
 };
 

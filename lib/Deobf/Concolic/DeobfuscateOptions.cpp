@@ -72,6 +72,7 @@ llvm::json::Object DeobfuscationStats::toJSON() const {
                             {"indirect_followed", indirectFollowed},
                             {"calls_inlined", callsInlined},
                             {"external_calls", externalCalls},
+                            {"joins_merged", joinsMerged},
                             {"budgets_hit", budgetsHit}};
 }
 

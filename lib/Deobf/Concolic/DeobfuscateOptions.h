@@ -34,6 +34,9 @@ struct DeobfuscateOptions {
   uint64_t maxInstancesPerAddress = 2048;   ///< instances of one address
   uint64_t maxInstructionsPerInstance = 4096;
   unsigned loopSearchDepth = 4096;          ///< ancestors looked at for a repeating loop
+  /// Contexts compared and instances searched per function to merge paths where they join
+  /// (JoinMerging.h); at zero the rest is lifted without merging, as it would be anyway.
+  uint64_t joinSearchBudget = 1000000;
   // A symbolic branch condition the tests find constant is proved by Z3 (BranchProver.h).
   unsigned proofResourceLimit = 200000;     ///< Z3's work units for one proof (deterministic)
   unsigned proofTimeoutMs = 2000;           ///< one proof, wall clock (a backstop)
@@ -61,6 +64,7 @@ struct DeobfuscationStats {
   uint64_t indirectFollowed = 0;   ///< indirect jmps, calls and rets with a concrete target
   uint64_t callsInlined = 0;
   uint64_t externalCalls = 0;      ///< imports, outlined and unknown callees
+  uint64_t joinsMerged = 0;        ///< arrivals sent to an instance whose context differs in dead bytes
   uint64_t budgetsHit = 0;
   llvm::json::Object toJSON() const;
 };
