@@ -8,6 +8,7 @@
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/ImportSlots.h"
 #include "Brighten/IndirectCalls.h"
+#include "Brighten/InferredImports.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
@@ -153,6 +154,12 @@ private:
   /// Turns the unresolved calls of `member` into calls of imports if a resolution probe
   /// shows each calls an import (IndirectCalls.h); else leaves them for screen to decline.
   void resolveImportCalls(const Candidate &member);
+  /// Makes the imports without a known prototype that `member` calls callable with one
+  /// inferred from its calls (InferredImports.h), or records why not.
+  void inferImportPrototypes(const Candidate &member);
+  /// Makes the known callees of `member` callable, so that a flat copy of it calls them
+  /// typed (what stays unknown may change anything).
+  void prepareCallees(const Candidate &member);
   /// Declines the members that call what cannot be called, and their callers in the SCC.
   void screen(std::vector<Candidate> &members);
   /// Infers the members' signatures; declines those that cannot be brightened. Returns the
@@ -161,8 +168,11 @@ private:
   inferSignatures(std::vector<Candidate> &members);
   llvm::Error brightenScc(std::vector<Candidate> members);
   /// makeFlatCopy, with the addresses of image data the code computes made pointers into the
-  /// globals that carry it (ImageReferences.h).
-  llvm::Function *flatCopy(llvm::Function &lifted, const KnownCallees &callees);
+  /// globals that carry it (ImageReferences.h). With `everyImportSlot`, the slots of imports
+  /// without a known prototype read as their addresses too (for a resolution probe, which
+  /// only looks at call targets).
+  llvm::Function *flatCopy(llvm::Function &lifted, const KnownCallees &callees,
+                           bool everyImportSlot = false);
 
   llvm::Module &module_;
   const Image &image_;
@@ -189,9 +199,10 @@ ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
   return symbol;
 }
 
-llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees) {
+llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees,
+                                           bool everyImportSlot) {
   llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
-  replaceImportSlotLoads(*flat, image_);
+  replaceImportSlotLoads(*flat, image_, everyImportSlot);
   rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
   return flat;
 }
@@ -220,8 +231,11 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
   if (!library)
     return std::string("is not brightened");
   std::variant<KnownCallee, std::string> known = libraryCallee(module_, *library, convention_);
-  if (auto *reason = std::get_if<std::string>(&known))
+  if (auto *reason = std::get_if<std::string>(&known)) {
+    if (needsInferredPrototype(callee))
+      return *reason;   // not final: inferImportPrototypes may give it a prototype
     return uncallable_[&callee] = *reason;
+  }
   callees_[&callee] = std::get<KnownCallee>(known);
   return std::nullopt;
 }
@@ -233,12 +247,8 @@ void ModuleBrightener::resolveImportCalls(const Candidate &member) {
   // The model stands for the calls the probe does not know; the known ones are typed calls,
   // which keep the convention too. Calls of functions that are not (yet) callable stay
   // unknown: they may change anything, and no target after them resolves.
-  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
-    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
-      if (const llvm::Function *callee = call->getCalledFunction();
-          callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_"))
-        whyNotCallable(*callee);
-  llvm::Function *flat = flatCopy(*member.lifted, callees_);
+  prepareCallees(member);
+  llvm::Function *flat = flatCopy(*member.lifted, callees_, true);
   llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
   flat->eraseFromParent();
   if (!probe) {
@@ -251,6 +261,81 @@ void ModuleBrightener::resolveImportCalls(const Candidate &member) {
   (*probe)->eraseFromParent();
   if (targets)
     callTargetsDirectly(*member.lifted, *targets);
+}
+
+void ModuleBrightener::prepareCallees(const Candidate &member) {
+  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+      if (const llvm::Function *callee = call->getCalledFunction();
+          callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_"))
+        whyNotCallable(*callee);
+}
+
+void ModuleBrightener::inferImportPrototypes(const Candidate &member) {
+  std::set<const llvm::Function *> imports;
+  bool othersCallable = true;
+  prepareCallees(member);
+  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+      if (const llvm::Function *callee = call->getCalledFunction();
+          callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_")) {
+        // An import inferred at another caller's calls is reported again: this caller
+        // may set up more arguments than that prototype takes.
+        if (needsInferredPrototype(*callee) && !uncallable_.count(callee))
+          imports.insert(callee);
+        else if (whyNotCallable(*callee))
+          othersCallable = false;
+      }
+  // A call of something that stays unknown keeps the State in memory: the registers at the
+  // calls would not show what the caller set up. The member is declined for it anyway.
+  if (imports.empty() || !othersCallable)
+    return;
+  KnownCallees reporters = argumentReporters(module_, imports, convention_);
+  KnownCallees callees = callees_;
+  for (const auto &[import, reporter] : reporters)
+    callees[import] = reporter;
+  llvm::Function *flat = flatCopy(*member.lifted, callees);
+  llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
+  flat->eraseFromParent();
+  if (!probe) {
+    llvm::consumeError(probe.takeError());
+    eraseArgumentReporters(reporters);
+    return;
+  }
+  simplify(module_, image_, extras_,
+           [&](const llvm::Function &function) { return &function == *probe; });
+  auto arguments = readArgumentReports(**probe, reporters, convention_);
+  (*probe)->eraseFromParent();
+  eraseArgumentReporters(reporters);
+  for (auto &[import, count] : arguments) {
+    std::string name = import->getFnAttribute("hoist-import").getValueAsString().str();
+    if (auto *reason = std::get_if<std::string>(&count)) {
+      callees_.erase(import);
+      uncallable_[import] = *reason;
+      continue;
+    }
+    if (auto inferred = callees_.find(import); inferred != callees_.end()) {
+      // Extra registers a caller passes are ignored by the callee; missing ones are not.
+      size_t takes = inferred->second.signature.arguments.size();
+      if (std::get<unsigned>(count) > takes) {
+        callees_.erase(inferred);
+        uncallable_[import] = llvm::formatv("is called with {0} argument registers set up, "
+                                            "more than the {1} its prototype was inferred "
+                                            "with at another caller",
+                                            std::get<unsigned>(count), takes)
+                                  .str();
+      }
+      continue;
+    }
+    std::variant<KnownCallee, std::string> known =
+        inferredLibraryCallee(module_, name, std::get<unsigned>(count), convention_);
+    if (auto *reason = std::get_if<std::string>(&known)) {
+      uncallable_[import] = *reason;
+      continue;
+    }
+    callees_[import] = std::get<KnownCallee>(known);
+    module_.getFunction(import->getName())->addFnAttr(InferredPrototypeAttribute);
+  }
 }
 
 void ModuleBrightener::screen(std::vector<Candidate> &members) {
@@ -347,8 +432,10 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
 }
 
 llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
-  for (const Candidate &member : members)
+  for (const Candidate &member : members) {
     resolveImportCalls(member);
+    inferImportPrototypes(member);
+  }
   screen(members);
   if (members.empty())
     return llvm::Error::success();

@@ -204,6 +204,25 @@ void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
   leaveCall(builder, frame, result, builder.CreateZExt(result, builder.getInt128Ty()));
 }
 
+namespace {
+
+/// The declaration of the library function `name` of `type`, called in `convention` (the
+/// binary's C library: `win64cc` for a DLL's function, msvcrt's strlen).
+std::variant<KnownCallee, std::string> declareLibraryCallee(llvm::Module &module,
+                                                           llvm::StringRef name,
+                                                           llvm::FunctionType *type,
+                                                           const Signature &signature,
+                                                           CallingConvention convention) {
+  llvm::FunctionCallee declared = module.getOrInsertFunction(name, type);
+  auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
+  if (!function || function->getFunctionType() != type)
+    return std::string("has a name the module already uses with another type");
+  function->setCallingConv(llvmCallingConvention(convention));
+  return KnownCallee{function, signature};
+}
+
+} // namespace
+
 std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
                                                     CallingConvention convention) {
   std::variant<ImportPrototype, std::string> prototype = importPrototype(name);
@@ -217,16 +236,23 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   std::vector<llvm::Type *> parameters;
   for (CType argument : known.arguments)
     parameters.push_back(typeOf(context, argument));
-  llvm::FunctionCallee declared = module.getOrInsertFunction(
-      name,
-      llvm::FunctionType::get(typeOf(context, known.result), parameters, false));
-  auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
-  if (!function || function->getFunctionType() != declared.getFunctionType())
-    return std::string("has a name the module already uses with another type");
-  // The callee is the binary's C library: a Windows DLL's function for Win64 (msvcrt's
-  // strlen), called in its convention.
-  function->setCallingConv(llvmCallingConvention(convention));
-  return KnownCallee{function, *signature};
+  return declareLibraryCallee(
+      module, name, llvm::FunctionType::get(typeOf(context, known.result), parameters, false),
+      *signature, convention);
+}
+
+std::variant<KnownCallee, std::string> inferredLibraryCallee(llvm::Module &module,
+                                                            llvm::StringRef name,
+                                                            unsigned integerArguments,
+                                                            CallingConvention convention) {
+  llvm::ArrayRef<HoistStateField> registers = integerArgumentRegisters(convention);
+  Signature signature;
+  for (unsigned i = 0; i < integerArguments && i < registers.size(); ++i)
+    signature.arguments.push_back({registers[i], 0, 64, false});
+  signature.returnBits = 64;
+  return declareLibraryCallee(module, name,
+                              functionTypeFor(signature, module.getContext()), signature,
+                              convention);
 }
 
 } // namespace hoist

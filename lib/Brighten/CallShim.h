@@ -48,4 +48,11 @@ void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
 std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
                                                     CallingConvention convention);
 
+/// As libraryCallee, for a function whose prototype was inferred (InferredImports.h): it
+/// takes the first `integerArguments` integer argument registers as i64 and returns i64.
+std::variant<KnownCallee, std::string> inferredLibraryCallee(llvm::Module &module,
+                                                            llvm::StringRef name,
+                                                            unsigned integerArguments,
+                                                            CallingConvention convention);
+
 } // namespace hoist

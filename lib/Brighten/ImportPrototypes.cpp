@@ -65,7 +65,9 @@ const llvm::StringMap<ImportPrototype> &knownPrototypes() {
   return table;
 }
 
-bool isVariadic(llvm::StringRef name) {
+} // namespace
+
+bool isVariadicImport(llvm::StringRef name) {
   static const char *const variadic[] = {"printf", "fprintf",  "sprintf", "snprintf",
                                          "scanf",  "sscanf",   "fscanf",  "open",
                                          "ioctl",  "fcntl",    "execl",   "__printf_chk",
@@ -76,13 +78,11 @@ bool isVariadic(llvm::StringRef name) {
   return false;
 }
 
-} // namespace
-
 std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name) {
   const llvm::StringMap<ImportPrototype> &table = knownPrototypes();
   if (auto found = table.find(name); found != table.end())
     return found->second;
-  if (isVariadic(name))
+  if (isVariadicImport(name))
     return "is variadic: which arguments a call passes is not in its prototype";
   return "has no prototype known to Hoist (lib/Brighten/ImportPrototypes.cpp)";
 }

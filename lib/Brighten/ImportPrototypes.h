@@ -24,4 +24,8 @@ struct ImportPrototype {
 /// unknown to Hoist, or variadic (the arguments a call passes are not in the prototype).
 std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name);
 
+/// Whether `name` is a variadic C library function (printf): a call's arguments are not
+/// its prototype's.
+bool isVariadicImport(llvm::StringRef name);
+
 } // namespace hoist

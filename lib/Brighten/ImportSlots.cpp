@@ -2,6 +2,7 @@
 
 #include "Brighten/CallShim.h"
 #include "Brighten/ImportPrototypes.h"
+#include "Brighten/InferredImports.h"
 #include "Lift/CallTargets.h"
 #include "hoist/Image.h"
 
@@ -28,9 +29,19 @@ std::optional<uint64_t> constantAddress(llvm::Value *pointer) {
   return std::nullopt;
 }
 
+/// Whether `import` is a function for certain: its prototype is known, or brightening
+/// inferred one from its calls (InferredImports.h).
+bool isFunctionImport(const llvm::Module &module, const Import &import) {
+  if (std::holds_alternative<ImportPrototype>(importPrototype(import.name)))
+    return true;
+  const llvm::Function *declared = module.getFunction(importFunctionName(import));
+  return declared && declared->hasFnAttribute(InferredPrototypeAttribute);
+}
+
 } // namespace
 
-bool replaceImportSlotLoads(llvm::Function &function, const Image &image) {
+bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
+                            bool unknownPrototypesToo) {
   llvm::SmallVector<std::pair<llvm::LoadInst *, const Import *>> loads;
   for (llvm::Instruction &instruction : llvm::instructions(function)) {
     auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
@@ -39,7 +50,7 @@ bool replaceImportSlotLoads(llvm::Function &function, const Image &image) {
       continue;
     std::optional<uint64_t> address = constantAddress(load->getPointerOperand());
     const Import *import = address ? image.importAtSlot(*address) : nullptr;
-    if (import && std::holds_alternative<ImportPrototype>(importPrototype(import->name)))
+    if (import && (unknownPrototypesToo || isFunctionImport(*function.getParent(), *import)))
       loads.emplace_back(load, import);
   }
   for (auto [load, import] : loads) {

@@ -21,10 +21,13 @@ class Image;
 
 /// Replaces each load of a function import's slot in `function` (`load i64, ptr inttoptr
 /// (i64 slot)`, or its low 32 bits) by the address of the import's lifted declaration. Only
-/// imports with a known prototype (ImportPrototypes.h) are functions for certain: the slots of
-/// the others (an imported object, `stdout`) stay and brightening declines. Returns whether
-/// anything changed.
-bool replaceImportSlotLoads(llvm::Function &function, const Image &image);
+/// imports with a known or inferred prototype (ImportPrototypes.h, InferredImports.h) are
+/// functions for certain: the slots of
+/// the others (an imported object, `stdout`) stay and brightening declines, unless
+/// `unknownPrototypesToo` (a resolution probe, which only asks what calls call). Returns
+/// whether anything changed.
+bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
+                            bool unknownPrototypesToo = false);
 
 /// Whether the lifted function `lifted` reads an import's slot (`gep i8, %mem, slot`).
 bool readsImportSlot(const llvm::Function &lifted, const Image &image);

@@ -482,6 +482,18 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   return probe;
 }
 
+bool isProbeEntryValue(const llvm::Value *value, HoistStateField field, unsigned element) {
+  const auto *argument = llvm::dyn_cast<llvm::Argument>(value);
+  if (!argument)
+    return false;
+  std::vector<ProbeRegister> registers = probeRegisters();
+  if (argument->getArgNo() >= registers.size() ||
+      argument->getParent()->arg_size() != registers.size())
+    return false;
+  const ProbeRegister &reg = registers[argument->getArgNo()];
+  return reg.field == field && reg.element == element;
+}
+
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                                                         CallingConvention convention) {
   if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())

@@ -52,6 +52,10 @@ struct Signature {
 llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
                                                      CallingConvention convention);
 
+/// Whether `value` is, in a probe, the value register `field` (XMM `element`) had at the
+/// probed function's entry: one of the probe's parameters.
+bool isProbeEntryValue(const llvm::Value *value, HoistStateField field, unsigned element = 0);
+
 /// The signature an optimized probe shows, or why the slice declines the function.
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                                                         CallingConvention convention);
