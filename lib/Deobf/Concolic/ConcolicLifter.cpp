@@ -44,7 +44,19 @@ struct Generalization {
   /// Lifting under it met a jump whose target it made unknown (a VM's virtual PC taken for
   /// loop data): speculation refuted, the header is unrolled instead.
   bool rejected = false;
+  /// A join (JoinMerging.h) whose two sides' live differences were made unknown, not a loop.
+  bool join = false;
 };
+
+/// Speculating a join only pays, and is only safe, where the dispatcher's state agrees: the
+/// second side must first follow the first side's path (same addresses, same constants read
+/// from the image) through this many steps that read the image (a VM's bytecode fetches: a
+/// different virtual PC fetches elsewhere) before the differing bytes are made unknown...
+constexpr unsigned JoinLockstepFetches = 2;
+/// ... within this many instances.
+constexpr unsigned MaxJoinLockstep = 64;
+/// Joins made unknown per function (each costs a restart).
+constexpr unsigned MaxJoinGeneralizations = 4;
 
 struct Instance {
   PathNode path;
@@ -112,7 +124,14 @@ private:
   Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
   /// A finished instance of `target` that may stand for an arrival with `context`: their
   /// contexts differ only in memory bytes nothing reads from there on (JoinMerging.h).
-  Instance *joinWithDeadDifference(uint64_t target, const Context &context);
+  /// Else, in `partners`, the finished instances whose contexts differ from `context` in live
+  /// memory bytes only, closest first, that are not ancestors (loops).
+  Instance *joinWithDeadDifference(uint64_t target, const Context &context,
+                                   std::vector<size_t> &partners);
+  /// Whether an arrival at `target` (node `path`) completes the lockstep of a pending join:
+  /// then the join's address is generalized (a restart).
+  bool confirmJoin(uint64_t target, const PathNode &path);
+  bool isAncestor(const Instance &instance);
   Instance *create(uint64_t target, const Context &context, const PathNode &path,
                    int generalization, bool generalized);
   llvm::BasicBlock *edgeTo(uint64_t target, const Context &context, bool fork,
@@ -204,6 +223,9 @@ private:
   bool budgetReported_ = false;
   /// What is left of DeobfuscateOptions::joinSearchBudget.
   uint64_t joinBudget_;
+  /// Instances that began a join's second side, with the first side's candidate instances
+  /// there (the one the lockstep confirms is the join's other side).
+  std::unordered_map<size_t, std::vector<size_t>> pendingJoins_;
   /// Stack slots holding the return address of a call that stays a call: its callee reads it.
   std::set<int64_t> externalReturnSlots_;
   /// Control left for code the lifter does not know (an unresolved jump, a budget): it may
@@ -250,7 +272,10 @@ DeobfuscationStats ConcolicLifter::stats() const {
   stats.loopsGeneralized = 0;
   for (const Instance &instance : instances_) {
     contexts.insert(instance.hash);
-    stats.loopsGeneralized += instance.generalized;
+    bool join = instance.generalization >= 0 && instance.generalized &&
+                generalizations_[static_cast<size_t>(instance.generalization)].join;
+    stats.loopsGeneralized += instance.generalized && !join;
+    stats.joinsMerged += join;
   }
   stats.contexts = contexts.size();
   return stats;
@@ -408,7 +433,7 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
   // header is generalized further rather than lifted again.
   for (size_t i = 0; i < generalizations_.size(); ++i) {
     Generalization &known = generalizations_[i];
-    if (!known.rejected && known.address == target &&
+    if (!known.rejected && !known.join && known.address == target &&
         !known.context.conflicts(context, memory_)) {
       known.context.widen(context, memory_);
       if (mayRestart_) {
@@ -418,8 +443,11 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       return create(target, known.context, path, static_cast<int>(i), true);
     }
   }
-  if (Instance *joined = joinWithDeadDifference(target, context))
+  std::vector<size_t> partners;
+  if (Instance *joined = joinWithDeadDifference(target, context, partners))
     return joined;
+  if (confirmJoin(target, path))
+    return nullptr;
   if (instances_.size() >= options_.maxInstances) {
     budgetExhausted(target, "block instances per function (" +
                                 std::to_string(options_.maxInstances) + ")");
@@ -452,7 +480,7 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       int index = -1;
       for (size_t i = 0; i < generalizations_.size() && index < 0; ++i) {
         Generalization &known = generalizations_[i];
-        if (!known.rejected && known.address == target &&
+        if (!known.rejected && !known.join && known.address == target &&
             !known.context.conflicts(general, memory_)) {
           known.context.widen(general, memory_);
           general = known.context;
@@ -460,7 +488,7 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
         }
       }
       if (index < 0) {
-        generalizations_.push_back({target, general});
+        generalizations_.push_back({target, general, false, false});
         index = static_cast<int>(generalizations_.size() - 1);
       }
       if (mayRestart_) {
@@ -470,10 +498,71 @@ Instance *ConcolicLifter::findOrCreate(uint64_t target, const Context &context, 
       return create(target, general, path, index, true);
     }
   }
-  return create(target, context, path, current_->generalization, false);
+  Instance *created = create(target, context, path, current_->generalization, false);
+  unsigned joins = 0;
+  bool refuted = false;
+  for (const Generalization &known : generalizations_) {
+    joins += known.join;
+    refuted = refuted || (known.join && known.address == target);
+  }
+  if (!partners.empty() && mayRestart_ && !refuted && joins < MaxJoinGeneralizations)
+    pendingJoins_.emplace(created->path.owner, std::move(partners));
+  return created;
 }
 
-Instance *ConcolicLifter::joinWithDeadDifference(uint64_t target, const Context &context) {
+bool ConcolicLifter::isAncestor(const Instance &instance) {
+  // Each step costs a unit of the join search; too far to tell counts as an ancestor.
+  unsigned steps = 0;
+  for (const PathNode *node = &current_->path; node; node = node->parent, ++steps) {
+    if (steps >= options_.loopSearchDepth || joinBudget_ == 0)
+      return true;
+    --joinBudget_;
+    if (node->owner == instance.path.owner)
+      return true;
+  }
+  return false;
+}
+
+bool ConcolicLifter::confirmJoin(uint64_t target, const PathNode &path) {
+  if (pendingJoins_.empty())
+    return false;
+  // The second side's join instance this arrival completes the lockstep of: the nearest
+  // pending one whose path since has just reached the fetches.
+  const PathNode *start = path.parent;
+  unsigned distance = 1;
+  for (; start && distance <= MaxJoinLockstep; start = start->parent, ++distance)
+    if (pendingJoins_.count(start->owner) && path.fetches - start->fetches == JoinLockstepFetches)
+      break;
+  if (!start || distance > MaxJoinLockstep)
+    return false;
+  size_t second = start->owner;
+  std::vector<size_t> partners = std::move(pendingJoins_.at(second));
+  pendingJoins_.erase(second);
+  // A first side's instance `distance` steps after its join instance, by the same steps.
+  uint64_t steps = pathSegment(*start, path);
+  const Instance *firstSide = nullptr;
+  for (const Instance *candidate : byAddress_[target]) {
+    const PathNode *back = &candidate->path;
+    for (unsigned i = 0; back && i < distance; ++i)
+      back = back->parent;
+    if (back && llvm::is_contained(partners, back->owner) &&
+        pathSegment(*back, candidate->path) == steps)
+      firstSide = &instances_[back->owner];
+  }
+  bool lockstep = firstSide != nullptr;
+  if (!lockstep)
+    return false;
+  // The dispatcher's state agrees: what differs at the join is data, which becomes unknown
+  // there (phis of what each side stored).
+  Context general = instances_[second].context;
+  general.widen(firstSide->context, memory_);
+  generalizations_.push_back({firstSide->path.address, general, false, true});
+  restart_ = true;
+  return true;
+}
+
+Instance *ConcolicLifter::joinWithDeadDifference(uint64_t target, const Context &context,
+                                                 std::vector<size_t> &partners) {
   // The closest contexts first; each comparison and each instance searched costs a unit.
   constexpr size_t MaxCandidates = 4;
   std::vector<std::pair<ContextDifference, Instance *>> candidates;
@@ -490,6 +579,10 @@ Instance *ConcolicLifter::joinWithDeadDifference(uint64_t target, const Context 
   std::stable_sort(candidates.begin(), candidates.end(), [](const auto &a, const auto &b) {
     return a.first.size() < b.first.size();
   });
+  constexpr size_t MaxPartners = 16;
+  for (size_t i = 0; i < candidates.size() && partners.size() < MaxPartners; ++i)
+    if (!isAncestor(*candidates[i].second))
+      partners.push_back(candidates[i].second->path.owner);
   if (candidates.size() > MaxCandidates)
     candidates.resize(MaxCandidates);
   auto node = [&](size_t index) {

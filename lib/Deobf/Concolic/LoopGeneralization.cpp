@@ -28,8 +28,11 @@ PathNode PathNode::after(const PathNode *parent, uint64_t address, bool fork,
   node.depth = parent ? parent->depth + 1 : 0;
   node.trace = (parent ? parent->trace * TraceBase : 0) + ((address + 1) ^ imageReads);
   node.forks = (parent ? parent->forks : 0) + (fork ? 1 : 0);
+  node.fetches = (parent ? parent->fetches : 0) + (imageReads != 0 ? 1 : 0);
   return node;
 }
+
+uint64_t pathSegment(const PathNode &from, const PathNode &to) { return segment(from, to); }
 
 const PathNode *lastVisitAfterFork(const PathNode &arrival, unsigned searchDepth) {
   unsigned steps = 0;

@@ -26,6 +26,7 @@ struct PathNode {
   uint64_t depth = 0;    ///< instances from the function's entry
   uint64_t trace = 0;    ///< rolling hash of the addresses from the entry
   uint64_t forks = 0;    ///< edges on the path that were one side of a symbolic branch
+  uint64_t fetches = 0;  ///< steps on the path whose instance read constants from the image
   size_t owner = 0;      ///< the index of the instance this node belongs to (not an arrival)
 
   /// The node for an arrival at `address` from `parent` (null: the entry). `imageReads`
@@ -39,6 +40,10 @@ struct PathNode {
 /// The nearest earlier visit of `arrival`'s address with a symbolic branch taken since, or
 /// null. The lifter generalizes there when no value known at both visits changed (values
 /// only turned symbolic): the loop brings no new concrete state.
+/// The hash of the addresses (and image reads) after `from` up to and including `to`, which
+/// `from` is an ancestor of: equal segments are the same steps.
+uint64_t pathSegment(const PathNode &from, const PathNode &to);
+
 const PathNode *lastVisitAfterFork(const PathNode &arrival, unsigned searchDepth);
 
 /// The earlier visits of `arrival`'s address whose contexts the generalized header must
