@@ -2,8 +2,11 @@
 // order with every value held as the low bits of a uint64_t.
 #include "Deobf/Passes/Expression.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+
+#include <bit>
 
 namespace hoist::deobf {
 namespace {
@@ -185,6 +188,25 @@ std::vector<uint64_t> Expression::evaluate(llvm::ArrayRef<uint64_t> leafValues) 
   for (llvm::Value *root : roots_)
     results.push_back(valueOf(root, values, leafValues));
   return results;
+}
+
+void Expression::assumeKnownBits(const llvm::DataLayout &layout) {
+  knownZero_.clear();
+  knownOne_.clear();
+  for (llvm::Value *leaf : leaves_) {
+    llvm::KnownBits known = llvm::computeKnownBits(leaf, layout);
+    knownZero_.push_back(known.Zero.getZExtValue());
+    knownOne_.push_back(known.One.getZExtValue());
+  }
+}
+
+unsigned Expression::unknownBits() const {
+  unsigned bits = 0;
+  for (unsigned i = 0; i < leaves_.size(); ++i) {
+    uint64_t width = widthMask(leaves_[i]->getType()->getIntegerBitWidth());
+    bits += std::popcount(width & ~(knownZero(i) | knownOne(i)));
+  }
+  return bits;
 }
 
 unsigned Expression::exclusiveNodes() const {

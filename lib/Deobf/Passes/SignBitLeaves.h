@@ -1,0 +1,41 @@
+// Right shifts of one value's sign, as MBA leaves (docs/DEOBFUSCATE.md): InstCombine writes
+// zext(x < 0) as `lshr x, w-1`, its negation as `ashr x, w-1` and that shifted left by k as
+// `and (ashr x, w-1-k), -2^k`. To an MBA these are unrelated leaves, though all are the one
+// bit b = `lshr x, w-1`; written over b (b, 0 - b, (0 - b) << k), the MBA has one leaf of one
+// unknown bit in their place, which simplification can enumerate.
+#pragma once
+
+#include "Deobf/Passes/Expression.h"
+
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/ValueHandle.h>
+
+#include <vector>
+
+namespace hoist::deobf {
+
+/// The leaves of one DAG rewritten over sign bits, until undone.
+class SignBitLeaves {
+public:
+  /// Rewrites every leaf of `expression` that is a right shift by a constant of some x whose
+  /// users see only bits that are copies of x's sign (`lshr`/`ashr x, w-1`, or an and with a
+  /// mask clearing the bits below), reusing a `lshr x, w-1` that dominates it. Returns
+  /// whether any was rewritten.
+  bool expose(const Expression &expression, const llvm::DominatorTree &dominators);
+
+  /// Deletes the shifts nothing reads any more (the rewrite stays).
+  void commit();
+
+  /// Puts the shifts back and deletes what `expose` added (what simplification did not take).
+  void undo();
+
+private:
+  struct Rewrite {
+    llvm::Instruction *shift;            ///< the leaf, kept until the rewrite is final
+    llvm::WeakVH replacement;            ///< its value over the sign bit
+    std::vector<llvm::WeakVH> created;   ///< instructions added, users last
+  };
+  std::vector<Rewrite> rewrites_;
+};
+
+} // namespace hoist::deobf
