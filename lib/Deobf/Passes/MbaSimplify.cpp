@@ -351,6 +351,31 @@ public:
             Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
         wide && isAffine(*wide))
       return simplifyAffine(root, *wide);
+    // (The MBA may join sums in the IR even when it fails: the affine part collects again.)
+    return simplifyMba(root) || simplifyAffineAbove(root);
+  }
+
+  /// The affine arithmetic above the bitwise parts, with those as leaves: what is left around
+  /// an MBA once its pieces were simplified one by one (4 * (t + u + 1) + 3 * ~u is t + u + 1
+  /// whatever t is made of). Tried last: a whole MBA simplifies further than its top.
+  bool simplifyAffineAbove(llvm::Instruction *root) {
+    std::optional<Expression> wide =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
+    if (!wide)
+      return false;
+    std::vector<llvm::Value *> bitwise;
+    for (llvm::Instruction *node : wide->nodes())
+      if (!isAffineNode(node))
+        bitwise.push_back(node);
+    if (llvm::is_contained(bitwise, root))
+      return false;
+    std::optional<Expression> above =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves, bitwise);
+    return above && isAffine(*above) && simplifyAffine(root, *above);
+  }
+
+  /// An MBA under `root` replaced by a shorter equal expression.
+  bool simplifyMba(llvm::Instruction *root) {
     std::optional<Expression> expression =
         Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
     if (!expression) {
@@ -465,17 +490,16 @@ private:
 
   /// Arithmetic with constant factors, truncations and complements (~x is -1 - x).
   static bool isAffine(const Expression &expression) {
-    for (llvm::Instruction *node : expression.nodes()) {
-      unsigned opcode = node->getOpcode();
-      bool affine = opcode == llvm::Instruction::Trunc || isComplement(node) ||
-                    (deobf::isArithmeticNode(node) &&
-                     (opcode != llvm::Instruction::Mul ||
-                      llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
-                      llvm::isa<llvm::ConstantInt>(node->getOperand(1))));
-      if (!affine)
-        return false;
-    }
-    return true;
+    return llvm::all_of(expression.nodes(), isAffineNode);
+  }
+
+  static bool isAffineNode(const llvm::Instruction *node) {
+    unsigned opcode = node->getOpcode();
+    return opcode == llvm::Instruction::Trunc || isComplement(node) ||
+           (deobf::isArithmeticNode(node) &&
+            (opcode != llvm::Instruction::Mul ||
+             llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
+             llvm::isa<llvm::ConstantInt>(node->getOperand(1))));
   }
 
   /// When a and b (instructions of one block) are equal or complements, rewrites the later

@@ -1,7 +1,8 @@
-// Each leaf `lshr/ashr x, c` becomes, where its users read only bits at or above k = w-1-c
-// (every bit there a copy of x's sign, and bits above k zero for lshr): b << k or (0 - b) << k,
-// b the sign bit `lshr x, w-1`. Its users then see the same bits, so every value the DAG
-// computes is unchanged.
+// A leaf `lshr/ashr x, a` whose users read only bits from k up (ands with masks clearing the
+// bits below) is, on those bits, another leaf `lshr x, b` shifted left by b - a when
+// a < b <= a + k (both shift in zeros); or, when every bit read is a copy of x's sign
+// (a + k >= w - 1), the sign bit s = `lshr x, w-1` shifted left by w-1-a, negated for ashr.
+// Its users then see the same bits, so every value the DAG computes is unchanged.
 #include "Deobf/Passes/SignBitLeaves.h"
 
 #include <llvm/IR/Constants.h>
@@ -14,28 +15,50 @@ namespace {
 
 using namespace llvm::PatternMatch;
 
-/// Whether every user of `shift` is an and whose constant mask clears the bits below k.
-bool usersReadFrom(const llvm::Instruction *shift, unsigned k) {
-  if (k == 0)
-    return true;
+/// The lowest bit `shift`'s users read: every user an and with a constant mask, the fewest
+/// trailing zeros of those masks; 0 when some user reads it whole.
+unsigned lowestBitRead(const llvm::Instruction *shift) {
+  unsigned lowest = shift->getType()->getIntegerBitWidth();
   for (const llvm::User *user : shift->users()) {
     const llvm::APInt *mask;
-    if (!match(user, m_And(m_Specific(shift), m_APInt(mask))) || mask->countr_zero() < k)
-      return false;
+    if (!match(user, m_And(m_Specific(shift), m_APInt(mask))))
+      return 0;
+    lowest = std::min(lowest, mask->countr_zero());
   }
-  return true;
+  return lowest;
 }
 
-/// A `lshr x, w-1` that dominates `at`, else null.
-llvm::Instruction *dominatingSignBit(llvm::Value *x, const llvm::Instruction *at,
-                                     const llvm::DominatorTree &dominators) {
-  unsigned width = x->getType()->getIntegerBitWidth();
-  for (llvm::User *user : x->users())
-    if (auto *shift = llvm::dyn_cast<llvm::Instruction>(user);
-        shift && match(shift, m_LShr(m_Specific(x), m_SpecificInt(width - 1))) &&
-        dominators.dominates(shift, at))
-      return shift;
-  return nullptr;
+/// Where a value of `base` can replace `shift`: after `shift` when base dominates it, after
+/// `base` when that dominates every user of `shift`; null otherwise.
+llvm::Instruction *placeFor(llvm::Instruction *base, llvm::Instruction *shift,
+                            const llvm::DominatorTree &dominators) {
+  if (dominators.dominates(base, shift))
+    return shift->getNextNode();
+  for (llvm::User *user : shift->users())
+    if (!dominators.dominates(base, llvm::cast<llvm::Instruction>(user)))
+      return nullptr;
+  return base->getNextNode();
+}
+
+/// `lshr x, b` among `candidates` with b in [low, high] that can replace `shift`, the largest
+/// b first; with the place for it.
+std::pair<llvm::Instruction *, llvm::Instruction *>
+findRightShift(llvm::Value *x, unsigned low, unsigned high, llvm::ArrayRef<llvm::Value *> candidates,
+               llvm::Instruction *shift, const llvm::DominatorTree &dominators) {
+  std::pair<llvm::Instruction *, llvm::Instruction *> best{nullptr, nullptr};
+  uint64_t bestAmount = 0;
+  for (llvm::Value *candidate : candidates) {
+    const llvm::APInt *amount;
+    auto *base = llvm::dyn_cast<llvm::Instruction>(candidate);
+    if (!base || base == shift || !match(base, m_LShr(m_Specific(x), m_APInt(amount))) ||
+        amount->ult(low) || amount->ugt(high) || amount->getZExtValue() < bestAmount)
+      continue;
+    if (llvm::Instruction *place = placeFor(base, shift, dominators)) {
+      best = {base, place};
+      bestAmount = amount->getZExtValue();
+    }
+  }
+  return best;
 }
 
 } // namespace
@@ -43,33 +66,47 @@ llvm::Instruction *dominatingSignBit(llvm::Value *x, const llvm::Instruction *at
 bool SignBitLeaves::expose(const Expression &expression, const llvm::DominatorTree &dominators) {
   for (llvm::Value *leaf : expression.leaves()) {
     auto *shift = llvm::dyn_cast<llvm::BinaryOperator>(leaf);
-    const llvm::APInt *amount;
+    const llvm::APInt *amountValue;
     llvm::Value *x;
-    bool arithmetic = shift && match(shift, m_AShr(m_Value(x), m_APInt(amount)));
-    if (!shift || !(arithmetic || match(shift, m_LShr(m_Value(x), m_APInt(amount)))))
+    bool arithmetic = shift && match(shift, m_AShr(m_Value(x), m_APInt(amountValue)));
+    if (!shift || !(arithmetic || match(shift, m_LShr(m_Value(x), m_APInt(amountValue)))))
       continue;
     unsigned width = shift->getType()->getIntegerBitWidth();
     // `lshr x, w-1` is the sign bit itself, already a leaf of one bit.
-    if (amount->uge(width) || (!arithmetic && amount->getZExtValue() == width - 1) ||
+    if (amountValue->uge(width) || (!arithmetic && amountValue->getZExtValue() == width - 1) ||
         shift->use_empty())
       continue;
-    unsigned k = width - 1 - unsigned(amount->getZExtValue());
-    if (!usersReadFrom(shift, k))
-      continue;
+    unsigned amount = unsigned(amountValue->getZExtValue());
+    unsigned lowest = lowestBitRead(shift);
     Rewrite rewrite{shift, nullptr, {}};
-    llvm::IRBuilder<> builder(shift->getNextNode());
-    llvm::Value *bit = dominatingSignBit(x, shift, dominators);
-    if (!bit) {
-      bit = builder.CreateLShr(x, width - 1);
-      rewrite.created.emplace_back(bit);
+    // Another leaf `lshr x, b` (a < b <= a + lowest): the bits read are its, shifted left.
+    auto [base, place] =
+        arithmetic ? std::pair<llvm::Instruction *, llvm::Instruction *>{nullptr, nullptr}
+                   : findRightShift(x, amount + 1, amount + lowest, expression.leaves(), shift,
+                                    dominators);
+    if (!base) {
+      // Else the sign bit, when every bit read is a copy of it.
+      if (amount + lowest < width - 1)
+        continue;
+      std::vector<llvm::Value *> users(x->users().begin(), x->users().end());
+      std::tie(base, place) = findRightShift(x, width - 1, width - 1, users, shift, dominators);
+      if (!base) {
+        place = shift->getNextNode();
+        base = llvm::IRBuilder<>(place).Insert(llvm::BinaryOperator::CreateLShr(
+            x, llvm::ConstantInt::get(x->getType(), width - 1)));
+        rewrite.created.emplace_back(base);
+      }
     }
-    llvm::Value *value = bit;
+    llvm::IRBuilder<> builder(place);
+    llvm::Value *value = base;
     if (arithmetic) {
       value = builder.CreateNeg(value);
       rewrite.created.emplace_back(value);
     }
-    if (k) {
-      value = builder.CreateShl(value, k);
+    unsigned baseAmount =
+        unsigned(llvm::cast<llvm::ConstantInt>(base->getOperand(1))->getZExtValue());
+    if (baseAmount > amount) {
+      value = builder.CreateShl(value, baseAmount - amount);
       rewrite.created.emplace_back(value);
     }
     shift->replaceAllUsesWith(value);

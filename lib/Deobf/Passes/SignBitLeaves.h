@@ -2,7 +2,9 @@
 // zext(x < 0) as `lshr x, w-1`, its negation as `ashr x, w-1` and that shifted left by k as
 // `and (ashr x, w-1-k), -2^k`. To an MBA these are unrelated leaves, though all are the one
 // bit b = `lshr x, w-1`; written over b (b, 0 - b, (0 - b) << k), the MBA has one leaf of one
-// unknown bit in their place, which simplification can enumerate.
+// unknown bit in their place, which simplification can enumerate. Likewise two right shifts of
+// one value by different amounts, where what is read of one is the other shifted left
+// (`and (lshr k, 1), -8` is `(lshr k, 2) << 1` there).
 #pragma once
 
 #include "Deobf/Passes/Expression.h"
@@ -18,9 +20,9 @@ namespace hoist::deobf {
 class SignBitLeaves {
 public:
   /// Rewrites every leaf of `expression` that is a right shift by a constant of some x whose
-  /// users see only bits that are copies of x's sign (`lshr`/`ashr x, w-1`, or an and with a
-  /// mask clearing the bits below), reusing a `lshr x, w-1` that dominates it. Returns
-  /// whether any was rewritten.
+  /// users see only bits that are another leaf's (a right shift of x by more) or copies of
+  /// x's sign (`ashr x, w-1`, or an and with a mask clearing the bits below), reusing a
+  /// `lshr x, w-1` that can replace it. Returns whether any was rewritten.
   bool expose(const Expression &expression, const llvm::DominatorTree &dominators);
 
   /// Deletes the shifts nothing reads any more (the rewrite stays).
