@@ -24,6 +24,11 @@ bool fitsNode(const llvm::Value *value, ExpressionKind kind) {
   return type && type->getBitWidth() <= (kind == ExpressionKind::Condition ? 128u : 64u);
 }
 
+/// Kinds that look into compares, right shifts and extensions.
+bool seesComparisons(ExpressionKind kind) {
+  return kind == ExpressionKind::Condition || kind == ExpressionKind::Comparisons;
+}
+
 /// The low 64 bits of `value`.
 uint64_t low64(const llvm::APInt &value) {
   return value.getBitWidth() > 64 ? value.trunc(64).getZExtValue() : value.getZExtValue();
@@ -47,16 +52,17 @@ bool isNode(const llvm::Value *value, ExpressionKind kind) {
     return llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
   case llvm::Instruction::LShr:
   case llvm::Instruction::AShr:
-    return kind == ExpressionKind::Condition &&
-           llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
+    return seesComparisons(kind) && llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
   case llvm::Instruction::Trunc:
     return fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::ZExt:
   case llvm::Instruction::SExt:
     return kind != ExpressionKind::Mba && fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::ICmp:
-    return kind == ExpressionKind::Condition && fitsNode(instruction->getOperand(0), kind);
+    return seesComparisons(kind) && fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::Select: {
+    if (kind == ExpressionKind::Comparisons)
+      return true;
     // `select (trunc x to i1), a, b`: InstCombine's form of a + (x & 1) * (b - a), which MBA
     // with constants turns into. Only on a bit of a value as wide as the result, so that the
     // leaves stay at least as wide as the roots.

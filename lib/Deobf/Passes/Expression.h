@@ -26,6 +26,9 @@ enum class ExpressionKind {
   /// LowBits plus integer compares and right shifts by a constant: branch conditions, which
   /// the concolic lifter proves constant (no low-bit reasoning applies to them).
   Condition,
+  /// Condition plus selects on any condition: a value that depends on another only through
+  /// comparisons (StepFunction.cpp).
+  Comparisons,
 };
 
 /// Whether a DAG of `kind` looks into `value` (else it is a leaf or a constant).

@@ -22,6 +22,7 @@
 #include "Deobf/Passes/ProofCache.h"
 #include "Deobf/Passes/Prover.h"
 #include "Deobf/Passes/SignBitLeaves.h"
+#include "Deobf/Passes/StepFunction.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/DemandedBits.h>
@@ -346,6 +347,17 @@ public:
 
   /// Replaces `root` when a shorter equal expression is found.
   bool simplify(llvm::Instruction *root) {
+    // A value of one x through comparisons alone: constant on x's ranges, whatever the MBA.
+    // Only at the top of the arithmetic: a select inside would be a leaf to the MBA around.
+    bool top = llvm::none_of(root->users(), [](const llvm::User *user) {
+      return deobf::isNode(user, deobf::ExpressionKind::Mba);
+    });
+    if (llvm::Value *steps = top ? deobf::buildStepFunction(root) : nullptr) {
+      steps->takeName(root);
+      root->replaceAllUsesWith(steps);
+      llvm::RecursivelyDeleteTriviallyDeadInstructions(root);
+      return true;
+    }
     // Affine arithmetic needs n + 1 evaluations, not 2^n: any number of leaves.
     if (std::optional<Expression> wide =
             Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);

@@ -15,19 +15,6 @@ namespace {
 
 using namespace llvm::PatternMatch;
 
-/// The lowest bit `shift`'s users read: every user an and with a constant mask, the fewest
-/// trailing zeros of those masks; 0 when some user reads it whole.
-unsigned lowestBitRead(const llvm::Instruction *shift) {
-  unsigned lowest = shift->getType()->getIntegerBitWidth();
-  for (const llvm::User *user : shift->users()) {
-    const llvm::APInt *mask;
-    if (!match(user, m_And(m_Specific(shift), m_APInt(mask))))
-      return 0;
-    lowest = std::min(lowest, mask->countr_zero());
-  }
-  return lowest;
-}
-
 /// Where a value of `base` can replace `shift`: after `shift` when base dominates it, after
 /// `base` when that dominates every user of `shift`; null otherwise.
 llvm::Instruction *placeFor(llvm::Instruction *base, llvm::Instruction *shift,
@@ -62,6 +49,19 @@ findRightShift(llvm::Value *x, unsigned low, unsigned high, llvm::ArrayRef<llvm:
 }
 
 } // namespace
+
+using namespace llvm::PatternMatch;
+
+unsigned lowestBitRead(const llvm::Instruction *shift) {
+  unsigned lowest = shift->getType()->getIntegerBitWidth();
+  for (const llvm::User *user : shift->users()) {
+    const llvm::APInt *mask;
+    if (!match(user, m_And(m_Specific(shift), m_APInt(mask))))
+      return 0;
+    lowest = std::min(lowest, mask->countr_zero());
+  }
+  return lowest;
+}
 
 bool SignBitLeaves::expose(const Expression &expression, const llvm::DominatorTree &dominators) {
   for (llvm::Value *leaf : expression.leaves()) {

@@ -16,6 +16,10 @@
 
 namespace hoist::deobf {
 
+/// The lowest bit the users of `shift` read: every user an and with a constant mask, the
+/// fewest trailing zeros of those masks; 0 when some user reads it whole.
+unsigned lowestBitRead(const llvm::Instruction *shift);
+
 /// The leaves of one DAG rewritten over sign bits, until undone.
 class SignBitLeaves {
 public:

@@ -1,6 +1,7 @@
 ; simplify-mba on what all four protections leave of compare_sign's `(c > 0) - (c < 0)`
-; (tests/brighten/corpus.c, clang-19 -O0 and -O2) after InstCombine: the MBA of `p - s` over
-; s = zext(c < 0) and p = zext(c > 0), with s written three ways: `lshr c, 31`, and -2*s as
+; (tests/brighten/corpus.c, clang-19 -O0) after InstCombine, with c > 0 replaced by c's low
+; bit p (so that the value is no function of c's ranges alone, StepFunction.cpp): the MBA of
+; `p - s` over p and s = zext(c < 0), with s written two ways: `lshr c, 31`, and -2*s as
 ; `and (ashr c, 30), -2`. Over the sign bit (`ashr c, 30` under the mask is (0 - s) << 1),
 ; the leaves are s and p, one unknown bit each (known bits): the four inputs are enumerated,
 ; no proof. (32 instructions after brightening; the unprotected lift 6.)
@@ -11,10 +12,9 @@ declare i32 @strcmp(ptr, ptr)
 
 ; CHECK-LABEL: @compare_sign(
 ; CHECK-NEXT: %c = tail call i32 @strcmp(
-; CHECK-NEXT: ashr i32 %c, 31
-; CHECK-NEXT: icmp ne i32 %c, 0
-; CHECK-NEXT: zext i1
-; CHECK-NEXT: or i32
+; CHECK-NEXT: [[MINUS_S:%.*]] = ashr i32 %c, 31
+; CHECK-NEXT: [[P:%.*]] = and i32 %c, 1
+; CHECK-NEXT: add nsw i32 [[MINUS_S]], [[P]]
 ; CHECK-NEXT: ret i32
 define i32 @compare_sign(ptr %a, ptr %b) {
   %c = tail call i32 @strcmp(ptr %a, ptr %b)
@@ -23,7 +23,7 @@ define i32 @compare_sign(ptr %a, ptr %b) {
   %6 = and i32 %5, -2
   %7 = add nsw i32 %4, -1
   %8 = add nsw i32 %7, %6
-  %9 = icmp sgt i32 %c, 0
+  %9 = trunc i32 %c to i1
   %10 = zext i1 %9 to i32
   %11 = xor i32 %8, %10
   %12 = and i32 %11, 1
@@ -63,7 +63,7 @@ define i32 @not_only_sign(ptr %a, ptr %b) {
   %6 = and i32 %5, -3
   %7 = add nsw i32 %4, -1
   %8 = add nsw i32 %7, %6
-  %9 = icmp sgt i32 %c, 0
+  %9 = trunc i32 %c to i1
   %10 = zext i1 %9 to i32
   %11 = xor i32 %8, %10
   %12 = and i32 %11, 1
