@@ -9,6 +9,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 namespace hoist::deobf {
 namespace {
@@ -63,8 +64,55 @@ unsigned lowestBitRead(const llvm::Instruction *shift) {
   return lowest;
 }
 
+bool SignBitLeaves::exposeExtended(const Expression &expression, llvm::ZExtInst *extended,
+                                   const llvm::DominatorTree &dominators) {
+  llvm::Value *x;
+  const llvm::APInt *amount, *mask = nullptr;
+  llvm::Value *inner = extended->getOperand(0);
+  if (!match(inner, m_And(m_LShr(m_Value(x), m_APInt(amount)), m_APInt(mask))) &&
+      !match(inner, m_LShr(m_Value(x), m_APInt(amount))))
+    return false;
+  unsigned a = unsigned(amount->getZExtValue());
+  unsigned lowest = lowestBitRead(extended);
+  if (mask)
+    lowest = std::max(lowest, mask->countr_zero());
+  // Another leaf `zext (lshr x, b)`, a < b <= a + lowest, the largest b.
+  llvm::Instruction *base = nullptr, *place = nullptr;
+  unsigned b = 0;
+  for (llvm::Value *candidate : expression.leaves()) {
+    auto *other = llvm::dyn_cast<llvm::ZExtInst>(candidate);
+    const llvm::APInt *otherAmount;
+    if (!other || other == extended || other->getType() != extended->getType() ||
+        !match(other->getOperand(0), m_LShr(m_Specific(x), m_APInt(otherAmount))) ||
+        otherAmount->ule(a) || otherAmount->ugt(a + lowest) || otherAmount->getZExtValue() <= b)
+      continue;
+    if (llvm::Instruction *at = placeFor(other, extended, dominators)) {
+      base = other, place = at;
+      b = unsigned(otherAmount->getZExtValue());
+    }
+  }
+  if (!base)
+    return false;
+  Rewrite rewrite{extended, nullptr, {}};
+  llvm::IRBuilder<> builder(place);
+  llvm::Value *value = builder.CreateShl(base, b - a);
+  rewrite.created.emplace_back(value);
+  if (mask) {
+    value = builder.CreateAnd(value, mask->zext(extended->getType()->getIntegerBitWidth()));
+    rewrite.created.emplace_back(value);
+  }
+  extended->replaceAllUsesWith(value);
+  rewrite.replacement = value;
+  rewrites_.push_back(std::move(rewrite));
+  return true;
+}
+
 bool SignBitLeaves::expose(const Expression &expression, const llvm::DominatorTree &dominators) {
   for (llvm::Value *leaf : expression.leaves()) {
+    if (auto *extended = llvm::dyn_cast<llvm::ZExtInst>(leaf)) {
+      exposeExtended(expression, extended, dominators);
+      continue;
+    }
     auto *shift = llvm::dyn_cast<llvm::BinaryOperator>(leaf);
     const llvm::APInt *amountValue;
     llvm::Value *x;
@@ -119,7 +167,7 @@ bool SignBitLeaves::expose(const Expression &expression, const llvm::DominatorTr
 void SignBitLeaves::commit() {
   for (Rewrite &rewrite : rewrites_)
     if (rewrite.shift->use_empty())
-      rewrite.shift->eraseFromParent();
+      llvm::RecursivelyDeleteTriviallyDeadInstructions(rewrite.shift);
   rewrites_.clear();
 }
 

@@ -4,12 +4,13 @@
 // bit b = `lshr x, w-1`; written over b (b, 0 - b, (0 - b) << k), the MBA has one leaf of one
 // unknown bit in their place, which simplification can enumerate. Likewise two right shifts of
 // one value by different amounts, where what is read of one is the other shifted left
-// (`and (lshr k, 1), -8` is `(lshr k, 2) << 1` there).
+// (`and (lshr k, 1), -8` is `(lshr k, 2) << 1` there), also when both are zero-extended.
 #pragma once
 
 #include "Deobf/Passes/Expression.h"
 
 #include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/ValueHandle.h>
 
 #include <vector>
@@ -36,6 +37,12 @@ public:
   void undo();
 
 private:
+  /// `zext (lshr x, a)` or `zext (and (lshr x, a), mask)` as another leaf `zext (lshr x, b)`
+  /// shifted left (and masked), where the bits read are that leaf's (a < b <= a + the lowest
+  /// bit read, the mask's trailing zeros counting as unread).
+  bool exposeExtended(const Expression &expression, llvm::ZExtInst *extended,
+                      const llvm::DominatorTree &dominators);
+
   struct Rewrite {
     llvm::Instruction *shift;            ///< the leaf, kept until the rewrite is final
     llvm::WeakVH replacement;            ///< its value over the sign bit

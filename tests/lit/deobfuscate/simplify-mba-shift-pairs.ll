@@ -53,3 +53,47 @@ define i32 @count_twice(i32 %k) {
   %27 = add i32 %24, %26
   ret i32 %27
 }
+
+; The same as lifted with k an i8 (brightening narrows the argument): the leaves are
+; `zext (lshr k, 2)` and `zext (and (lshr k, 1), 56)`, the second the first shifted left by one
+; and masked.
+; CHECK-LABEL: @count_twice_narrow(
+; CHECK-NOT: lshr i8 %k, 1
+; CHECK-NOT: mul
+; CHECK: store i32
+; CHECK-NOT: mul
+; CHECK: ret i32
+define i32 @count_twice_narrow(i8 %k)  {
+  %2 = and i8 %k, 3
+  %c = load i32, ptr getelementptr inbounds (i8, ptr @image.bss, i64 16), align 16
+  %4 = add nuw nsw i8 %2, 5
+  %5 = zext nneg i8 %4 to i32
+  %6 = add i32 %c, %5
+  %7 = add i32 %6, -4
+  %8 = sub i32 4, %6
+  %9 = lshr i8 %k, 2
+  %10 = zext nneg i8 %9 to i32
+  %11 = lshr i8 %k, 1
+  %12 = and i8 %11, 56
+  %13 = zext nneg i8 %12 to i32
+  %14 = add nuw nsw i32 %10, 60
+  %15 = sub nuw nsw i32 %14, %13
+  %16 = and i32 %15, %10
+  %17 = add nuw nsw i32 %16, 1
+  %18 = add i32 %6, 123
+  %19 = add i32 %7, %16
+  %20 = shl i32 %19, 1
+  %21 = sub nuw nsw i32 -2, %16
+  %22 = and i32 %8, %21
+  %23 = and i32 %18, %17
+  %24 = sub i32 %22, %23
+  %25 = add i32 %24, 2
+  %26 = add i32 %25, %20
+  store i32 %26, ptr getelementptr inbounds (i8, ptr @image.bss, i64 16), align 16
+  %27 = add i32 %26, %7
+  %28 = shl i32 %27, 2
+  %29 = sub i32 %8, %26
+  %30 = mul i32 %29, 3
+  %31 = add i32 %28, %30
+  ret i32 %31
+}
