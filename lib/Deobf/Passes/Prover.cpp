@@ -46,12 +46,20 @@ std::vector<std::vector<uint64_t>> testPoints(const Expression &expression, unsi
 }
 
 std::optional<Verdict> decideByEnumeration(const Expression &expression, bool equal) {
-  if (expression.unknownBits() > MaxEnumeratedBits)
+  // Evaluation is exact only on nodes of at most 64 bits (a Condition DAG's wide nodes are
+  // evaluated modulo 2^64): only then is trying every input a proof.
+  bool exact = llvm::all_of(expression.nodes(), [](const llvm::Instruction *node) {
+    return node->getType()->getIntegerBitWidth() <= 64 &&
+           (!llvm::isa<llvm::ICmpInst>(node) ||
+            node->getOperand(0)->getType()->getIntegerBitWidth() <= 64);
+  });
+  unsigned unknown = expression.unknownBits();
+  if (!exact || unknown > MaxEnumeratedBits)
     return std::nullopt;
   // Input number `counter` deals its bits out to the leaves' unknown positions in order.
   const std::vector<llvm::Value *> &leaves = expression.leaves();
   std::vector<uint64_t> point(leaves.size());
-  for (uint64_t counter = 0; counter >> expression.unknownBits() == 0; ++counter) {
+  for (uint64_t counter = 0; counter >> unknown == 0; ++counter) {
     uint64_t rest = counter;
     for (size_t i = 0; i < leaves.size(); ++i) {
       uint64_t free = widthMask(leaves[i]->getType()->getIntegerBitWidth()) &

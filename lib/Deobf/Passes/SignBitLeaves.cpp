@@ -165,9 +165,14 @@ bool SignBitLeaves::expose(const Expression &expression, const llvm::DominatorTr
 }
 
 void SignBitLeaves::commit() {
+  // Handles: deleting one shift's operands may delete another rewritten shift.
+  std::vector<llvm::WeakVH> shifts;
   for (Rewrite &rewrite : rewrites_)
-    if (rewrite.shift->use_empty())
-      llvm::RecursivelyDeleteTriviallyDeadInstructions(rewrite.shift);
+    shifts.emplace_back(rewrite.shift);
+  for (llvm::WeakVH &shift : shifts)
+    if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(shift.operator llvm::Value *());
+        instruction && instruction->use_empty())
+      llvm::RecursivelyDeleteTriviallyDeadInstructions(instruction);
   rewrites_.clear();
 }
 
