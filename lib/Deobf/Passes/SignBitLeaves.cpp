@@ -14,6 +14,8 @@
 namespace hoist::deobf {
 namespace {
 
+constexpr unsigned MaxWidenDepth = 4;   ///< operators zext is pushed through
+
 using namespace llvm::PatternMatch;
 
 /// Where a value of `base` can replace `shift`: after `shift` when base dominates it, after
@@ -64,6 +66,71 @@ unsigned lowestBitRead(const llvm::Instruction *shift) {
   return lowest;
 }
 
+/// `narrow` computed in the wide type from `wideSource` = zext `source`, when zext
+/// distributes over each operator down to `source` and constants: and, or, xor always; add,
+/// sub, mul and shl when they do not wrap unsigned. Null otherwise (what was built is in
+/// `created`, to delete).
+static llvm::Value *widen(llvm::Value *narrow, llvm::Value *source, llvm::Value *wideSource,
+                          llvm::IRBuilder<> &builder, std::vector<llvm::WeakVH> &created,
+                          unsigned depth) {
+  if (narrow == source)
+    return wideSource;
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(narrow))
+    return llvm::ConstantInt::get(wideSource->getType(),
+                                  constant->getValue().zext(wideSource->getType()->getIntegerBitWidth()));
+  auto *operation = llvm::dyn_cast<llvm::BinaryOperator>(narrow);
+  if (!operation || depth == 0)
+    return nullptr;
+  switch (operation->getOpcode()) {
+  case llvm::Instruction::And:
+  case llvm::Instruction::Or:
+  case llvm::Instruction::Xor: break;
+  case llvm::Instruction::Add:
+  case llvm::Instruction::Sub:
+  case llvm::Instruction::Mul:
+  case llvm::Instruction::Shl:
+    if (!operation->hasNoUnsignedWrap())
+      return nullptr;
+    break;
+  default: return nullptr;
+  }
+  llvm::Value *left = widen(operation->getOperand(0), source, wideSource, builder, created, depth - 1);
+  llvm::Value *right =
+      left ? widen(operation->getOperand(1), source, wideSource, builder, created, depth - 1) : nullptr;
+  if (!right)
+    return nullptr;
+  llvm::Value *wide = builder.CreateBinOp(operation->getOpcode(), left, right);
+  created.emplace_back(wide);
+  return wide;
+}
+
+bool SignBitLeaves::exposeWidened(const Expression &expression, llvm::ZExtInst *extended,
+                                  const llvm::DominatorTree &dominators) {
+  // Another leaf `zext x` of the same type, x an instruction or argument that the
+  // extended value is computed from.
+  for (llvm::Value *candidate : expression.leaves()) {
+    auto *base = llvm::dyn_cast<llvm::ZExtInst>(candidate);
+    if (!base || base == extended || base->getType() != extended->getType() ||
+        base->getOperand(0) == extended->getOperand(0) || !dominators.dominates(base, extended))
+      continue;
+    Rewrite rewrite{extended, nullptr, {}};
+    llvm::IRBuilder<> builder(extended->getNextNode());
+    llvm::Value *wide = widen(extended->getOperand(0), base->getOperand(0), base, builder,
+                              rewrite.created, MaxWidenDepth);
+    if (!wide) {
+      for (auto created = rewrite.created.rbegin(); created != rewrite.created.rend(); ++created)
+        if (auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(created->operator llvm::Value *()))
+          instruction->eraseFromParent();
+      continue;
+    }
+    extended->replaceAllUsesWith(wide);
+    rewrite.replacement = wide;
+    rewrites_.push_back(std::move(rewrite));
+    return true;
+  }
+  return false;
+}
+
 bool SignBitLeaves::exposeExtended(const Expression &expression, llvm::ZExtInst *extended,
                                    const llvm::DominatorTree &dominators) {
   llvm::Value *x;
@@ -110,7 +177,8 @@ bool SignBitLeaves::exposeExtended(const Expression &expression, llvm::ZExtInst 
 bool SignBitLeaves::expose(const Expression &expression, const llvm::DominatorTree &dominators) {
   for (llvm::Value *leaf : expression.leaves()) {
     if (auto *extended = llvm::dyn_cast<llvm::ZExtInst>(leaf)) {
-      exposeExtended(expression, extended, dominators);
+      if (!exposeExtended(expression, extended, dominators))
+        exposeWidened(expression, extended, dominators);
       continue;
     }
     auto *shift = llvm::dyn_cast<llvm::BinaryOperator>(leaf);

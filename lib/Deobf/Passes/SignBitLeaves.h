@@ -4,7 +4,9 @@
 // bit b = `lshr x, w-1`; written over b (b, 0 - b, (0 - b) << k), the MBA has one leaf of one
 // unknown bit in their place, which simplification can enumerate. Likewise two right shifts of
 // one value by different amounts, where what is read of one is the other shifted left
-// (`and (lshr k, 1), -8` is `(lshr k, 2) << 1` there), also when both are zero-extended.
+// (`and (lshr k, 1), -8` is `(lshr k, 2) << 1` there), also when both are zero-extended; and a
+// zero extension of a piece of x beside the zero extension z of x itself, which is the same
+// piece of z (`zext (n & -4)` is `z & 0xfffffffc`).
 #pragma once
 
 #include "Deobf/Passes/Expression.h"
@@ -42,6 +44,11 @@ private:
   /// bit read, the mask's trailing zeros counting as unread).
   bool exposeExtended(const Expression &expression, llvm::ZExtInst *extended,
                       const llvm::DominatorTree &dominators);
+
+  /// `zext (f(x))` as f over another leaf `zext x` (zext distributes over f's and, or, xor
+  /// and non-wrapping add, sub, mul, shl): `zext (n & -4)` is `(zext n) & 0xfffffffc`.
+  bool exposeWidened(const Expression &expression, llvm::ZExtInst *extended,
+                     const llvm::DominatorTree &dominators);
 
   struct Rewrite {
     llvm::Instruction *shift;            ///< the leaf, kept until the rewrite is final
