@@ -10,6 +10,8 @@
 #     loops, recursion, calls, a switch, memory, many arguments), every protection alone and
 #     all four together;
 #   --full: every corpus function, levels O0 and O2 (unless LEVELs are given).
+# CORPUS_FUNCTIONS, when set, chooses the functions (any level; e.g. one function over the
+# gate, lifted again after a change: `CORPUS_FUNCTIONS=six MODES=all run-corpus.sh ... O2`).
 # MODES overrides the protections ("substitute mba bogus flatten all"; "all" is the four
 # together). Prints one line per function and configuration with the ratio, then a summary
 # per configuration; exits 1 if a brightened function differs from its original (the
@@ -27,7 +29,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 harness=$here/../brighten/run-corpus.sh
 limit=${MAX_RATIO:-1.5}
 read -r -a modes <<<"none ${MODES:-substitute mba bogus flatten all}"
-if [ $full = 1 ]; then
+if [ -n "${CORPUS_FUNCTIONS:-}" ]; then
+  [ ${#levels[@]} -eq 0 ] && levels=(O0)
+  export CORPUS_FUNCTIONS
+elif [ $full = 1 ]; then
   [ ${#levels[@]} -eq 0 ] && levels=(O0 O2)
   export CORPUS_FUNCTIONS=""
 else

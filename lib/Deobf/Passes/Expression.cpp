@@ -2,8 +2,11 @@
 // order with every value held as the low bits of a uint64_t.
 #include "Deobf/Passes/Expression.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+
+#include <bit>
 
 namespace hoist::deobf {
 namespace {
@@ -19,6 +22,11 @@ bool isSmallInteger(const llvm::Value *value) {
 bool fitsNode(const llvm::Value *value, ExpressionKind kind) {
   auto *type = llvm::dyn_cast<llvm::IntegerType>(value->getType());
   return type && type->getBitWidth() <= (kind == ExpressionKind::Condition ? 128u : 64u);
+}
+
+/// Kinds that look into compares, right shifts and extensions.
+bool seesComparisons(ExpressionKind kind) {
+  return kind == ExpressionKind::Condition || kind == ExpressionKind::Comparisons;
 }
 
 /// The low 64 bits of `value`.
@@ -44,16 +52,17 @@ bool isNode(const llvm::Value *value, ExpressionKind kind) {
     return llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
   case llvm::Instruction::LShr:
   case llvm::Instruction::AShr:
-    return kind == ExpressionKind::Condition &&
-           llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
+    return seesComparisons(kind) && llvm::isa<llvm::ConstantInt>(instruction->getOperand(1));
   case llvm::Instruction::Trunc:
     return fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::ZExt:
   case llvm::Instruction::SExt:
     return kind != ExpressionKind::Mba && fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::ICmp:
-    return kind == ExpressionKind::Condition && fitsNode(instruction->getOperand(0), kind);
+    return seesComparisons(kind) && fitsNode(instruction->getOperand(0), kind);
   case llvm::Instruction::Select: {
+    if (kind == ExpressionKind::Comparisons)
+      return true;
     // `select (trunc x to i1), a, b`: InstCombine's form of a + (x & 1) * (b - a), which MBA
     // with constants turns into. Only on a bit of a value as wide as the result, so that the
     // leaves stay at least as wide as the roots.
@@ -185,6 +194,25 @@ std::vector<uint64_t> Expression::evaluate(llvm::ArrayRef<uint64_t> leafValues) 
   for (llvm::Value *root : roots_)
     results.push_back(valueOf(root, values, leafValues));
   return results;
+}
+
+void Expression::assumeKnownBits(const llvm::DataLayout &layout) {
+  knownZero_.clear();
+  knownOne_.clear();
+  for (llvm::Value *leaf : leaves_) {
+    llvm::KnownBits known = llvm::computeKnownBits(leaf, layout);
+    knownZero_.push_back(known.Zero.getZExtValue());
+    knownOne_.push_back(known.One.getZExtValue());
+  }
+}
+
+unsigned Expression::unknownBits() const {
+  unsigned bits = 0;
+  for (unsigned i = 0; i < leaves_.size(); ++i) {
+    uint64_t width = widthMask(leaves_[i]->getType()->getIntegerBitWidth());
+    bits += std::popcount(width & ~(knownZero(i) | knownOne(i)));
+  }
+  return bits;
 }
 
 unsigned Expression::exclusiveNodes() const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Instruction.h>
 
 #include <cstdint>
@@ -25,6 +26,9 @@ enum class ExpressionKind {
   /// LowBits plus integer compares and right shifts by a constant: branch conditions, which
   /// the concolic lifter proves constant (no low-bit reasoning applies to them).
   Condition,
+  /// Condition plus selects on any condition: a value that depends on another only through
+  /// comparisons (StepFunction.cpp).
+  Comparisons,
 };
 
 /// Whether a DAG of `kind` looks into `value` (else it is a leaf or a constant).
@@ -58,6 +62,23 @@ public:
   /// leaf's width).
   std::vector<uint64_t> evaluate(llvm::ArrayRef<uint64_t> leafValues) const;
 
+  /// Restricts the leaves to the values LLVM's known-bits analysis allows them (a zext'ed i1
+  /// is 0 or 1, `and x, 7` below 8): test points respect it (leafInput), Z3 assumes it, and
+  /// few unknown bits in all make every input enumerable. Without it, every leaf value counts.
+  void assumeKnownBits(const llvm::DataLayout &layout);
+
+  /// Bits of leaf i known zero / known one (0 when nothing is assumed).
+  uint64_t knownZero(unsigned leaf) const { return knownZero_.empty() ? 0 : knownZero_[leaf]; }
+  uint64_t knownOne(unsigned leaf) const { return knownOne_.empty() ? 0 : knownOne_[leaf]; }
+
+  /// `value` with leaf i's known bits set as known: an input the leaf can take.
+  uint64_t leafInput(unsigned leaf, uint64_t value) const {
+    return (value & ~knownZero(leaf)) | knownOne(leaf);
+  }
+
+  /// The leaves' bits not known, in all: 2^unknownBits() inputs are every input.
+  unsigned unknownBits() const;
+
   /// Instructions of the DAG that only the DAG uses (besides root 0): what replacing root 0
   /// deletes.
   unsigned exclusiveNodes() const;
@@ -74,6 +95,7 @@ private:
   std::vector<llvm::Value *> leaves_;
   std::vector<llvm::Instruction *> nodes_;   ///< operands before users
   llvm::DenseMap<llvm::Value *, unsigned> leafIndex_, nodeIndex_;
+  std::vector<uint64_t> knownZero_, knownOne_;   ///< per leaf, when assumed
 };
 
 /// Bits set below `width` (width 1..64).

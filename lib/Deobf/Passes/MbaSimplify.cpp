@@ -21,12 +21,17 @@
 #include "Deobf/Passes/PolynomialMba.h"
 #include "Deobf/Passes/ProofCache.h"
 #include "Deobf/Passes/Prover.h"
+#include "Deobf/Passes/SignBitLeaves.h"
+#include "Deobf/Passes/StepFunction.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/DemandedBits.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/ValueHandle.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -337,16 +342,52 @@ unsigned multiplications(llvm::Value *value, llvm::ArrayRef<llvm::Value *> force
 
 class MbaSimplifier {
 public:
-  MbaSimplifier(unsigned &proofsLeft, const llvm::DominatorTree &dominators)
+  MbaSimplifier(unsigned &proofsLeft, llvm::DominatorTree &dominators)
       : proofsLeft_(proofsLeft), dominators_(dominators) {}
 
   /// Replaces `root` when a shorter equal expression is found.
   bool simplify(llvm::Instruction *root) {
+    // A value of one x through comparisons alone: constant on x's ranges, whatever the MBA.
+    // Only at the top of the arithmetic: a select inside would be a leaf to the MBA around.
+    bool top = llvm::none_of(root->users(), [](const llvm::User *user) {
+      return deobf::isNode(user, deobf::ExpressionKind::Mba);
+    });
+    if (llvm::Value *steps = top ? deobf::buildStepFunction(root) : nullptr) {
+      steps->takeName(root);
+      root->replaceAllUsesWith(steps);
+      llvm::RecursivelyDeleteTriviallyDeadInstructions(root);
+      return true;
+    }
     // Affine arithmetic needs n + 1 evaluations, not 2^n: any number of leaves.
     if (std::optional<Expression> wide =
             Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
         wide && isAffine(*wide))
       return simplifyAffine(root, *wide);
+    // (The MBA may join sums in the IR even when it fails: the affine part collects again.)
+    return simplifyMba(root) || simplifyAffineAbove(root);
+  }
+
+  /// The affine arithmetic above the bitwise parts, with those as leaves: what is left around
+  /// an MBA once its pieces were simplified one by one (4 * (t + u + 1) + 3 * ~u is t + u + 1
+  /// whatever t is made of). Tried last: a whole MBA simplifies further than its top.
+  bool simplifyAffineAbove(llvm::Instruction *root) {
+    std::optional<Expression> wide =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves);
+    if (!wide)
+      return false;
+    std::vector<llvm::Value *> bitwise;
+    for (llvm::Instruction *node : wide->nodes())
+      if (!isAffineNode(node))
+        bitwise.push_back(node);
+    if (llvm::is_contained(bitwise, root))
+      return false;
+    std::optional<Expression> above =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, WideLeaves, bitwise);
+    return above && isAffine(*above) && simplifyAffine(root, *above);
+  }
+
+  /// An MBA under `root` replaced by a shorter equal expression.
+  bool simplifyMba(llvm::Instruction *root) {
     std::optional<Expression> expression =
         Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
     if (!expression) {
@@ -384,7 +425,23 @@ public:
           simplifyCollected(root, *linear))
         return true;
     }
-    return simplifyCollected(root, *expression);
+    return simplifyCollected(root, *expression) || simplifyOverSignBits(root, *expression);
+  }
+
+  /// The DAG again with right shifts of one value's sign as shifts of its sign bit
+  /// (SignBitLeaves): several leaves become one bit, few enough to enumerate.
+  bool simplifyOverSignBits(llvm::Instruction *root, const Expression &expression) {
+    deobf::SignBitLeaves signBits;
+    if (!signBits.expose(expression, dominators_))
+      return false;
+    std::optional<Expression> overBits =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
+    if (overBits && overBits->mixesArithmeticAndBitwise() && simplifyCollected(root, *overBits)) {
+      signBits.commit();
+      return true;
+    }
+    signBits.undo();
+    return false;
   }
 
   /// `icmp eq/ne A, B` over MBA: as `icmp eq/ne (A - B), 0`, when the difference simplifies.
@@ -429,7 +486,7 @@ private:
   /// the earlier one or its xor with -1, so that the MBA over them has one leaf, not two
   /// unrelated ones. Affine functions are equal exactly when they agree at 0 and at every
   /// unit vector, so no proof is needed. Sums joined away leave `sums`.
-  static bool unifyComplements(std::vector<llvm::Value *> &sums) {
+  bool unifyComplements(std::vector<llvm::Value *> &sums) {
     size_t before = sums.size();
     for (size_t i = 0; i < sums.size(); ++i)
       for (size_t j = i + 1; j < sums.size();) {
@@ -445,22 +502,23 @@ private:
 
   /// Arithmetic with constant factors, truncations and complements (~x is -1 - x).
   static bool isAffine(const Expression &expression) {
-    for (llvm::Instruction *node : expression.nodes()) {
-      unsigned opcode = node->getOpcode();
-      bool affine = opcode == llvm::Instruction::Trunc || isComplement(node) ||
-                    (deobf::isArithmeticNode(node) &&
-                     (opcode != llvm::Instruction::Mul ||
-                      llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
-                      llvm::isa<llvm::ConstantInt>(node->getOperand(1))));
-      if (!affine)
-        return false;
-    }
-    return true;
+    return llvm::all_of(expression.nodes(), isAffineNode);
+  }
+
+  static bool isAffineNode(const llvm::Instruction *node) {
+    unsigned opcode = node->getOpcode();
+    return opcode == llvm::Instruction::Trunc || isComplement(node) ||
+           (deobf::isArithmeticNode(node) &&
+            (opcode != llvm::Instruction::Mul ||
+             llvm::isa<llvm::ConstantInt>(node->getOperand(0)) ||
+             llvm::isa<llvm::ConstantInt>(node->getOperand(1))));
   }
 
   /// When a and b (instructions of one block) are equal or complements, rewrites the later
-  /// one's uses and returns the one kept; null otherwise.
-  static llvm::Value *joinAffine(llvm::Value *a, llvm::Value *b) {
+  /// one's uses and returns the one kept; null otherwise. So they are, too, when they agree in
+  /// the low m bits and the later one's users read no others (LLVM's demanded bits: `-s` and
+  /// `s + 2^62 - 1` under a shift left by 2 are complements there).
+  llvm::Value *joinAffine(llvm::Value *a, llvm::Value *b) {
     auto *first = llvm::dyn_cast<llvm::Instruction>(a);
     auto *second = llvm::dyn_cast<llvm::Instruction>(b);
     if (!first || !second || first->getParent() != second->getParent() ||
@@ -473,19 +531,35 @@ private:
     if (!pair || !isAffine(*pair))
       return nullptr;
     unsigned n = pair->leaves().size();
-    uint64_t mask = deobf::widthMask(first->getType()->getIntegerBitWidth());
+    unsigned width = first->getType()->getIntegerBitWidth();
+    // The differences (for equal) and sums (for complements) of the two coefficient vectors,
+    // or-ed: zero in the low bits where the affine functions agree (or are complements).
     std::vector<uint64_t> point(n, 0);
     std::vector<uint64_t> origin = pair->evaluate(point);
-    bool equal = origin[0] == origin[1], complement = ((origin[0] + origin[1] + 1) & mask) == 0;
-    for (unsigned i = 0; i < n && (equal || complement); ++i) {
+    uint64_t equalDifference = origin[0] - origin[1];
+    uint64_t complementDifference = origin[0] + origin[1] + 1;
+    for (unsigned i = 0; i < n; ++i) {
       point.assign(n, 0);
       point[i] = 1;
       std::vector<uint64_t> values = pair->evaluate(point);
       uint64_t slopeFirst = values[0] - origin[0], slopeSecond = values[1] - origin[1];
-      equal &= ((slopeFirst - slopeSecond) & mask) == 0;
-      complement &= ((slopeFirst + slopeSecond) & mask) == 0;
+      equalDifference |= slopeFirst - slopeSecond;
+      complementDifference |= slopeFirst + slopeSecond;
     }
-    if (!equal && !complement)
+    auto agreeingBits = [&](uint64_t difference) {
+      difference &= deobf::widthMask(width);
+      return difference ? unsigned(std::countr_zero(difference)) : width;
+    };
+    unsigned equalBits = agreeingBits(equalDifference);
+    unsigned complementBits = agreeingBits(complementDifference);
+    unsigned agreeing = std::max(equalBits, complementBits);
+    // Sums agree in a few low bits by chance (any two of one parity agree in bit 0); an
+    // encoding that adds a constant near a power of two makes them agree in most. Only those
+    // are worth DemandedBits' walk over the whole function.
+    if (agreeing < width && agreeing * 2 < width)
+      return nullptr;
+    bool complement = complementBits > equalBits;
+    if (agreeing < width && !readsOnlyLowBits(second, agreeing))
       return nullptr;
     llvm::Value *replacement = first;
     if (complement)
@@ -494,6 +568,34 @@ private:
     second->replaceAllUsesWith(replacement);
     llvm::RecursivelyDeleteTriviallyDeadInstructions(second);
     return first;
+  }
+
+  /// Whether the users of `value` read only its low `bits` bits (LLVM's DemandedBits); if so,
+  /// they lose the flags that said something of the others (nsw, nuw, exact, disjoint), as
+  /// LLVM's BDCE does when it changes bits nobody reads, since the value is about to change
+  /// there.
+  bool readsOnlyLowBits(llvm::Instruction *value, unsigned bits) {
+    llvm::Function &function = *value->getFunction();
+    llvm::AssumptionCache assumptions(function);
+    llvm::DemandedBits demanded(function, assumptions, dominators_);
+    if (demanded.getDemandedBits(value).getActiveBits() > bits)
+      return false;
+    std::vector<llvm::Instruction *> worklist{value};
+    llvm::SmallPtrSet<llvm::Instruction *, 16> visited;
+    while (!worklist.empty()) {
+      llvm::Instruction *next = worklist.back();
+      worklist.pop_back();
+      if (next != value) {
+        next->dropPoisonGeneratingAnnotations();
+        if (demanded.getDemandedBits(next).isAllOnes())
+          continue;   // its users read all of it, which did not change
+      }
+      for (llvm::User *user : next->users())
+        if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(user);
+            instruction && instruction->getType()->isIntegerTy() && visited.insert(instruction).second)
+          worklist.push_back(instruction);
+    }
+    return true;
   }
 
   /// Arithmetic alone, affine in its leaves (what is left once an MBA became plain sums:
@@ -631,10 +733,15 @@ private:
         {root, candidate}, deobf::ExpressionKind::Mba, MaxNodes * 3, MaxLeaves + 1, forced);
     if (!pair)
       return false;
+    // Equal on the inputs the leaves can take: LLVM's known bits of a leaf (a zext'ed i1, a
+    // masked value) make identities hold that do not over all words.
+    pair->assumeKnownBits(root->getModule()->getDataLayout());
     if (linear)
       return deobf::testsAgree(*pair);
     if (!deobf::testsAgree(*pair))
       return false;
+    if (std::optional<deobf::Verdict> verdict = deobf::decideByEnumeration(*pair, true))
+      return verdict == deobf::Verdict::Proved;
     if (deobf::provedEqualAsPolynomials(*pair))
       return true;
     if (!deobf::haveZ3() || proofsLeft_ == 0)
@@ -653,7 +760,7 @@ private:
   }
 
   unsigned &proofsLeft_;
-  const llvm::DominatorTree &dominators_;
+  llvm::DominatorTree &dominators_;
 };
 
 } // namespace

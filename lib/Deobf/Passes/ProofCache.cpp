@@ -1,4 +1,4 @@
-// The shape key lists the leaves' widths, then each node in order: opcode, width, the flags
+// The shape key lists the leaves' widths and known bits, then each node in order: opcode, width, the flags
 // that change its value (`or disjoint` is read as an add), and its operands as leaf or node
 // indices or constants.
 #include "Deobf/Passes/ProofCache.h"
@@ -18,8 +18,12 @@ std::string shapeOf(const Expression &expression, char question) {
   std::string key(1, question);
   llvm::DenseMap<const llvm::Value *, unsigned> index;
   for (llvm::Value *leaf : expression.leaves()) {
-    index[leaf] = index.size();
+    unsigned i = index.size();
+    index[leaf] = i;
     key += "L" + std::to_string(leaf->getType()->getIntegerBitWidth());
+    if (expression.knownZero(i) | expression.knownOne(i))   // the inputs it can take
+      key += "k" + std::to_string(expression.knownZero(i)) + ":" +
+             std::to_string(expression.knownOne(i));
   }
   for (llvm::Instruction *node : expression.nodes()) {
     index[node] = index.size();

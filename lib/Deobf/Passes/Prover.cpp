@@ -38,7 +38,41 @@ std::vector<std::vector<uint64_t>> testPoints(const Expression &expression, unsi
     }
     points.push_back(std::move(point));
   }
+  // Only inputs the leaves can take (Expression::assumeKnownBits).
+  for (std::vector<uint64_t> &point : points)
+    for (size_t i = 0; i < leaves; ++i)
+      point[i] = expression.leafInput(i, point[i]);
   return points;
+}
+
+std::optional<Verdict> decideByEnumeration(const Expression &expression, bool equal) {
+  // Evaluation is exact only on nodes of at most 64 bits (a Condition DAG's wide nodes are
+  // evaluated modulo 2^64): only then is trying every input a proof.
+  bool exact = llvm::all_of(expression.nodes(), [](const llvm::Instruction *node) {
+    return node->getType()->getIntegerBitWidth() <= 64 &&
+           (!llvm::isa<llvm::ICmpInst>(node) ||
+            node->getOperand(0)->getType()->getIntegerBitWidth() <= 64);
+  });
+  unsigned unknown = expression.unknownBits();
+  if (!exact || unknown > MaxEnumeratedBits)
+    return std::nullopt;
+  // Input number `counter` deals its bits out to the leaves' unknown positions in order.
+  const std::vector<llvm::Value *> &leaves = expression.leaves();
+  std::vector<uint64_t> point(leaves.size());
+  for (uint64_t counter = 0; counter >> unknown == 0; ++counter) {
+    uint64_t rest = counter;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      uint64_t free = widthMask(leaves[i]->getType()->getIntegerBitWidth()) &
+                      ~(expression.knownZero(i) | expression.knownOne(i));
+      point[i] = expression.knownOne(i);
+      for (; free; free &= free - 1, rest >>= 1)
+        point[i] |= (rest & 1) * (free & -free);
+    }
+    std::vector<uint64_t> values = expression.evaluate(point);
+    if ((values[0] == values[1]) != equal)
+      return Verdict::Refuted;
+  }
+  return Verdict::Proved;
 }
 
 namespace {
@@ -128,6 +162,15 @@ Verdict proveWithZ3(const Expression &expression, unsigned timeoutMs, unsigned r
       params.set("rlimit", resourceLimit);
     solver.set(params);
     solver.add(negate(z3, terms));
+    // The inputs the leaves can take (Expression::assumeKnownBits).
+    for (unsigned i = 0; i < expression.leaves().size(); ++i) {
+      uint64_t known = expression.knownZero(i) | expression.knownOne(i);
+      if (!known)
+        continue;
+      const z3::expr &leaf = terms.find(expression.leaves()[i])->second;
+      unsigned width = leaf.get_sort().bv_size();
+      solver.add((leaf & z3.bv_val(known, width)) == z3.bv_val(expression.knownOne(i), width));
+    }
     switch (solver.check()) {
     case z3::unsat: return Verdict::Proved;
     case z3::sat: return Verdict::Refuted;
@@ -161,6 +204,8 @@ bool testsAgree(const Expression &expression) {
 Verdict proveEqual(const Expression &expression, unsigned timeoutMs, unsigned resourceLimit) {
   if (!testsAgree(expression))
     return Verdict::Refuted;
+  if (std::optional<Verdict> verdict = decideByEnumeration(expression, true))
+    return *verdict;
 #ifdef HOIST_HAVE_Z3
   return proveWithZ3(expression, timeoutMs, resourceLimit, [&](z3::context &z3, Terms &terms) {
     return operandTerm(z3, expression.root(0), terms) != operandTerm(z3, expression.root(1), terms);
@@ -177,6 +222,8 @@ Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs,
     if (values[0] == values[1])
       return Verdict::Refuted;
   }
+  if (std::optional<Verdict> verdict = decideByEnumeration(expression, false))
+    return *verdict;
 #ifdef HOIST_HAVE_Z3
   return proveWithZ3(expression, timeoutMs, resourceLimit, [&](z3::context &z3, Terms &terms) {
     return operandTerm(z3, expression.root(0), terms) == operandTerm(z3, expression.root(1), terms);

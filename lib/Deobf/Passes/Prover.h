@@ -21,7 +21,7 @@ constexpr unsigned PassProofResourceLimit = 500'000;
 constexpr unsigned PassProofBackstopMs = 5'000;
 
 /// Whether roots 0 and 1 of `expression` are equal for every leaf value. Refuted when a test
-/// finds a difference; otherwise Z3 decides (Unknown without Z3, or when its budget runs out:
+/// finds a difference; otherwise enumeration (few unknown bits) or Z3 decides (Unknown without Z3, or when its budget runs out:
 /// `resourceLimit` units of Z3's work unless 0, or `timeoutMs` of wall-clock time).
 Verdict proveEqual(const Expression &expression, unsigned timeoutMs, unsigned resourceLimit = 0);
 
@@ -31,6 +31,14 @@ Verdict proveNeverEqual(const Expression &expression, unsigned timeoutMs,
 
 /// Whether roots 0 and 1 agree on every test point (testPoints): no proof, only no refutation.
 bool testsAgree(const Expression &expression);
+
+/// Inputs up to 2^MaxEnumeratedBits are tried one by one rather than proved.
+constexpr unsigned MaxEnumeratedBits = 12;
+
+/// Whether roots 0 and 1 of `expression` are equal (`equal`) or differ (else) on every input
+/// the leaves can take, by trying each: nullopt when the leaves have more than
+/// MaxEnumeratedBits unknown bits in all (a zext'ed i1 has one, under assumeKnownBits).
+std::optional<Verdict> decideByEnumeration(const Expression &expression, bool equal);
 
 /// True when Hoist was built with Z3.
 bool haveZ3();
