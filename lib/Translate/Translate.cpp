@@ -2,6 +2,7 @@
 
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
 #include "Translate/HostObject.h"
@@ -190,6 +191,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   stateEffects = summarizeStateEffects(*module);
   if (options.optLevel > 0)
     report.redundantStoresRemoved += removeRedundantStateStores(*module, &stateEffects);
+  // Last: every pass before, LLVM's and Hoist's, saw the library calls overwrite the
+  // caller-saved registers.
+  removeClobberMarkers(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);
