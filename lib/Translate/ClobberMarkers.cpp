@@ -40,23 +40,18 @@ bool isClobberMarker(const llvm::Value *value) {
 
 void storeClobberMarkers(llvm::IRBuilder<> &ir, llvm::Value *state) {
   llvm::StructType *type = getStateType(ir.getContext());
-  const llvm::Align fieldAlignment{8};
+  const llvm::DataLayout &layout = ir.GetInsertBlock()->getModule()->getDataLayout();
   for (HoistStateField field : callerSavedFields()) {
+    if (field == HOIST_FIELD_RAX || field == HOIST_FIELD_RDX)
+      continue;   // the import body stores the results there next
     llvm::Type *fieldType = type->getElementType(field);
-    llvm::Value *pointer = ir.CreateStructGEP(type, state, field);
-    auto *array = llvm::dyn_cast<llvm::ArrayType>(fieldType);
-    if (!array) {
-      ir.CreateAlignedStore(marker(ir, fieldType, field), pointer, fieldAlignment);
-      continue;
-    }
-    // One store per register: YMM as <4 x i64> (the lifter's whole-register access), ST as f80.
-    llvm::Type *element = array->getElementType();
-    if (auto *lanes = llvm::dyn_cast<llvm::ArrayType>(element))
-      element = llvm::FixedVectorType::get(lanes->getElementType(), lanes->getNumElements());
-    for (unsigned i = 0; i < array->getNumElements(); ++i)
-      ir.CreateAlignedStore(marker(ir, element, HOIST_FIELD_COUNT * (i + 1) + field),
-                            ir.CreateConstInBoundsGEP2_32(array, pointer, 0, i),
-                            fieldAlignment);
+    // An array (the 16 vector, the 8 x87 registers) is overwritten by one vector store: fewer
+    // stores keep the callers' inline cost and DSE's walks short.
+    if (fieldType->isArrayTy())
+      fieldType = llvm::FixedVectorType::get(ir.getInt64Ty(),
+                                             layout.getTypeAllocSize(fieldType) / 8);
+    ir.CreateAlignedStore(marker(ir, fieldType, field), ir.CreateStructGEP(type, state, field),
+                          llvm::Align(8));
   }
 }
 
