@@ -1,6 +1,8 @@
 #include "Translate/ClobberedStateStores.h"
 
+#include "Arch/StateLayout.h"
 #include "Translate/BlockDataflow.h"
+#include "Translate/ClobberMarkers.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
 
@@ -16,13 +18,17 @@
 namespace hoist {
 namespace {
 
+uint64_t stateSize(llvm::Function &function) {
+  return function.getParent()->getDataLayout().getTypeAllocSize(
+      getStateType(function.getContext()));
+}
+
 class Liveness {
 public:
-  Liveness(llvm::Function &function, const llvm::BitVector &callerSaved,
-           const StateEffectsMap *effects)
+  Liveness(llvm::Function &function, uint64_t stateSize, const StateEffectsMap *effects)
       : function_(function), state_(function.getArg(0)), effects_(effects),
-        layout_(function.getParent()->getDataLayout()), callerSaved_(callerSaved),
-        all_(callerSaved.size(), true), none_(callerSaved.size(), false) {}
+        layout_(function.getParent()->getDataLayout()), all_(stateSize, true),
+        none_(stateSize, false) {}
 
   void solve() {
     solveBlockDataflow(function_, FlowDirection::Backward, [&](llvm::BasicBlock &block) {
@@ -100,8 +106,6 @@ private:
         live |= callee->reads;
       else if (callReachesState(*call, state_, layout_))
         live = all_;
-      else if (isLibraryCall(*call, state_, layout_))
-        live.reset(callerSaved_);
     }
   }
 
@@ -109,7 +113,6 @@ private:
   const llvm::Value *state_;
   const StateEffectsMap *effects_;
   const llvm::DataLayout &layout_;
-  const llvm::BitVector &callerSaved_;
   llvm::BitVector all_, none_;
   std::map<llvm::BasicBlock *, llvm::BitVector> liveIn_;
 };
@@ -117,10 +120,9 @@ private:
 /// Forward: which bytes of State hold what a library call left undefined, on every path.
 class Clobbered {
 public:
-  Clobbered(llvm::Function &function, const llvm::BitVector &callerSaved)
+  Clobbered(llvm::Function &function, uint64_t stateSize)
       : function_(function), state_(function.getArg(0)),
-        layout_(function.getParent()->getDataLayout()), callerSaved_(callerSaved),
-        none_(callerSaved.size(), false) {}
+        layout_(function.getParent()->getDataLayout()), none_(stateSize, false) {}
 
   void solve() {
     solveBlockDataflow(function_, FlowDirection::Forward, [&](llvm::BasicBlock &block) {
@@ -170,6 +172,8 @@ private:
         uint64_t size = layout_.getTypeStoreSize(store->getValueOperand()->getType());
         if (location.offset < 0 || location.offset + size > none_.size())
           clobbered = none_;
+        else if (isClobberMarker(store->getValueOperand()))
+          clobbered.set(location.offset, location.offset + size);
         else
           clobbered.reset(location.offset, location.offset + size);
       }
@@ -193,15 +197,12 @@ private:
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
       if (callReachesState(*call, state_, layout_))
         clobbered = none_;
-      else if (isLibraryCall(*call, state_, layout_))
-        clobbered |= callerSaved_;
     }
   }
 
   llvm::Function &function_;
   const llvm::Value *state_;
   const llvm::DataLayout &layout_;
-  const llvm::BitVector &callerSaved_;
   llvm::BitVector none_;
   std::map<llvm::BasicBlock *, llvm::BitVector> exit_;
 };
@@ -212,8 +213,7 @@ llvm::PreservedAnalyses ClobberedStateLoadsPass::run(llvm::Function &function,
                                                      llvm::FunctionAnalysisManager &) {
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
-  llvm::BitVector callerSaved = callerSavedBytes(*function.getParent());
-  Clobbered clobbered(function, callerSaved);
+  Clobbered clobbered(function, stateSize(function));
   clobbered.solve();
   std::vector<llvm::LoadInst *> loads = clobbered.undefinedLoads();
   if (loads.empty())
@@ -243,8 +243,7 @@ llvm::PreservedAnalyses ClobberedStateStoresPass::run(llvm::Function &function,
                                                       llvm::FunctionAnalysisManager &) {
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
-  llvm::BitVector callerSaved = callerSavedBytes(*function.getParent());
-  Liveness liveness(function, callerSaved, effects_);
+  Liveness liveness(function, stateSize(function), effects_);
   liveness.solve();
   std::vector<llvm::StoreInst *> dead = liveness.deadStores();
   if (dead.empty())

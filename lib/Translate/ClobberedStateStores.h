@@ -5,6 +5,10 @@
 // holds back to State before each call, and, once the call is a native call with the argument
 // registers (ImportCalls.h), those writebacks only feed a later reader that the convention says
 // cannot exist. In a loop that calls a library per character that is most of the loop's work.
+// The import bodies say so in the IR: a marker store into each caller-saved field after the
+// call (ClobberMarkers.h). LLVM's DSE removes most writebacks before the call from that; these
+// passes do it without DSE's walk limits and with the callees' summaries, by the same plain
+// reading of stores and loads, so no pass and no inlining can disagree with them.
 #pragma once
 
 #include "Translate/LiftedCallEffects.h"
@@ -15,9 +19,8 @@ namespace hoist {
 
 /// Backward liveness of State bytes over each lifted function: a load reads its bytes, a call
 /// of a lifted function the bytes its summary says it may read (when `effects` is given), any
-/// other call that receives State and a return all of State, a store of a whole range kills it, and
-/// a native library call (an inlined import: an indirect call without State, or
-/// hoist_native_call) kills the caller-saved registers. A store none of whose bytes is live is
+/// other call that receives State and a return all of State, a store of a whole range kills it
+/// (a marker store after a library call among them). A store none of whose bytes is live is
 /// erased.
 class ClobberedStateStoresPass : public llvm::PassInfoMixin<ClobberedStateStoresPass> {
 public:
@@ -29,8 +32,8 @@ private:
   const StateEffectsMap *effects_;
 };
 
-/// Forward, on every path: a load of State bytes that a library call left undefined and nothing
-/// wrote since (the lifter reading the registers back after the call) gives an arbitrary value
+/// Forward, on every path: a load of State bytes that a library call left undefined (a marker
+/// store) and nothing wrote since (the lifter reading the registers back after the call) gives an arbitrary value
 /// (a frozen poison), so that
 /// the caller's old values of those registers are not kept alive across the call. Runs once
 /// the import bodies are inlined, before the optimizer forwards the old values to those loads.

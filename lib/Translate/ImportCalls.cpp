@@ -1,6 +1,7 @@
 #include "Translate/ImportCalls.h"
 
 #include "Arch/StateLayout.h"
+#include "Translate/ClobberMarkers.h"
 #include "Translate/ImportShapes.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -32,6 +33,9 @@ public:
   }
   llvm::Value *load(HoistStateField name) { return ir_.CreateLoad(ir_.getInt64Ty(), field(name)); }
   void store(HoistStateField name, llvm::Value *value) { ir_.CreateStore(value, field(name)); }
+  /// What the native call just made did to the caller-saved registers (ClobberMarkers.h); the
+  /// results are stored after it.
+  void clobberCallerSaved() { storeClobberMarkers(ir_, state_); }
 
   /// YMM[i] as the lifter reads it (<4 x i64>).
   llvm::Value *ymmField(unsigned i) {
@@ -96,6 +100,7 @@ void emitRegisterCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *me
   auto *type = llvm::FunctionType::get(llvm::StructType::get(context, results), parameters,
                                        false);
   llvm::Value *result = ir.CreateCall(type, function, arguments);
+  state.clobberCallerSaved();
   state.store(HOIST_FIELD_RAX, ir.CreateExtractValue(result, 0));
   state.store(HOIST_FIELD_RDX, ir.CreateExtractValue(result, 1));
   if (withVectors) {
@@ -126,6 +131,7 @@ void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *state
   // From the program's memory, which the library may read and write (see emitRegisterCall).
   llvm::Value *stackArguments = guestPointer(ir, memory, ir.CreateAdd(guestSp, ir.getInt64(8)));
   ir.CreateCall(nativeCall, {frame, function, stackArguments});
+  state.clobberCallerSaved();
   state.store(HOIST_FIELD_RAX, ir.CreateLoad(ir.getInt64Ty(), at(FrameRax)));
   state.store(HOIST_FIELD_RDX, ir.CreateLoad(ir.getInt64Ty(), at(FrameRdx)));
   state.storeXmm(0, ir.CreateLoad(xmmType(context), at(FrameXmm)));

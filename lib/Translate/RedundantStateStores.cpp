@@ -1,6 +1,7 @@
 #include "Translate/RedundantStateStores.h"
 
 #include "Translate/BlockDataflow.h"
+#include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
@@ -217,7 +218,8 @@ uint64_t countStores(llvm::Module &module) {
   for (llvm::Function &function : module)
     for (llvm::BasicBlock &block : function)
       for (llvm::Instruction &instruction : block)
-        stores += llvm::isa<llvm::StoreInst>(instruction);
+        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+          stores += !isClobberMarker(store->getValueOperand());   // not the program's
   return stores;
 }
 

@@ -33,17 +33,21 @@ bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
   return false;
 }
 
+llvm::ArrayRef<HoistStateField> callerSavedFields() {
+  static const HoistStateField fields[] = {
+      HOIST_FIELD_RAX, HOIST_FIELD_RCX, HOIST_FIELD_RDX, HOIST_FIELD_RSI, HOIST_FIELD_RDI,
+      HOIST_FIELD_R8,  HOIST_FIELD_R9,  HOIST_FIELD_R10, HOIST_FIELD_R11, HOIST_FIELD_CF,
+      HOIST_FIELD_PF,  HOIST_FIELD_AF,  HOIST_FIELD_ZF,  HOIST_FIELD_SF,  HOIST_FIELD_OF,
+      HOIST_FIELD_YMM, HOIST_FIELD_ST};
+  return fields;
+}
+
 llvm::BitVector callerSavedBytes(llvm::Module &module) {
   const llvm::DataLayout &layout = module.getDataLayout();
   llvm::StructType *type = getStateType(module.getContext());
   const llvm::StructLayout *fields = layout.getStructLayout(type);
   llvm::BitVector bytes(layout.getTypeAllocSize(type));
-  const HoistStateField clobbered[] = {
-      HOIST_FIELD_RAX, HOIST_FIELD_RCX, HOIST_FIELD_RDX, HOIST_FIELD_RSI, HOIST_FIELD_RDI,
-      HOIST_FIELD_R8,  HOIST_FIELD_R9,  HOIST_FIELD_R10, HOIST_FIELD_R11, HOIST_FIELD_CF,
-      HOIST_FIELD_PF,  HOIST_FIELD_AF,  HOIST_FIELD_ZF,  HOIST_FIELD_SF,  HOIST_FIELD_OF,
-      HOIST_FIELD_YMM, HOIST_FIELD_ST};
-  for (HoistStateField field : clobbered) {
+  for (HoistStateField field : callerSavedFields()) {
     uint64_t offset = fields->getElementOffset(field);
     bytes.set(offset, offset + layout.getTypeStoreSize(type->getElementType(field)));
   }

@@ -4,6 +4,9 @@
 // follow the pointers derived from the argument.
 #pragma once
 
+#include "hoist/State.h"
+
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/BitVector.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
@@ -24,8 +27,11 @@ StateLocation locateInState(llvm::Value *pointer, const llvm::Value *state,
 bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
                       const llvm::DataLayout &layout);
 
-/// The bytes of State a native call leaves undefined (System V: the caller-saved registers and
+/// The State fields a native call leaves undefined (System V: the caller-saved registers and
 /// the status flags; DF is clear across calls, MXCSR and the x87 control word are preserved).
+llvm::ArrayRef<HoistStateField> callerSavedFields();
+
+/// The bytes of those fields.
 llvm::BitVector callerSavedBytes(llvm::Module &module);
 
 /// An inlined import: the native call of the library function (ImportCalls.cpp), which
