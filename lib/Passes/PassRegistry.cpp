@@ -1,6 +1,7 @@
 // Hoist's passes by name, for textual pipelines (`hoist-opt -passes=fold-flag-idioms`), and in
 // the order one fixpoint round runs them.
 #include "Passes/Passes.h"
+#include "Passes/CachedCaptureAA.h"
 #include "Deobf/Passes/DeobfPasses.h"
 
 namespace hoist {
@@ -49,6 +50,8 @@ PassSetup::PassSetup(
   registerHoistPasses(builder, image);
   if (registerAnalyses)
     registerAnalyses(builder, functions);
+  // Before LLVM's own: the first AAManager registered is the one used.
+  registerCachedCaptureAA(functions);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgsccs);
   builder.registerFunctionAnalyses(functions);

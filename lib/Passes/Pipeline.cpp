@@ -94,6 +94,14 @@ ChangingFunctions allWorkedOn(const llvm::Module &module, const OptimizeOptions 
   return changing;
 }
 
+/// The instructions of the functions the fixpoint works on, from allWorkedOn's counts.
+uint64_t totalOf(const ChangingFunctions &functions) {
+  uint64_t count = 0;
+  for (const auto &entry : functions)
+    count += entry.second;
+  return count;
+}
+
 /// After a round: drops the functions whose instruction count it left as it was (they are at
 /// their fixpoint) and records the others' new counts. Returns the change of the total count.
 int64_t settleRound(ChangingFunctions &changing) {
@@ -116,10 +124,13 @@ int64_t settleRound(ChangingFunctions &changing) {
 OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
                               const OptimizeOptions &options) {
   OptimizeReport report;
-  report.instructionsBefore = countWorkedOn(module, options);
-  report.instructionsAfter = report.instructionsBefore;
-  if (options.level == 0)
+  if (options.level == 0) {
+    report.instructionsBefore = report.instructionsAfter = countWorkedOn(module, options);
     return report;
+  }
+  // One walk gives the functions to work on and, summed, the count before.
+  ChangingFunctions changing = allWorkedOn(module, options);
+  report.instructionsBefore = totalOf(changing);
 
   PassSetup setup(image, options.registerAnalyses);
   llvm::PassBuilder &builder = setup.builder;
@@ -131,7 +142,6 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   if (options.addRoundPasses)
     options.addRoundPasses(round);
   addCleanupRound(round, image);
-  ChangingFunctions changing = allWorkedOn(module, options);
   llvm::ModulePassManager fixpoint;
   fixpoint.addPass(SelectedFunctionsPass(
       std::move(round), [&changing](const llvm::Function &function) {
@@ -148,8 +158,8 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
       setup.functions.clear();
       setup.cgsccs.clear();
       setup.modules.clear();
-      count = countWorkedOn(module, options);
       changing = allWorkedOn(module, options);
+      count = totalOf(changing);
     } else {
       count += settleRound(changing);
     }
