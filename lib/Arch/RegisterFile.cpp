@@ -1,5 +1,6 @@
 #include "Arch/RegisterFile.h"
 
+#include "Arch/LiftBuilder.h"
 #include "Arch/StateLayout.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -10,8 +11,8 @@ namespace hoist {
 namespace {
 
 /// A builder that inserts at the end of a block, before its terminator if it has one.
-struct BuilderAtEnd : llvm::IRBuilder<> {
-  explicit BuilderAtEnd(llvm::BasicBlock *bb) : llvm::IRBuilder<>(bb->getContext()) {
+struct BuilderAtEnd : LiftBuilder {
+  explicit BuilderAtEnd(llvm::BasicBlock *bb) : LiftBuilder(bb->getContext()) {
     if (llvm::Instruction *terminator = bb->getTerminator())
       SetInsertPoint(terminator);
     else
