@@ -72,9 +72,9 @@ RegisterFile::~RegisterFile() {
 }
 
 RegisterFile::Block *RegisterFile::createBlock(llvm::BasicBlock *bb) {
-  blocks_.push_back(std::make_unique<Block>());
-  blocks_.back()->bb = bb;
-  return blocks_.back().get();
+  Block *block = new (blocks_.Allocate()) Block();
+  block->bb = bb;
+  return block;
 }
 
 void RegisterFile::addPredecessor(Block *block, Block *pred) {

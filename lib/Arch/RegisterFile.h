@@ -14,9 +14,10 @@
 #include "Arch/Registers.h"
 #include "Arch/WrittenVars.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/ADT/DenseMap.h>
+#include <llvm/Support/Allocator.h>
 
 #include <array>
 #include <deque>
@@ -97,7 +98,9 @@ private:
   /// value a client reported with valueReplaced), following chains of replacements.
   llvm::Value *current(llvm::Value *value) const;
 
-  std::vector<std::unique_ptr<Block>> blocks_;
+  /// Blocks (about 1.3 KiB each, one definition per variable) from a bump allocator rather
+  /// than a malloc each; destroyed with the RegisterFile.
+  llvm::SpecificBumpPtrAllocator<Block> blocks_;
   std::deque<FlagThunk> thunks_;
   /// Trivial phis, unlinked but not deleted while lifting, so that no pointer a semantic or a
   /// definition still holds can dangle; deleted at the end when nothing uses them any more.
