@@ -2,6 +2,7 @@
 // the control-flow operations, all in terms of the CPU. lib/Lift implements the control flow.
 #pragma once
 
+#include "Arch/LiftBuilder.h"
 #include "Arch/RegisterFile.h"
 #include "Decode/Instr.h"
 
@@ -69,7 +70,7 @@ public:
   LiftContext(llvm::LLVMContext &context, RegisterFile &registers, llvm::Value *memoryBase,
               ControlFlow &control, DiagnosticSink &diagnostics);
 
-  llvm::IRBuilder<> ir;   // positioned at the end of the current block
+  LiftBuilder ir;   // positioned at the end of the current block
   void setPosition(RegisterFile::Block *block, const Instr *instr);
   const Instr &instr() const { return *instr_; }
   RegisterFile::Block *block() const { return block_; }

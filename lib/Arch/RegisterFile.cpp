@@ -1,5 +1,6 @@
 #include "Arch/RegisterFile.h"
 
+#include "Arch/LiftBuilder.h"
 #include "Arch/StateLayout.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
@@ -10,8 +11,8 @@ namespace hoist {
 namespace {
 
 /// A builder that inserts at the end of a block, before its terminator if it has one.
-struct BuilderAtEnd : llvm::IRBuilder<> {
-  explicit BuilderAtEnd(llvm::BasicBlock *bb) : llvm::IRBuilder<>(bb->getContext()) {
+struct BuilderAtEnd : LiftBuilder {
+  explicit BuilderAtEnd(llvm::BasicBlock *bb) : LiftBuilder(bb->getContext()) {
     if (llvm::Instruction *terminator = bb->getTerminator())
       SetInsertPoint(terminator);
     else
@@ -34,8 +35,9 @@ llvm::Align stateAlignment(llvm::LLVMContext &context, Var var) {
 
 /// A variable's definition in one block: a value, a pending flag thunk, or State itself.
 struct RegisterFile::Def {
-  llvm::WeakTrackingVH value;   ///< follows replaceAllUsesWith when a trivial phi goes away
-  const TrackedFlagThunk *thunk = nullptr;
+  /// May be a removed trivial phi or a replaced value: read through current().
+  llvm::Value *value = nullptr;
+  const FlagThunk *thunk = nullptr;
   /// State holds the variable (at the function entry, or after a call reloaded it) and no
   /// read has asked for it yet: the load is emitted when one does, at the end of the block.
   /// That is the same value, because nothing between the reload and the end of the block
@@ -70,9 +72,9 @@ RegisterFile::~RegisterFile() {
 }
 
 RegisterFile::Block *RegisterFile::createBlock(llvm::BasicBlock *bb) {
-  blocks_.push_back(std::make_unique<Block>());
-  blocks_.back()->bb = bb;
-  return blocks_.back().get();
+  Block *block = new (blocks_.Allocate()) Block();
+  block->bb = bb;
+  return block;
 }
 
 void RegisterFile::addPredecessor(Block *block, Block *pred) {
@@ -104,7 +106,7 @@ void RegisterFile::write(Block *block, Var var, llvm::Value *value) {
 }
 
 void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
-  thunks_.push_back({thunk.op, thunk.lhs, thunk.rhs, thunk.result, thunk.carryIn});
+  thunks_.push_back(thunk);
   unsigned defined = flagsDefinedBy(thunk.op);
   for (unsigned i = 0; i < 7; ++i) {
     if (!(defined & (1u << i)))
@@ -119,8 +121,9 @@ void RegisterFile::writeFlags(Block *block, const FlagThunk &thunk) {
 llvm::Value *RegisterFile::read(Block *block, Var var) {
   Def &def = definition(block, var);
   if (def.thunk) {
-    const TrackedFlagThunk &tracked = *def.thunk;
-    FlagThunk thunk{tracked.op, tracked.lhs, tracked.rhs, tracked.result, tracked.carryIn};
+    const FlagThunk &recorded = *def.thunk;
+    FlagThunk thunk{recorded.op, current(recorded.lhs), current(recorded.rhs),
+                    current(recorded.result), current(recorded.carryIn)};
     BuilderAtEnd ir(block->bb);
     llvm::Value *value = computeFlag(ir, thunk, var);
     def = Def{value};
@@ -132,7 +135,25 @@ llvm::Value *RegisterFile::read(Block *block, Var var) {
     def.inState = true;
     return value;
   }
+  def.value = current(def.value);
   return def.value;
+}
+
+llvm::Value *RegisterFile::current(llvm::Value *value) const {
+  if (!clientReplaced_) {
+    auto *phi = llvm::dyn_cast_or_null<llvm::PHINode>(value);
+    if (!phi || phi->getParent())
+      return value;   // not a removed phi: nothing replaced it
+  }
+  for (auto found = replacements_.find(value); found != replacements_.end();
+       found = replacements_.find(value))
+    value = found->second;
+  return value;
+}
+
+void RegisterFile::valueReplaced(llvm::Value *from, llvm::Value *to) {
+  clientReplaced_ = true;
+  replacements_[from] = to;
 }
 
 RegisterFile::Def &RegisterFile::definition(Block *block, Var var) {
@@ -223,17 +244,17 @@ llvm::Value *RegisterFile::tryRemoveTrivialPhi(llvm::PHINode *phi) {
   for (llvm::User *user : phi->users())
     if (auto *userPhi = llvm::dyn_cast<llvm::PHINode>(user); userPhi && userPhi != phi)
       phiUsers.push_back(userPhi);
-  // Definitions are weak tracking handles, so they follow this replacement too.
+  // Definitions still holding the phi follow the replacement through replacements_.
   phi->replaceAllUsesWith(same);
   phi->removeFromParent();
   removedPhis_.push_back(phi);
-  // `same` may itself be one of the users that turn trivial now (Braun et al. return it
-  // unchanged, which then hands out a removed phi): a tracking handle follows that removal.
-  llvm::WeakTrackingVH result(same);
+  replacements_[phi] = same;
   for (llvm::PHINode *user : phiUsers)
     if (user->getParent())
       tryRemoveTrivialPhi(user);
-  return result;
+  // `same` may itself be one of the users that turned trivial just now (Braun et al. return
+  // it unchanged, which then hands out a removed phi): return what replaced it.
+  return current(same);
 }
 
 llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {

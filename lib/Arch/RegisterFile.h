@@ -14,9 +14,10 @@
 #include "Arch/Registers.h"
 #include "Arch/WrittenVars.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/ValueHandle.h>
+#include <llvm/Support/Allocator.h>
 
 #include <array>
 #include <deque>
@@ -24,13 +25,6 @@
 #include <vector>
 
 namespace hoist {
-
-/// A FlagThunk whose operands follow replaceAllUsesWith, like the definitions do: an operand
-/// may be a phi that later proves trivial and is replaced.
-struct TrackedFlagThunk {
-  FlagOp op;
-  llvm::WeakTrackingVH lhs, rhs, result, carryIn;
-};
 
 class RegisterFile {
 public:
@@ -78,6 +72,13 @@ public:
   /// A State field that is no variable (XCR0): read where it is used, never written back.
   llvm::Value *loadConfiguration(llvm::IRBuilderBase &ir, HoistStateField field);
 
+  /// A client replaced every use of `from` with `to` (and keeps `from` alive until the lift
+  /// ends): definitions and flag operands that hold `from` read as `to` from now on.
+  /// Definitions are plain pointers, not value handles (a handle per register write cost 7%
+  /// of the lift: a hash-map entry in the context each), so they follow replacements only
+  /// through this map.
+  void valueReplaced(llvm::Value *from, llvm::Value *to);
+
 private:
   struct Def;
   /// The definition of `var` that reaches the end of `block` (Braun et al.'s readVariable,
@@ -93,12 +94,22 @@ private:
   llvm::PHINode *createPhi(Block *block, Var var);
   llvm::Value *loadFromState(Block *block, Var var);
   llvm::Value *createFieldPointer(llvm::ArrayRef<unsigned> indices, const llvm::Twine &name);
+  /// What `value` stands for now: itself, or what replaced it (a removed trivial phi, or a
+  /// value a client reported with valueReplaced), following chains of replacements.
+  llvm::Value *current(llvm::Value *value) const;
 
-  std::vector<std::unique_ptr<Block>> blocks_;
-  std::deque<TrackedFlagThunk> thunks_;
-  /// Trivial phis, unlinked but not deleted while lifting, so that no pointer a semantic still
-  /// holds can dangle; deleted at the end when nothing uses them any more.
+  /// Blocks (about 1.3 KiB each, one definition per variable) from a bump allocator rather
+  /// than a malloc each; destroyed with the RegisterFile.
+  llvm::SpecificBumpPtrAllocator<Block> blocks_;
+  std::deque<FlagThunk> thunks_;
+  /// Trivial phis, unlinked but not deleted while lifting, so that no pointer a semantic or a
+  /// definition still holds can dangle; deleted at the end when nothing uses them any more.
   std::vector<llvm::PHINode *> removedPhis_;
+  /// What each removed phi (and each value a client replaced) was replaced with.
+  llvm::DenseMap<llvm::Value *, llvm::Value *> replacements_;
+  /// Whether valueReplaced was called: then any value may have a replacement, otherwise only
+  /// removed phis (which have no parent block) do, and other values skip the look-up.
+  bool clientReplaced_ = false;
   Block *entry_;
   llvm::Value *statePtr_;
   llvm::StructType *stateType_;

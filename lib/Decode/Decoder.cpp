@@ -21,8 +21,9 @@ Decoder::Decoder() {
   ZydisDecoderInit(&decoder_, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 }
 
-static Operand convertOperand(const ZydisDecodedOperand &in) {
-  Operand out;
+/// Fills `out` from Zydis's operand in place (`out` is default-initialized): the lifter
+/// decodes every instruction it lifts again, so this runs once per instruction lifted.
+static void convertOperand(const ZydisDecodedOperand &in, Operand &out) {
   out.explicitOperand = in.visibility == ZYDIS_OPERAND_VISIBILITY_EXPLICIT;
   out.read = in.actions & ZYDIS_OPERAND_ACTION_MASK_READ;
   out.written = in.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
@@ -55,7 +56,6 @@ static Operand convertOperand(const ZydisDecodedOperand &in) {
     out.kind = Operand::Kind::None;
     break;
   }
-  return out;
 }
 
 DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address,
@@ -81,7 +81,7 @@ DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address
   out.operandCount = std::min<uint8_t>(raw.operand_count, Instr::MaxOperands);
   out.explicitCount = std::min<uint8_t>(raw.operand_count_visible, Instr::MaxOperands);
   for (unsigned i = 0; i < out.operandCount; ++i)
-    out.operands[i] = convertOperand(ops[i]);
+    convertOperand(ops[i], out.operands[i]);
   if (raw.cpu_flags) {
     out.flagsTested = raw.cpu_flags->tested;
     out.flagsModified = raw.cpu_flags->modified;

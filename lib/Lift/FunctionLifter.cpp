@@ -302,7 +302,7 @@ void FunctionLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee call
                            llvm::Value *rip, bool returns) {
   llvm::BasicBlock *bb = registers_.basicBlock(block);
   registers_.storeAll(block);
-  llvm::IRBuilder<> ir(bb);
+  LiftBuilder ir(bb);
   ir.CreateStore(rip, registers_.fieldPointer(HOIST_FIELD_RIP));
   if (callee) {
     if (callee.getFunctionType()->getNumParams() == 3)
@@ -507,13 +507,13 @@ void FunctionLifter::callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value
   leave(current_->tail, callee, rip, true);
   llvm::BasicBlock *bb = registers_.basicBlock(current_->tail);
   uint64_t pc = ctx_.instr().address;
-  llvm::IRBuilder<> ir(bb);
+  LiftBuilder ir(bb);
   llvm::Value *returnedTo =
       ir.CreateLoad(ir.getInt64Ty(), registers_.fieldPointer(HOIST_FIELD_RIP), "returned.to");
   llvm::Value *elsewhere = ir.CreateICmpNE(returnedTo, ir.getInt64(returnAddress), "elsewhere");
   auto *elsewhereBB =
       llvm::BasicBlock::Create(context_, blockName("returned_elsewhere_", pc), &function_);
-  llvm::IRBuilder<> exit(elsewhereBB);
+  LiftBuilder exit(elsewhereBB);
   exit.CreateCall(getIntrinsic(module_, Intrinsic::Jmp), {state_, memory_, returnedTo});
   exit.CreateRetVoid();
   tagWithAddress(elsewhereBB, nullptr, pc);

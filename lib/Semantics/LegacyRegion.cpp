@@ -18,7 +18,7 @@ llvm::Value *at(LiftContext &ctx, llvm::Value *base, unsigned offset) {
 }
 
 void storeX87(LiftContext &ctx, llvm::Value *base) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   // The abridged tag is one byte; the byte after it is reserved and written as zero.
   llvm::Value *ftw = ir.CreateZExt(ir.CreateTrunc(ctx.readVar(Var::FPU_TW), ir.getInt8Ty()),
                                    ir.getInt16Ty());
@@ -48,7 +48,7 @@ void storeXmm(LiftContext &ctx, llvm::Value *base) {
 }
 
 X87State loadX87(LiftContext &ctx, llvm::Value *base) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87State state;
   state.fcw = x87ControlWordAsLoaded(ctx, ctx.load(at(ctx, base, FcwOffset), ir.getInt16Ty()));
   state.fsw = ctx.load(at(ctx, base, FswOffset), ir.getInt16Ty());
@@ -85,7 +85,7 @@ std::array<llvm::Value *, 16> loadXmm(LiftContext &ctx, llvm::Value *base) {
 }
 
 void writeXmm(LiftContext &ctx, const std::array<llvm::Value *, 16> &xmm) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   for (unsigned i = 0; i < 16; ++i) {
     llvm::Value *low = xmm[i] ? xmm[i] : llvm::Constant::getNullValue(xmmType(ctx));
     llvm::Value *upper = ir.CreateShuffleVector(ctx.readVar(ymmVar(i)), {2, 3});

@@ -131,7 +131,7 @@ llvm::Value *convertFloat(LiftContext &ctx, llvm::Value *value, llvm::Type *toEl
 /// largest finite half, whichever the mode rounds toward (IEEE 754, 7.4); results below the
 /// normal range are denormal halves, rounded like any other.
 llvm::Value *floatToHalfBits(LiftContext &ctx, llvm::Value *value, llvm::Value *mode) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Type *type = value->getType()->getWithNewType(ir.getInt32Ty());
   auto c = [&](uint64_t constant) { return llvm::ConstantInt::get(type, constant); };
   llvm::Value *bits = ir.CreateBitCast(value, type);

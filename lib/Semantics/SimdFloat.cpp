@@ -103,7 +103,7 @@ constexpr ArithForm ArithForms[] = {
 /// `a op b` under the x86 rules: NaN propagation, the default NaN for invalid operations
 /// (inf-inf, 0*inf, 0/0, inf/inf, sqrt of a negative), min/max returning the second source.
 llvm::Value *arithmetic(LiftContext &ctx, Arith op, llvm::Value *a, llvm::Value *b) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   switch (op) {
   case Arith::Add:
     return fp::x86BinaryNaN(ctx, a, b, ir.CreateFAdd(a, b));

@@ -68,7 +68,7 @@ FmaForm fmaForm(ZydisMnemonic mnemonic) {
 /// `odd` says which of the two an element gets (vfmaddsub subtracts in even elements).
 llvm::Value *fusedMultiply(LiftContext &ctx, FmaOp op, bool odd, llvm::Value *a, llvm::Value *b,
                            llvm::Value *c) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   bool negateProduct = op == FmaOp::NegMulAdd || op == FmaOp::NegMulSub;
   bool subtract = op == FmaOp::MulSub || op == FmaOp::NegMulSub ||
                   (op == FmaOp::MulAddSub && !odd) || (op == FmaOp::MulSubAdd && odd);

@@ -171,7 +171,7 @@ private:
     return all;
   }
 
-  llvm::IRBuilder<> &ir_;
+  LiftBuilder &ir_;
   CompareControl control_;
   unsigned n_;
   llvm::Value *src1_;

@@ -105,7 +105,7 @@ LiftStatus liftFst(LiftContext &ctx, const Instr &instr) {
 /// empty ST(0) or a value out of range stores the integer indefinite, the lowest integer
 /// (SDM vol. 1, 4.8.3.7; masked invalid operation).
 LiftStatus liftFist(LiftContext &ctx, const Instr &instr) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *value = stack.read(0);
   unsigned bits = instr.op(0).bits;
@@ -142,7 +142,7 @@ LiftStatus liftFxch(LiftContext &ctx, const Instr &instr) {
 
 /// fchs and fabs: the sign bit of ST(0) flipped or cleared; NaNs too, with no exception.
 LiftStatus liftSignOperation(LiftContext &ctx, const Instr &instr) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *empty = stack.isEmpty(0);
   llvm::Value *bits = fp80Bits(ctx, stack.read(0));

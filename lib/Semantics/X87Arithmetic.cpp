@@ -40,7 +40,7 @@ constexpr ArithForm ArithForms[] = {
 /// destination OP source with the x87 NaN rules: a NaN operand propagates (Table 4-7), an
 /// invalid operation (inf - inf, 0 * inf, 0 / 0, inf / inf) gives the indefinite.
 llvm::Value *compute(LiftContext &ctx, X87Op op, llvm::Value *destination, llvm::Value *source) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *result = nullptr;
   switch (op) {
   case X87Op::Add:
@@ -98,7 +98,7 @@ LiftStatus liftArith(LiftContext &ctx, const Instr &instr) {
 /// fsqrt: a NaN propagates quieted, a negative number (not -0) gives the indefinite.
 LiftStatus liftFsqrt(LiftContext &ctx, const Instr &instr) {
   (void)instr;
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *value = stack.read(0);
   llvm::Value *root = ir.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, value);
@@ -134,7 +134,7 @@ struct Unpacked {
 };
 
 Unpacked unpack(LiftContext &ctx, llvm::Value *value) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *bits = fp80Bits(ctx, value);
   llvm::Value *significand = ir.CreateTrunc(bits, ctx.intType(64));
   llvm::Value *field =
@@ -153,7 +153,7 @@ Unpacked unpack(LiftContext &ctx, llvm::Value *value) {
 /// a denormal when small).
 llvm::Value *pack(LiftContext &ctx, llvm::Value *sign, llvm::Value *exponent,
                   llvm::Value *significand) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *shift =
       ir.CreateIntrinsic(llvm::Intrinsic::ctlz, {ctx.intType(64)}, {significand, ir.getFalse()});
   llvm::Value *normalized = ir.CreateShl(significand, shift);
@@ -185,7 +185,7 @@ llvm::Value *pack(LiftContext &ctx, llvm::Value *sign, llvm::Value *exponent,
 /// remainder is always exact, so it is computed on the significands in 128-bit integers.
 template <bool Nearest> LiftStatus liftFprem(LiftContext &ctx, const Instr &instr) {
   (void)instr;
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *a = stack.read(0);
   llvm::Value *b = stack.read(1);
@@ -261,7 +261,7 @@ template <bool Nearest> LiftStatus liftFprem(LiftContext &ctx, const Instr &inst
 /// 2^+inf and inf times 2^-inf are invalid; other infinite scales give inf or 0.
 LiftStatus liftFscale(LiftContext &ctx, const Instr &instr) {
   (void)instr;
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *value = stack.read(0);
   llvm::Value *scale = stack.read(1);
@@ -293,7 +293,7 @@ LiftStatus liftFscale(LiftContext &ctx, const Instr &instr) {
 /// itself, a NaN itself twice, quieted.
 LiftStatus liftFxtract(LiftContext &ctx, const Instr &instr) {
   (void)instr;
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *value = stack.read(0);
   Unpacked x = unpack(ctx, value);

@@ -31,7 +31,7 @@ LiftStatus liftCompare(LiftContext &ctx, const Instr &instr) {
       form = &candidate;
   if (!form)
     return ctx.unsupported();
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   const Operand &first = instr.op(0);
   unsigned sourceIndex =
@@ -64,7 +64,7 @@ LiftStatus liftCompare(LiftContext &ctx, const Instr &instr) {
 /// ftst: ST(0) against +0.0.
 LiftStatus liftFtst(LiftContext &ctx, const Instr &instr) {
   (void)instr;
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *top = stack.read(0);
   llvm::Value *zero = fp80Constant(ctx, 0, 0);
@@ -78,7 +78,7 @@ LiftStatus liftFtst(LiftContext &ctx, const Instr &instr) {
 /// 000, NaN 001, normal 010, infinity 011, zero 100, empty 101, denormal 110.
 LiftStatus liftFxam(LiftContext &ctx, const Instr &instr) {
   (void)instr;
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *bits = fp80Bits(ctx, stack.raw(0));
   llvm::Value *significand = ir.CreateTrunc(bits, ctx.intType(64));

@@ -150,7 +150,7 @@ llvm::Value *quietNaN(LiftContext &ctx, llvm::Value *value) {
 }
 
 llvm::Value *propagateNaN(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *aBits = fp80Bits(ctx, a), *bBits = fp80Bits(ctx, b);
   llvm::Value *aSignificand = ir.CreateTrunc(aBits, ctx.intType(64));
   llvm::Value *bSignificand = ir.CreateTrunc(bBits, ctx.intType(64));
@@ -183,7 +183,7 @@ NarrowFormat narrowFormat(llvm::Type *type) {
 } // namespace
 
 llvm::Value *extendToFp80(LiftContext &ctx, llvm::Value *value) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   if (value->getType()->isX86_FP80Ty())
     return value;
   NarrowFormat format = narrowFormat(value->getType());
@@ -204,7 +204,7 @@ llvm::Value *extendToFp80(LiftContext &ctx, llvm::Value *value) {
 }
 
 llvm::Value *truncateFromFp80(LiftContext &ctx, llvm::Value *value, llvm::Type *type) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   NarrowFormat format = narrowFormat(type);
   llvm::IntegerType *narrow = ctx.intType(format.bits);
   llvm::Value *bits = fp80Bits(ctx, value);

@@ -31,7 +31,7 @@ llvm::Value *onTheCpu(LiftContext &ctx, llvm::StringRef text, llvm::Type *result
 /// i1: fsin, fcos, fptan and fsincos leave a finite operand of magnitude 2^63 or more
 /// unchanged and set C2 (vol. 2, FSIN).
 llvm::Value *outOfRange(LiftContext &ctx, llvm::Value *value) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *magnitude = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value);
   llvm::Value *limit = fp80Constant(ctx, 0x403e, uint64_t(1) << 63);   // 2^63
   llvm::Value *infinity = fp80Constant(ctx, 0x7fff, uint64_t(1) << 63);
@@ -40,7 +40,7 @@ llvm::Value *outOfRange(LiftContext &ctx, llvm::Value *value) {
 
 /// f2xm1, fsin, fcos: ST(0) = op(ST(0)); C2 reports an operand out of range (fsin, fcos).
 template <bool HasRange> LiftStatus liftUnary(LiftContext &ctx, const Instr &instr) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   X87Stack stack(ctx);
   llvm::Value *value = stack.read(0);
   llvm::Value *skip = HasRange ? outOfRange(ctx, value) : ir.getFalse();
@@ -57,7 +57,7 @@ template <bool HasRange> LiftStatus liftUnary(LiftContext &ctx, const Instr &ins
 /// fptan (ST(0) = tan, then 1.0 pushed) and fsincos (ST(0) = sin, then cos pushed); an
 /// operand out of range leaves the stack alone and sets C2.
 LiftStatus liftPushing(LiftContext &ctx, const Instr &instr) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   // Stack faults come first: an empty ST(0), or a full stack, is one whatever the operand.
   X87Stack before(ctx);
   llvm::Value *stackFault = ir.CreateOr(before.isEmpty(0), ir.CreateNot(before.isEmpty(7)));

@@ -46,7 +46,7 @@ struct Request {
 };
 
 Request request(LiftContext &ctx) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   Request r;
   r.xcr0 = ctx.readConfiguration(HOIST_FIELD_XCR0);
   llvm::Value *mask =
@@ -79,7 +79,7 @@ void storeAvxUpper(LiftContext &ctx, llvm::Value *base) {
 }
 
 template <Save Kind> LiftStatus liftXsave(LiftContext &ctx, const Instr &instr) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *base = alignedArea(ctx, instr);
   Request r = request(ctx);
   unlessUnmodelled(ctx, instr, r, [&] {
@@ -109,7 +109,7 @@ template <Save Kind> LiftStatus liftXsave(LiftContext &ctx, const Instr &instr) 
 /// 13.8.1 and 13.8.2); then each component in RFBM is loaded where XSTATE_BV has its bit and
 /// initialized where it has not.
 LiftStatus liftXrstor(LiftContext &ctx, const Instr &instr) {
-  llvm::IRBuilder<> &ir = ctx.ir;
+  LiftBuilder &ir = ctx.ir;
   llvm::Value *base = alignedArea(ctx, instr);
   Request r = request(ctx);
   unlessUnmodelled(ctx, instr, r, [&] {

@@ -776,7 +776,9 @@ void ConcolicLifter::liftInstruction(const Instr &instr) {
   ++stats_.instructionsLifted;
   // Simplified before the next instruction reads them; only the block the instruction began
   // in, the common case (a split block's tail is new and small).
-  simplifier_.run(bb, last);
+  simplifier_.run(bb, last, [this](llvm::Value *from, llvm::Value *to) {
+    registers_.valueReplaced(from, to);
+  });
   tagWithAddress(bb, last, instr.address);
   if (tailBB_ != bb)
     tagWithAddress(tailBB_, nullptr, instr.address);

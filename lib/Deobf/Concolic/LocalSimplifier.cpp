@@ -156,7 +156,8 @@ llvm::Value *simplify(llvm::Instruction &instruction, const llvm::DataLayout &la
 
 } // namespace
 
-void LocalSimplifier::run(llvm::BasicBlock *bb, llvm::Instruction *after) {
+void LocalSimplifier::run(llvm::BasicBlock *bb, llvm::Instruction *after,
+                          llvm::function_ref<void(llvm::Value *, llvm::Value *)> replaced) {
   if (bb != block_) {
     block_ = bb;
     available_.clear();
@@ -168,6 +169,7 @@ void LocalSimplifier::run(llvm::BasicBlock *bb, llvm::Instruction *after) {
       continue;
     if (llvm::Value *simpler = simplify(instruction, layout_)) {
       instruction.replaceAllUsesWith(simpler);
+      replaced(&instruction, simpler);
       continue;
     }
     std::vector<llvm::Instruction *> &same = available_[hashOf(instruction)];
@@ -177,9 +179,10 @@ void LocalSimplifier::run(llvm::BasicBlock *bb, llvm::Instruction *after) {
         earlier = candidate;
         break;
       }
-    if (earlier)
+    if (earlier) {
       instruction.replaceAllUsesWith(earlier);
-    else
+      replaced(&instruction, earlier);
+    } else
       same.push_back(&instruction);
   }
 }

@@ -2,11 +2,12 @@
 // stay constants: `xor ebx, ebx` reads ebx twice (two truncs), and only once the reads are
 // recognized as one value does the xor fold to 0. A value found equal to an earlier one of
 // the block, or a constant or operand it simplifies to, replaces the new instruction's uses
-// (registers and flag thunks follow replaceAllUsesWith); the instruction stays, dead, for
-// the optimizer to delete, so that no pointer to it dangles.
+// (the caller is told, so that registers and flag thunks follow: RegisterFile::valueReplaced);
+// the instruction stays, dead, for the optimizer to delete, so that no pointer to it dangles.
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/DataLayout.h>
 
@@ -17,8 +18,10 @@ namespace hoist {
 class LocalSimplifier {
 public:
   explicit LocalSimplifier(const llvm::DataLayout &layout) : layout_(layout) {}
-  /// Simplifies the instructions of `bb` after `after` (all of them when null).
-  void run(llvm::BasicBlock *bb, llvm::Instruction *after);
+  /// Simplifies the instructions of `bb` after `after` (all of them when null); `replaced`
+  /// is called after each replaceAllUsesWith.
+  void run(llvm::BasicBlock *bb, llvm::Instruction *after,
+           llvm::function_ref<void(llvm::Value *from, llvm::Value *to)> replaced);
 
 private:
   const llvm::DataLayout &layout_;
