@@ -60,13 +60,24 @@ static void convertOperand(const ZydisDecodedOperand &in, Operand &out) {
 
 DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address,
                              Instr &out) const {
+  return decode(bytes, size, address, out, /*reset=*/true);
+}
+
+DecodeStatus Decoder::decodeIntoFresh(const uint8_t *bytes, size_t size, uint64_t address,
+                                      Instr &out) const {
+  return decode(bytes, size, address, out, /*reset=*/false);
+}
+
+DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address, Instr &out,
+                             bool reset) const {
   ZydisDecodedInstruction raw;
   ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
   ZyanStatus status = ZydisDecoderDecodeFull(&decoder_, bytes, size, &raw, ops);
   if (!ZYAN_SUCCESS(status))
     return status == ZYDIS_STATUS_NO_MORE_DATA ? DecodeStatus::NoMoreData : DecodeStatus::Invalid;
 
-  out = Instr{};
+  if (reset)
+    out = Instr{};
   out.address = address;
   out.length = raw.length;
   std::memcpy(out.bytes.data(), bytes, raw.length);

@@ -20,8 +20,16 @@ public:
   Decoder();
   /// Decodes the instruction at `bytes` (at most `size` bytes are read), located at `address`.
   DecodeStatus decode(const uint8_t *bytes, size_t size, uint64_t address, Instr &out) const;
+  /// The same into an `out` that is default-constructed (a fresh element of a buffer), which
+  /// is not reset again: the reset was a sixth of the conversion around Zydis, paid for every
+  /// instruction the lifter decodes again.
+  DecodeStatus decodeIntoFresh(const uint8_t *bytes, size_t size, uint64_t address,
+                               Instr &out) const;
 
 private:
+  DecodeStatus decode(const uint8_t *bytes, size_t size, uint64_t address, Instr &out,
+                      bool reset) const;
+
   ZydisDecoder decoder_;
 };
 

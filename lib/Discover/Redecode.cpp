@@ -16,7 +16,7 @@ std::optional<ExploredFunction> redecode(const Image &image, const Decoder &deco
       llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
       Instr &instr = buffer.emplace_back();
       if (bytes.empty() ||
-          decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
+          decoder.decodeIntoFresh(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
         return std::nullopt;
       address = instr.next();
       if (address > block.endAddress)
