@@ -40,7 +40,7 @@ private:
 
 } // namespace
 
-void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image) {
+void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which) {
   // Allocas the round's first passes made (brightening's promoted stack) become values.
   passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
   // The lifter's own shapes first: flag formulas before InstCombine rewrites them, and the State
@@ -59,11 +59,16 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image) {
   passes.addPass(llvm::ReassociatePass());
   // State fields a loop reads and writes become values carried by the loop (LICM's scalar
   // promotion: State does not alias guest memory), as O1's loop passes did; the interpreter
-  // loops of the deobfuscation samples (tests/deobfuscate) shrink by a third with it.
-  llvm::FunctionPassManager loops;
-  loops.addPass(llvm::createFunctionToLoopPassAdaptor(
-      llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));
-  passes.addPass(IfLoopsPass(std::move(loops)));
+  // loops of the deobfuscation samples (tests/deobfuscate) shrink by a third with it. Once:
+  // what the first round promoted stays promoted, and on a sample of bash's functions LICM in
+  // the later rounds cost a tenth of the whole fixpoint and left the IR 0.05% larger than
+  // without it (docs/PERFORMANCE.md, "Fifth pass — cleanup and -j").
+  if (which == CleanupRound::First) {
+    llvm::FunctionPassManager loops;
+    loops.addPass(llvm::createFunctionToLoopPassAdaptor(
+        llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));
+    passes.addPass(IfLoopsPass(std::move(loops)));
+  }
   // What InstCombine and Reassociate made equal (address arithmetic InstCombine rewrote into
   // the same getelementptr, State loads SimplifyCFG brought into one block with their store),
   // and Hoist's passes again on what InstCombine left: a load whose other users are gone now

@@ -74,8 +74,12 @@ struct PassSetup {
 /// Adds every Hoist pass to `passes`, in the order one fixpoint round runs them.
 void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image);
 
+/// Which of the fixpoint's rounds addCleanupRound builds.
+enum class CleanupRound { First, Later };
+
 /// Adds one round of the -O1 fixpoint: Hoist's passes and the LLVM passes lifted code needs
-/// (lib/Passes/CleanupRound.cpp says which and why).
-void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image);
+/// (lib/Passes/CleanupRound.cpp says which and why). Only the first round promotes State out of
+/// loops (LICM).
+void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which);
 
 } // namespace hoist

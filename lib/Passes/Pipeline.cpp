@@ -136,20 +136,24 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   llvm::PassBuilder &builder = setup.builder;
 
   auto start = std::chrono::steady_clock::now();
-  llvm::FunctionPassManager round;
-  if (options.deobfuscate)
-    addDeobfuscationPasses(round, options.deobfuscationStats);
-  if (options.addRoundPasses)
-    options.addRoundPasses(round);
-  addCleanupRound(round, image);
-  llvm::ModulePassManager fixpoint;
-  fixpoint.addPass(SelectedFunctionsPass(
-      std::move(round), [&changing](const llvm::Function &function) {
-        return changing.count(&function) > 0;
-      }));
+  auto roundPasses = [&](CleanupRound which) {
+    llvm::FunctionPassManager round;
+    if (options.deobfuscate)
+      addDeobfuscationPasses(round, options.deobfuscationStats);
+    if (options.addRoundPasses)
+      options.addRoundPasses(round);
+    addCleanupRound(round, image, which);
+    return round;
+  };
+  auto onChanging = [&changing](const llvm::Function &function) {
+    return changing.count(&function) > 0;
+  };
+  llvm::ModulePassManager firstRound, laterRound;
+  firstRound.addPass(SelectedFunctionsPass(roundPasses(CleanupRound::First), onChanging));
+  laterRound.addPass(SelectedFunctionsPass(roundPasses(CleanupRound::Later), onChanging));
   uint64_t count = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds && !changing.empty(); ++i) {
-    fixpoint.run(module, setup.modules);
+    (i == 0 ? firstRound : laterRound).run(module, setup.modules);
     if (i == 0 && options.afterFirstRound) {
       options.afterFirstRound();
       // It may have changed the module outside these managers: nothing cached holds, and every

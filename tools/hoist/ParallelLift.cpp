@@ -22,8 +22,29 @@ namespace hoist {
 namespace {
 
 /// Functions per chunk: enough that a worker's fixed costs (a context, a module, the
-/// optimizer's set-up) are shared, few enough that a chunk's IR stays small.
+/// optimizer's set-up) are shared, few enough that a chunk's IR stays small. (64 made bash's
+/// `--all -j 1` 0.5% fewer machine instructions by callgrind: the fixed costs are small.)
 constexpr size_t FunctionsPerChunk = 16;
+
+/// The chunks in the order the workers take them: largest first, so that no worker is left
+/// with a large chunk when the others have finished. A chunk's size is the span of addresses
+/// from its first function to the next chunk's (the functions are sorted; the last chunk counts
+/// to its last entry), which follows the machine code it holds without decoding it again.
+/// Which worker lifts a chunk changes nothing in its output.
+std::vector<size_t> largestChunksFirst(llvm::ArrayRef<uint64_t> entries, size_t chunks) {
+  std::vector<uint64_t> span(chunks);
+  for (size_t chunk = 0; chunk < chunks; ++chunk) {
+    size_t first = chunk * FunctionsPerChunk;
+    size_t end = std::min(first + FunctionsPerChunk, entries.size());
+    span[chunk] = (end < entries.size() ? entries[end] : entries.back()) - entries[first];
+  }
+  std::vector<size_t> order(chunks);
+  for (size_t chunk = 0; chunk < chunks; ++chunk)
+    order[chunk] = chunk;
+  std::stable_sort(order.begin(), order.end(),
+                   [&span](size_t a, size_t b) { return span[a] > span[b]; });
+  return order;
+}
 
 struct ChunkOutcome {
   LiftStats stats;
@@ -121,9 +142,11 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
   size_t chunks = (entries.size() + FunctionsPerChunk - 1) / FunctionsPerChunk;
   // Each worker keeps only its own chunk's IR; what stays is a chunk's stats and diagnostics.
   std::vector<ChunkOutcome> outcomes(chunks);
-  std::atomic<size_t> nextChunk{0};
+  std::vector<size_t> order = largestChunksFirst(entries, chunks);
+  std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t chunk = nextChunk++; chunk < chunks; chunk = nextChunk++) {
+    for (size_t taken = next++; taken < chunks; taken = next++) {
+      size_t chunk = order[taken];
       size_t first = chunk * FunctionsPerChunk;
       size_t count = std::min(FunctionsPerChunk, entries.size() - first);
       liftChunk(image, discoverer, llvm::ArrayRef(entries).slice(first, count), options,
