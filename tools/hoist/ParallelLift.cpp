@@ -54,8 +54,6 @@ struct ChunkOutcome {
   std::optional<std::string> failure;   ///< a chunk that could not be written or verified
 };
 
-void addStats(LiftStats &total, const LiftStats &chunk) { addLiftStats(total, chunk); }
-
 /// Lifts, optimizes and writes one chunk in a context of its own.
 void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint64_t> entries,
                const LiftCommandOptions &options, ChunkOutcome &outcome) {
@@ -171,7 +169,7 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
   for (ChunkOutcome &outcome : outcomes) {
     if (outcome.failure)
       return makeError("{0}", *outcome.failure);
-    addStats(total, outcome.stats);
+    addLiftStats(total, outcome.stats);
     skipped += outcome.skipped;
     // In chunk order, which does not depend on the number of workers.
     for (llvm::json::Value &record : outcome.deobfuscation)
