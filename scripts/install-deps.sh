@@ -10,6 +10,7 @@ packages=(
   clang-19 lld-19 libclang-rt-19-dev
   csmith libcsmith-dev bc
   libz3-dev
+  libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
 )
 
 missing=()
