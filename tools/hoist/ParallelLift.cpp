@@ -157,7 +157,8 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
   // decoded-instruction cache freed and refilled among the blocks it keeps). Chunks lifted on
   // the main thread were served from those holes spread over the whole heap, and every
   // allocation and use of the IR missed the cache more as the program grew: 1M instructions
-  // took 2x the time per instruction of 100k (docs/PERFORMANCE.md).
+  // took 2x the time per instruction of 100k (docs/PERFORMANCE.md). mimalloc, the executables'
+  // allocator by default (cmake/Allocator.cmake), keeps a heap per thread as well.
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < workers; ++i)
     threads.emplace_back(work);
