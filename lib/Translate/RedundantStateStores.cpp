@@ -43,8 +43,7 @@ class Analysis {
 public:
   Analysis(llvm::Function &function, const StateEffectsMap *effects)
       : function_(function), state_(function.getArg(0)), effects_(effects),
-        layout_(function.getParent()->getDataLayout()),
-        callerSaved_(callerSavedBytes(*function.getParent())) {}
+        layout_(function.getParent()->getDataLayout()) {}
 
   /// Iterates to a fixpoint; false when the budget ran out (then nothing is removed).
   bool solve() {
@@ -77,20 +76,6 @@ private:
       int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
       bool overlaps = start < offset + (int64_t)size && offset < end;
       it = overlaps ? facts.erase(it) : std::next(it);
-    }
-  }
-
-  /// The caller-saved registers after a library call: State still holds what was stored, but
-  /// ClobberedStateStores may drop that store (nothing may read it), so no later store may be
-  /// dropped for repeating it. A value read from State stays known: no store is dropped there.
-  void forgetCallerSaved(Facts &facts) {
-    for (auto it = facts.begin(); it != facts.end();) {
-      int64_t start = it->first.offset;
-      int64_t end = start + (int64_t)layout_.getTypeStoreSize(it->first.type);
-      bool clobbered = it->second.stored && start >= 0 &&
-                       end <= (int64_t)callerSaved_.size() &&
-                       callerSaved_.find_first_in(start, end) != -1;
-      it = clobbered ? facts.erase(it) : std::next(it);
     }
   }
 
@@ -148,8 +133,9 @@ private:
         forgetWritten(facts, callee->writes);
       else if (call->mayWriteToMemory() && callReachesState(*call, state_, layout_))
         facts.clear();
-      else if (isLibraryCall(*call, state_, layout_))
-        forgetCallerSaved(facts);   // as ClobberedStateStores sees it: undefined after the call
+      // A library call needs no rule of its own: the import body stores a marker or a result
+      // into every caller-saved field right after it (ClobberMarkers.h), and those stores
+      // replace what was known, as any store does.
       return;
     }
     if (instruction.mayWriteToMemory())
@@ -209,7 +195,6 @@ private:
   const llvm::Value *state_;
   const StateEffectsMap *effects_;
   const llvm::DataLayout &layout_;
-  llvm::BitVector callerSaved_;
   std::map<llvm::BasicBlock *, Facts> exit_;
 };
 

@@ -42,26 +42,6 @@ llvm::ArrayRef<HoistStateField> callerSavedFields() {
   return fields;
 }
 
-llvm::BitVector callerSavedBytes(llvm::Module &module) {
-  const llvm::DataLayout &layout = module.getDataLayout();
-  llvm::StructType *type = getStateType(module.getContext());
-  const llvm::StructLayout *fields = layout.getStructLayout(type);
-  llvm::BitVector bytes(layout.getTypeAllocSize(type));
-  for (HoistStateField field : callerSavedFields()) {
-    uint64_t offset = fields->getElementOffset(field);
-    bytes.set(offset, offset + layout.getTypeStoreSize(type->getElementType(field)));
-  }
-  return bytes;
-}
-
-bool isLibraryCall(llvm::CallBase &call, const llvm::Value *state,
-                   const llvm::DataLayout &layout) {
-  if (call.isInlineAsm() || callReachesState(call, state, layout))
-    return false;
-  llvm::Function *callee = call.getCalledFunction();
-  return !callee || callee->getName() == "hoist_native_call";
-}
-
 bool isLiftedFunction(const llvm::Function &function) {
   return !function.isDeclaration() && function.arg_size() == 2 &&
          function.getReturnType()->isVoidTy() && function.getArg(0)->getType()->isPointerTy() &&

@@ -7,7 +7,6 @@
 #include "hoist/State.h"
 
 #include <llvm/ADT/ArrayRef.h>
-#include <llvm/ADT/BitVector.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstrTypes.h>
@@ -30,14 +29,6 @@ bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
 /// The State fields a native call leaves undefined (System V: the caller-saved registers and
 /// the status flags; DF is clear across calls, MXCSR and the x87 control word are preserved).
 llvm::ArrayRef<HoistStateField> callerSavedFields();
-
-/// The bytes of those fields.
-llvm::BitVector callerSavedBytes(llvm::Module &module);
-
-/// An inlined import: the native call of the library function (ImportCalls.cpp), which
-/// receives no State.
-bool isLibraryCall(llvm::CallBase &call, const llvm::Value *state,
-                   const llvm::DataLayout &layout);
 
 /// A lifted function or an import body: `void (State *noalias nocapture, memory)`.
 bool isLiftedFunction(const llvm::Function &function);

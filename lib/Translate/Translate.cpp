@@ -9,6 +9,7 @@
 #include "Translate/ImportCalls.h"
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
+#include "Translate/NullMemoryBase.h"
 #include "Translate/UnexpectedReturns.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
@@ -83,17 +84,18 @@ void letAliasAnalysisFollowState() {
 /// Lets LLVM inline lifted functions into each other more than into ordinary code: a lifted
 /// function's cost counts its State traffic and guest stack pushes, most of which the inlining
 /// itself removes (sort's comparison chain compare -> xmemcoll0 -> memcoll0 -> strcoll_loop
-/// costs 1,000-2,200 each against LLVM's 225; sort --parallel=1 on 20 MB took 1.34 s at 1,500
-/// and 1.14 s at 3,000, 1.65 s with library callers not inlined). Safe since library calls
-/// overwrite the caller-saved registers in the IR itself (ClobberMarkers.h): before,
-/// ClobberedStateStores and LLVM disagreed about them and an inlined callee could lose a
-/// caller's writeback. `-inline-threshold` counts only when given, so it is given as if on the
-/// command line (unless it was).
+/// costs 1,000-2,200 per function; xmemcoll0 with the rest inlined into it 5,440). Instructions
+/// sort --parallel=1 executes on 2 MB (callgrind; the original: 681 M): 1,339 M at 3,000
+/// (compare calls xmemcoll0), 1,084 M at 8,000, 1,105 M at 20,000; translating sort took 42 s
+/// at 3,000, 57 s at 8,000. Safe since library calls overwrite the caller-saved registers in
+/// the IR itself (ClobberMarkers.h): before, ClobberedStateStores and LLVM disagreed about
+/// them and an inlined callee could lose a caller's writeback. `-inline-threshold` counts
+/// only when given, so it is given as if on the command line (unless it was).
 void inlineLiftedCallsMore() {
   auto &options = llvm::cl::getRegisteredOptions();
   if (auto found = options.find("inline-threshold");
       found != options.end() && found->second->getNumOccurrences() == 0)
-    found->second->addOccurrence(0, "inline-threshold", "3000");
+    found->second->addOccurrence(0, "inline-threshold", "8000");
 }
 
 } // namespace
@@ -186,6 +188,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // Last: every pass before, LLVM's and Hoist's, saw the library calls overwrite the
   // caller-saved registers.
   removeClobberMarkers(*module);
+  useNullMemoryBase(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);
