@@ -2,8 +2,10 @@
 
 #include "Brighten/ImportEffects.h"
 #include "Brighten/LocalFrame.h"
+#include "Brighten/OffsetBounds.h"
 #include "Passes/Passes.h"
 
+#include <llvm/ADT/MapVector.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -24,7 +26,8 @@ struct Range {
 };
 
 /// A use of the stack at a constant offset: operand `operand` of `user` points there, and
-/// it reaches the bytes up to `end`.
+/// it reaches the bytes up to `end` (through a variable offset added there, if `user` is a
+/// gep: up to the largest the offset can be).
 struct Access {
   llvm::Instruction *user;
   unsigned operand;
@@ -33,10 +36,12 @@ struct Access {
   Range range() const { return {offset, end}; }
 };
 
-/// The uses of a stack alloca, if all are at constant offsets and reach known byte ranges.
+/// The uses of a stack alloca, if all are at constant offsets, or at variable offsets whose
+/// range is bounded, and reach known byte ranges.
 class StackUses {
 public:
-  StackUses(const llvm::DataLayout &layout, int64_t size) : layout_(layout), size_(size) {}
+  StackUses(const llvm::DataLayout &layout, int64_t size, OffsetBounds &bounds)
+      : layout_(layout), size_(size), bounds_(bounds) {}
 
   /// Follows the uses of `pointer` (the stack plus `offset`); one it cannot bound (a
   /// variable offset, the address converted or handed on) leaves the uses incomplete.
@@ -60,19 +65,72 @@ private:
     return true;
   }
   bool callArgument(llvm::CallBase &call, llvm::Use &use, int64_t offset);
+  bool variableOffset(llvm::GetElementPtrInst &gep, llvm::Use &use, int64_t offset);
+  /// The largest value of a length or count, when bounded.
+  std::optional<int64_t> largest(llvm::Value *count) const {
+    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(count))
+      return int64_t(constant->getZExtValue());
+    std::optional<ValueRange> range = bounds_.of(count);
+    if (!range || range->lowest < 0)
+      return std::nullopt;
+    return range->highest;
+  }
 
   const llvm::DataLayout &layout_;
   int64_t size_;
+  OffsetBounds &bounds_;
 };
+
+/// A gep that adds a variable offset (`buffer[i]`, a loop's index; its constant part folded
+/// in): it points into the bytes from its base up to the largest offset plus what its own
+/// uses reach from there, collected apart (they stay as they are; the gep's base is what a
+/// split points into its group). Only a non-negative range is taken: the base is then the
+/// lowest byte reached.
+bool StackUses::variableOffset(llvm::GetElementPtrInst &gep, llvm::Use &use, int64_t offset) {
+  if (gep.getPointerOperand() != use.get())
+    return false;
+  llvm::MapVector<llvm::Value *, llvm::APInt> variables;
+  llvm::APInt constant(64, 0);
+  if (!gep.collectOffset(layout_, 64, variables, constant))
+    return false;
+  // The loads and stores through the gep itself: the one a loop's walk may need done on
+  // every iteration.
+  std::vector<llvm::Instruction *> direct;
+  for (llvm::User *user : gep.users())
+    if (llvm::isa<llvm::LoadInst>(user) ||
+        (llvm::isa<llvm::StoreInst>(user) &&
+         llvm::cast<llvm::StoreInst>(user)->getPointerOperand() == &gep))
+      direct.push_back(llvm::cast<llvm::Instruction>(user));
+  int64_t lowest = constant.getSExtValue(), highest = lowest;
+  for (auto &[variable, scale] : variables) {
+    std::optional<ValueRange> range = bounds_.of(variable, direct);
+    if (!range || scale.isNegative() || scale.getActiveBits() > 32 || range->lowest < 0 ||
+        range->highest > size_)
+      return false;
+    lowest += range->lowest * scale.getSExtValue();
+    highest += range->highest * scale.getSExtValue();
+  }
+  if (lowest < 0 || offset + highest > size_)
+    return false;
+  StackUses reached(layout_, size_ - offset - highest, bounds_);
+  reached.collect(&gep, 0);
+  if (!reached.complete || !reached.lifetimes.empty())
+    return false;
+  int64_t end = 0;
+  for (const Access &access : reached.accesses)
+    end = std::max(end, access.end);
+  return access(use, offset, offset + highest + end);
+}
 
 bool StackUses::callArgument(llvm::CallBase &call, llvm::Use &use, int64_t offset) {
   if (llvm::isa<llvm::LifetimeIntrinsic>(call)) {
     lifetimes.push_back(&call);
     return true;
   }
+  // Of a variable length (memset of a buffer's first n & 31 bytes), as far as it can reach.
   if (auto *intrinsic = llvm::dyn_cast<llvm::MemIntrinsic>(&call)) {
-    auto *length = llvm::dyn_cast<llvm::ConstantInt>(intrinsic->getLength());
-    return length && access(use, offset, offset + int64_t(length->getZExtValue()));
+    std::optional<int64_t> length = largest(intrinsic->getLength());
+    return length && access(use, offset, offset + *length);
   }
   // An import's declaration (the C library's, or the Windows API's), whose effects are known.
   const llvm::Function *callee = call.getCalledFunction();
@@ -87,10 +145,11 @@ bool StackUses::callArgument(llvm::CallBase &call, llvm::Use &use, int64_t offse
       continue;
     if (write.bytes)
       return access(use, offset, offset + write.bytes);
-    auto *count = write.sizeArgument >= 0 && unsigned(write.sizeArgument) < call.arg_size()
-                      ? llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(write.sizeArgument))
-                      : nullptr;
-    return count && access(use, offset, offset + int64_t(count->getZExtValue()));
+    std::optional<int64_t> count =
+        write.sizeArgument >= 0 && unsigned(write.sizeArgument) < call.arg_size()
+            ? largest(call.getArgOperand(write.sizeArgument))
+            : std::nullopt;
+    return count && access(use, offset, offset + *count);
   }
   // Read from there up, as far as the string or buffer goes.
   return access(use, offset, size_);
@@ -107,6 +166,8 @@ void StackUses::collect(llvm::Value *pointer, int64_t offset) {
       if (bounded) {
         geps.push_back(gep);
         collect(gep, offset + delta.getSExtValue());
+      } else {
+        bounded = variableOffset(*gep, use, offset);
       }
     } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
       bounded = access(use, offset, offset + int64_t(layout_.getTypeStoreSize(load->getType())));
@@ -215,12 +276,12 @@ bool cutWideStores(StackUses &uses) {
   return true;
 }
 
-bool split(llvm::AllocaInst &stack) {
+bool split(llvm::AllocaInst &stack, OffsetBounds &bounds) {
   const llvm::DataLayout &layout = stack.getDataLayout();
   std::optional<llvm::TypeSize> size = stack.getAllocationSize(layout);
   if (!size || !stack.isStaticAlloca())
     return false;
-  StackUses uses(layout, int64_t(size->getFixedValue()));
+  StackUses uses(layout, int64_t(size->getFixedValue()), bounds);
   uses.collect(&stack, 0);
   // Cutting a store is right whatever else uses the stack; it pays once SROA can promote the
   // pieces (when the stack is not split, only after the uses it cannot bound are gone).
@@ -273,15 +334,20 @@ bool split(llvm::AllocaInst &stack) {
 } // namespace
 
 llvm::PreservedAnalyses SplitStackPass::run(llvm::Function &function,
-                                            llvm::FunctionAnalysisManager &) {
+                                            llvm::FunctionAnalysisManager &analyses) {
   std::vector<llvm::AllocaInst *> stacks;
   for (llvm::Instruction &instruction : function.getEntryBlock())
     if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
       if (alloca->getMetadata(StackMetadataKind) || alloca->getMetadata(StackPartMetadataKind))
         stacks.push_back(alloca);
+  OffsetBounds bounds(function, analyses);
   bool changed = false;
   for (llvm::AllocaInst *stack : stacks)
-    changed |= split(*stack);
+    if (split(*stack, bounds)) {
+      changed = true;
+      // The next stack's offsets are asked of the function as it is now.
+      bounds.invalidate();
+    }
   return preservedAfter(changed);
 }
 

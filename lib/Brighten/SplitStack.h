@@ -8,11 +8,13 @@
 // But the callee only reaches what its effects say (ImportEffects.h): the bytes it writes
 // through the pointer, and for a pointer it reads, the bytes from there up (the C library
 // reads strings and buffers forward). When every use of the stack is at a constant offset
-// (loads, stores, memory intrinsics of constant length, calls of imports whose effects are
-// known), the byte ranges used together are merged and each group becomes an alloca of its
-// own: the groups nothing hands out are SROA's again. Any other use (a variable offset, a
-// stack address stored, compared or given to a function whose effects are unknown) keeps the
-// stack whole.
+// (loads, stores, memory intrinsics, calls of imports whose effects are known), the byte
+// ranges used together are merged and each group becomes an alloca of its own: the groups
+// nothing hands out are SROA's again. A length or a gep's offset that varies counts as far
+// as ScalarEvolution bounds it (`memset(buffer, c, n & 31)`, `buffer[i]` in a loop up to n):
+// a spill beside a buffer given to memset is a value again. Any other use (an unbounded or
+// possibly negative offset, a stack address stored, compared or given to a function whose
+// effects are unknown) keeps the stack whole.
 #pragma once
 
 #include <llvm/IR/PassManager.h>

@@ -364,7 +364,7 @@ public:
         wide && isAffine(*wide))
       return simplifyAffine(root, *wide);
     // (The MBA may join sums in the IR even when it fails: the affine part collects again.)
-    return simplifyMba(root) || simplifyAffineAbove(root);
+    return simplifyMba(root) || simplifyAffineAbove(root) || simplifyOverSumsWithConstants(root);
   }
 
   /// The affine arithmetic above the bitwise parts, with those as leaves: what is left around
@@ -426,6 +426,25 @@ public:
         return true;
     }
     return simplifyCollected(root, *expression) || simplifyOverSignBits(root, *expression);
+  }
+
+  /// Sums under bitwise operators as leaves of a linear MBA with constants (LLVM's form of an
+  /// MBA over s = n - 1: `(s & 7) * 5 + (s ^ 7) * 7`, with s also written `2n + ~n`): exact
+  /// over the sums. Tried last, once nothing over the DAG's own leaves was found and the
+  /// affine part above had nothing to join: over n itself an MBA often simplifies further,
+  /// and the sums kept as leaves would stay (count_twice's pieces of k).
+  bool simplifyOverSumsWithConstants(llvm::Instruction *root) {
+    std::optional<Expression> expression =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves);
+    if (!expression || isLinearMba(*expression))
+      return false;
+    std::vector<llvm::Value *> sums = expression->arithmeticUnderBitwise();
+    if (sums.empty())
+      return false;
+    std::optional<Expression> overSums =
+        Expression::collect({root}, deobf::ExpressionKind::Mba, MaxNodes, MaxLeaves, sums);
+    return overSums && !isLinearMba(*overSums) && isLinearMbaWithConstants(*overSums) &&
+           overSums->mixesArithmeticAndBitwise() && simplifyCollected(root, *overSums);
   }
 
   /// The DAG again with right shifts of one value's sign as shifts of its sign bit

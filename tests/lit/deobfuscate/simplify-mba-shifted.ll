@@ -41,7 +41,7 @@ define i64 @six(i64 %a, i64 %b, i64 %c, i64 %d, i64 %e, i64 %f) {
 ; CHECK-NOT: xor
 ; CHECK-NOT: shl
 ; CHECK-NOT: select
-; CHECK: [[AC:%.*]] = add i64 %a, %c
+; CHECK: [[AC:%.*]] = add i64 {{%a, %c|%c, %a}}
 ; CHECK-NEXT: [[ACE:%.*]] = add i64 [[AC]], %e
 ; CHECK-NEXT: [[BD:%.*]] = add i64 %b, %d
 ; CHECK-NEXT: [[BDF:%.*]] = add i64 [[BD]], %f
