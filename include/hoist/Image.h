@@ -97,6 +97,12 @@ public:
   /// Reads `size` bytes at `address` (zero-fill for memory past the file bytes); false if any
   /// byte is outside every section.
   bool read(uint64_t address, void *out, size_t size) const;
+  /// Like read(), as the dynamic loader leaves memory: the pointers an ELF image's
+  /// R_X86_64_RELATIVE relocations fill (zero in a PIE's file) read as their link-time
+  /// address plus the load bias.
+  bool readRelocated(uint64_t address, void *out, size_t size) const;
+  /// The pointer the loader writes at `slot` by an R_X86_64_RELATIVE relocation, if one does.
+  std::optional<uint64_t> relocatedPointer(uint64_t slot) const;
 
   /// The address of a function or object symbol (static, dynamic, COFF or export), if any.
   std::optional<uint64_t> lookupSymbol(llvm::StringRef name) const;
@@ -123,6 +129,7 @@ private:
   std::vector<Symbol> symbols_;
   std::vector<Import> imports_;
   std::vector<Export> exports_;
+  std::vector<std::pair<uint64_t, uint64_t>> relocatedPointers_;   ///< (slot, value), by slot
   std::map<uint64_t, size_t> importBySlot_, importByStub_;
   std::map<uint64_t, size_t> sectionByAddress_;          ///< mapped, non-overlapping, by start
   std::map<uint64_t, std::string> nameByAddress_;

@@ -11,7 +11,6 @@
 namespace hoist {
 namespace {
 
-constexpr uint32_t RelocationRelative = 8; // R_X86_64_RELATIVE
 constexpr unsigned MaxCopies = 8;          // register copies followed back from the jmp
 constexpr unsigned MaxSearches = 64;       // backward searches per jmp
 
@@ -26,23 +25,6 @@ ZydisRegister gpr64(ZydisRegister reg) {
 }
 
 std::string regName(ZydisRegister reg) { return ZydisRegisterGetString(reg); }
-
-/// The addend of the R_X86_64_RELATIVE relocation that fills `slot`, if one does (a pointer in
-/// a position-independent image is its link-time address plus the load bias).
-std::optional<uint64_t> relativeRelocationAt(const Image &image, uint64_t slot) {
-  for (const Section &section : image.sections()) {
-    if (!section.mapped || section.name != ".rela.dyn")
-      continue;
-    for (uint64_t offset = 0; offset + 24 <= section.fileSize; offset += 24) {
-      uint64_t entry[3];
-      if (!image.read(section.address + offset, entry, sizeof entry))
-        break;
-      if (entry[0] == slot && (entry[1] & 0xffffffffu) == RelocationRelative)
-        return entry[2];
-    }
-  }
-  return std::nullopt;
-}
 
 /// A value the jump target may have: a constant, or what the loader puts in an import slot.
 struct Value {
@@ -191,10 +173,8 @@ std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot) {
   // one, or one in .data.rel.ro, which the loader makes read-only once relocated, may not.
   if (section->writable && !llvm::StringRef(section->name).starts_with(".data.rel.ro"))
     return std::nullopt;
-  if (std::optional<uint64_t> relocated = relativeRelocationAt(image, slot))
-    return relocated;
   uint64_t pointer = 0;
-  if (!image.read(slot, &pointer, sizeof pointer))
+  if (!image.readRelocated(slot, &pointer, sizeof pointer))
     return std::nullopt;
   return pointer;
 }

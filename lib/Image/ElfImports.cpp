@@ -42,6 +42,7 @@ bool isPltSection(llvm::StringRef name) {
   return name == ".plt" || name == ".plt.sec" || name == ".plt.bnd" || name == ".plt.got";
 }
 
+// Also records the pointers R_X86_64_RELATIVE relocations fill (Image::relocatedPointer).
 llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &elf,
                                       ElfFile::Elf_Shdr_Range sections) {
   for (const auto &table : sections) {
@@ -61,7 +62,10 @@ llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &el
     if (!relocations)
       return relocations.takeError();
     for (const auto &relocation : *relocations) {
-      if (!isImportRelocation(relocation.getType(/*isMips64EL=*/false)))
+      uint32_t type = relocation.getType(/*isMips64EL=*/false);
+      if (type == llvm::ELF::R_X86_64_RELATIVE)
+        builder.addRelocatedPointer(relocation.r_offset, relocation.r_addend);
+      if (!isImportRelocation(type))
         continue;
       auto symbol = elf.getRelocationSymbol(relocation, *symbols);
       if (!symbol)

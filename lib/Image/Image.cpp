@@ -147,6 +147,10 @@ llvm::Error Image::Builder::applyLoadBias(uint64_t bias) {
   for (Export &exported : image.exports_)
     if (exported.forwarder.empty())
       exported.address += bias;
+  for (auto &[slot, value] : image.relocatedPointers_) {
+    slot += bias;
+    value += bias;
+  }
   image.entry_ += bias;
   image.imageBase_ += bias;
   image.loadBias_ = bias;
@@ -188,6 +192,7 @@ std::unique_ptr<Image> Image::Builder::finish() {
     any = true;
   }
 
+  std::sort(image.relocatedPointers_.begin(), image.relocatedPointers_.end());
   std::stable_sort(image.symbols_.begin(), image.symbols_.end(),
                    [](const Symbol &a, const Symbol &b) { return a.address < b.address; });
 
@@ -286,6 +291,32 @@ bool Image::read(uint64_t address, void *out, size_t size) const {
 
   }
   return true;
+}
+
+bool Image::readRelocated(uint64_t address, void *out, size_t size) const {
+  if (!read(address, out, size))
+    return false;
+  auto *dest = static_cast<uint8_t *>(out);
+  uint64_t end = address + size;
+  // Slots are 8 bytes: the first one that can overlap starts at most 7 bytes below.
+  auto it = std::lower_bound(relocatedPointers_.begin(), relocatedPointers_.end(),
+                             std::make_pair(address < 7 ? 0 : address - 7, uint64_t(0)));
+  for (; it != relocatedPointers_.end() && it->first < end; ++it) {
+    uint8_t bytes[8];
+    std::memcpy(bytes, &it->second, sizeof bytes);
+    for (unsigned i = 0; i < 8; ++i)
+      if (it->first + i >= address && it->first + i < end)
+        dest[it->first + i - address] = bytes[i];
+  }
+  return true;
+}
+
+std::optional<uint64_t> Image::relocatedPointer(uint64_t slot) const {
+  auto it = std::lower_bound(relocatedPointers_.begin(), relocatedPointers_.end(),
+                             std::make_pair(slot, uint64_t(0)));
+  if (it == relocatedPointers_.end() || it->first != slot)
+    return std::nullopt;
+  return it->second;
 }
 
 std::optional<uint64_t> Image::lookupSymbol(llvm::StringRef name) const {

@@ -34,6 +34,9 @@ struct Image::Builder {
   void addSymbol(Symbol symbol) { image_->symbols_.push_back(std::move(symbol)); }
   void addImport(Import import) { image_->imports_.push_back(std::move(import)); }
   void addExport(Export exported) { image_->exports_.push_back(std::move(exported)); }
+  void addRelocatedPointer(uint64_t slot, uint64_t value) {
+    image_->relocatedPointers_.emplace_back(slot, value);
+  }
 
   const std::vector<Section> &sections() const { return image_->sections_; }
   const std::vector<Symbol> &symbols() const { return image_->symbols_; }

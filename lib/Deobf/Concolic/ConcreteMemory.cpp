@@ -62,7 +62,8 @@ MemoryByte ConcreteMemory::absoluteByte(const MemoryState &state, uint64_t addre
   if (section && state.clobberedSections.count(section->address))
     return MemoryByte{};
   uint8_t byte = 0;
-  if (!image_.read(address, &byte, 1))
+  // As the process sees it: a PIE's pointer tables (a threaded VM's handlers) are relocated.
+  if (!image_.readRelocated(address, &byte, 1))
     return MemoryByte{};
   MemoryByte known;
   known.kind = MemoryByte::Kind::Constant;
