@@ -48,8 +48,9 @@ struct OptimizeOptions {
 
 /// What one pass of the cleanup round did in one fixpoint round, over the functions it ran on.
 struct PassActivity {
-  std::string pass;   ///< its type and which of that type in the round: "EarlyCSEPass#1", "hoist::FoldFlagIdiomsPass#0"
-  unsigned round = 0; ///< 1 for the first fixpoint round
+  /// Its type and which of that type in the round: "EarlyCSEPass#1", "hoist::FoldFlagIdiomsPass#0".
+  std::string pass;
+  unsigned round = 0;    ///< 1 for the first fixpoint round
   uint64_t ran = 0;      ///< functions it ran on
   uint64_t changed = 0;  ///< of which it changed
   uint64_t skipped = 0;  ///< functions it was not run on: it had left them as they are
