@@ -61,8 +61,13 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
       llvm::InstCombineOptions().setMaxIterations(1).setVerifyFixpoint(false)));
   add(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
   // Shares the subexpressions of the flag formulas of one instruction (AF and OF both xor the
-  // operands with the result), which InstCombine writes in different orders.
-  add(llvm::ReassociatePass());
+  // operands with the result), which InstCombine writes in different orders. In the first round
+  // only: after it, Reassociate and InstCombine rewrite each other's operand order back and forth
+  // in nearly every function (a change each round, so every pass after them ran again), and on
+  // the samples of docs/PERFORMANCE.md ("Sixth pass: cleanup") the IR is as small or smaller
+  // without it.
+  if (which == CleanupRound::First)
+    add(llvm::ReassociatePass());
   // State fields a loop reads and writes become values carried by the loop (LICM's scalar
   // promotion: State does not alias guest memory), as O1's loop passes did; the interpreter
   // loops of the deobfuscation samples (tests/deobfuscate) shrink by a third with it. Once:

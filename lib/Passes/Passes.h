@@ -94,8 +94,8 @@ void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image,
 enum class CleanupRound { First, Later };
 
 /// Adds one round of the -O1 fixpoint: Hoist's passes and the LLVM passes lifted code needs
-/// (lib/Passes/CleanupRound.cpp says which and why). Only the first round promotes State out of
-/// loops (LICM).
+/// (lib/Passes/CleanupRound.cpp says which and why). Only the first round reassociates and
+/// promotes State out of loops (LICM).
 void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
                      const std::shared_ptr<FunctionVersions> &versions = nullptr);
 
