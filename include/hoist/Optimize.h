@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -45,10 +46,24 @@ struct OptimizeOptions {
   std::function<void()> afterFirstRound = nullptr;
 };
 
+/// What one pass of the cleanup round did in one fixpoint round, over the functions it ran on.
+struct PassActivity {
+  /// Its type and which of that type in the round: "EarlyCSEPass#1", "hoist::FoldFlagIdiomsPass#0".
+  std::string pass;
+  unsigned round = 0;    ///< 1 for the first fixpoint round
+  uint64_t ran = 0;      ///< functions it ran on
+  uint64_t changed = 0;  ///< of which it changed
+  uint64_t skipped = 0;  ///< functions it was not run on: it had left them as they are
+};
+
 struct OptimizeReport {
   uint64_t instructionsBefore = 0;
   /// The module's instruction count after each fixpoint round, in order.
   std::vector<uint64_t> instructionsPerRound;
+  /// The number of functions each fixpoint round ran on (those the round before changed).
+  std::vector<uint64_t> functionsPerRound;
+  /// Per fixpoint round, what each pass of the round did.
+  std::vector<PassActivity> passActivity;
   uint64_t instructionsAfter = 0;
   double fixpointMs = 0;   ///< the O1 + own passes rounds
   double finalMs = 0;      ///< LLVM's O2/O3 after the fixpoint

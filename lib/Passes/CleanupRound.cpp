@@ -40,23 +40,34 @@ private:
 
 } // namespace
 
-void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which) {
+void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
+                     const std::shared_ptr<FunctionVersions> &versions) {
+  auto add = [&](auto pass) { addMaybeSkipped(passes, std::move(pass), versions); };
   // Allocas the round's first passes made (brightening's promoted stack) become values.
-  passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  add(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
   // The lifter's own shapes first: flag formulas before InstCombine rewrites them, and the State
   // traffic around runtime calls, so that EarlyCSE forwards what is left.
-  addHoistPasses(passes, image);
+  addHoistPasses(passes, image, versions);
   // Loads of State after stores of it, and the duplicates of the lifter's per-instruction address
   // arithmetic; this also drops most of the dead flag computations before InstCombine, the
-  // costly pass, sees them.
-  passes.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  // costly pass, sees them. Without MemorySSA (its construction is a quarter of EarlyCSE's
+  // cost): a load is forwarded only from an access with no write in between; the second EarlyCSE
+  // below forwards across other writes with MemorySSA. On the samples of docs/PERFORMANCE.md
+  // ("Sixth pass: cleanup") that is 7% fewer machine instructions and the same or smaller IR;
+  // with neither EarlyCSE using MemorySSA the IR was up to 1.3% larger.
+  add(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
   // Once per round, as O1 runs it each time (one iteration, no fixpoint check).
-  passes.addPass(llvm::InstCombinePass(
+  add(llvm::InstCombinePass(
       llvm::InstCombineOptions().setMaxIterations(1).setVerifyFixpoint(false)));
-  passes.addPass(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
+  add(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
   // Shares the subexpressions of the flag formulas of one instruction (AF and OF both xor the
-  // operands with the result), which InstCombine writes in different orders.
-  passes.addPass(llvm::ReassociatePass());
+  // operands with the result), which InstCombine writes in different orders. In the first round
+  // only: after it, Reassociate and InstCombine rewrite each other's operand order back and forth
+  // in nearly every function (a change each round, so every pass after them ran again), and on
+  // the samples of docs/PERFORMANCE.md ("Sixth pass: cleanup") the IR is as small or smaller
+  // without it.
+  if (which == CleanupRound::First)
+    add(llvm::ReassociatePass());
   // State fields a loop reads and writes become values carried by the loop (LICM's scalar
   // promotion: State does not alias guest memory), as O1's loop passes did; the interpreter
   // loops of the deobfuscation samples (tests/deobfuscate) shrink by a third with it. Once:
@@ -67,19 +78,19 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
     llvm::FunctionPassManager loops;
     loops.addPass(llvm::createFunctionToLoopPassAdaptor(
         llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));
-    passes.addPass(IfLoopsPass(std::move(loops)));
+    add(IfLoopsPass(std::move(loops)));
   }
   // What InstCombine and Reassociate made equal (address arithmetic InstCombine rewrote into
   // the same getelementptr, State loads SimplifyCFG brought into one block with their store),
   // and Hoist's passes again on what InstCombine left: a load whose other users are gone now
   // narrows, a flag formula InstCombine exposed folds. Without this the next round did it, and
   // one more round confirmed: on bash's functions the first round ends 7% larger without it.
-  passes.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
-  addHoistPasses(passes, image);
-  passes.addPass(llvm::ADCEPass());
+  add(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  addHoistPasses(passes, image, versions);
+  add(llvm::ADCEPass());
   // The branches and blocks ADCE left empty; on a sample of ls's and kernelbase.dll's functions
   // the round's fixpoint was 0.5 to 1% larger than O1's without this, as small with it.
-  passes.addPass(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
+  add(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
 }
 
 } // namespace hoist

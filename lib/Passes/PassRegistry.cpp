@@ -59,14 +59,15 @@ PassSetup::PassSetup(
   builder.crossRegisterProxies(loops, functions, cgsccs, modules);
 }
 
-void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image) {
+void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image,
+                    const std::shared_ptr<FunctionVersions> &versions) {
   // Flags first: the lifter's own formulas are the easiest to recognize, before InstCombine
   // reshapes them.
-  passes.addPass(FoldFlagIdiomsPass());
+  addMaybeSkipped(passes, FoldFlagIdiomsPass(), versions);
   if (image)
-    passes.addPass(FoldImageLoadsPass(*image));
-  passes.addPass(NarrowTruncLoadsPass());
-  passes.addPass(DeadStateStoresPass());
+    addMaybeSkipped(passes, FoldImageLoadsPass(*image), versions);
+  addMaybeSkipped(passes, NarrowTruncLoadsPass(), versions);
+  addMaybeSkipped(passes, DeadStateStoresPass(), versions);
 }
 
 } // namespace hoist

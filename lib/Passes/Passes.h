@@ -2,7 +2,10 @@
 // produces that LLVM's own pipeline leaves alone; docs/OPTIMIZE.md says which and why.
 #pragma once
 
+#include "Passes/SkipUnchanged.h"
+
 #include <functional>
+#include <memory>
 
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -71,15 +74,29 @@ struct PassSetup {
   llvm::PassBuilder builder;
 };
 
-/// Adds every Hoist pass to `passes`, in the order one fixpoint round runs them.
-void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image);
+/// Adds `pass` to `passes`; with `versions`, skipped on functions it left unchanged before and
+/// nothing changed since (lib/Passes/SkipUnchanged.h).
+template <typename PassT>
+void addMaybeSkipped(llvm::FunctionPassManager &passes, PassT pass,
+                     const std::shared_ptr<FunctionVersions> &versions) {
+  if (versions)
+    passes.addPass(SkipUnchangedPass<PassT>(std::move(pass), versions));
+  else
+    passes.addPass(std::move(pass));
+}
+
+/// Adds every Hoist pass to `passes`, in the order one fixpoint round runs them; with `versions`,
+/// each is skipped where it would find nothing new (addMaybeSkipped).
+void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image,
+                    const std::shared_ptr<FunctionVersions> &versions = nullptr);
 
 /// Which of the fixpoint's rounds addCleanupRound builds.
 enum class CleanupRound { First, Later };
 
 /// Adds one round of the -O1 fixpoint: Hoist's passes and the LLVM passes lifted code needs
-/// (lib/Passes/CleanupRound.cpp says which and why). Only the first round promotes State out of
-/// loops (LICM).
-void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which);
+/// (lib/Passes/CleanupRound.cpp says which and why). Only the first round reassociates and
+/// promotes State out of loops (LICM).
+void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
+                     const std::shared_ptr<FunctionVersions> &versions = nullptr);
 
 } // namespace hoist

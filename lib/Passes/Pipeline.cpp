@@ -136,13 +136,25 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   llvm::PassBuilder &builder = setup.builder;
 
   auto start = std::chrono::steady_clock::now();
+  // Passes are not run again on a function they left as it is while nothing changed it since
+  // (lib/Passes/SkipUnchanged.h): the same IR, less work, above all in the round that confirms
+  // the fixpoint. The callers' round passes always run (they may read other functions), but
+  // what they change is recorded.
+  auto versions = std::make_shared<FunctionVersions>();
   auto roundPasses = [&](CleanupRound which) {
     llvm::FunctionPassManager round;
-    if (options.deobfuscate)
-      addDeobfuscationPasses(round, options.deobfuscationStats);
-    if (options.addRoundPasses)
-      options.addRoundPasses(round);
-    addCleanupRound(round, image, which);
+    versions->startRound();
+    if (options.deobfuscate) {
+      llvm::FunctionPassManager deobfuscation;
+      addDeobfuscationPasses(deobfuscation, options.deobfuscationStats);
+      round.addPass(SkipUnchangedPass(std::move(deobfuscation), versions, /*alwaysRun=*/true));
+    }
+    if (options.addRoundPasses) {
+      llvm::FunctionPassManager added;
+      options.addRoundPasses(added);
+      round.addPass(SkipUnchangedPass(std::move(added), versions, /*alwaysRun=*/true));
+    }
+    addCleanupRound(round, image, which, versions);
     return round;
   };
   auto onChanging = [&changing](const llvm::Function &function) {
@@ -153,6 +165,8 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   laterRound.addPass(SelectedFunctionsPass(roundPasses(CleanupRound::Later), onChanging));
   uint64_t count = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds && !changing.empty(); ++i) {
+    report.functionsPerRound.push_back(changing.size());
+    versions->startCounting(i + 1);
     (i == 0 ? firstRound : laterRound).run(module, setup.modules);
     if (i == 0 && options.afterFirstRound) {
       options.afterFirstRound();
@@ -162,6 +176,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
       setup.functions.clear();
       setup.cgsccs.clear();
       setup.modules.clear();
+      versions->forgetAll();
       changing = allWorkedOn(module, options);
       count = totalOf(changing);
     } else {
@@ -170,6 +185,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
     report.instructionsPerRound.push_back(count);
   }
   report.fixpointMs = millisecondsSince(start);
+  report.passActivity = versions->activity();
 
   if (options.level >= 2) {
     start = std::chrono::steady_clock::now();

@@ -100,6 +100,15 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < report.instructionsPerRound.size(); ++i)
       llvm::errs() << ", " << report.instructionsPerRound[i] << " after round " << i + 1;
     llvm::errs() << ", " << hoist::countInstructions(*module) << " after\n";
+    if (!report.functionsPerRound.empty()) {
+      llvm::errs() << "functions per round:";
+      for (uint64_t functions : report.functionsPerRound)
+        llvm::errs() << " " << functions;
+      llvm::errs() << "\n";
+    }
+    for (const hoist::PassActivity &pass : report.passActivity)
+      llvm::errs() << llvm::formatv("round {0} {1}: ran {2}, changed {3}, skipped {4}\n",
+                                    pass.round, pass.pass, pass.ran, pass.changed, pass.skipped);
     llvm::errs() << llvm::formatv("time: {0:F1} ms", milliseconds);
     if (OptLevel > 0)
       llvm::errs() << llvm::formatv(" (fixpoint {0:F1} ms, final {1:F1} ms)", report.fixpointMs,

@@ -68,6 +68,23 @@ TEST(Pipeline, FixpointStopsAtTheFirstRoundThatChangesNothing) {
   EXPECT_FALSE(llvm::verifyModule(*lifted.module, &llvm::errs()));
 }
 
+TEST(Pipeline, ReportSaysWhatEachRoundRanAndChanged) {
+  Lifted lifted;
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), {.level = 1});
+  ASSERT_EQ(report.functionsPerRound.size(), report.instructionsPerRound.size());
+  for (uint64_t functions : report.functionsPerRound)
+    EXPECT_EQ(functions, 1u);   // the one lifted function, until its round changes nothing
+  uint64_t changedInFirst = 0;
+  for (const PassActivity &pass : report.passActivity) {
+    EXPECT_EQ(pass.ran + pass.skipped, 1u) << pass.pass << " in round " << pass.round;
+    EXPECT_LE(pass.round, report.instructionsPerRound.size());
+    EXPECT_LE(pass.changed, pass.ran);
+    if (pass.round == 1)
+      changedInFirst += pass.changed;
+  }
+  EXPECT_GT(changedInFirst, 0u);
+}
+
 TEST(Pipeline, FixpointKeepsToItsRoundBudget) {
   Lifted lifted;
   OptimizeReport report =
