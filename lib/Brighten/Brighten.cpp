@@ -383,7 +383,8 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     for (const Candidate &member : members) {
       llvm::Function *flat = flatCopy(*member.lifted, callees);
       llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
-      for (const char *attribute : {ImageDataAttribute, CodeAddressAttribute})
+      for (const char *attribute :
+           {ImageDataAttribute, CodeAddressAttribute, UncarriedAddressAttribute})
         if (probe && flat->hasFnAttribute(attribute))
           (*probe)->addFnAttr(flat->getFnAttribute(attribute));
       flat->eraseFromParent();

@@ -198,21 +198,22 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
   }
 }
 
-void addCodeAddress(llvm::Function &function, uint64_t address) {
+void addListedAddress(llvm::Function &function, const char *attribute, uint64_t address) {
   std::string hex = "0x" + llvm::utohexstr(address, true);
-  llvm::Attribute known = function.getFnAttribute(CodeAddressAttribute);
+  llvm::Attribute known = function.getFnAttribute(attribute);
   if (!known.isValid()) {
-    function.addFnAttr(CodeAddressAttribute, hex);
+    function.addFnAttr(attribute, hex);
     return;
   }
   llvm::SmallVector<llvm::StringRef, 4> listed;
   known.getValueAsString().split(listed, ',');
   if (!llvm::is_contained(listed, hex))
-    function.addFnAttr(CodeAddressAttribute, (known.getValueAsString() + "," + hex).str());
+    function.addFnAttr(attribute, (known.getValueAsString() + "," + hex).str());
 }
 
-std::optional<uint64_t> codeAddressSurvives(const llvm::Function &function) {
-  llvm::Attribute known = function.getFnAttribute(CodeAddressAttribute);
+std::optional<uint64_t> listedAddressSurvives(const llvm::Function &function,
+                                              const char *attribute) {
+  llvm::Attribute known = function.getFnAttribute(attribute);
   if (!known.isValid())
     return std::nullopt;
   std::set<uint64_t> addresses;

@@ -25,15 +25,21 @@ struct Section;
 
 inline constexpr const char *ImageDataAttribute = "hoist-image-data";
 /// The code addresses a function hands on as values ("0x401000,0x401080"): brightening
-/// declines it if one survives simplification (codeAddressSurvives).
+/// declines it if one survives simplification (listedAddressSurvives).
 inline constexpr const char *CodeAddressAttribute = "hoist-code-addresses";
+/// The addresses of memory the recompiled program does not carry (`.data.rel.ro`, the GOT) a
+/// function hands on as values: like code addresses, they decline it only if one survives
+/// simplification (a VM's handler table left in a dead register does not).
+inline constexpr const char *UncarriedAddressAttribute = "hoist-uncarried-addresses";
 
-/// Adds `address` to `function`'s CodeAddressAttribute.
-void addCodeAddress(llvm::Function &function, uint64_t address);
+/// Adds `address` to `function`'s list of addresses `attribute` (CodeAddressAttribute or
+/// UncarriedAddressAttribute).
+void addListedAddress(llvm::Function &function, const char *attribute, uint64_t address);
 
-/// The first code address of `function`'s CodeAddressAttribute still used in its body (as
-/// a 64-bit constant or its low 32 bits), or nullopt.
-std::optional<uint64_t> codeAddressSurvives(const llvm::Function &function);
+/// The first address of `function`'s list `attribute` still used in its body (as a 64-bit
+/// constant or its low 32 bits), or nullopt.
+std::optional<uint64_t> listedAddressSurvives(const llvm::Function &function,
+                                              const char *attribute);
 
 class ImageDataPass : public llvm::PassInfoMixin<ImageDataPass> {
 public:

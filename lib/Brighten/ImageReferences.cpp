@@ -132,16 +132,16 @@ bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &secti
       if (!address)
         continue;
       llvm::Constant *pointer = imageDataPointer(module, image, *address);
-      // A code address means the original function, which the recompiled program does not
-      // have; but it may die in simplification (the return address `push`/`ret` obfuscation
-      // leaves in a dead stack slot or scratch register), so the probe decides
-      // (readSignatureProbe), not this first sight of it.
-      if (!pointer && image.sectionAt(*address)->executable) {
-        addCodeAddress(flat, *address);
-        continue;
-      }
+      // A code address means the original function, and an address in memory the recompiled
+      // program does not carry means what only the original process has; but either may die
+      // in simplification (the return address `push`/`ret` obfuscation leaves in a dead stack
+      // slot or scratch register, a PIE VM's handler table), so the probe decides
+      // (readSignatureProbe), not this first sight of it. A load that stays keeps its address.
       if (!pointer) {
-        flat.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(*address, true));
+        addListedAddress(flat,
+                         image.sectionAt(*address)->executable ? CodeAddressAttribute
+                                                               : UncarriedAddressAttribute,
+                         *address);
         continue;
       }
       operand.set(llvm::ConstantExpr::getTrunc(

@@ -7,6 +7,7 @@
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/DemandedBits.h>
@@ -496,12 +497,17 @@ bool isProbeEntryValue(const llvm::Value *value, HoistStateField field, unsigned
 
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                                                         CallingConvention convention) {
-  if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
+  auto uncarried = [](llvm::StringRef address) {
     return llvm::formatv("accesses the binary's memory at {0}, which holds what only the "
                          "original process has (code, the GOT, relocated pointers, imports)",
-                         data.getValueAsString())
+                         address)
         .str();
-  if (std::optional<uint64_t> code = codeAddressSurvives(probe))
+  };
+  if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
+    return uncarried(data.getValueAsString());
+  if (std::optional<uint64_t> data = listedAddressSurvives(probe, UncarriedAddressAttribute))
+    return uncarried("0x" + llvm::utohexstr(*data, true));
+  if (std::optional<uint64_t> code = listedAddressSurvives(probe, CodeAddressAttribute))
     return llvm::formatv("hands on the code address {0:x}, which means the original "
                          "function, which the recompiled program does not have",
                          *code)
