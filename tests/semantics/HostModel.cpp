@@ -1,0 +1,143 @@
+#include "HostModel.h"
+
+#include "CodeLayout.h"
+#include "StateGenerator.h"
+#include "XsaveArea.h"
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+namespace hoist::test {
+namespace {
+
+constexpr uint32_t ModelledMxcsrMask = 0xffff;   // lib/Semantics/LegacyRegion.h
+constexpr size_t MxcsrOffset = 24, MxcsrMaskOffset = 28;
+
+uint32_t read32(const uint8_t *bytes) {
+  uint32_t value;
+  std::memcpy(&value, bytes, 4);
+  return value;
+}
+
+bool inArena(uint64_t address, uint64_t size) {
+  return address >= layout::ArenaAddress &&
+         address + size <= layout::ArenaAddress + layout::ArenaSize;
+}
+
+/// The MXCSR value the instruction loads, when it loads one from memory.
+std::optional<uint32_t> loadedMxcsr(const Instr &instr, const CpuState &in, const uint8_t *arena) {
+  uint64_t offset = 0;
+  switch (instr.mnemonic) {
+  case ZYDIS_MNEMONIC_LDMXCSR:
+  case ZYDIS_MNEMONIC_VLDMXCSR:
+    break;
+  case ZYDIS_MNEMONIC_FXRSTOR:
+  case ZYDIS_MNEMONIC_FXRSTOR64:
+  case ZYDIS_MNEMONIC_XRSTOR:
+  case ZYDIS_MNEMONIC_XRSTOR64:
+    offset = MxcsrOffset;
+    break;
+  default:
+    return std::nullopt;
+  }
+  uint64_t address = effectiveAddress(instr, instr.op(0), in) + offset;
+  if (!inArena(address, 4))
+    return std::nullopt;
+  return read32(arena + (address - layout::ArenaAddress));
+}
+
+bool isSha(ZydisMnemonic mnemonic) {
+  switch (mnemonic) {
+  case ZYDIS_MNEMONIC_SHA1MSG1:
+  case ZYDIS_MNEMONIC_SHA1MSG2:
+  case ZYDIS_MNEMONIC_SHA1NEXTE:
+  case ZYDIS_MNEMONIC_SHA1RNDS4:
+  case ZYDIS_MNEMONIC_SHA256MSG1:
+  case ZYDIS_MNEMONIC_SHA256MSG2:
+  case ZYDIS_MNEMONIC_SHA256RNDS2:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<unsigned> vectorIndex(ZydisRegister reg) {
+  if (reg >= ZYDIS_REGISTER_XMM0 && reg <= ZYDIS_REGISTER_XMM15)
+    return reg - ZYDIS_REGISTER_XMM0;
+  if (reg >= ZYDIS_REGISTER_YMM0 && reg <= ZYDIS_REGISTER_YMM15)
+    return reg - ZYDIS_REGISTER_YMM0;
+  return std::nullopt;
+}
+
+} // namespace
+
+uint32_t hostMxcsrMask() {
+  static const uint32_t mask = [] {
+    alignas(16) uint8_t area[512] = {};
+    asm volatile("fxsave64 %0" : "=m"(area));
+    uint32_t saved = read32(area + MxcsrMaskOffset);
+    return saved ? saved : 0xffbfu;
+  }();
+  return mask;
+}
+
+bool modelChoosesOutcome(const Instr &instr, const CpuState &in, const RunResult &native,
+                         const RunResult &lifted, const uint8_t *nativeArena) {
+  if (native.outcome != Outcome::Exit || lifted.outcome != Outcome::Fault)
+    return false;
+  if (std::optional<uint32_t> value = loadedMxcsr(instr, in, nativeArena)) {
+    uint32_t hostOnly = hostMxcsrMask() & ~ModelledMxcsrMask;
+    return (*value & ~ModelledMxcsrMask) != 0 && (*value & ~ModelledMxcsrMask & ~hostOnly) == 0;
+  }
+  if (isSha(instr.mnemonic) && instr.op(1).kind == Operand::Kind::Mem)
+    return effectiveAddress(instr, instr.op(1), in) % 16 != 0;
+  return false;
+}
+
+void acceptHostMxcsrMask(const uint8_t *nativeArea, uint8_t *liftedArea) {
+  uint32_t nativeMask = read32(nativeArea + MxcsrMaskOffset);
+  if (nativeMask == hostMxcsrMask() && read32(liftedArea + MxcsrMaskOffset) == ModelledMxcsrMask &&
+      (nativeMask & ModelledMxcsrMask) == ModelledMxcsrMask)
+    std::memcpy(liftedArea + MxcsrMaskOffset, nativeArea + MxcsrMaskOffset, 4);
+}
+
+void acceptDotProductNans(const Instr &instr, const FpState &native, FpState &lifted) {
+  bool singles;
+  switch (instr.mnemonic) {
+  case ZYDIS_MNEMONIC_DPPS:
+  case ZYDIS_MNEMONIC_VDPPS:
+    singles = true;
+    break;
+  case ZYDIS_MNEMONIC_DPPD:
+  case ZYDIS_MNEMONIC_VDPPD:
+    singles = false;
+    break;
+  default:
+    return;
+  }
+  std::optional<unsigned> index = vectorIndex(instr.op(0).reg);
+  if (!index)
+    return;
+  auto *nativeBytes = reinterpret_cast<const uint8_t *>(native.ymm[*index]);
+  auto *liftedBytes = reinterpret_cast<uint8_t *>(lifted.ymm[*index]);
+  unsigned width = singles ? 4 : 8;
+  for (unsigned at = 0; at < 32; at += width) {
+    bool bothNan;
+    if (singles) {
+      float a, b;
+      std::memcpy(&a, nativeBytes + at, 4);
+      std::memcpy(&b, liftedBytes + at, 4);
+      bothNan = std::isnan(a) && std::isnan(b);
+    } else {
+      double a, b;
+      std::memcpy(&a, nativeBytes + at, 8);
+      std::memcpy(&b, liftedBytes + at, 8);
+      bothNan = std::isnan(a) && std::isnan(b);
+    }
+    if (bothNan)
+      std::memcpy(liftedBytes + at, nativeBytes + at, width);
+  }
+}
+
+} // namespace hoist::test

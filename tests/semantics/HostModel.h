@@ -1,0 +1,32 @@
+// What the host CPU's model decides where the manual leaves vendors and models a choice, and
+// the differential harness's allowance for exactly those cases (docs/TESTING.md, "Model
+// differences"). The lifter models a CPU without the choices below; a host that makes them
+// (AMD's misaligned-SSE MXCSR bit, for one) must not read as a mismatch.
+#pragma once
+
+#include "CpuState.h"
+#include "Decode/Instr.h"
+
+#include <cstdint>
+
+namespace hoist::test {
+
+/// The host's MXCSR_MASK as fxsave stores it (0xffbf when the processor stores zero).
+uint32_t hostMxcsrMask();
+
+/// Whether a state where native and lifted outcomes differ shows a model's choice: an MXCSR
+/// value with a bit only this host defines (ldmxcsr, fxrstor, xrstor load it without #GP),
+/// or a misaligned SHA memory operand that this host reads without #GP.
+bool modelChoosesOutcome(const Instr &instr, const CpuState &in, const RunResult &native,
+                         const RunResult &lifted, const uint8_t *nativeArena);
+
+/// Copies into `lifted` what the host chose where the model decides: the MXCSR_MASK field of
+/// an fxsave/xsave area (`area` bytes into the arenas), if the host's mask only adds bits.
+void acceptHostMxcsrMask(const uint8_t *nativeArea, uint8_t *liftedArea);
+
+/// dpps/dppd with more than one NaN among the products: which NaN the sum propagates is the
+/// adder tree's order, a model's choice. Lanes of the destination where both runs hold a NaN
+/// take the native payload.
+void acceptDotProductNans(const Instr &instr, const FpState &native, FpState &lifted);
+
+} // namespace hoist::test
