@@ -103,6 +103,10 @@ public:
   bool readRelocated(uint64_t address, void *out, size_t size) const;
   /// The pointer the loader writes at `slot` by an R_X86_64_RELATIVE relocation, if one does.
   std::optional<uint64_t> relocatedPointer(uint64_t slot) const;
+  /// Every (slot, pointer) pair R_X86_64_RELATIVE relocations fill, by slot, with the bias.
+  llvm::ArrayRef<std::pair<uint64_t, uint64_t>> relocatedPointers() const {
+    return relocatedPointers_;
+  }
 
   /// The address of a function or object symbol (static, dynamic, COFF or export), if any.
   std::optional<uint64_t> lookupSymbol(llvm::StringRef name) const;

@@ -7,7 +7,6 @@
 namespace hoist {
 namespace {
 
-constexpr uint32_t RelocationRelative = 8;     // R_X86_64_RELATIVE
 constexpr uint16_t BaseRelocationDir64 = 10;   // IMAGE_REL_BASED_DIR64
 constexpr uint64_t MaxWordsScanned = 1u << 24; // a bound on any input
 
@@ -33,14 +32,13 @@ void scanWords(const Image &image, const Section &section, std::set<uint64_t> &o
   }
 }
 
-void relativeRelocations(const Image &image, const Section &section, std::set<uint64_t> &out,
-                         uint64_t &budget) {
-  for (uint64_t offset = 0; offset + 24 <= section.fileSize && budget; offset += 24, --budget) {
-    uint64_t entry[3];
-    if (!image.read(section.address + offset, entry, sizeof entry))
+void relocatedPointers(const Image &image, std::set<uint64_t> &out, uint64_t &budget) {
+  for (const auto &[slot, pointer] : image.relocatedPointers()) {
+    if (!budget)
       return;
-    if ((entry[1] & 0xffffffffu) == RelocationRelative && mayStartFunction(image, entry[2]))
-      out.insert(entry[2]);
+    --budget;
+    if (mayStartFunction(image, pointer))
+      out.insert(pointer);
   }
 }
 
@@ -87,10 +85,8 @@ std::set<uint64_t> codePointersInData(const Image &image) {
   for (const Section &section : image.sections())
     if (image.format() == ImageFormat::Pe && section.name == ".reloc" && section.fileSize)
       relocatable = true;
+  relocatedPointers(image, out, budget);
   for (const Section &section : image.sections()) {
-    if (image.format() == ImageFormat::Elf && section.mapped &&
-        llvm::StringRef(section.name).starts_with(".rela"))
-      relativeRelocations(image, section, out, budget);
     if (image.format() == ImageFormat::Pe && section.name == ".reloc")
       baseRelocations(image, section, out, budget);
     if (!relocatable && scannedForPointers(section))
