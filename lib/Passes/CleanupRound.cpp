@@ -47,7 +47,7 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // docs/PERFORMANCE.md ("Seventh pass: cleanup") they changed next to nothing after the first
   // round (Hoist's passes nothing, the first EarlyCSE 8 of 99 of bash's functions, the first
   // SimplifyCFG 4), and the same passes after InstCombine find the same: the optimized modules
-  // are byte-identical without them, in 8 to 12% fewer machine instructions. The passes left out
+  // are byte-identical without them, in 6 to 11% fewer machine instructions. The passes left out
   // go to a manager that never runs, so that each pass keeps its slot in `versions` (the k-th
   // pass of a type is the same pass in every round: lib/Passes/SkipUnchanged.h).
   llvm::FunctionPassManager leftOut;
