@@ -42,12 +42,25 @@ private:
 
 void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
                      const std::shared_ptr<FunctionVersions> &versions) {
+  bool first = which == CleanupRound::First;
+  // The later rounds leave out the passes before InstCombine but SROA: on the samples of
+  // docs/PERFORMANCE.md ("Seventh pass: cleanup") they changed next to nothing after the first
+  // round (Hoist's passes nothing, the first EarlyCSE 8 of 99 of bash's functions, the first
+  // SimplifyCFG 4), and the same passes after InstCombine find the same: the optimized modules
+  // are byte-identical without them, in 6 to 11% fewer machine instructions. The passes left out
+  // go to a manager that never runs, so that each pass keeps its slot in `versions` (the k-th
+  // pass of a type is the same pass in every round: lib/Passes/SkipUnchanged.h).
+  llvm::FunctionPassManager leftOut;
   auto add = [&](auto pass) { addMaybeSkipped(passes, std::move(pass), versions); };
-  // Allocas the round's first passes made (brightening's promoted stack) become values.
+  auto addFirst = [&](auto pass) {
+    addMaybeSkipped(first ? passes : leftOut, std::move(pass), versions);
+  };
+  // Allocas the round's first passes made (brightening's promoted stack) become values; the
+  // callers' round passes run in every round, so SROA does too.
   add(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
   // The lifter's own shapes first: flag formulas before InstCombine rewrites them, and the State
   // traffic around runtime calls, so that EarlyCSE forwards what is left.
-  addHoistPasses(passes, image, versions);
+  addHoistPasses(first ? passes : leftOut, image, versions);
   // Loads of State after stores of it, and the duplicates of the lifter's per-instruction address
   // arithmetic; this also drops most of the dead flag computations before InstCombine, the
   // costly pass, sees them. Without MemorySSA (its construction is a quarter of EarlyCSE's
@@ -55,18 +68,18 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // below forwards across other writes with MemorySSA. On the samples of docs/PERFORMANCE.md
   // ("Sixth pass: cleanup") that is 7% fewer machine instructions and the same or smaller IR;
   // with neither EarlyCSE using MemorySSA the IR was up to 1.3% larger.
-  add(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
+  addFirst(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
   // Once per round, as O1 runs it each time (one iteration, no fixpoint check).
   add(llvm::InstCombinePass(
       llvm::InstCombineOptions().setMaxIterations(1).setVerifyFixpoint(false)));
-  add(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
+  addFirst(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
   // Shares the subexpressions of the flag formulas of one instruction (AF and OF both xor the
   // operands with the result), which InstCombine writes in different orders. In the first round
   // only: after it, Reassociate and InstCombine rewrite each other's operand order back and forth
   // in nearly every function (a change each round, so every pass after them ran again), and on
   // the samples of docs/PERFORMANCE.md ("Sixth pass: cleanup") the IR is as small or smaller
   // without it.
-  if (which == CleanupRound::First)
+  if (first)
     add(llvm::ReassociatePass());
   // State fields a loop reads and writes become values carried by the loop (LICM's scalar
   // promotion: State does not alias guest memory), as O1's loop passes did; the interpreter
@@ -74,7 +87,7 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // what the first round promoted stays promoted, and on a sample of bash's functions LICM in
   // the later rounds cost a tenth of the whole fixpoint and left the IR 0.05% larger than
   // without it (docs/PERFORMANCE.md, "Fifth pass — cleanup and -j").
-  if (which == CleanupRound::First) {
+  if (first) {
     llvm::FunctionPassManager loops;
     loops.addPass(llvm::createFunctionToLoopPassAdaptor(
         llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));

@@ -85,6 +85,26 @@ TEST(Pipeline, ReportSaysWhatEachRoundRanAndChanged) {
   EXPECT_GT(changedInFirst, 0u);
 }
 
+TEST(Pipeline, LaterRoundsStartAtInstCombine) {
+  // After the first round, the passes before InstCombine but SROA, and the first SimplifyCFG,
+  // are left out (lib/Passes/CleanupRound.cpp); the passes after InstCombine keep their slots.
+  Lifted lifted;
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), {.level = 1});
+  ASSERT_GE(report.functionsPerRound.size(), 2u);   // the first round changes the count
+  bool laterInstCombine = false;
+  for (const PassActivity &pass : report.passActivity) {
+    if (pass.round == 1)
+      continue;
+    llvm::StringRef name = pass.pass;
+    for (const char *leftOut : {"EarlyCSEPass#0", "SimplifyCFGPass#0", "FoldFlagIdiomsPass#0",
+                                "NarrowTruncLoadsPass#0", "DeadStateStoresPass#0",
+                                "FoldImageLoadsPass#0", "ReassociatePass#0"})
+      EXPECT_FALSE(name.ends_with(leftOut)) << pass.pass << " in round " << pass.round;
+    laterInstCombine |= name.ends_with("InstCombinePass#0") && pass.ran == 1;
+  }
+  EXPECT_TRUE(laterInstCombine);
+}
+
 TEST(Pipeline, FixpointKeepsToItsRoundBudget) {
   Lifted lifted;
   OptimizeReport report =
