@@ -17,7 +17,9 @@ public:
       : image_(image), request_(request), options_(options), diagnostics_(diagnostics),
         cache_(std::make_unique<InstructionCache>(image)) {
     if (options.discoveryThreads > 1)
-      parallel_ = std::make_unique<ParallelExplorer>(image, options.discoveryThreads);
+      // Two sets of caches (ParallelExplorer.h), each half the budget: the memory one set took.
+      parallel_ =
+          std::make_unique<ParallelExplorer>(image, options.discoveryThreads, CacheBudget / 2);
   }
 
   ProgramCfg run() {
@@ -306,22 +308,29 @@ private:
       functions += !cfg_.functions.count(entry);
     }
     // Batches bound the memory the explorations hold (their instructions stay in the threads'
-    // caches until recorded) and let the caches be trimmed between them.
+    // caches until recorded) and let the caches be trimmed between them. Each batch is
+    // explored while the one before is recorded.
     const size_t batch = 64 * parallel_->threads();
+    auto startBatch = [&](size_t first) {
+      if (first < admitted.size())
+        parallel_->start(
+            llvm::ArrayRef(admitted).slice(first, std::min(batch, admitted.size() - first)),
+            [&](uint64_t entry) { return hintsFor(entry, starts); }, options_);
+    };
+    startBatch(0);
     for (size_t first = 0; first < admitted.size(); first += batch) {
-      llvm::ArrayRef<uint64_t> entries =
-          llvm::ArrayRef(admitted).slice(first, std::min(batch, admitted.size() - first));
-      std::vector<Exploration> explored = parallel_->explore(
-          entries, [&](uint64_t entry) { return hintsFor(entry, starts); }, options_);
-      for (size_t i = 0; i < entries.size(); ++i) {
-        if (!explored[i].done || !budgetLeft())
+      std::vector<Exploration> explored = parallel_->finish();
+      startBatch(first + batch);
+      for (size_t i = 0; i < explored.size(); ++i) {
+        if (!explored[i].done || !budgetLeft()) {
+          (void)parallel_->finish();   // the next batch, if started: the deadline has passed
           return (void)budgetLeft();   // the deadline: what is recorded stays
+        }
         for (const Diagnostic &d : explored[i].diagnostics.all())
           diagnostics_.report(d.severity, d.code, d.address, d.message);
         ++explorations_;
-        record(entries[i], std::move(explored[i].function), starts);
+        record(admitted[first + i], std::move(explored[i].function), starts);
       }
-      parallel_->trimCaches(CacheBudget);
     }
   }
 
