@@ -17,9 +17,13 @@ public:
       : image_(image), request_(request), options_(options), diagnostics_(diagnostics),
         cache_(std::make_unique<InstructionCache>(image)) {
     if (options.discoveryThreads > 1)
-      // Two sets of caches (ParallelExplorer.h), each half the budget: the memory one set took.
+      // Two sets of caches (ParallelExplorer.h), each a quarter of the budget: a cache is
+      // trimmed a batch later than with one set, and grows by a batch's instructions more.
+      // With half the budget each, `--all -j 2` on bash peaked 15% higher than with one set;
+      // with a quarter, as high, and decoding took no larger share of the CPU
+      // (docs/PERFORMANCE.md, "Seventh pass").
       parallel_ =
-          std::make_unique<ParallelExplorer>(image, options.discoveryThreads, CacheBudget / 2);
+          std::make_unique<ParallelExplorer>(image, options.discoveryThreads, CacheBudget / 4);
   }
 
   ProgramCfg run() {
