@@ -1,5 +1,7 @@
 #include "Discover/ParallelExplorer.h"
 
+#include <atomic>
+
 namespace hoist {
 
 struct ParallelExplorer::Batch {
@@ -9,7 +11,6 @@ struct ParallelExplorer::Batch {
   const LiftOptions *options = nullptr;
   std::vector<InstructionCache *> caches;   ///< one per thread; the calling thread's is first
   std::atomic<size_t> next{0};
-  std::vector<std::thread> helpers;
 };
 
 ParallelExplorer::ParallelExplorer(const Image &image, unsigned threads, size_t cacheBudget)
@@ -17,11 +18,41 @@ ParallelExplorer::ParallelExplorer(const Image &image, unsigned threads, size_t 
   for (auto &set : caches_)
     for (unsigned i = 0; i < threads_; ++i)
       set.push_back(std::make_unique<InstructionCache>(image));
+  for (unsigned slot = 1; slot < threads_; ++slot)
+    helpers_.emplace_back([this, slot] { serve(slot); });
 }
 
 ParallelExplorer::~ParallelExplorer() {
   if (inFlight_)
     (void)finish();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  posted_.notify_all();
+  for (std::thread &helper : helpers_)
+    helper.join();
+}
+
+void ParallelExplorer::serve(unsigned slot) {
+  uint64_t seen = 0;
+  for (;;) {
+    Batch *batch;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      posted_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_)
+        return;
+      seen = generation_;
+      batch = inFlight_.get();
+    }
+    work(*batch, *batch->caches[slot]);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --helpersBusy_;
+    }
+    finished_.notify_one();
+  }
 }
 
 void ParallelExplorer::work(Batch &batch, InstructionCache &cache) {
@@ -54,19 +85,23 @@ void ParallelExplorer::start(llvm::ArrayRef<uint64_t> entries,
       cache = std::make_unique<InstructionCache>(image_);
     batch->caches.push_back(cache.get());
   }
-  for (size_t i = 1; i < threads_ && i < entries.size(); ++i)
-    batch->helpers.emplace_back([this, &batch = *batch, i] { work(batch, *batch.caches[i]); });
-  inFlight_ = std::move(batch);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    inFlight_ = std::move(batch);
+    helpersBusy_ = static_cast<unsigned>(helpers_.size());
+    ++generation_;
+  }
+  posted_.notify_all();
 }
 
 std::vector<Exploration> ParallelExplorer::finish() {
-  std::unique_ptr<Batch> batch = std::move(inFlight_);
-  if (!batch)
+  if (!inFlight_)
     return {};
   // The calling thread is one of the workers.
-  work(*batch, *batch->caches[0]);
-  for (std::thread &helper : batch->helpers)
-    helper.join();
+  work(*inFlight_, *inFlight_->caches[0]);
+  std::unique_lock<std::mutex> lock(mutex_);
+  finished_.wait(lock, [&] { return helpersBusy_ == 0; });
+  std::unique_ptr<Batch> batch = std::move(inFlight_);
   return std::move(batch->results);
 }
 

@@ -17,8 +17,9 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 
 #include <array>
-#include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -37,7 +38,7 @@ public:
   /// started afresh before its next batch (memory stays bounded; a later exploration decodes
   /// again).
   ParallelExplorer(const Image &image, unsigned threads, size_t cacheBudget);
-  ~ParallelExplorer();   ///< waits for a batch still being explored
+  ~ParallelExplorer();   ///< waits for a batch still being explored, then for the helpers
 
   unsigned threads() const { return threads_; }
 
@@ -57,6 +58,8 @@ private:
   struct Batch;
   /// Explores the batch's entries not yet taken, with `cache`, until none is left.
   void work(Batch &batch, InstructionCache &cache);
+  /// Helper thread `slot` (from 1): explores every batch posted until the explorer goes.
+  void serve(unsigned slot);
 
   const Image &image_;
   unsigned threads_;
@@ -66,6 +69,15 @@ private:
   std::array<std::vector<std::unique_ptr<InstructionCache>>, 2> caches_;
   uint64_t batches_ = 0;   ///< batches started: the next one uses caches_[batches_ % 2]
   std::unique_ptr<Batch> inFlight_;
+  /// The helper threads live as long as the explorer: one thread per round and helper, as
+  /// before, started 21 threads for bash, each with a fresh heap of the allocator.
+  std::vector<std::thread> helpers_;
+  std::mutex mutex_;
+  std::condition_variable posted_;     ///< a batch was posted, or the explorer goes
+  std::condition_variable finished_;   ///< a helper finished its part of the batch
+  uint64_t generation_ = 0;            ///< batches posted
+  unsigned helpersBusy_ = 0;           ///< helpers not done with the batch posted last
+  bool stopping_ = false;
 };
 
 } // namespace hoist
