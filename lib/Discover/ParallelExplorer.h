@@ -2,7 +2,12 @@
 // threads. Within a round every exploration sees the same hints (the round's function starts
 // and noreturn callees), so its result does not depend on when or where it is computed: the
 // round's outcome is the serial one as long as the results are recorded in the serial order,
-// which the caller does with what explore() hands back.
+// which the caller does with what finish() hands back.
+//
+// A round is explored in batches, and a batch's explorations run while the caller records the
+// batch before (start, record, finish): recording is serial bookkeeping, and with the threads
+// waiting for it, it capped the speed-up of `hoist lift --all -j 2` (docs/PERFORMANCE.md,
+// "Seventh pass").
 #pragma once
 
 #include "Discover/FunctionDiscovery.h"
@@ -11,7 +16,11 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 
+#include <array>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace hoist {
@@ -25,24 +34,50 @@ struct Exploration {
 
 class ParallelExplorer {
 public:
-  ParallelExplorer(const Image &image, unsigned threads);
+  /// `cacheBudget`: a thread's decoded-instruction cache that holds more addresses than this is
+  /// started afresh before its next batch (memory stays bounded; a later exploration decodes
+  /// again).
+  ParallelExplorer(const Image &image, unsigned threads, size_t cacheBudget);
+  ~ParallelExplorer();   ///< waits for a batch still being explored, then for the helpers
 
-  unsigned threads() const { return static_cast<unsigned>(caches_.size()); }
+  unsigned threads() const { return threads_; }
 
-  /// Explores every entry (discoverFunction with `hintsFor(entry)`) on the threads; the results
-  /// are in the order of `entries`. Their blocks' instructions point into this explorer's
-  /// caches: record them before the next call or trimCaches().
-  std::vector<Exploration> explore(llvm::ArrayRef<uint64_t> entries,
-                                   llvm::function_ref<ExploreHints(uint64_t)> hintsFor,
-                                   const LiftOptions &options);
+  /// Starts exploring every entry (discoverFunction with `hintsFor(entry)`, the hints built
+  /// here, on the calling thread) on the helper threads, and returns: the calling thread may
+  /// record the previous batch meanwhile. At most one batch is in flight. The blocks'
+  /// instructions of a batch point into the caches it was explored with, which the batch after
+  /// next reuses: record a batch before starting the one after the next.
+  void start(llvm::ArrayRef<uint64_t> entries,
+             llvm::function_ref<ExploreHints(uint64_t)> hintsFor, const LiftOptions &options);
 
-  /// Starts afresh every thread's cache that holds more than `budget` addresses (memory stays
-  /// bounded; a later exploration decodes again).
-  void trimCaches(size_t budget);
+  /// The calling thread explores what is left of the batch in flight, waits for the helpers,
+  /// and returns the results in the order of the batch's entries.
+  std::vector<Exploration> finish();
 
 private:
+  struct Batch;
+  /// Explores the batch's entries not yet taken, with `cache`, until none is left.
+  void work(Batch &batch, InstructionCache &cache);
+  /// Helper thread `slot` (from 1): explores every batch posted until the explorer goes.
+  void serve(unsigned slot);
+
   const Image &image_;
-  std::vector<std::unique_ptr<InstructionCache>> caches_;   ///< one per thread
+  unsigned threads_;
+  size_t cacheBudget_;
+  /// Two sets of caches, one per thread each, used by alternate batches: a batch is explored
+  /// with one set while the instructions of the batch before, in the other, are recorded.
+  std::array<std::vector<std::unique_ptr<InstructionCache>>, 2> caches_;
+  uint64_t batches_ = 0;   ///< batches started: the next one uses caches_[batches_ % 2]
+  std::unique_ptr<Batch> inFlight_;
+  /// The helper threads live as long as the explorer: one thread per round and helper, as
+  /// before, started 21 threads for bash, each with a fresh heap of the allocator.
+  std::vector<std::thread> helpers_;
+  std::mutex mutex_;
+  std::condition_variable posted_;     ///< a batch was posted, or the explorer goes
+  std::condition_variable finished_;   ///< a helper finished its part of the batch
+  uint64_t generation_ = 0;            ///< batches posted
+  unsigned helpersBusy_ = 0;           ///< helpers not done with the batch posted last
+  bool stopping_ = false;
 };
 
 } // namespace hoist

@@ -17,7 +17,13 @@ public:
       : image_(image), request_(request), options_(options), diagnostics_(diagnostics),
         cache_(std::make_unique<InstructionCache>(image)) {
     if (options.discoveryThreads > 1)
-      parallel_ = std::make_unique<ParallelExplorer>(image, options.discoveryThreads);
+      // Two sets of caches (ParallelExplorer.h), each a quarter of the budget: a cache is
+      // trimmed a batch later than with one set, and grows by a batch's instructions more.
+      // With half the budget each, `--all -j 2` on bash peaked 15% higher than with one set;
+      // with a quarter, as high, and decoding took no larger share of the CPU
+      // (docs/PERFORMANCE.md, "Seventh pass").
+      parallel_ =
+          std::make_unique<ParallelExplorer>(image, options.discoveryThreads, CacheBudget / 4);
   }
 
   ProgramCfg run() {
@@ -306,22 +312,29 @@ private:
       functions += !cfg_.functions.count(entry);
     }
     // Batches bound the memory the explorations hold (their instructions stay in the threads'
-    // caches until recorded) and let the caches be trimmed between them.
+    // caches until recorded) and let the caches be trimmed between them. Each batch is
+    // explored while the one before is recorded.
     const size_t batch = 64 * parallel_->threads();
+    auto startBatch = [&](size_t first) {
+      if (first < admitted.size())
+        parallel_->start(
+            llvm::ArrayRef(admitted).slice(first, std::min(batch, admitted.size() - first)),
+            [&](uint64_t entry) { return hintsFor(entry, starts); }, options_);
+    };
+    startBatch(0);
     for (size_t first = 0; first < admitted.size(); first += batch) {
-      llvm::ArrayRef<uint64_t> entries =
-          llvm::ArrayRef(admitted).slice(first, std::min(batch, admitted.size() - first));
-      std::vector<Exploration> explored = parallel_->explore(
-          entries, [&](uint64_t entry) { return hintsFor(entry, starts); }, options_);
-      for (size_t i = 0; i < entries.size(); ++i) {
-        if (!explored[i].done || !budgetLeft())
+      std::vector<Exploration> explored = parallel_->finish();
+      startBatch(first + batch);
+      for (size_t i = 0; i < explored.size(); ++i) {
+        if (!explored[i].done || !budgetLeft()) {
+          (void)parallel_->finish();   // the next batch, if started: the deadline has passed
           return (void)budgetLeft();   // the deadline: what is recorded stays
+        }
         for (const Diagnostic &d : explored[i].diagnostics.all())
           diagnostics_.report(d.severity, d.code, d.address, d.message);
         ++explorations_;
-        record(entries[i], std::move(explored[i].function), starts);
+        record(admitted[first + i], std::move(explored[i].function), starts);
       }
-      parallel_->trimCaches(CacheBudget);
     }
   }
 
