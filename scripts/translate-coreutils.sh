@@ -50,6 +50,7 @@ for tool in "${tools[@]}"; do
   [ -f "src/$tool.translated" ] || continue
   case $tool in
   seq) arguments=(1 5000000) ;;
+  sort) arguments=(--parallel=1 "$input") ;;   # threads are not supported
   expand | tac | wc | base64 | cksum | md5sum | sha256sum) arguments=("$input") ;;
   *) arguments=("$input") ;;
   esac

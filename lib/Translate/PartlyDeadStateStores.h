@@ -4,9 +4,9 @@
 // reads State) while the other branch overwrites them all (a library call's clobber markers, or
 // the loop's next writeback); LLVM's dead store elimination keeps such a store, since it is
 // live on one branch. Here a store at the end of a block that ends in a two-way branch goes to
-// the start of the successor(s) where its bytes are live (StateLiveness.h), on a block of its
-// own when that successor has other predecessors; repeated, a store sinks branch by branch to
-// the paths that need it. Runs after the optimizer, while the clobber markers still stand for
+// the start of the successor where its bytes are live (StateLiveness.h) when that successor
+// has no other predecessor (a block of its own on the edge would add a jump there, which may be
+// the hot path); repeated, a store sinks branch by branch to the paths that need it. Runs after the optimizer, while the clobber markers still stand for
 // what library calls do to State.
 #pragma once
 
