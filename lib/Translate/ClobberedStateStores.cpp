@@ -4,6 +4,7 @@
 #include "Translate/BlockDataflow.h"
 #include "Translate/ClobberMarkers.h"
 #include "Translate/RunPasses.h"
+#include "Translate/StateLiveness.h"
 #include "Translate/StatePointers.h"
 
 #include <llvm/ADT/BitVector.h>
@@ -22,100 +23,6 @@ uint64_t stateSize(llvm::Function &function) {
   return function.getParent()->getDataLayout().getTypeAllocSize(
       getStateType(function.getContext()));
 }
-
-class Liveness {
-public:
-  Liveness(llvm::Function &function, uint64_t stateSize, const StateEffectsMap *effects)
-      : function_(function), state_(function.getArg(0)), effects_(effects),
-        layout_(function.getParent()->getDataLayout()), all_(stateSize, true),
-        none_(stateSize, false) {}
-
-  void solve() {
-    solveBlockDataflow(function_, FlowDirection::Backward, [&](llvm::BasicBlock &block) {
-      llvm::BitVector live = liveOut(block);
-      for (llvm::Instruction &instruction : llvm::reverse(block))
-        apply(instruction, live, nullptr);
-      return recordBlockResult(liveIn_, &block, std::move(live));
-    });
-  }
-
-  std::vector<llvm::StoreInst *> deadStores() {
-    std::vector<llvm::StoreInst *> dead;
-    for (auto &[block, unused] : liveIn_) {
-      llvm::BitVector live = liveOut(*block);
-      for (llvm::Instruction &instruction : llvm::reverse(*block))
-        apply(instruction, live, &dead);
-    }
-    return dead;
-  }
-
-private:
-  llvm::BitVector liveOut(llvm::BasicBlock &block) {
-    llvm::Instruction *terminator = block.getTerminator();
-    if (llvm::isa<llvm::ReturnInst>(terminator))
-      return all_;   // the caller reads State
-    llvm::BitVector live = none_;
-    for (llvm::BasicBlock *successor : llvm::successors(&block))
-      if (auto it = liveIn_.find(successor); it != liveIn_.end())
-        live |= it->second;
-    return live;
-  }
-
-  /// The bytes [offset, offset + size) of State, or nullopt when they are not all in it.
-  std::optional<llvm::BitVector> range(int64_t offset, uint64_t size) {
-    if (offset < 0 || offset + size > all_.size())
-      return std::nullopt;
-    llvm::BitVector bytes = none_;
-    bytes.set(offset, offset + size);
-    return bytes;
-  }
-
-  void apply(llvm::Instruction &instruction, llvm::BitVector &live,
-             std::vector<llvm::StoreInst *> *dead) {
-    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
-      StateLocation location = locateInState(store->getPointerOperand(), state_, layout_);
-      if (location.kind != StateLocation::Field || !store->isSimple())
-        return;   // a store somewhere in State kills nothing
-      auto bytes = range(location.offset,
-                         layout_.getTypeStoreSize(store->getValueOperand()->getType()));
-      if (!bytes)
-        return;
-      if (!bytes->anyCommon(live)) {
-        if (dead)
-          dead->push_back(store);
-        return;
-      }
-      live.reset(*bytes);
-      return;
-    }
-    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
-      StateLocation location = locateInState(load->getPointerOperand(), state_, layout_);
-      if (location.kind == StateLocation::Unknown)
-        live = all_;
-      else if (location.kind == StateLocation::Field) {
-        auto bytes = range(location.offset, layout_.getTypeStoreSize(load->getType()));
-        if (bytes)
-          live |= *bytes;
-        else
-          live = all_;
-      }
-      return;
-    }
-    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
-      if (const StateEffects *callee = effectsOfCall(effects_, *call, state_, layout_))
-        live |= callee->reads;
-      else if (callReachesState(*call, state_, layout_))
-        live = all_;
-    }
-  }
-
-  llvm::Function &function_;
-  const llvm::Value *state_;
-  const StateEffectsMap *effects_;
-  const llvm::DataLayout &layout_;
-  llvm::BitVector all_, none_;
-  std::map<llvm::BasicBlock *, llvm::BitVector> liveIn_;
-};
 
 /// Forward: which bytes of State hold what a library call left undefined, on every path.
 class Clobbered {
@@ -243,7 +150,7 @@ llvm::PreservedAnalyses ClobberedStateStoresPass::run(llvm::Function &function,
                                                       llvm::FunctionAnalysisManager &) {
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
-  Liveness liveness(function, stateSize(function), effects_);
+  StateLiveness liveness(function, effects_);
   liveness.solve();
   std::vector<llvm::StoreInst *> dead = liveness.deadStores();
   if (dead.empty())

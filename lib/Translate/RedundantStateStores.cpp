@@ -3,6 +3,7 @@
 #include "Translate/BlockDataflow.h"
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
+#include "Translate/PartlyDeadStateStores.h"
 #include "Translate/RunPasses.h"
 #include "Translate/StatePointers.h"
 
@@ -231,6 +232,8 @@ uint64_t removeRedundantStateStores(llvm::Module &module, const StateEffectsMap 
   llvm::FunctionPassManager passes;
   passes.addPass(RedundantStateStoresPass(effects));
   passes.addPass(ClobberedStateStoresPass(effects));
+  if (effects)   // after the optimizer: what it does next could not undo the sinking
+    passes.addPass(PartlyDeadStateStoresPass(effects));
   passes.addPass(llvm::ADCEPass());   // the phis and values only those stores used
   passes.addPass(llvm::SimplifyCFGPass());
   llvm::ModulePassManager pipeline;
