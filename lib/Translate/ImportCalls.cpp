@@ -162,7 +162,8 @@ llvm::GlobalVariable *runtimeGlobal(llvm::Module &module, llvm::StringRef name) 
 /// function returns on the native stack and never reads it, a callback's guest frames go
 /// below it, and once the call has returned it lies below the caller's stack pointer, where
 /// the convention promises nothing. So the lifted call's push of it is a dead store, which
-/// the optimizer removes (3 instructions per call in a loop).
+/// the optimizer removes (in wc's loop, with the register that held the address, 5% of the
+/// instructions; docs/TRANSLATE.md "Speed").
 constexpr unsigned ReturnAddressSlotMarker = 0x10000;
 
 /// The body of `import.NAME`: the callee from the GOT slot (a program calling an import no
