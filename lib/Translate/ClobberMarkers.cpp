@@ -55,6 +55,11 @@ void storeClobberMarkers(llvm::IRBuilder<> &ir, llvm::Value *state) {
   }
 }
 
+void storeClobberMarker(llvm::IRBuilder<> &ir, llvm::Value *pointer, llvm::Type *type,
+                        unsigned id) {
+  ir.CreateAlignedStore(marker(ir, type, id), pointer, llvm::Align(8));
+}
+
 uint64_t removeClobberMarkers(llvm::Module &module) {
   uint64_t erased = 0;
   for (llvm::Function &function : llvm::make_early_inc_range(module)) {

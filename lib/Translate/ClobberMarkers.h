@@ -18,6 +18,12 @@ namespace hoist {
 /// Stores a marker into every caller-saved field of `state`, at the builder's position.
 void storeClobberMarkers(llvm::IRBuilder<> &ir, llvm::Value *state);
 
+/// Stores a marker of `type` at `pointer`, which the caller says nothing reads as a value
+/// after this point (`id` tells it from other markers of the same type, as a register number
+/// does for State's).
+void storeClobberMarker(llvm::IRBuilder<> &ir, llvm::Value *pointer, llvm::Type *type,
+                        unsigned id);
+
 /// Whether `value` is a marker (the call that makes one).
 bool isClobberMarker(const llvm::Value *value);
 

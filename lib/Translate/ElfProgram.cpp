@@ -182,6 +182,14 @@ std::optional<uint64_t> ElfProgram::relocatedPointerAt(uint64_t address) const {
   return std::nullopt;
 }
 
+bool ElfProgram::filledBeforeStart(uint64_t address) const {
+  for (const DynamicRelocation &relocation : relocations)
+    if (relocation.address == address)
+      return (relocation.kind == DynamicRelocation::Kind::Value && relocation.value != 0) ||
+             (relocation.kind == DynamicRelocation::Kind::Symbol && !relocation.weak);
+  return false;
+}
+
 llvm::Expected<ElfProgram> readElfProgram(llvm::StringRef bytes, uint64_t bias) {
   auto object = ElfObject::create(llvm::MemoryBufferRef(bytes, "program"));
   if (!object)

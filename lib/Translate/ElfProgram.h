@@ -45,6 +45,10 @@ struct ElfProgram {
 
   /// The function a relocated pointer at `address` will hold, if a Value relocation sets it.
   std::optional<uint64_t> relocatedPointerAt(uint64_t address) const;
+  /// Whether the runtime fills the pointer at `address` with a non-null value before any
+  /// lifted code runs: a symbol of the image, or a library symbol that is not weak (the
+  /// runtime ends the program at start when no library defines one).
+  bool filledBeforeStart(uint64_t address) const;
 };
 
 /// Reads `bytes` (an x86-64 ELF executable already accepted by Image) as loaded at `bias`.

@@ -158,10 +158,20 @@ llvm::GlobalVariable *runtimeGlobal(llvm::Module &module, llvm::StringRef name) 
   return global;
 }
 
+/// Marks the guest stack slot of an import call's return address (ClobberMarkers.h): a library
+/// function returns on the native stack and never reads it, a callback's guest frames go
+/// below it, and once the call has returned it lies below the caller's stack pointer, where
+/// the convention promises nothing. So the lifted call's push of it is a dead store, which
+/// the optimizer removes (in wc's loop, with the register that held the address, 5% of the
+/// instructions; docs/TRANSLATE.md "Speed").
+constexpr unsigned ReturnAddressSlotMarker = 0x10000;
+
 /// The body of `import.NAME`: the callee from the GOT slot (a program calling an import no
-/// library defines ends with a message), the call as `shape` allows, the guest stack pointer
-/// published for callbacks during the call, and the return address popped as `ret` would.
-void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef name) {
+/// library defines ends with a message; only a weak import's slot can be empty by then), the
+/// call as `shape` allows, the guest stack pointer published for callbacks during the call
+/// (when the function may make any), and the return address popped as `ret` would.
+void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef name,
+                      bool slotMayBeEmpty) {
   llvm::Module &module = *function.getParent();
   llvm::LLVMContext &context = module.getContext();
   auto *i64 = llvm::Type::getInt64Ty(context);
@@ -170,29 +180,36 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   llvm::Value *stateArgument = function.getArg(0), *memory = function.getArg(1);
   StateAccess state(ir, stateArgument);
 
+  llvm::Value *guestSp = state.load(HOIST_FIELD_RSP);
+  // The return address the lifted call pushed: read before the call, which cannot change it
+  // (the library function returns on the native stack). The marker goes right after the
+  // read, before any other access to guest memory (the GOT load below may alias as far as
+  // LLVM knows), so that it overwrites the push with nothing between.
+  llvm::Value *returnSlot = guestPointer(ir, memory, guestSp);
+  llvm::Value *returnAddress = ir.CreateLoad(i64, returnSlot, "return");
+  storeClobberMarker(ir, returnSlot, i64, ReturnAddressSlotMarker);
+
   llvm::Value *callee = ir.CreateLoad(i64, guestPointer(ir, memory, ir.getInt64(slot)), "callee");
-  auto *missing = llvm::BasicBlock::Create(context, "missing", &function);
-  auto *call = llvm::BasicBlock::Create(context, "call", &function);
-  ir.CreateCondBr(ir.CreateICmpEQ(callee, ir.getInt64(0)), missing, call,
-                  llvm::MDBuilder(context).createBranchWeights(1, 1000));
-  {
+  if (slotMayBeEmpty) {
+    auto *missing = llvm::BasicBlock::Create(context, "missing", &function);
+    auto *call = llvm::BasicBlock::Create(context, "call", &function);
+    ir.CreateCondBr(ir.CreateICmpEQ(callee, ir.getInt64(0)), missing, call,
+                    llvm::MDBuilder(context).createBranchWeights(1, 1000));
     llvm::IRBuilder<> fail(missing);
     llvm::FunctionCallee report = module.getOrInsertFunction(
         "hoist_missing_import", llvm::FunctionType::get(fail.getVoidTy(), {ptr}, false));
     llvm::cast<llvm::Function>(report.getCallee())->setDoesNotReturn();
     fail.CreateCall(report, {fail.CreateGlobalString(name, ".hoist.import")});
     fail.CreateUnreachable();
+    ir.SetInsertPoint(call);
   }
-  ir.SetInsertPoint(call);
-  llvm::Value *guestSp = state.load(HOIST_FIELD_RSP);
-  // The return address the lifted call pushed: read before the call, which cannot change it
-  // (the library function returns on the native stack).
-  llvm::Value *returnAddress = ir.CreateLoad(i64, guestPointer(ir, memory, guestSp), "return");
   // A callback's guest frames go below the caller's. Not restored after the call: a lower
-  // value left behind only wastes guest stack, and every import call publishes its own before
-  // calling, as the runtime's entry from native code restores the value it found when its
-  // lifted function returns (runtime/calls.c). One store per library call in a hot loop.
-  ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
+  // value left behind only wastes guest stack, and every import call that may call back
+  // publishes its own before calling, as the runtime's entry from native code restores the
+  // value it found when its lifted function returns (runtime/calls.c). One store per library
+  // call in a hot loop, none for a function that runs no code of the program.
+  if (importMayCallBack(name))
+    ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
   switch (importShape(name)) {
   case ImportShape::Integer:
@@ -212,7 +229,7 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
 
 } // namespace
 
-void defineImports(llvm::Module &module, const Image &image) {
+void defineImports(llvm::Module &module, const Image &image, const ElfProgram &program) {
   llvm::LLVMContext &context = module.getContext();
   auto *ptr = llvm::PointerType::getUnqual(context);
   llvm::FunctionCallee startMain = module.getOrInsertFunction(
@@ -230,7 +247,8 @@ void defineImports(llvm::Module &module, const Image &image) {
       ir.CreateCall(startMain, {function.getArg(0), function.getArg(1)});
       ir.CreateRetVoid();
     } else {
-      defineImportBody(function, slotByName[name], name);
+      uint64_t slot = slotByName[name];
+      defineImportBody(function, slot, name, !program.filledBeforeStart(slot));
       function.addFnAttr(llvm::Attribute::AlwaysInline);
     }
     function.setLinkage(llvm::GlobalValue::InternalLinkage);

@@ -6,6 +6,7 @@
 // writing the whole State back and reading it again.
 #pragma once
 
+#include "Translate/ElfProgram.h"
 #include "hoist/Image.h"
 
 #include <llvm/IR/Module.h>
@@ -14,8 +15,8 @@ namespace hoist {
 
 /// Gives every `import.NAME` declaration of `module` its body (see ImportShapes.h for what each
 /// passes); `__libc_start_main` becomes the runtime's own `hoist_libc_start_main` (libc is
-/// already started).
-void defineImports(llvm::Module &module, const Image &image);
+/// already started). `program` tells which GOT slots are sure to be filled at start.
+void defineImports(llvm::Module &module, const Image &image, const ElfProgram &program);
 
 /// Tells the optimizer what it cannot see about State: the runtime's functions keep no pointer
 /// to it past the call (nocapture), and every lifted function's State argument points to a

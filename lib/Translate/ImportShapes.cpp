@@ -118,7 +118,38 @@ const llvm::StringSet<> &floatFunctions() {
   return names;
 }
 
+/// glibc functions that run no code of the program: they take no function pointer and no
+/// FILE (a fopencookie stream runs the program's functions), run no handlers, and call only
+/// glibc itself (malloc has no hooks since glibc 2.34; gconv modules are glibc's own).
+const llvm::StringSet<> &leafFunctions() {
+  static const llvm::StringSet<> names = {
+      // <string.h>, <strings.h>
+      "strlen", "strnlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat", "strncat",
+      "strchr", "strrchr", "strchrnul", "strstr", "strcasestr", "strdup", "strndup", "strspn",
+      "strcspn", "strpbrk", "strcoll", "strxfrm", "strverscmp", "strcasecmp", "strncasecmp",
+      "stpcpy", "stpncpy", "memcpy", "memmove", "memset", "memcmp", "memchr", "memrchr",
+      "rawmemchr", "mempcpy", "memmem", "bzero", "explicit_bzero", "__rawmemchr", "__strdup",
+      // malloc
+      "malloc", "calloc", "realloc", "reallocarray", "free",
+      // <ctype.h>, <wctype.h>, <wchar.h>
+      "__ctype_b_loc", "__ctype_tolower_loc", "__ctype_toupper_loc", "__ctype_get_mb_cur_max",
+      "tolower", "toupper", "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph",
+      "islower", "isprint", "ispunct", "isspace", "isupper", "isxdigit", "iswalnum",
+      "iswalpha", "iswblank", "iswcntrl", "iswdigit", "iswgraph", "iswlower", "iswprint",
+      "iswpunct", "iswspace", "iswupper", "iswxdigit", "towlower", "towupper", "wcwidth",
+      "mbrtowc", "mbrlen", "mbsinit", "mbtowc", "mblen", "btowc", "wctob", "wcrtomb", "wcslen",
+      "wmemchr", "wmemcpy", "wmemmove", "wmemset", "wmemcmp",
+      // errno
+      "__errno_location",
+  };
+  return names;
+}
+
 } // namespace
+
+bool importMayCallBack(llvm::StringRef name) {
+  return !leafFunctions().contains(name) && !floatFunctions().contains(name);
+}
 
 ImportShape importShape(llvm::StringRef name) {
   if (integerFunctions().contains(name))

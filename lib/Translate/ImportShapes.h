@@ -23,4 +23,11 @@ enum class ImportShape {
 /// fit (a table of glibc's), Any for every other name.
 ImportShape importShape(llvm::StringRef name);
 
+/// Whether the library function `name` may run code of the program while it runs: a callback
+/// it is given (qsort's comparator), an exit handler (exit), a stream's functions
+/// (fopencookie makes any FILE call one)... False only for glibc functions known never to
+/// (string, memory, character class, multibyte and <math.h> functions, errno, malloc):
+/// a call to one needs not tell the runtime where the guest stack is.
+bool importMayCallBack(llvm::StringRef name);
+
 } // namespace hoist

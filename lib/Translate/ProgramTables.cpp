@@ -99,7 +99,7 @@ ProgramTablesReport emitProgramTables(llvm::Module &module, const Image &image,
       byAddress.emplace(*import.stubAddress, declareImport(module, import));
       isStub[*import.stubAddress] = true;
     }
-  defineImports(module, image);   // the stubs' imports may be new declarations
+  defineImports(module, image, program);   // the stubs' imports may be new declarations
   auto *functionType = llvm::StructType::create(context, {i64, ptr, i64}, "HoistFunction");
   std::vector<llvm::Constant *> functions;
   for (auto it = byAddress.begin(); it != byAddress.end(); ++it) {

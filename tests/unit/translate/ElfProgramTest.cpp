@@ -87,6 +87,17 @@ TEST(ElfProgram, ImportSlotsAreLibrarySymbolsWithTheirVersion) {
     EXPECT_EQ(slot->symbol, "puts");
     EXPECT_EQ(slot->version, "GLIBC_2.2.5");
     EXPECT_EQ(slot->value, 0u);
+    // The runtime fills puts's slot at start or the program does not start; the weak
+    // __gmon_start__ (no library defines it) stays 0, so a call through it is checked.
+    EXPECT_TRUE(loaded.program.filledBeforeStart(puts->slotAddress));
+    bool sawWeak = false;
+    for (const DynamicRelocation &relocation : loaded.program.relocations)
+      if (relocation.symbol == "__gmon_start__") {
+        sawWeak = true;
+        EXPECT_TRUE(relocation.weak);
+        EXPECT_FALSE(loaded.program.filledBeforeStart(relocation.address));
+      }
+    EXPECT_TRUE(sawWeak);
     EXPECT_NE(std::find(loaded.program.neededLibraries.begin(),
                         loaded.program.neededLibraries.end(), "libc.so.6"),
               loaded.program.neededLibraries.end());
