@@ -1,6 +1,8 @@
 // LaneFlow: which bytes of an XMM argument a function really reads, on the shapes SROA leaves.
 #include "Brighten/LaneFlow.h"
 
+#include "ParseModule.h"
+
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Dominators.h>
@@ -16,12 +18,9 @@ namespace {
 /// bytesRead of the first argument of @f in `text`, calls of @sink ignored.
 std::optional<ByteSet> bytesReadOf(const char *text) {
   llvm::LLVMContext context;
-  llvm::SMDiagnostic error;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(text, error, context);
-  if (!module) {
-    ADD_FAILURE() << error.getMessage().str();
+  std::unique_ptr<llvm::Module> module = hoist::test::parseModule(text, context);
+  if (!module)
     return std::nullopt;
-  }
   llvm::Function &function = *module->getFunction("f");
   llvm::DominatorTree dominators(function);
   llvm::AssumptionCache assumptions(function);

@@ -2,6 +2,8 @@
 // import gets does not keep the rest of the frame in memory.
 #include "Brighten/SplitStack.h"
 
+#include "ParseModule.h"
+
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -20,7 +22,6 @@ namespace {
 /// `vectors` to whether any instruction has a vector type.
 std::vector<uint64_t> allocasAfterSplit(const std::string &body, bool *vectors = nullptr) {
   llvm::LLVMContext context;
-  llvm::SMDiagnostic error;
   std::string text = "declare i32 @WriteConsoleA(ptr, ptr, i32, ptr, ptr)\n"
                      "declare i32 @puts(ptr)\n"
                      "declare void @unknown(ptr)\n"
@@ -28,14 +29,9 @@ std::vector<uint64_t> allocasAfterSplit(const std::string &body, bool *vectors =
                      "define i64 @f(i64 %index) {\n"
                      "  %stack = alloca [64 x i8], align 16, !hoist.stack !0\n" +
                      body + "}\n!0 = !{}\n";
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(text, error, context);
-  if (!module) {
-    std::string message;
-    llvm::raw_string_ostream out(message);
-    error.print("test", out);
-    ADD_FAILURE() << message;
+  std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
+  if (!module)
     return {};
-  }
   llvm::Function &function = *module->getFunction("f");
   llvm::PassBuilder builder;
   llvm::LoopAnalysisManager loops;

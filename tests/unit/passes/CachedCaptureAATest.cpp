@@ -2,6 +2,8 @@
 // default pipeline answers about calls and lifted State, escaped or not.
 #include "Passes/Passes.h"
 
+#include "ParseModule.h"
+
 #include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Instructions.h>
@@ -37,10 +39,7 @@ struct Parsed {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module;
   Parsed() {
-    llvm::SMDiagnostic error;
-    module = llvm::parseAssemblyString(Source, error, context);
-    if (!module)
-      ADD_FAILURE() << error.getMessage().str();
+    module = hoist::test::parseModule(Source, context);
   }
 };
 

@@ -6,6 +6,8 @@
 #include "Arch/StateLayout.h"
 #include "Translate/RunPasses.h"
 
+#include "ParseModule.h"
+
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -28,7 +30,6 @@ namespace {
 std::vector<std::string> placesOfStoredSeven(const std::string &body,
                                              bool writerSummarized = false) {
   llvm::LLVMContext context;
-  llvm::SMDiagnostic error;
   std::string text =
       "target datalayout = \"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-"
       "n8:16:32:64-S128\"\n"
@@ -39,14 +40,9 @@ std::vector<std::string> placesOfStoredSeven(const std::string &body,
       "}\n"
       "define void @fn(ptr noalias nocapture %state, ptr %mem) {\n" +
       body + "}\n";
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(text, error, context);
-  if (!module) {
-    std::string message;
-    llvm::raw_string_ostream out(message);
-    error.print("test", out);
-    ADD_FAILURE() << message;
+  std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
+  if (!module)
     return {};
-  }
   llvm::Function &function = *module->getFunction("fn");
   std::set<const llvm::BasicBlock *> original;
   for (llvm::BasicBlock &block : function)
