@@ -175,19 +175,26 @@ std::string relocationTypeName(uint32_t type) {
   return llvm::object::getELFRelocationTypeName(ELF::EM_X86_64, type).str();
 }
 
-std::optional<uint64_t> ElfProgram::relocatedPointerAt(uint64_t address) const {
+const DynamicRelocation *ElfProgram::relocationAt(uint64_t address) const {
   for (const DynamicRelocation &relocation : relocations)
-    if (relocation.address == address && relocation.kind == DynamicRelocation::Kind::Value)
-      return relocation.value;
+    if (relocation.address == address)
+      return &relocation;
+  return nullptr;
+}
+
+std::optional<uint64_t> ElfProgram::relocatedPointerAt(uint64_t address) const {
+  const DynamicRelocation *relocation = relocationAt(address);
+  if (relocation && relocation->kind == DynamicRelocation::Kind::Value)
+    return relocation->value;
   return std::nullopt;
 }
 
 bool ElfProgram::filledBeforeStart(uint64_t address) const {
-  for (const DynamicRelocation &relocation : relocations)
-    if (relocation.address == address)
-      return (relocation.kind == DynamicRelocation::Kind::Value && relocation.value != 0) ||
-             (relocation.kind == DynamicRelocation::Kind::Symbol && !relocation.weak);
-  return false;
+  const DynamicRelocation *relocation = relocationAt(address);
+  if (!relocation)
+    return false;
+  return (relocation->kind == DynamicRelocation::Kind::Value && relocation->value != 0) ||
+         (relocation->kind == DynamicRelocation::Kind::Symbol && !relocation->weak);
 }
 
 llvm::Expected<ElfProgram> readElfProgram(llvm::StringRef bytes, uint64_t bias) {

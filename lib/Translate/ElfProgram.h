@@ -43,6 +43,9 @@ struct ElfProgram {
   uint64_t init = 0, initArray = 0, initCount = 0;
   uint64_t fini = 0, finiArray = 0, finiCount = 0;
 
+  /// The relocation the loader applies at `address` first; null when none does (a loader
+  /// applies at most one per slot in the files compilers and linkers produce).
+  const DynamicRelocation *relocationAt(uint64_t address) const;
   /// The function a relocated pointer at `address` will hold, if a Value relocation sets it.
   std::optional<uint64_t> relocatedPointerAt(uint64_t address) const;
   /// Whether the runtime fills the pointer at `address` with a non-null value before any

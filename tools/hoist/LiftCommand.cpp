@@ -103,21 +103,19 @@ constexpr bool FreeAtExit = false;
 constexpr bool FreeAtExit = false;
 #endif
 
-/// The process is about to exit: the module and its context are left to the operating system,
-/// as clang's -disable-free does. Freeing them value by value took an eighth of
-/// `hoist lift --all` (docs/PERFORMANCE.md). Sanitizer builds free them (FreeAtExit).
-void leaveToTheOperatingSystem(std::unique_ptr<llvm::Module> module,
-                               std::unique_ptr<llvm::LLVMContext> context) {
-  if (FreeAtExit) {
-    // The module first: its destructor unregisters it from the context. Left to the
-    // parameters' destructors, whose order the compiler picks, clang freed the context first
-    // and every `hoist lift` of the sanitizer build crashed at exit (sweep_sample).
-    module.reset();
-    context.reset();
-    return;
-  }
-  (void)module.release();
-  (void)context.release();
+/// The process is about to exit: what `owned` holds (the module, the lifter with discovery's
+/// program CFG, the context, the image) is left to the operating system, as clang's
+/// -disable-free does. Freeing the IR value by value took an eighth of `hoist lift --all`
+/// (docs/PERFORMANCE.md), and after `-j` workers it ran on one thread alone. Sanitizer builds
+/// free them (FreeAtExit), in the order given: users before what they use. Left to the
+/// destructors, whose order the compiler picks, clang freed the context before the module
+/// and every `hoist lift` of the sanitizer build crashed at exit (sweep_sample).
+template <typename... Owned>
+void leaveToTheOperatingSystem(std::unique_ptr<Owned> &...owned) {
+  if (FreeAtExit)
+    (owned.reset(), ...);
+  else
+    ((void)owned.release(), ...);
 }
 
 } // namespace
@@ -177,14 +175,7 @@ int runLift(const LiftCommandOptions &options) {
       if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics,
                                                profile, std::move(deobfuscation)))
         return reportFailure(std::move(error));
-    // Discovery's program CFG (in the lifter), the context and the image are left to the
-    // operating system, as the module is at the end of the serial path: freeing them was 0.2%
-    // of the CPU of `--all -j 2`, all of it on one thread after the workers had finished.
-    if (!FreeAtExit) {
-      (void)lifterOwner.release();
-      (void)contextOwner.release();
-      (void)image.release();
-    }
+    leaveToTheOperatingSystem(lifterOwner, contextOwner, image);
     return 0;
   }
   std::vector<DeobfuscationStats> deobfuscated;
@@ -276,7 +267,7 @@ int runLift(const LiftCommandOptions &options) {
                                  options.deobfuscatePasses ? &deobfuscationStats : nullptr,
                                  *module, *image)))
       return reportFailure(std::move(error));
-  leaveToTheOperatingSystem(std::move(module), std::move(contextOwner));
+  leaveToTheOperatingSystem(module, lifterOwner, contextOwner, image);
   return 0;
 }
 
