@@ -102,7 +102,8 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // A later round whose InstCombine left the instruction count as it was stops there: the
   // passes after it found next to nothing then (InstCombine's rewrites that keep the count are
   // canonical forms: operand order, select of an add...). That is the whole later round on the
-  // synthetic input, and 6 to 9% of bash's cleanup (docs/PERFORMANCE.md, "Eighth pass").
+  // synthetic input, and 7% of the machine instructions of bash's sample's cleanup
+  // (docs/PERFORMANCE.md, "Eighth pass").
   if (!first && changedInRound)
     target = &afterCount;
   addFirst(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
