@@ -38,10 +38,27 @@ private:
   llvm::FunctionPassManager passes_;
 };
 
+/// Runs `passes` only where the round has changed the function's instruction count so far.
+class IfCountChangedPass : public llvm::PassInfoMixin<IfCountChangedPass> {
+public:
+  IfCountChangedPass(llvm::FunctionPassManager passes, ChangedInRound changedInRound)
+      : passes_(std::move(passes)), changedInRound_(std::move(changedInRound)) {}
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses) {
+    if (!changedInRound_(function))
+      return llvm::PreservedAnalyses::all();
+    return passes_.run(function, analyses);
+  }
+
+private:
+  llvm::FunctionPassManager passes_;
+  ChangedInRound changedInRound_;
+};
+
 } // namespace
 
 void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
-                     const std::shared_ptr<FunctionVersions> &versions) {
+                     const std::shared_ptr<FunctionVersions> &versions,
+                     const ChangedInRound &changedInRound) {
   bool first = which == CleanupRound::First;
   // The later rounds leave out the passes before InstCombine but SROA: on the samples of
   // docs/PERFORMANCE.md ("Seventh pass: cleanup") they changed next to nothing after the first
@@ -51,7 +68,11 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // go to a manager that never runs, so that each pass keeps its slot in `versions` (the k-th
   // pass of a type is the same pass in every round: lib/Passes/SkipUnchanged.h).
   llvm::FunctionPassManager leftOut;
-  auto add = [&](auto pass) { addMaybeSkipped(passes, std::move(pass), versions); };
+  // In a later round, the passes after InstCombine run only where the round changed the
+  // instruction count so far (below); until then they go to `passes` too.
+  llvm::FunctionPassManager afterCount;
+  llvm::FunctionPassManager *target = &passes;
+  auto add = [&](auto pass) { addMaybeSkipped(*target, std::move(pass), versions); };
   auto addFirst = [&](auto pass) {
     addMaybeSkipped(first ? passes : leftOut, std::move(pass), versions);
   };
@@ -69,9 +90,22 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // ("Sixth pass: cleanup") that is 7% fewer machine instructions and the same or smaller IR;
   // with neither EarlyCSE using MemorySSA the IR was up to 1.3% larger.
   addFirst(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
-  // Once per round, as O1 runs it each time (one iteration, no fixpoint check).
-  add(llvm::InstCombinePass(
-      llvm::InstCombineOptions().setMaxIterations(1).setVerifyFixpoint(false)));
+  // Once per round, as O1 runs it each time (one iteration, no fixpoint check). One iteration
+  // reaches InstCombine's own fixpoint (LLVM's tests check that), so it is not run again on its
+  // own output: in a later round it is skipped where it was the last pass to change the
+  // function. On the samples of docs/PERFORMANCE.md ("Eighth pass") the third round lost 6
+  // instructions of bash's 43,873 by it, which PropagateBranchConstants more than made up for.
+  addMaybeSkipped(passes,
+                  llvm::InstCombinePass(
+                      llvm::InstCombineOptions().setMaxIterations(1).setVerifyFixpoint(false)),
+                  versions, /*settlesItself=*/true);
+  // A later round whose InstCombine left the instruction count as it was stops there: the
+  // passes after it found next to nothing then (InstCombine's rewrites that keep the count are
+  // canonical forms: operand order, select of an add...). That is the whole later round on the
+  // synthetic input, and 7% of the machine instructions of bash's sample's cleanup
+  // (docs/PERFORMANCE.md, "Eighth pass").
+  if (!first && changedInRound)
+    target = &afterCount;
   addFirst(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
   // Shares the subexpressions of the flag formulas of one instruction (AF and OF both xor the
   // operands with the result), which InstCombine writes in different orders. In the first round
@@ -99,11 +133,13 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // narrows, a flag formula InstCombine exposed folds. Without this the next round did it, and
   // one more round confirmed: on bash's functions the first round ends 7% larger without it.
   add(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
-  addHoistPasses(passes, image, versions);
+  addHoistPasses(*target, image, versions);
   add(llvm::ADCEPass());
   // The branches and blocks ADCE left empty; on a sample of ls's and kernelbase.dll's functions
   // the round's fixpoint was 0.5 to 1% larger than O1's without this, as small with it.
   add(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
+  if (target == &afterCount)
+    passes.addPass(IfCountChangedPass(std::move(afterCount), changedInRound));
 }
 
 } // namespace hoist

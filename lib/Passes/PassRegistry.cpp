@@ -22,6 +22,10 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
           passes.addPass(FoldFlagIdiomsPass());
           return true;
         }
+        if (name == "propagate-branch-constants") {
+          passes.addPass(PropagateBranchConstantsPass());
+          return true;
+        }
         if (name == "dead-state-stores") {
           passes.addPass(DeadStateStoresPass());
           return true;
@@ -68,6 +72,8 @@ void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image,
     addMaybeSkipped(passes, FoldImageLoadsPass(*image), versions);
   addMaybeSkipped(passes, NarrowTruncLoadsPass(), versions);
   addMaybeSkipped(passes, DeadStateStoresPass(), versions);
+  // Last: the compares it reads are those FoldFlagIdioms made of the flag formulas.
+  addMaybeSkipped(passes, PropagateBranchConstantsPass(), versions);
 }
 
 } // namespace hoist

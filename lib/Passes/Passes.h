@@ -55,6 +55,13 @@ public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
 };
 
+/// Where a branch tests `x == C` (or `!=`), uses of x the equal edge dominates become C, and
+/// the instructions that makes constant fold.
+class PropagateBranchConstantsPass : public llvm::PassInfoMixin<PropagateBranchConstantsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &);
+};
+
 /// Makes the passes above known to `builder` by name (`fold-image-loads`, `narrow-trunc-loads`,
 /// `fold-flag-idioms`, `dead-state-stores`) for textual pipelines. fold-image-loads needs `image`; without one the
 /// name is not registered.
@@ -75,12 +82,14 @@ struct PassSetup {
 };
 
 /// Adds `pass` to `passes`; with `versions`, skipped on functions it left unchanged before and
-/// nothing changed since (lib/Passes/SkipUnchanged.h).
+/// nothing changed since, or with `settlesItself` on its own output (lib/Passes/SkipUnchanged.h).
 template <typename PassT>
 void addMaybeSkipped(llvm::FunctionPassManager &passes, PassT pass,
-                     const std::shared_ptr<FunctionVersions> &versions) {
+                     const std::shared_ptr<FunctionVersions> &versions,
+                     bool settlesItself = false) {
   if (versions)
-    passes.addPass(SkipUnchangedPass<PassT>(std::move(pass), versions));
+    passes.addPass(SkipUnchangedPass<PassT>(std::move(pass), versions, /*alwaysRun=*/false,
+                                            settlesItself));
   else
     passes.addPass(std::move(pass));
 }
@@ -93,10 +102,15 @@ void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image,
 /// Which of the fixpoint's rounds addCleanupRound builds.
 enum class CleanupRound { First, Later };
 
+/// Whether the round running now has changed a function's instruction count so far.
+using ChangedInRound = std::function<bool(const llvm::Function &)>;
+
 /// Adds one round of the -O1 fixpoint: Hoist's passes and the LLVM passes lifted code needs
 /// (lib/Passes/CleanupRound.cpp says which and why). Only the first round reassociates and
-/// promotes State out of loops (LICM).
+/// promotes State out of loops (LICM). With `changedInRound`, a later round runs the passes
+/// after InstCombine only where it says yes.
 void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
-                     const std::shared_ptr<FunctionVersions> &versions = nullptr);
+                     const std::shared_ptr<FunctionVersions> &versions = nullptr,
+                     const ChangedInRound &changedInRound = nullptr);
 
 } // namespace hoist

@@ -141,6 +141,11 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   // the fixpoint. The callers' round passes always run (they may read other functions), but
   // what they change is recorded.
   auto versions = std::make_shared<FunctionVersions>();
+  // `changing` holds each function's count before the round (settleRound keeps it so).
+  ChangedInRound changedInRound = [&changing](const llvm::Function &function) {
+    auto found = changing.find(&function);
+    return found == changing.end() || found->second != function.getInstructionCount();
+  };
   auto roundPasses = [&](CleanupRound which) {
     llvm::FunctionPassManager round;
     versions->startRound();
@@ -154,7 +159,7 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
       options.addRoundPasses(added);
       round.addPass(SkipUnchangedPass(std::move(added), versions, /*alwaysRun=*/true));
     }
-    addCleanupRound(round, image, which, versions);
+    addCleanupRound(round, image, which, versions, changedInRound);
     return round;
   };
   auto onChanging = [&changing](const llvm::Function &function) {

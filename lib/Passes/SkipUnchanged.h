@@ -10,6 +10,12 @@
 // changed anything. The optimized IR is the same, byte for byte, on the samples of
 // docs/PERFORMANCE.md ("Sixth pass: cleanup").
 //
+// A pass that reaches its own fixpoint in one run (InstCombine: LLVM 19 runs it once and
+// checks in its own tests that a second run finds nothing) may say so: then the version it
+// made counts as one it left unchanged, and it runs again only once another pass changed the
+// function. In the fixpoint's later rounds that skips InstCombine, the costly pass, wherever it
+// was the last pass to change the function.
+//
 // A pass says it changed nothing by preserving all analyses (LLVM's contract: a pass that
 // changed the IR and claimed otherwise would leave stale analyses behind).
 #pragma once
@@ -66,13 +72,15 @@ public:
       ++counts_[{round_, slot}].skipped;
     return skip;
   }
-  void ran(unsigned slot, const llvm::Function &function, bool changed) {
+  /// With `settlesItself`, the version the pass made counts as one it left unchanged.
+  void ran(unsigned slot, const llvm::Function &function, bool changed,
+           bool settlesItself = false) {
     Counts &counts = counts_[{round_, slot}];
     ++counts.ran;
     counts.changed += changed;
     if (changed)
       versions_[&function] = ++last_;
-    else
+    if (!changed || settlesItself)
       idleAt_[{slot, &function}] = of(function);
   }
   /// Something outside the tracked passes may have changed any function.
@@ -104,20 +112,22 @@ private:
 
 /// Runs `PassT` unless it left this version of the function unchanged before. With `alwaysRun`
 /// it runs every time and only records what it changed, for passes that may read more than the
-/// function they run on (deobfuscation's and brightening's round passes).
+/// function they run on (deobfuscation's and brightening's round passes). With `settlesItself`
+/// it is not run again on its own output (FunctionVersions::ran).
 template <typename PassT>
 class SkipUnchangedPass : public llvm::PassInfoMixin<SkipUnchangedPass<PassT>> {
 public:
   SkipUnchangedPass(PassT pass, std::shared_ptr<FunctionVersions> versions,
-                    bool alwaysRun = false)
+                    bool alwaysRun = false, bool settlesItself = false)
       : pass_(std::move(pass)), versions_(std::move(versions)),
-        slot_(versions_->slotFor(llvm::getTypeName<PassT>())), alwaysRun_(alwaysRun) {}
+        slot_(versions_->slotFor(llvm::getTypeName<PassT>())), alwaysRun_(alwaysRun),
+        settlesItself_(settlesItself) {}
 
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses) {
     if (!alwaysRun_ && versions_->idle(slot_, function))
       return llvm::PreservedAnalyses::all();
     llvm::PreservedAnalyses preserved = pass_.run(function, analyses);
-    versions_->ran(slot_, function, !preserved.areAllPreserved());
+    versions_->ran(slot_, function, !preserved.areAllPreserved(), settlesItself_);
     return preserved;
   }
 
@@ -126,6 +136,7 @@ private:
   std::shared_ptr<FunctionVersions> versions_;
   unsigned slot_;
   bool alwaysRun_;
+  bool settlesItself_;
 };
 
 } // namespace hoist

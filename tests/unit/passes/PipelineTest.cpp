@@ -105,6 +105,27 @@ TEST(Pipeline, LaterRoundsStartAtInstCombine) {
   EXPECT_TRUE(laterInstCombine);
 }
 
+TEST(Pipeline, LaterRoundStopsWhereInstCombineKeptTheCount) {
+  // The last round changes no instruction count, so it runs SROA and InstCombine (or skips
+  // InstCombine on its own output) and none of the passes after InstCombine
+  // (lib/Passes/CleanupRound.cpp): they are not even asked whether to skip.
+  Lifted lifted;
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), {.level = 1});
+  unsigned last = report.functionsPerRound.size();
+  ASSERT_GE(last, 2u);
+  ASSERT_EQ(report.instructionsPerRound[last - 1], report.instructionsPerRound[last - 2]);
+  bool sawInstCombine = false;
+  for (const PassActivity &pass : report.passActivity) {
+    if (pass.round != last)
+      continue;
+    llvm::StringRef name = pass.pass;
+    sawInstCombine |= name.ends_with("InstCombinePass#0");
+    EXPECT_TRUE(name.ends_with("SROAPass#0") || name.ends_with("InstCombinePass#0"))
+        << pass.pass << " in the last round";
+  }
+  EXPECT_TRUE(sawInstCombine);
+}
+
 TEST(Pipeline, FixpointKeepsToItsRoundBudget) {
   Lifted lifted;
   OptimizeReport report =

@@ -79,6 +79,21 @@ TEST_F(SkipUnchanged, PassThatChangedRunsAgain) {
   EXPECT_EQ(runs, 2u);
 }
 
+TEST_F(SkipUnchanged, PassThatSettlesItselfIsNotRunOnItsOwnOutput) {
+  unsigned settlerRuns = 0, otherRuns = 0;
+  int settlerChanges = 2, otherChanges = 1;
+  SkipUnchangedPass<ScriptedPass> settler({{}, &settlerRuns, &settlerChanges}, versions,
+                                          /*alwaysRun=*/false, /*settlesItself=*/true);
+  SkipUnchangedPass<OtherPass> other({{{}, &otherRuns, &otherChanges}}, versions);
+  llvm::Function &f = function("f");
+  settler.run(f, analyses);   // changes f
+  settler.run(f, analyses);   // skipped: f is its own output
+  EXPECT_EQ(settlerRuns, 1u);
+  other.run(f, analyses);     // changes f
+  settler.run(f, analyses);   // runs on the other pass's output
+  EXPECT_EQ(settlerRuns, 2u);
+}
+
 TEST_F(SkipUnchanged, VersionsAreKeptPerFunction) {
   unsigned runs = 0;
   int changes = 0;
