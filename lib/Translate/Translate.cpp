@@ -5,6 +5,7 @@
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
+#include "Translate/GuestAddresses.h"
 #include "Translate/HostObject.h"
 #include "Translate/ImportCalls.h"
 #include "Translate/LiftedCallEffects.h"
@@ -189,6 +190,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // caller-saved registers.
   removeClobberMarkers(*module);
   useNullMemoryBase(*module);
+  foldGuestAddresses(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);
