@@ -7,6 +7,7 @@
 #include "Translate/ElfProgram.h"
 #include "Translate/GuestAddresses.h"
 #include "Translate/HostObject.h"
+#include "Translate/ImpossibleSwitchDefaults.h"
 #include "Translate/ImportCalls.h"
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
@@ -178,6 +179,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
                                      },
                                  .afterFirstRound =
                                      [&] {
+                                       // Bounded jump tables first: their defaults write
+                                       // all of State back and leave the function.
+                                       removeImpossibleSwitchDefaults(*module);
                                        // Writebacks of values already there are no writes.
                                        report.redundantStoresRemoved +=
                                            removeRedundantStateStores(*module, nullptr);
