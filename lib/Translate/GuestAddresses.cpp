@@ -31,8 +31,7 @@ bool definedElsewhere(const llvm::Value *value, const llvm::BasicBlock *block) {
   return instruction && instruction->getParent() != block;
 }
 
-RootAndOffset decomposeInteger(llvm::Value *value, const llvm::BasicBlock *block,
-                               unsigned steps) {
+RootAndOffset decomposeInteger(llvm::Value *value, const llvm::BasicBlock *block, unsigned steps) {
   using namespace llvm::PatternMatch;
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
     return {nullptr, true, constant->getZExtValue(), false};

@@ -56,7 +56,7 @@ bool casesCover(llvm::SwitchInst &switchInst, const llvm::ConstantRange &range) 
 } // namespace
 
 llvm::PreservedAnalyses ImpossibleSwitchDefaultsPass::run(llvm::Function &function,
-                                                         llvm::FunctionAnalysisManager &analyses) {
+                                                          llvm::FunctionAnalysisManager &analyses) {
   if (!isLiftedFunction(function))
     return llvm::PreservedAnalyses::all();
   llvm::SmallVector<llvm::SwitchInst *, 8> impossible;
@@ -75,8 +75,8 @@ llvm::PreservedAnalyses ImpossibleSwitchDefaultsPass::run(llvm::Function &functi
   }
   for (llvm::SwitchInst *switchInst : impossible) {
     llvm::BasicBlock *block = switchInst->getParent();
-    auto *never = llvm::BasicBlock::Create(function.getContext(), "impossible_default",
-                                           &function, block->getNextNode());
+    auto *never = llvm::BasicBlock::Create(function.getContext(), "impossible_default", &function,
+                                           block->getNextNode());
     new llvm::UnreachableInst(function.getContext(), never);
     switchInst->getDefaultDest()->removePredecessor(block);
     switchInst->setDefaultDest(never);

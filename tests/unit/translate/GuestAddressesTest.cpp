@@ -36,8 +36,8 @@ Folded fold(const std::string &functions) {
   return result;
 }
 
-/// The address of the first load in block `name` of @fn that does not read State, as "root+offset" ("+offset" for a
-/// constant address), or the pointer's name when it is not of the rewritten form.
+/// The address of the first load in block `name` of @fn that does not read State, as "root+offset"
+/// ("+offset" for a constant address), or the pointer's name when it is not of the rewritten form.
 std::string loadAddress(llvm::Module &module, llvm::StringRef name) {
   for (llvm::BasicBlock &block : *module.getFunction("fn")) {
     if (block.getName() != name)
@@ -67,24 +67,23 @@ std::string loadAddress(llvm::Module &module, llvm::StringRef name) {
 
 /// A lifted function (noalias nocapture State) whose loop reads the guest frame, a constant
 /// offset from the entry stack pointer computed before the loop.
-const std::string FrameInLoop =
-    "define void @fn(ptr noalias nocapture %state, ptr %mem) {\n"
-    "entry:\n"
-    "  %rsp = load i64, ptr %state\n"
-    "  %frame = add i64 %rsp, -16552\n"
-    "  %local = getelementptr i8, ptr null, i64 %frame\n"
-    "  %field = getelementptr i8, ptr %local, i64 68\n"
-    "  %table = getelementptr i8, ptr null, i64 268470752\n"
-    "  store i64 %frame, ptr %state\n"
-    "  br label %loop\n"
-    "loop:\n"
-    "  %x = load i32, ptr %field\n"
-    "  %y = load i32, ptr %table\n"
-    "  %again = icmp eq i32 %x, %y\n"
-    "  br i1 %again, label %loop, label %exit\n"
-    "exit:\n"
-    "  ret void\n"
-    "}\n";
+const std::string FrameInLoop = "define void @fn(ptr noalias nocapture %state, ptr %mem) {\n"
+                                "entry:\n"
+                                "  %rsp = load i64, ptr %state\n"
+                                "  %frame = add i64 %rsp, -16552\n"
+                                "  %local = getelementptr i8, ptr null, i64 %frame\n"
+                                "  %field = getelementptr i8, ptr %local, i64 68\n"
+                                "  %table = getelementptr i8, ptr null, i64 268470752\n"
+                                "  store i64 %frame, ptr %state\n"
+                                "  br label %loop\n"
+                                "loop:\n"
+                                "  %x = load i32, ptr %field\n"
+                                "  %y = load i32, ptr %table\n"
+                                "  %again = icmp eq i32 %x, %y\n"
+                                "  br i1 %again, label %loop, label %exit\n"
+                                "exit:\n"
+                                "  ret void\n"
+                                "}\n";
 
 TEST(GuestAddresses, HoistedFramePointerBecomesRootPlusDisplacementInTheLoop) {
   Folded folded = fold(FrameInLoop);
@@ -115,73 +114,56 @@ TEST(GuestAddresses, HoistedConstantAddressBecomesAConstantInTheLoop) {
   EXPECT_EQ(loads, 2u);
 }
 
-TEST(GuestAddresses, AddressInTheSameBlockStays) {
-  Folded folded = fold("define void @fn(ptr noalias nocapture %state, ptr %mem) {\n"
-                       "entry:\n"
-                       "  %rsp = load i64, ptr %state\n"
-                       "  %frame = add i64 %rsp, -8\n"
-                       "  %local = getelementptr i8, ptr null, i64 %frame\n"
-                       "  %x = load i64, ptr %local\n"
-                       "  store i64 %x, ptr %state\n"
-                       "  ret void\n"
-                       "}\n");
+/// @fn: `entry` after `%rsp = load` of State, then, unless `next` is empty, a block %next with
+/// `next`; it ends by storing %x (which one of them loads) to State.
+std::string function(const std::string &entry, const std::string &next, bool lifted = true) {
+  return std::string("define void @fn(ptr ") + (lifted ? "noalias nocapture " : "") +
+         "%state, ptr %mem) {\n"
+         "entry:\n"
+         "  %rsp = load i64, ptr %state\n" +
+         entry + (next.empty() ? "" : "  br label %next\nnext:\n" + next) +
+         "  store i64 %x, ptr %state\n"
+         "  ret void\n"
+         "}\n";
+}
+
+const std::string FrameBelowRsp = "  %frame = add i64 %rsp, -8\n"
+                                  "  %local = getelementptr i8, ptr null, i64 %frame\n";
+
+/// Folds `text`: `rewritten` addresses change, and the first load in `block` reads `address`
+/// (as loadAddress writes it).
+void expectFolded(const std::string &text, unsigned rewritten, llvm::StringRef block,
+                  const std::string &address) {
+  Folded folded = fold(text);
   ASSERT_TRUE(folded.module);
-  EXPECT_EQ(folded.rewritten, 0u);
-  EXPECT_EQ(loadAddress(*folded.module, "entry"), "local");
+  EXPECT_EQ(folded.rewritten, rewritten);
+  EXPECT_EQ(loadAddress(*folded.module, block), address);
+}
+
+TEST(GuestAddresses, AddressInTheSameBlockStays) {
+  expectFolded(function(FrameBelowRsp + "  %x = load i64, ptr %local\n", ""), 0, "entry", "local");
 }
 
 TEST(GuestAddresses, TwoVariablePartsStay) {
-  Folded folded = fold("define void @fn(ptr noalias nocapture %state, ptr %mem) {\n"
-                       "entry:\n"
-                       "  %rsp = load i64, ptr %state\n"
-                       "  %index = load i64, ptr %state\n"
-                       "  %frame = getelementptr i8, ptr null, i64 %rsp\n"
-                       "  %element = getelementptr i8, ptr %frame, i64 %index\n"
-                       "  br label %next\n"
-                       "next:\n"
-                       "  %x = load i64, ptr %element\n"
-                       "  store i64 %x, ptr %state\n"
-                       "  ret void\n"
-                       "}\n");
-  ASSERT_TRUE(folded.module);
-  EXPECT_EQ(folded.rewritten, 0u);
-  EXPECT_EQ(loadAddress(*folded.module, "next"), "element");
+  expectFolded(function("  %index = load i64, ptr %state\n"
+                        "  %frame = getelementptr i8, ptr null, i64 %rsp\n"
+                        "  %element = getelementptr i8, ptr %frame, i64 %index\n",
+                        "  %x = load i64, ptr %element\n"),
+               0, "next", "element");
 }
 
 TEST(GuestAddresses, FunctionsThatAreNotLiftedStay) {
-  Folded folded = fold("define void @fn(ptr %state, ptr %mem) {\n"
-                       "entry:\n"
-                       "  %rsp = load i64, ptr %state\n"
-                       "  %frame = add i64 %rsp, -8\n"
-                       "  %local = getelementptr i8, ptr null, i64 %frame\n"
-                       "  br label %next\n"
-                       "next:\n"
-                       "  %x = load i64, ptr %local\n"
-                       "  store i64 %x, ptr %state\n"
-                       "  ret void\n"
-                       "}\n");
-  ASSERT_TRUE(folded.module);
-  EXPECT_EQ(folded.rewritten, 0u);
-  EXPECT_EQ(loadAddress(*folded.module, "next"), "local");
+  expectFolded(function(FrameBelowRsp, "  %x = load i64, ptr %local\n", /*lifted=*/false), 0,
+               "next", "local");
 }
 
 TEST(GuestAddresses, SubtractedAndWrappingOffsetsAddUp) {
-  Folded folded = fold("define void @fn(ptr noalias nocapture %state, ptr %mem) {\n"
-                       "entry:\n"
-                       "  %rsp = load i64, ptr %state\n"
-                       "  %below = sub i64 %rsp, 32\n"
-                       "  %frame = add i64 %below, -9223372036854775808\n"
-                       "  %local = getelementptr i8, ptr null, i64 %frame\n"
-                       "  %field = getelementptr i8, ptr %local, i64 -9223372036854775808\n"
-                       "  br label %next\n"
-                       "next:\n"
-                       "  %x = load i64, ptr %field\n"
-                       "  store i64 %x, ptr %state\n"
-                       "  ret void\n"
-                       "}\n");
-  ASSERT_TRUE(folded.module);
-  EXPECT_EQ(folded.rewritten, 1u);
-  EXPECT_EQ(loadAddress(*folded.module, "next"), "rsp-32");
+  expectFolded(function("  %below = sub i64 %rsp, 32\n"
+                        "  %frame = add i64 %below, -9223372036854775808\n"
+                        "  %local = getelementptr i8, ptr null, i64 %frame\n"
+                        "  %field = getelementptr i8, ptr %local, i64 -9223372036854775808\n",
+                        "  %x = load i64, ptr %field\n"),
+               1, "next", "rsp-32");
 }
 
 } // namespace

@@ -18,35 +18,35 @@ namespace {
 /// `bound` (`ugt`: above it goes elsewhere), then switches on `and %x, 7` with cases `cases`
 /// (`i64 0, label %case` ...). With `checkX` false the check is of another value, `trunc %y`,
 /// and `trunc %x` only comes after the switch. Returns whether the default survived.
-bool defaultSurvives(int bound, const std::string &cases, bool lifted = true,
-                     bool checkX = true) {
+bool defaultSurvives(int bound, const std::string &cases, bool lifted = true, bool checkX = true) {
   llvm::LLVMContext context;
   std::string checked = checkX ? "%x" : "%y";
-  std::string check = "  %t = trunc i64 " + checked + " to i8\n"
-                      "  %big = icmp ugt i8 %t, " + std::to_string(bound) + "\n";
-  std::string text =
-      std::string("define void @fn(ptr ") + (lifted ? "noalias nocapture " : "") +
-      "%state, ptr %mem) {\n"
-      "entry:\n"
-      "  %x = load i64, ptr %state\n"
-      "  %y = load i64, ptr %mem\n" +
-      check +
-      "  br i1 %big, label %out, label %table\n"
-      "table:\n"
-      "  %i = and i64 %x, 7\n"
-      "  switch i64 %i, label %default [\n" +
-      cases +
-      "  ]\n"
-      "default:\n"
-      "  store i64 1, ptr %state\n"
-      "  ret void\n"
-      "case:\n"
-      "  store i64 2, ptr %state\n"
-      "  ret void\n"
-      "out:\n" +
-      (checkX ? "" : "  %tx = trunc i64 %x to i8\n  store i8 %tx, ptr %state\n") +
-      "  ret void\n"
-      "}\n";
+  std::string check = "  %t = trunc i64 " + checked +
+                      " to i8\n"
+                      "  %big = icmp ugt i8 %t, " +
+                      std::to_string(bound) + "\n";
+  std::string text = std::string("define void @fn(ptr ") + (lifted ? "noalias nocapture " : "") +
+                     "%state, ptr %mem) {\n"
+                     "entry:\n"
+                     "  %x = load i64, ptr %state\n"
+                     "  %y = load i64, ptr %mem\n" +
+                     check +
+                     "  br i1 %big, label %out, label %table\n"
+                     "table:\n"
+                     "  %i = and i64 %x, 7\n"
+                     "  switch i64 %i, label %default [\n" +
+                     cases +
+                     "  ]\n"
+                     "default:\n"
+                     "  store i64 1, ptr %state\n"
+                     "  ret void\n"
+                     "case:\n"
+                     "  store i64 2, ptr %state\n"
+                     "  ret void\n"
+                     "out:\n" +
+                     (checkX ? "" : "  %tx = trunc i64 %x to i8\n  store i8 %tx, ptr %state\n") +
+                     "  ret void\n"
+                     "}\n";
   std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
   if (!module)
     return true;
@@ -56,8 +56,8 @@ bool defaultSurvives(int bound, const std::string &cases, bool lifted = true,
   EXPECT_FALSE(llvm::verifyModule(*module, &out)) << problems;
   for (llvm::BasicBlock &block : *module->getFunction("fn"))
     if (auto *switchInst = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator())) {
-      bool survives = !llvm::isa<llvm::UnreachableInst>(
-          switchInst->getDefaultDest()->getFirstNonPHIOrDbg());
+      bool survives =
+          !llvm::isa<llvm::UnreachableInst>(switchInst->getDefaultDest()->getFirstNonPHIOrDbg());
       EXPECT_EQ(removed, survives ? 0u : 1u);
       return survives;
     }
