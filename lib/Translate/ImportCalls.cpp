@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Translate/ClobberMarkers.h"
+#include "Translate/ImportArguments.h"
 #include "Translate/ImportShapes.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -80,13 +81,16 @@ llvm::Type *xmmType(llvm::LLVMContext &context) {
 /// as direct arguments; writes back rax, rdx (and xmm0, xmm1). The integer registers are
 /// passed as pointers into the program's memory (a pointer and an i64 travel alike in a
 /// register): the library may read and write that memory, and the optimizer must know it.
+/// Registers from `integerArguments` on are passed undefined (ImportArguments.h).
 void emitRegisterCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *memory,
-                      llvm::Value *function, bool withVectors) {
+                      llvm::Value *function, bool withVectors, unsigned integerArguments) {
   llvm::LLVMContext &context = ir.getContext();
   std::vector<llvm::Type *> parameters(ArgumentRegisters, ir.getPtrTy());
   std::vector<llvm::Value *> arguments;
   for (HoistStateField field : IntegerArguments)
-    arguments.push_back(guestPointer(ir, memory, state.load(field)));
+    arguments.push_back(arguments.size() < integerArguments
+                            ? guestPointer(ir, memory, state.load(field))
+                            : llvm::PoisonValue::get(ir.getPtrTy()));
   std::vector<llvm::Type *> results{ir.getInt64Ty(), ir.getInt64Ty()};
   if (withVectors) {
     for (unsigned i = 0; i < VectorArguments; ++i) {
@@ -213,10 +217,11 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
   switch (importShape(name)) {
   case ImportShape::Integer:
-    emitRegisterCall(ir, state, memory, target, /*withVectors=*/false);
+    emitRegisterCall(ir, state, memory, target, /*withVectors=*/false,
+                     integerArgumentsRead(name));
     break;
   case ImportShape::Float:
-    emitRegisterCall(ir, state, memory, target, /*withVectors=*/true);
+    emitRegisterCall(ir, state, memory, target, /*withVectors=*/true, ArgumentRegisters);
     break;
   case ImportShape::Any:
     emitFrameCall(ir, state, stateArgument, memory, callee, guestSp);

@@ -5,7 +5,9 @@
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
+#include "Translate/GuestAddresses.h"
 #include "Translate/HostObject.h"
+#include "Translate/ImpossibleSwitchDefaults.h"
 #include "Translate/ImportCalls.h"
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
@@ -177,6 +179,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
                                      },
                                  .afterFirstRound =
                                      [&] {
+                                       // Bounded jump tables first: their defaults write
+                                       // all of State back and leave the function.
+                                       removeImpossibleSwitchDefaults(*module);
                                        // Writebacks of values already there are no writes.
                                        report.redundantStoresRemoved +=
                                            removeRedundantStateStores(*module, nullptr);
@@ -189,6 +194,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // caller-saved registers.
   removeClobberMarkers(*module);
   useNullMemoryBase(*module);
+  foldGuestAddresses(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);
