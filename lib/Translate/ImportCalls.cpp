@@ -111,22 +111,23 @@ void emitRegisterCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *me
 }
 
 /// XMMi as a call passes it: for a variadic callee, only when al (the call's upper bound on
-/// the vector registers it uses, AMD64 ABI 3.5.7) exceeds i, zero otherwise. When al is a
-/// constant, as it is at nearly every call (`xor eax, eax` or `mov eax, 1` right before), the
-/// selects fold and the loads of the registers not passed go, and with them the writebacks
-/// of those registers that were there only for the call.
+/// the vector registers it uses, AMD64 ABI 3.5.7) is not zero, zero otherwise. A variadic
+/// function compiled by gcc or clang saves all eight registers for va_arg when al is not
+/// zero and none when it is, so passing all eight then keeps even a caller that sets al too
+/// low working as it does natively. When al is a constant, as at nearly every call (`xor
+/// eax, eax` right before), the selects fold: with al = 0 the loads go, and with them the
+/// writebacks of vector registers that were there only for the call.
 llvm::Value *vectorArgument(llvm::IRBuilder<> &ir, StateAccess &state, unsigned i,
-                            llvm::Value *vectorCount) {
+                            llvm::Value *noVectors) {
   llvm::Value *value = state.loadXmm(i);
-  if (!vectorCount)
+  if (!noVectors)
     return value;
-  return ir.CreateSelect(ir.CreateICmpUGT(vectorCount, ir.getInt8(i)), value,
-                         llvm::Constant::getNullValue(value->getType()));
+  return ir.CreateSelect(noVectors, llvm::Constant::getNullValue(value->getType()), value);
 }
 
 /// A call through hoist_native_call with a frame: every argument register, al, 32 stack
 /// words from the guest stack, and a long double result pushed on State's x87 stack. For a
-/// `variadic` callee the vector registers beyond al's count are passed as zero.
+/// `variadic` callee the vector registers are passed as zero when al is zero.
 void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *stateArgument,
                    llvm::Value *memory, llvm::Value *function, llvm::Value *guestSp,
                    bool variadic) {
@@ -142,9 +143,12 @@ void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *state
     ir.CreateStore(state.load(IntegerArguments[i]), at(8 * i));
   llvm::Value *rax = state.load(HOIST_FIELD_RAX);
   ir.CreateStore(rax, at(FrameRax));
-  llvm::Value *vectorCount = variadic ? ir.CreateTrunc(rax, ir.getInt8Ty(), "al") : nullptr;
+  llvm::Value *noVectors =
+      variadic ? ir.CreateICmpEQ(ir.CreateTrunc(rax, ir.getInt8Ty(), "al"), ir.getInt8(0),
+                                 "no_vectors")
+               : nullptr;
   for (unsigned i = 0; i < VectorArguments; ++i)
-    ir.CreateStore(vectorArgument(ir, state, i, vectorCount), at(FrameXmm + 16 * i));
+    ir.CreateStore(vectorArgument(ir, state, i, noVectors), at(FrameXmm + 16 * i));
   llvm::FunctionCallee nativeCall = module.getOrInsertFunction(
       "hoist_native_call", llvm::FunctionType::get(ir.getVoidTy(), {ptr, ir.getInt64Ty(), ptr}, false));
   // From the program's memory, which the library may read and write (see emitRegisterCall).

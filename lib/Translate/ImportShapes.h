@@ -19,8 +19,8 @@ enum class ImportShape {
   Any,
   /// As Any, for a function known to be variadic (printf, error, ...): the System V
   /// convention (AMD64 ABI 3.5.7) makes al an upper bound on the number of vector registers
-  /// the call passes, so xmm0..xmm(al-1) are passed and the rest are zero. Most such calls set
-  /// al to 0 (`xor eax, eax`), and then the call reads no vector register of State at all.
+  /// the call passes, so with al = 0 none is passed (zeros instead). Most such calls set al to
+  /// 0 (`xor eax, eax`), and then the call reads no vector register of State at all.
   Variadic,
 };
 

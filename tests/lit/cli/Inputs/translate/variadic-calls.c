@@ -1,7 +1,7 @@
 /* Calls of variadic library functions, for translate-variadic-calls.test: al tells the callee
  * how many vector registers carry arguments (AMD64 ABI 3.5.7), so a call with al = 0 needs no
- * vector register, one with doubles needs exactly as many as al says, and one with more than
- * eight doubles passes the rest on the stack. And calls that never return (abort; error with
+ * vector register, one with doubles needs them, and one with more than eight doubles passes
+ * the rest on the stack. And calls that never return (abort; error with
  * a nonzero status). */
 #include <error.h>
 #include <stdio.h>
