@@ -28,8 +28,9 @@ void storeClobberMarker(llvm::IRBuilder<> &ir, llvm::Value *pointer, llvm::Type 
 bool isClobberMarker(const llvm::Value *value);
 
 /// Erases the marker stores of `module` and turns the markers still used into arbitrary
-/// values (a frozen poison for an integer, undef otherwise); returns the number of stores
-/// erased.
+/// values (a frozen poison for an integer, undef otherwise, as are the x87 and vector values
+/// read out of one); then a State store of an undefined value (a phi of undefined values
+/// included) goes too. Returns the number of marker stores erased.
 uint64_t removeClobberMarkers(llvm::Module &module);
 
 } // namespace hoist

@@ -1,6 +1,7 @@
 #include "Translate/ImportCalls.h"
 
 #include "Arch/StateLayout.h"
+#include "Discover/NoReturn.h"
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ImportArguments.h"
 #include "Translate/ImportShapes.h"
@@ -113,10 +114,27 @@ void emitRegisterCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *me
   }
 }
 
+/// XMMi as a call passes it: for a variadic callee, only when al (the call's upper bound on
+/// the vector registers it uses, AMD64 ABI 3.5.7) is not zero, zero otherwise. A variadic
+/// function compiled by gcc or clang saves all eight registers for va_arg when al is not
+/// zero and none when it is, so passing all eight then keeps even a caller that sets al too
+/// low working as it does natively. When al is a constant, as at nearly every call (`xor
+/// eax, eax` right before), the selects fold: with al = 0 the loads go, and with them the
+/// writebacks of vector registers that were there only for the call.
+llvm::Value *vectorArgument(llvm::IRBuilder<> &ir, StateAccess &state, unsigned i,
+                            llvm::Value *noVectors) {
+  llvm::Value *value = state.loadXmm(i);
+  if (!noVectors)
+    return value;
+  return ir.CreateSelect(noVectors, llvm::Constant::getNullValue(value->getType()), value);
+}
+
 /// A call through hoist_native_call with a frame: every argument register, al, 32 stack
-/// words from the guest stack, and a long double result pushed on State's x87 stack.
+/// words from the guest stack, and a long double result pushed on State's x87 stack. For a
+/// `variadic` callee the vector registers are passed as zero when al is zero.
 void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *stateArgument,
-                   llvm::Value *memory, llvm::Value *function, llvm::Value *guestSp) {
+                   llvm::Value *memory, llvm::Value *function, llvm::Value *guestSp,
+                   bool variadic) {
   llvm::Module &module = *ir.GetInsertBlock()->getModule();
   llvm::LLVMContext &context = module.getContext();
   auto *ptr = ir.getPtrTy();
@@ -127,9 +145,14 @@ void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *state
   auto at = [&](unsigned offset) { return ir.CreateConstInBoundsGEP1_32(ir.getInt8Ty(), frame, offset); };
   for (unsigned i = 0; i < ArgumentRegisters; ++i)
     ir.CreateStore(state.load(IntegerArguments[i]), at(8 * i));
-  ir.CreateStore(state.load(HOIST_FIELD_RAX), at(FrameRax));
+  llvm::Value *rax = state.load(HOIST_FIELD_RAX);
+  ir.CreateStore(rax, at(FrameRax));
+  llvm::Value *noVectors =
+      variadic ? ir.CreateICmpEQ(ir.CreateTrunc(rax, ir.getInt8Ty(), "al"), ir.getInt8(0),
+                                 "no_vectors")
+               : nullptr;
   for (unsigned i = 0; i < VectorArguments; ++i)
-    ir.CreateStore(state.loadXmm(i), at(FrameXmm + 16 * i));
+    ir.CreateStore(vectorArgument(ir, state, i, noVectors), at(FrameXmm + 16 * i));
   llvm::FunctionCallee nativeCall = module.getOrInsertFunction(
       "hoist_native_call", llvm::FunctionType::get(ir.getVoidTy(), {ptr, ir.getInt64Ty(), ptr}, false));
   // From the program's memory, which the library may read and write (see emitRegisterCall).
@@ -169,6 +192,20 @@ llvm::GlobalVariable *runtimeGlobal(llvm::Module &module, llvm::StringRef name) 
 /// the optimizer removes (in wc's loop, with the register that held the address, 5% of the
 /// instructions; docs/TRANSLATE.md "Speed").
 constexpr unsigned ReturnAddressSlotMarker = 0x10000;
+
+/// After the native call of error or error_at_line, which exit when their first argument
+/// (an int, edi as it was at the call: `status`) is not zero: the call returns only when it
+/// was zero. With a constant nonzero status, as in coreutils' `die`, the code after the call
+/// is unreachable.
+void continueIfStatusZero(llvm::IRBuilder<> &ir, llvm::Value *status) {
+  llvm::Function *function = ir.GetInsertBlock()->getParent();
+  auto *exits = llvm::BasicBlock::Create(ir.getContext(), "exited", function);
+  auto *returns = llvm::BasicBlock::Create(ir.getContext(), "error_returned", function);
+  ir.CreateCondBr(ir.CreateICmpNE(ir.CreateTrunc(status, ir.getInt32Ty()), ir.getInt32(0)),
+                  exits, returns);
+  llvm::IRBuilder<>(exits).CreateUnreachable();
+  ir.SetInsertPoint(returns);
+}
 
 /// The body of `import.NAME`: the callee from the GOT slot (a program calling an import no
 /// library defines ends with a message; only a weak import's slot can be empty by then), the
@@ -215,6 +252,7 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   if (importMayCallBack(name))
     ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
+  llvm::Value *firstArgument = state.load(HOIST_FIELD_RDI);   // before the call clobbers it
   switch (importShape(name)) {
   case ImportShape::Integer:
     emitRegisterCall(ir, state, memory, target, /*withVectors=*/false,
@@ -224,9 +262,23 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
     emitRegisterCall(ir, state, memory, target, /*withVectors=*/true, ArgumentRegisters);
     break;
   case ImportShape::Any:
-    emitFrameCall(ir, state, stateArgument, memory, callee, guestSp);
+  case ImportShape::Variadic:
+    emitFrameCall(ir, state, stateArgument, memory, callee, guestSp,
+                  importShape(name) == ImportShape::Variadic);
     break;
   }
+  // After a function that never returns to its caller (abort, exit, ...): nothing. The
+  // lifter continues such a call with a jump to the address after it ("should the callee
+  // return after all"), which hands all of State to the runtime; once that is unreachable,
+  // the function's State summary (LiftedCallEffects.h) no longer reads every register, nor do
+  // its callers' (sort's comparison reaches abort through xmemcoll0's collate_error and
+  // quotearg's xalloc_die, and so wrote back every vector register before each comparison).
+  if (isKnownNoReturnName(name)) {
+    ir.CreateUnreachable();
+    return;
+  }
+  if (isNoReturnWhenStatusNonzeroName(name))
+    continueIfStatusZero(ir, firstArgument);
   state.store(HOIST_FIELD_RIP, returnAddress);
   state.store(HOIST_FIELD_RSP, ir.CreateAdd(guestSp, ir.getInt64(8)));
   ir.CreateRetVoid();

@@ -118,6 +118,24 @@ const llvm::StringSet<> &floatFunctions() {
   return names;
 }
 
+/// glibc functions declared with `...` (the checked and unchecked printf, scanf, error and
+/// syslog families): each call sets al to at most the number of vector registers it passes.
+/// The v* forms take a va_list, not `...`, and are not here (al is then arbitrary).
+const llvm::StringSet<> &variadicFunctions() {
+  static const llvm::StringSet<> names = {
+      // <stdio.h>, <wchar.h>
+      "printf", "fprintf", "dprintf", "sprintf", "snprintf", "asprintf", "__printf_chk",
+      "__fprintf_chk", "__dprintf_chk", "__sprintf_chk", "__snprintf_chk", "__asprintf_chk",
+      "wprintf", "fwprintf", "swprintf", "__wprintf_chk", "__fwprintf_chk", "__swprintf_chk",
+      "obstack_printf", "__obstack_printf_chk", "scanf", "fscanf", "sscanf",
+      "__isoc99_scanf", "__isoc99_fscanf", "__isoc99_sscanf", "__isoc23_scanf",
+      "__isoc23_fscanf", "__isoc23_sscanf",
+      // <error.h>, <err.h>, <syslog.h>
+      "error", "error_at_line", "err", "errx", "warn", "warnx", "syslog", "__syslog_chk",
+  };
+  return names;
+}
+
 /// glibc functions that run no code of the program: they take no function pointer and no
 /// FILE (a fopencookie stream runs the program's functions), run no handlers, and call only
 /// glibc itself (malloc has no hooks since glibc 2.34; gconv modules are glibc's own).
@@ -156,6 +174,8 @@ ImportShape importShape(llvm::StringRef name) {
     return ImportShape::Integer;
   if (floatFunctions().contains(name))
     return ImportShape::Float;
+  if (variadicFunctions().contains(name))
+    return ImportShape::Variadic;
   return ImportShape::Any;
 }
 

@@ -17,10 +17,15 @@ enum class ImportShape {
   /// Anything else: all argument registers, al (a variadic callee's vector count), 32 words
   /// of stack arguments, and a `long double` result in st(0) (runtime/trampolines.S).
   Any,
+  /// As Any, for a function known to be variadic (printf, error, ...): the System V
+  /// convention (AMD64 ABI 3.5.7) makes al an upper bound on the number of vector registers
+  /// the call passes, so with al = 0 none is passed (zeros instead). Most such calls set al to
+  /// 0 (`xor eax, eax`), and then the call reads no vector register of State at all.
+  Variadic,
 };
 
-/// The shape of the library function `name`: Integer or Float only for functions known to
-/// fit (a table of glibc's), Any for every other name.
+/// The shape of the library function `name`: Integer, Float or Variadic only for functions
+/// known to fit (a table of glibc's), Any for every other name.
 ImportShape importShape(llvm::StringRef name);
 
 /// Whether the library function `name` may run code of the program while it runs: a callback
