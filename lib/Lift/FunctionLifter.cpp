@@ -628,7 +628,30 @@ VarSet varsWrittenBy(const ExploredFunction &explored) {
 
 } // namespace
 
+namespace {
+
+/// Builds a function in LLVM's old debug-info format and converts it to the module's after.
+/// Lifting only appends instructions, and in the debug-record format (LLVM 19's default) each
+/// insertion looks for debug records at its position (BasicBlock::getMarker, 1.5% of the raw
+/// lift), of which the lifter makes none; converting the finished function back is one walk
+/// over it.
+class OldDebugInfoFormatWhileLifting {
+public:
+  explicit OldDebugInfoFormatWhileLifting(llvm::Function &function)
+      : function_(function), wasNew_(function.IsNewDbgInfoFormat) {
+    function_.setIsNewDbgInfoFormat(false);
+  }
+  ~OldDebugInfoFormatWhileLifting() { function_.setIsNewDbgInfoFormat(wasNew_); }
+
+private:
+  llvm::Function &function_;
+  bool wasNew_;
+};
+
+} // namespace
+
 void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function) {
+  OldDebugInfoFormatWhileLifting format(function);
   // Lifted first on the decoder's word of what the function writes (WrittenVars.h), into
   // diagnostics and statistics of its own, so that an attempt whose semantics wrote more
   // leaves no trace when it is lifted again without the assumption.
