@@ -3,7 +3,7 @@
 namespace hoist {
 
 std::optional<ExploredFunction> redecode(const Image &image, const Decoder &decoder,
-                                         DecodeMemo &memo, const ExploredFunction &discovered,
+                                         const ExploredFunction &discovered,
                                          std::vector<Instr> &buffer) {
   ExploredFunction result = discovered;
   buffer.clear();
@@ -21,8 +21,7 @@ std::optional<ExploredFunction> redecode(const Image &image, const Decoder &deco
                                           : image.bytesAt(address);
       Instr &instr = buffer.emplace_back();
       if (bytes.empty() ||
-          memo.decodeIntoFresh(decoder, bytes.data(), bytes.size(), address, instr) !=
-              DecodeStatus::Ok)
+          decoder.decodeIntoFresh(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
         return std::nullopt;
       address = instr.next();
       if (address > block.endAddress)

@@ -5,7 +5,6 @@
 // decoded instruction of the program alive in its cache.
 #pragma once
 
-#include "Decode/DecodeMemo.h"
 #include "Decode/Decoder.h"
 #include "Discover/FunctionExplorer.h"
 #include "hoist/Image.h"
@@ -20,9 +19,9 @@ namespace hoist {
 /// result is used), or nothing when a block's bytes do not decode into exactly its extent
 /// (which discovery's own decoding rules out; the caller then explores the function itself).
 /// One buffer reused for every function spares an allocation, the copies of a growing vector
-/// and fresh pages per function. Bytes `memo` decoded before are not decoded again.
+/// and fresh pages per function.
 std::optional<ExploredFunction> redecode(const Image &image, const Decoder &decoder,
-                                         DecodeMemo &memo, const ExploredFunction &discovered,
+                                         const ExploredFunction &discovered,
                                          std::vector<Instr> &buffer);
 
 } // namespace hoist

@@ -33,13 +33,6 @@ void addLiftStats(LiftStats &into, const LiftStats &from) {
   into.writesMispredicted += from.writesMispredicted;
 }
 
-/// The decode memo of the calling thread, shared by the Lifters it runs: `-j N` makes a Lifter
-/// per chunk of 16 functions, whose own memo would start empty each time (DecodeMemo.h).
-static DecodeMemo &threadDecodeMemo() {
-  thread_local DecodeMemo memo;
-  return memo;
-}
-
 std::string liftedFunctionName(uint64_t address) {
   return "fn_" + llvm::utohexstr(address, /*LowerCase=*/true);
 }
@@ -180,8 +173,7 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   std::optional<ExploredFunction> redecoded;
   if (impl.discovered)
     if (auto known = impl.discovered->find(entry); known != impl.discovered->end())
-      redecoded = redecode(impl.image, impl.decoder, threadDecodeMemo(), known->second.explored,
-                           impl.decodeBuffer);
+      redecoded = redecode(impl.image, impl.decoder, known->second.explored, impl.decodeBuffer);
   DiscoveredFunction discovered;
   if (!redecoded) {
     ExploreHints hints;
