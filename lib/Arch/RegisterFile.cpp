@@ -10,7 +10,6 @@ namespace hoist {
 
 namespace {
 
-
 /// The alignment of a variable's State field (State.def keeps fields naturally aligned).
 llvm::Align stateAlignment(llvm::LLVMContext &context, Var var) {
   if (isVectorVar(var))
