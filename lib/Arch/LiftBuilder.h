@@ -14,7 +14,8 @@ public:
                     llvm::BasicBlock::iterator insertPoint) const override {
     if (insertPoint.isValid())
       instruction->insertInto(insertPoint.getNodeParent(), insertPoint);
-    if (!instruction->getContext().shouldDiscardValueNames())
+    // Most instructions are made without a name: those skip the context's look-up too.
+    if (!name.isTriviallyEmpty() && !instruction->getContext().shouldDiscardValueNames())
       instruction->setName(name);
   }
 };

@@ -13,6 +13,7 @@ LiftContext::LiftContext(llvm::LLVMContext &context, RegisterFile &registers,
 void LiftContext::setPosition(RegisterFile::Block *block, const Instr *instr) {
   block_ = block;
   instr_ = instr;
+  lastSlice_ = {};   // made at the old position: it need not dominate the new one
   llvm::BasicBlock *bb = registers_.basicBlock(block);
   if (llvm::Instruction *terminator = bb->getTerminator())
     ir.SetInsertPoint(terminator);
@@ -32,9 +33,22 @@ llvm::Value *LiftContext::readReg(ZydisRegister reg) {
   llvm::Value *full = readVar(slice->var);
   if (slice->bits == 64)
     return full;
+  // A register a zero-extending write defined reads back, at the written width, as the value
+  // written: no `trunc (zext x)` (mov eax, [m]; mov [n], eax).
+  if (slice->offset == 0)
+    if (auto *extended = llvm::dyn_cast<llvm::ZExtInst>(full))
+      if (extended->getSrcTy()->getIntegerBitWidth() == slice->bits)
+        return extended->getOperand(0);
+  // One slice per instruction and register: `test eax, eax` reads eax once.
+  if (lastSlice_.full == full && lastSlice_.offset == slice->offset &&
+      lastSlice_.bits == slice->bits)
+    return lastSlice_.value;
+  llvm::Value *value = full;
   if (slice->offset)
-    full = ir.CreateLShr(full, slice->offset);
-  return ir.CreateTrunc(full, intType(slice->bits));
+    value = ir.CreateLShr(value, slice->offset);
+  value = ir.CreateTrunc(value, intType(slice->bits));
+  lastSlice_ = {full, slice->offset, slice->bits, value};
+  return value;
 }
 
 void LiftContext::writeReg(ZydisRegister reg, llvm::Value *value) {

@@ -165,6 +165,14 @@ private:
   RegisterFile::Block *block_ = nullptr;
   const Instr *instr_ = nullptr;
   MemoryObserver *memoryObserver_ = nullptr;
+  /// The last narrow register read of the current position (readReg): the value it made from
+  /// which full variable value.
+  struct SliceRead {
+    llvm::Value *full = nullptr;
+    unsigned offset = 0;
+    unsigned bits = 0;
+    llvm::Value *value = nullptr;
+  } lastSlice_;
 };
 
 } // namespace hoist

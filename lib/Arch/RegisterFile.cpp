@@ -10,16 +10,6 @@ namespace hoist {
 
 namespace {
 
-/// A builder that inserts at the end of a block, before its terminator if it has one.
-struct BuilderAtEnd : LiftBuilder {
-  explicit BuilderAtEnd(llvm::BasicBlock *bb) : LiftBuilder(bb->getContext()) {
-    if (llvm::Instruction *terminator = bb->getTerminator())
-      SetInsertPoint(terminator);
-    else
-      SetInsertPoint(bb);
-  }
-};
-
 /// The alignment of a variable's State field (State.def keeps fields naturally aligned).
 llvm::Align stateAlignment(llvm::LLVMContext &context, Var var) {
   if (isVectorVar(var))
@@ -58,7 +48,8 @@ struct RegisterFile::Block {
 };
 
 RegisterFile::RegisterFile(llvm::BasicBlock *entry, llvm::Value *statePtr)
-    : statePtr_(statePtr), stateType_(getStateType(entry->getContext())) {
+    : builder_(entry->getContext()), statePtr_(statePtr),
+      stateType_(getStateType(entry->getContext())) {
   entry_ = createBlock(entry);
   entry_->sealed = true;
 }
@@ -69,6 +60,14 @@ RegisterFile::~RegisterFile() {
   for (llvm::PHINode *phi : removedPhis_)
     if (phi->use_empty())
       phi->deleteValue();
+}
+
+LiftBuilder &RegisterFile::builderAtEnd(llvm::BasicBlock *bb) {
+  if (llvm::Instruction *terminator = bb->getTerminator())
+    builder_.SetInsertPoint(terminator);
+  else
+    builder_.SetInsertPoint(bb);
+  return builder_;
 }
 
 RegisterFile::Block *RegisterFile::createBlock(llvm::BasicBlock *bb) {
@@ -124,8 +123,7 @@ llvm::Value *RegisterFile::read(Block *block, Var var) {
     const FlagThunk &recorded = *def.thunk;
     FlagThunk thunk{recorded.op, current(recorded.lhs), current(recorded.rhs),
                     current(recorded.result), current(recorded.carryIn)};
-    BuilderAtEnd ir(block->bb);
-    llvm::Value *value = computeFlag(ir, thunk, var);
+    llvm::Value *value = computeFlag(builderAtEnd(block->bb), thunk, var);
     def = Def{value};
     return value;
   }
@@ -267,7 +265,7 @@ llvm::PHINode *RegisterFile::createPhi(Block *block, Var var) {
 
 llvm::Value *RegisterFile::createFieldPointer(llvm::ArrayRef<unsigned> indices,
                                               const llvm::Twine &name) {
-  BuilderAtEnd ir(entry_->bb);
+  LiftBuilder &ir = builderAtEnd(entry_->bb);
   llvm::SmallVector<llvm::Value *, 3> gepIndices{ir.getInt32(0)};
   for (unsigned index : indices)
     gepIndices.push_back(ir.getInt32(index));
@@ -300,8 +298,8 @@ llvm::Value *RegisterFile::loadConfiguration(llvm::IRBuilderBase &ir, HoistState
 }
 
 llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
-  llvm::Value *ptr = fieldPointer(var);
-  BuilderAtEnd ir(block->bb);
+  llvm::Value *ptr = fieldPointer(var);   // before positioning: it may emit in the entry
+  LiftBuilder &ir = builderAtEnd(block->bb);
   if (isFlagVar(var))
     return ir.CreateICmpNE(ir.CreateLoad(ir.getInt8Ty(), ptr), ir.getInt8(0), varName(var));
   // A YMM field is [4 x i64] in State; the variable loads it as <4 x i64>, the same bytes, at
@@ -327,10 +325,12 @@ void RegisterFile::storeAll(Block *block) {
     if (def.inStatePending || def.inState)
       continue;   // unchanged since State was last read: it holds this value already
     llvm::Value *value = read(block, var);
-    BuilderAtEnd ir(block->bb);
+    // The field's address first: the first one of a function is emitted in the entry block.
+    llvm::Value *pointer = fieldPointer(var);
+    LiftBuilder &ir = builderAtEnd(block->bb);
     if (isFlagVar(var))
       value = ir.CreateZExt(value, ir.getInt8Ty());
-    ir.CreateAlignedStore(value, fieldPointer(var), stateAlignment(ir.getContext(), var));
+    ir.CreateAlignedStore(value, pointer, stateAlignment(ir.getContext(), var));
   }
 }
 

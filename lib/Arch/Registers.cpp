@@ -1,5 +1,7 @@
 #include "Arch/Registers.h"
 
+#include <array>
+
 #include <llvm/IR/DerivedTypes.h>
 
 namespace hoist {
@@ -72,7 +74,9 @@ const char *varName(Var var) {
   return Names[static_cast<unsigned>(var)];
 }
 
-std::optional<RegisterSlice> gprSlice(ZydisRegister reg) {
+namespace {
+
+std::optional<RegisterSlice> computeGprSlice(ZydisRegister reg) {
   ZydisRegisterClass regClass = ZydisRegisterGetClass(reg);
   unsigned bits;
   switch (regClass) {
@@ -89,6 +93,23 @@ std::optional<RegisterSlice> gprSlice(ZydisRegister reg) {
   bool highByte = reg == ZYDIS_REGISTER_AH || reg == ZYDIS_REGISTER_CH ||
                   reg == ZYDIS_REGISTER_DH || reg == ZYDIS_REGISTER_BH;
   return RegisterSlice{gprVar(static_cast<unsigned>(id)), highByte ? 8u : 0u, bits, bits == 32};
+}
+
+} // namespace
+
+std::optional<RegisterSlice> gprSlice(ZydisRegister reg) {
+  // Asked for every register operand the lifter reads or writes: a table built once instead of
+  // three Zydis look-ups each time (2% of the raw lift).
+  using Table = std::array<std::optional<RegisterSlice>, ZYDIS_REGISTER_MAX_VALUE + 1>;
+  static const Table table = [] {
+    Table slices;
+    for (unsigned reg = 0; reg <= ZYDIS_REGISTER_MAX_VALUE; ++reg)
+      slices[reg] = computeGprSlice(static_cast<ZydisRegister>(reg));
+    return slices;
+  }();
+  if (static_cast<unsigned>(reg) > ZYDIS_REGISTER_MAX_VALUE)
+    return std::nullopt;
+  return table[reg];
 }
 
 } // namespace hoist

@@ -12,8 +12,13 @@ std::optional<ExploredFunction> redecode(const Image &image, const Decoder &deco
   firstOfBlock.reserve(result.blocks.size());
   for (auto &[start, block] : result.blocks) {
     firstOfBlock.emplace_back(&block, buffer.size());
+    // The section's bytes are looked up once per block, not per instruction (a block that
+    // runs on into the next section looks its bytes up there).
+    llvm::ArrayRef<uint8_t> blockBytes = image.bytesAt(start);
     for (uint64_t address = start; address < block.endAddress;) {
-      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
+      llvm::ArrayRef<uint8_t> bytes = address - start < blockBytes.size()
+                                          ? blockBytes.drop_front(address - start)
+                                          : image.bytesAt(address);
       Instr &instr = buffer.emplace_back();
       if (bytes.empty() ||
           decoder.decodeIntoFresh(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)

@@ -16,6 +16,7 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -81,6 +82,9 @@ private:
   bool isSuccessor(uint64_t target);
   void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
+  /// The module's declaration of `intrinsic`, looked up once per function (every call checks
+  /// where it returned to with __hoist_jmp).
+  llvm::FunctionCallee intrinsic(Intrinsic intrinsic);
   /// "<prefix><hex address><suffix>", or nothing when the context discards value names (the
   /// default; `hoist lift --names` keeps them): building the string is then wasted work.
   std::string blockName(const llvm::Twine &prefix, uint64_t address,
@@ -107,6 +111,7 @@ private:
   std::map<uint64_t, Slot> slots_;
   Slot *current_ = nullptr;
   unsigned pcMetadataKind_;
+  std::array<llvm::FunctionCallee, 4> intrinsics_{};
   /// The jump-table index register, read where the table entry is loaded in the current block.
   llvm::Value *tableIndex_ = nullptr;
   uint64_t tableIndexFor_ = 0;   ///< the jmp whose table `tableIndex_` indexes
@@ -293,9 +298,16 @@ void FunctionLifter::finishBlock(Slot &slot) {
   }
 }
 
-void FunctionLifter::leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip,
+llvm::FunctionCallee FunctionLifter::intrinsic(Intrinsic kind) {
+  llvm::FunctionCallee &callee = intrinsics_.at(static_cast<size_t>(kind));
+  if (!callee)
+    callee = getIntrinsic(module_, kind);
+  return callee;
+}
+
+void FunctionLifter::leave(RegisterFile::Block *block, Intrinsic kind, llvm::Value *rip,
                            bool returns) {
-  leave(block, getIntrinsic(module_, intrinsic), rip, returns);
+  leave(block, intrinsic(kind), rip, returns);
 }
 
 void FunctionLifter::leave(RegisterFile::Block *block, llvm::FunctionCallee callee,
@@ -495,7 +507,7 @@ void FunctionLifter::call(llvm::Value *target, uint64_t returnAddress) {
   CallTarget resolved = resolveCallTarget(input_.image, ctx_.instr(), target);
   if (llvm::Function *callee = calleeFor(resolved))
     return callAndCheckReturn(callee, entryRip(resolved, target), returnAddress);
-  callAndCheckReturn(getIntrinsic(module_, Intrinsic::Call), target, returnAddress);
+  callAndCheckReturn(intrinsic(Intrinsic::Call), target, returnAddress);
 }
 
 void FunctionLifter::callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value *rip,
@@ -514,7 +526,7 @@ void FunctionLifter::callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value
   auto *elsewhereBB =
       llvm::BasicBlock::Create(context_, blockName("returned_elsewhere_", pc), &function_);
   LiftBuilder exit(elsewhereBB);
-  exit.CreateCall(getIntrinsic(module_, Intrinsic::Jmp), {state_, memory_, returnedTo});
+  exit.CreateCall(intrinsic(Intrinsic::Jmp), {state_, memory_, returnedTo});
   exit.CreateRetVoid();
   tagWithAddress(elsewhereBB, nullptr, pc);
   continueUnless(elsewhere, elsewhereBB);
@@ -628,7 +640,30 @@ VarSet varsWrittenBy(const ExploredFunction &explored) {
 
 } // namespace
 
+namespace {
+
+/// Builds a function in LLVM's old debug-info format and converts it to the module's after.
+/// Lifting only appends instructions, and in the debug-record format (LLVM 19's default) each
+/// insertion looks for debug records at its position (BasicBlock::getMarker, 1.5% of the raw
+/// lift), of which the lifter makes none; converting the finished function back is one walk
+/// over it.
+class OldDebugInfoFormatWhileLifting {
+public:
+  explicit OldDebugInfoFormatWhileLifting(llvm::Function &function)
+      : function_(function), wasNew_(function.IsNewDbgInfoFormat) {
+    function_.setIsNewDbgInfoFormat(false);
+  }
+  ~OldDebugInfoFormatWhileLifting() { function_.setIsNewDbgInfoFormat(wasNew_); }
+
+private:
+  llvm::Function &function_;
+  bool wasNew_;
+};
+
+} // namespace
+
 void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function) {
+  OldDebugInfoFormatWhileLifting format(function);
   // Lifted first on the decoder's word of what the function writes (WrittenVars.h), into
   // diagnostics and statistics of its own, so that an attempt whose semantics wrote more
   // leaves no trace when it is lifted again without the assumption.
