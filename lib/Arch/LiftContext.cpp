@@ -39,15 +39,17 @@ llvm::Value *LiftContext::readReg(ZydisRegister reg) {
     if (auto *extended = llvm::dyn_cast<llvm::ZExtInst>(full))
       if (extended->getSrcTy()->getIntegerBitWidth() == slice->bits)
         return extended->getOperand(0);
-  // One slice per instruction and register: `test eax, eax` reads eax once.
+  // One slice per instruction and register: `test eax, eax` reads eax once. Only within the
+  // block that made it: an instruction lifted over several blocks may read the register again
+  // in one the first read does not dominate.
   if (lastSlice_.full == full && lastSlice_.offset == slice->offset &&
-      lastSlice_.bits == slice->bits)
+      lastSlice_.bits == slice->bits && lastSlice_.block == ir.GetInsertBlock())
     return lastSlice_.value;
   llvm::Value *value = full;
   if (slice->offset)
     value = ir.CreateLShr(value, slice->offset);
   value = ir.CreateTrunc(value, intType(slice->bits));
-  lastSlice_ = {full, slice->offset, slice->bits, value};
+  lastSlice_ = {full, slice->offset, slice->bits, value, ir.GetInsertBlock()};
   return value;
 }
 

@@ -166,12 +166,13 @@ private:
   const Instr *instr_ = nullptr;
   MemoryObserver *memoryObserver_ = nullptr;
   /// The last narrow register read of the current position (readReg): the value it made from
-  /// which full variable value.
+  /// which full variable value, in which block.
   struct SliceRead {
     llvm::Value *full = nullptr;
     unsigned offset = 0;
     unsigned bits = 0;
     llvm::Value *value = nullptr;
+    llvm::BasicBlock *block = nullptr;
   } lastSlice_;
 };
 
