@@ -111,7 +111,7 @@ private:
   std::map<uint64_t, Slot> slots_;
   Slot *current_ = nullptr;
   unsigned pcMetadataKind_;
-  std::array<llvm::FunctionCallee, 4> intrinsics_{};
+  std::array<llvm::FunctionCallee, static_cast<size_t>(Intrinsic::Trap) + 1> intrinsics_{};
   /// The jump-table index register, read where the table entry is loaded in the current block.
   llvm::Value *tableIndex_ = nullptr;
   uint64_t tableIndexFor_ = 0;   ///< the jmp whose table `tableIndex_` indexes

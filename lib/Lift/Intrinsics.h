@@ -6,6 +6,7 @@
 
 namespace hoist {
 
+/// Trap stays last: FunctionLifter keeps one declaration per kind in an array sized by it.
 enum class Intrinsic { Call, Jmp, Unsupported, Trap };
 
 const char *intrinsicName(Intrinsic intrinsic);

@@ -253,7 +253,8 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
     ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
   llvm::Value *firstArgument = state.load(HOIST_FIELD_RDI);   // before the call clobbers it
-  switch (importShape(name)) {
+  ImportShape shape = importShape(name);
+  switch (shape) {
   case ImportShape::Integer:
     emitRegisterCall(ir, state, memory, target, /*withVectors=*/false,
                      integerArgumentsRead(name));
@@ -264,7 +265,7 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   case ImportShape::Any:
   case ImportShape::Variadic:
     emitFrameCall(ir, state, stateArgument, memory, callee, guestSp,
-                  importShape(name) == ImportShape::Variadic);
+                  shape == ImportShape::Variadic);
     break;
   }
   // After a function that never returns to its caller (abort, exit, ...): nothing. The
