@@ -22,15 +22,21 @@ LiftStatus liftPop(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-/// enter size, 0: push rbp; rbp = rsp; rsp -= size. Nesting levels above 0 copy frame
-/// pointers from the old frame (SDM vol. 2, ENTER); compilers never emit them.
+/// enter size, level: push rbp; then, at level 1, push the new frame pointer; rbp = the new
+/// frame pointer; rsp -= size. Levels of 2 and more also copy level-1 frame pointers from the
+/// old frame (SDM vol. 2, ENTER), reads a fault may stop halfway; compilers never emit them,
+/// so they stay unsupported rather than unchecked.
 LiftStatus liftEnter(LiftContext &ctx, const Instr &instr) {
-  if (instr.operandWidth != 64 || (instr.op(1).imm & 0x1f) != 0)
+  unsigned level = instr.op(1).imm & 0x1f;
+  if (instr.operandWidth != 64 || level > 1)
     return ctx.unsupported();
   ctx.push(ctx.readVar(Var::RBP));
   llvm::Value *frame = ctx.readVar(Var::RSP);
+  if (level == 1)
+    ctx.push(frame);
   ctx.writeVar(Var::RBP, frame);
-  ctx.writeVar(Var::RSP, ctx.ir.CreateSub(frame, ctx.ir.getInt64(instr.op(0).imm & 0xffff)));
+  ctx.writeVar(Var::RSP, ctx.ir.CreateSub(ctx.readVar(Var::RSP),
+                                          ctx.ir.getInt64(instr.op(0).imm & 0xffff)));
   return LiftStatus::Lifted;
 }
 

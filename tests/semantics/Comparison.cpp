@@ -36,26 +36,6 @@ std::string hexBytes(const uint8_t *bytes, size_t count) {
   return out;
 }
 
-std::string describeOutcome(const RunResult &run) {
-  switch (run.outcome) {
-  case Outcome::Exit:
-    return "exit";
-  case Outcome::Fault:
-    if (run.signal == 0)
-      return "fault";   // __hoist_trap
-    return llvm::formatv("fault ({0} at rip={1:x}, address {2:x})", signalName(run.signal),
-                         run.state.rip, run.faultAddress)
-        .str();
-  case Outcome::HostCrash:
-    return llvm::formatv("host crash ({0}, address {1:x})", signalName(run.signal),
-                         run.faultAddress)
-        .str();
-  case Outcome::Unsupported:
-    return "unsupported";
-  }
-  return "?";
-}
-
 /// Up to four differing ranges of the arenas; ranges closer than 8 bytes are merged.
 std::string compareArenas(const uint8_t *native, const uint8_t *lifted) {
   if (std::memcmp(native, lifted, layout::ArenaSize) == 0)
@@ -129,6 +109,30 @@ std::string compareFpStates(const FpState &native, const FpState &lifted,
 
 } // namespace
 
+std::string describeOutcome(const RunResult &run) {
+  switch (run.outcome) {
+  case Outcome::Exit:
+    return "exit";
+  case Outcome::Fault:
+    if (run.signal == 0)
+      return "fault";   // __hoist_trap
+    return llvm::formatv("fault ({0} at rip={1:x}, address {2:x})", signalName(run.signal),
+                         run.state.rip, run.faultAddress)
+        .str();
+  case Outcome::HostCrash:
+    return llvm::formatv("host crash ({0}, address {1:x})", signalName(run.signal),
+                         run.faultAddress)
+        .str();
+  case Outcome::Unsupported:
+    return "unsupported";
+  case Outcome::HarnessError:
+    return llvm::formatv("harness error ({0} at rip={1:x}, in the harness's own code)",
+                         signalName(run.signal), run.state.rip)
+        .str();
+  }
+  return "?";
+}
+
 const char *outcomeName(Outcome outcome) {
   switch (outcome) {
   case Outcome::Exit:
@@ -139,6 +143,8 @@ const char *outcomeName(Outcome outcome) {
     return "host crash";
   case Outcome::Unsupported:
     return "unsupported";
+  case Outcome::HarnessError:
+    return "harness error";
   }
   return "?";
 }
@@ -147,6 +153,9 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
                         const RunResult &lifted, const uint8_t *nativeArena,
                         const uint8_t *liftedArena) {
   std::string out;
+  // Not a result of the tested code: reported, never passed (DifferentialTest counts it apart).
+  if (native.outcome == Outcome::HarnessError)
+    return "native run ended with a " + describeOutcome(native);
   if (modelChoosesOutcome(instr, in, native, lifted, nativeArena))
     return out;   // the host's model decides this state (HostModel.h): nothing to compare
   if (native.outcome != lifted.outcome) {

@@ -17,6 +17,9 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
                         const RunResult &lifted, const uint8_t *nativeArena,
                         const uint8_t *liftedArena);
 
+/// `exit`, `fault (SIGSEGV at rip=.., address ..)`, `harness error (SIGILL at rip=.., ...)`...
+std::string describeOutcome(const RunResult &run);
+
 /// `rax=0x.. ... r15=0x.. CF=1 PF=0 AF=0 ZF=1 SF=0 DF=0 OF=0 [0x60002410]=ff 00 ...`: the
 /// registers, flags and the initial bytes of every memory operand of `instr`.
 std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t *initialArena);

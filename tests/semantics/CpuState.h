@@ -31,6 +31,9 @@ enum class Outcome {
   Fault,       ///< a CPU exception (native signal) or __hoist_trap (lifted)
   HostCrash,   ///< the lifted code itself crashed the host (a wrong address, say)
   Unsupported, ///< (lifted) left through __hoist_unsupported, handing the instruction over
+  /// (native) ended neither at an exit stub nor with a fault of the tested code: a fault in
+  /// the harness's own entry, exit stubs or exit. Says nothing about the lifter; never compared.
+  HarnessError,
 };
 
 struct RunResult {

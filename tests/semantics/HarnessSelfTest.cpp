@@ -128,6 +128,7 @@ BothRuns runBoth(JitRunner &lifted, const CpuState &in, const std::vector<uint8_
   BothRuns runs;
   std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
   runs.native = native.run(in);
+  EXPECT_NE(runs.native.outcome, Outcome::HarnessError) << describeOutcome(runs.native);
   runs.nativeArena.assign(native.arena(), native.arena() + layout::ArenaSize);
   std::memcpy(native.arena(), initial.data(), layout::ArenaSize);
   std::string error;

@@ -3,8 +3,17 @@
 # hoist_native_enter(NativeFrame *frame) saves the host's callee-saved registers and stack,
 # loads the flags (popfq while still on the host stack) and then every GPR with mov, which leaves
 # the flags alone, and jumps to the code. Exit stubs in the code page store rax and their own
-# address, then jump to hoist_native_exit, which stores the rest, returns to the host stack and
-# only then reads the flags with pushfq.
+# address, then jump to hoist_native_exit, which stores the general-purpose registers, returns
+# to the host stack at once and only then saves the vector and x87 state and reads the flags
+# with pushfq.
+#
+# Between the form's last instruction and the switch back to the host stack only integer movs
+# and jumps run. Reason: a form leaves any value in RSP, and with a non-canonical RSP an AMD
+# family 26 processor under this project's hypervisor raises spurious #UD (SIGILL) on x87, SSE
+# and AVX instructions that follow each other (`fninit; ldmxcsr; vzeroupper` about once in
+# 25,000 runs; never with a canonical RSP, never on integer instructions: docs/TESTING.md, "The
+# native runner"). Everything from hoist_native_enter to hoist_native_end is the harness's own
+# code: a fault in it is a harness error (NativeRunner.cpp), never a result.
 #
 # The SIMD and x87 state goes in with one xrstor of a standard-format image (x87, MXCSR, XMM,
 # the YMM upper halves; components in their initial configuration are initialized rather
@@ -75,6 +84,7 @@ hoist_native_exit:
         mov [rax + 144], rcx
         mov rcx, [rip + hoist_native_exit_rip]
         mov [rax + 280], rcx
+        mov rsp, [rax + 288]
         vmovdqu [rax + 320], ymm0
         vmovdqu [rax + 352], ymm1
         vmovdqu [rax + 384], ymm2
@@ -95,7 +105,6 @@ hoist_native_exit:
         fninit
         ldmxcsr [rip + hoist_native_host_mxcsr]
         vzeroupper
-        mov rsp, [rax + 288]
         pushfq
         pop rcx
         mov [rax + 272], rcx
@@ -107,6 +116,8 @@ hoist_native_exit:
         pop rbp
         pop rbx
         ret
+        .globl hoist_native_end
+hoist_native_end:
 
         .data
         .globl hoist_native_saved_rax

@@ -32,6 +32,7 @@ struct alignas(64) NativeFrame {
 };
 void hoist_native_enter(NativeFrame *frame);
 void hoist_native_exit();
+void hoist_native_end();   ///< a label: the end of NativeEntry.S's code
 extern uint64_t hoist_native_saved_rax;
 extern uint64_t hoist_native_exit_rip;
 }
@@ -67,6 +68,9 @@ void unpackFlags(uint64_t flags, CpuState &s) {
 }
 
 uint8_t *codePage() { return reinterpret_cast<uint8_t *>(layout::CodeAddress); }
+
+/// movabs (10) + movabs (10) + movabs (10) + jmp [rip+0] (6) and its target (8).
+constexpr uint64_t ExitStubSize = 44;
 
 void emit64(uint8_t *&p, uint64_t value) {
   std::memcpy(p, &value, 8);
@@ -112,7 +116,24 @@ void NativeRunner::writeExitStub(uint64_t offset) {
   emit64(p, reinterpret_cast<uint64_t>(&hoist_native_exit_rip));
   *p++ = 0xff, *p++ = 0x25, *p++ = 0, *p++ = 0, *p++ = 0, *p++ = 0;
   emit64(p, reinterpret_cast<uint64_t>(&hoist_native_exit));
-  static_assert(44 <= layout::ExitStubSpacing);
+  if (p != codePage() + offset + ExitStubSize)
+    throw std::logic_error("an exit stub is not ExitStubSize bytes");
+  static_assert(ExitStubSize <= layout::ExitStubSpacing);
+  exitStubs_.push_back(layout::CodeAddress + offset);
+}
+
+bool NativeRunner::isHarnessCode(uint64_t rip) const {
+  auto enter = reinterpret_cast<uint64_t>(&hoist_native_enter);
+  auto end = reinterpret_cast<uint64_t>(&hoist_native_end);
+  if (rip >= enter && rip < end)
+    return true;
+  // Past a stub's first byte: a trap raised by the tested instruction (int3, a debug trap)
+  // reports the address after it, which may be the start of a stub; nothing the form does
+  // can stop a stub after its start, since its stores go to the harness's own data.
+  for (uint64_t stub : exitStubs_)
+    if (rip > stub && rip < stub + ExitStubSize)
+      return true;
+  return false;
 }
 
 void NativeRunner::load(const std::vector<uint8_t> &bytes) {
@@ -122,6 +143,7 @@ void NativeRunner::load(const std::vector<uint8_t> &bytes) {
   // keep in the arena faults instead of rewriting the code.
   mprotect(codePage(), layout::CodeSize, PROT_READ | PROT_WRITE);
   std::memset(codePage(), 0xcc, layout::CodeSize);   // int3 wherever control should never go
+  exitStubs_.clear();
   std::memcpy(codePage() + layout::InstructionOffset, bytes.data(), bytes.size());
   uint64_t end = layout::InstructionOffset + bytes.size();
   writeExitStub(layout::FarBackOffset);
@@ -143,7 +165,7 @@ RunResult NativeRunner::run(const CpuState &in) {
   RunResult result;
   Fault fault;
   if (!FaultGuard::instance().run(enterNative, &frame, fault)) {
-    result.outcome = Outcome::Fault;
+    result.outcome = isHarnessCode(fault.rip) ? Outcome::HarnessError : Outcome::Fault;
     result.signal = fault.signal;
     result.faultAddress = fault.address;
     std::memcpy(result.state.gpr, fault.gpr, sizeof fault.gpr);

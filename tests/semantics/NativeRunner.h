@@ -23,6 +23,8 @@ public:
   /// Places the instruction at layout::InstructionAddress and writes the exit stubs.
   void load(const std::vector<uint8_t> &bytes);
 
+  /// Runs the loaded instruction from `in`. A signal raised by anything but the tested code
+  /// (the harness's entry and exit, an exit stub) is Outcome::HarnessError, not Fault.
   RunResult run(const CpuState &in);
 
   /// The live arena at layout::ArenaAddress, layout::ArenaSize bytes.
@@ -31,6 +33,10 @@ public:
 private:
   NativeRunner();
   void writeExitStub(uint64_t offset);
+  /// Whether a fault at `rip` is in code of the harness rather than of the form.
+  bool isHarnessCode(uint64_t rip) const;
+
+  std::vector<uint64_t> exitStubs_;   ///< addresses of the stubs of the loaded instruction
 };
 
 } // namespace hoist::test
