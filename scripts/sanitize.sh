@@ -5,7 +5,9 @@
 #                                normal suite), some smaller than in the normal build: the
 #                                differential harness on every form with
 #                                HOIST_SANITIZE_SEMANTICS_STATES (default 50) states per form
-#                                instead of 10,000, each fuzz target for 10 s (docs/ROBUSTNESS.md,
+#                                instead of 10,000, the stack-pointer forms with
+#                                HOIST_SANITIZE_STACK_POINTER_STATES (default 2,000) states a round
+#                                instead of 100,000, each fuzz target for 10 s (docs/ROBUSTNESS.md,
 #                                "Sanitizers", lists every reduction and why)
 #   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
 #                                10 s (HOIST_SANITIZERS=subset scripts/test.sh)
@@ -33,6 +35,7 @@ cd "$build"
 if [ "$mode" = full ]; then
   cmake --build .
   HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-50} \
+    HOIST_STACK_POINTER_STATES=${HOIST_SANITIZE_STACK_POINTER_STATES:-2000} \
     ctest --output-on-failure -j "$(nproc)"
   "$root/scripts/semantics-totals.sh" .
 else
