@@ -280,6 +280,10 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.CreateCondBr(builder.CreateICmpEQ(rip, builder.getInt64(ReturnSentinel)), continued,
                        elsewhere);
   builder.SetInsertPoint(elsewhere);
+  // Marked like an unresolved jump, so that a probe where this path survives optimization
+  // declines the function instead of brightening it into a trap.
+  builder.CreateCall(unresolvedJumpMarker(*function->getParent()),
+                     {builder.getInt64(ReturnedElsewhere)});
   builder.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
   builder.CreateUnreachable();
   builder.SetInsertPoint(continued, continued->begin());

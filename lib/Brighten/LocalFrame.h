@@ -46,6 +46,9 @@ llvm::AllocaInst *findCallerArea(llvm::Function &function);
 /// which also ends a failed return check), with the jump's address. A probe in which it
 /// survives optimization declines the function; in a brightened function it becomes a trap.
 inline constexpr const char *UnresolvedJumpMarker = "__hoist_unresolved_jump";
+/// The marker's address where the function's `ret` went elsewhere than to its caller (the
+/// return address replaced: push/ret, a return into another function).
+inline constexpr uint64_t ReturnedElsewhere = ~uint64_t(0);
 llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module);
 /// Replaces every call of the marker left in `module` by llvm.trap, and removes it.
 void replaceUnresolvedJumpMarkers(llvm::Module &module);

@@ -314,6 +314,30 @@ bool comesFromVectorArithmetic(const llvm::Value *value, std::set<const llvm::Va
   });
 }
 
+/// Whether the failed return check that `marker` stands for fails only if the return address
+/// loaded back from the stack differs from the one stored: a write the optimizer could not
+/// bound away from the return slot (`memset` of a computed length into a local buffer), which
+/// in the machine code is a smashed stack. The brightened function then traps where the
+/// original would jump to whatever overwrote its return address. Any other shape (a constant
+/// target, as after push/ret; a computed one) is not this.
+bool onlyGuardsAStackOverwrite(const llvm::CallInst &marker) {
+  const llvm::BasicBlock *predecessor = marker.getParent()->getSinglePredecessor();
+  const auto *branch =
+      predecessor ? llvm::dyn_cast<llvm::BranchInst>(predecessor->getTerminator()) : nullptr;
+  const auto *compare =
+      branch && branch->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition())
+                                        : nullptr;
+  if (!compare || !compare->isEquality())
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    const auto *sentinel = llvm::dyn_cast<llvm::ConstantInt>(compare->getOperand(i));
+    if (sentinel && sentinel->getZExtValue() == ReturnSentinel &&
+        llvm::isa<llvm::LoadInst>(compare->getOperand(1 - i)))
+      return true;
+  }
+  return false;
+}
+
 /// Whether `value` is computed from `source` (through at most 32 instructions of data flow).
 bool computedFrom(const llvm::Value *value, const llvm::Value *source,
                   std::set<const llvm::Value *> &seen, unsigned depth = 0) {
@@ -574,10 +598,18 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   for (const llvm::Instruction &instruction : llvm::instructions(probe))
     if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
         call && call->getCalledFunction() &&
-        call->getCalledFunction()->getName() == UnresolvedJumpMarker)
-      return llvm::formatv("jumps to a target the lifter did not resolve at {0:x}",
-                           llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue())
+        call->getCalledFunction()->getName() == UnresolvedJumpMarker) {
+      uint64_t address =
+          llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue();
+      if (address == ReturnedElsewhere) {
+        if (onlyGuardsAStackOverwrite(*call))
+          continue;
+        return "may return somewhere other than to its caller (its return address replaced, "
+               "as by push/ret)";
+      }
+      return llvm::formatv("jumps to a target the lifter did not resolve at {0:x}", address)
           .str();
+    }
 
   std::vector<ProbeRegister> registers = probeRegisters();
   llvm::DominatorTree dominators(probe);
