@@ -10,6 +10,8 @@ packages=(
   clang-19 lld-19 libclang-rt-19-dev
   csmith libcsmith-dev bc
   libz3-dev
+  python3-clang-19 libclang1-19 libclang-19-dev   # lib/Prototypes: the table from the headers
+  zlib1g-dev libbz2-dev liblzma-dev libsqlite3-dev  # their headers join the table
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
 )
 
