@@ -112,10 +112,13 @@ def is_transparent_union(type_, pretty):
             and "transparent_union" in pretty(declaration))
 
 
-def abi_type(type_, pretty):
-    """(class, size, low eightbyte, high eightbyte, points to const) of one C type."""
+def abi_type(type_, pretty, parameter=False):
+    """(class, size, low eightbyte, high eightbyte, points to const) of one C type; a
+    parameter of array type (va_list, `const struct timespec[2]`) is a pointer (C11 6.7.6.3)."""
     canonical = type_.get_canonical()
     kind = canonical.kind
+    if parameter and kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY):
+        return ("Pointer", 8, "None", "None", canonical.element_type.is_const_qualified())
     if kind == TK.VOID:
         return ("Void", 0, "None", "None", False)
     if kind in INTEGER_KINDS:
@@ -163,7 +166,7 @@ def collect(translation_unit):
             text = pretty(cursor)
             try:
                 result = abi_type(function_type.get_result(), pretty)
-                parameters = [abi_type(argument, pretty)
+                parameters = [abi_type(argument, pretty, parameter=True)
                               for argument in function_type.argument_types()] \
                     if function_type.kind == TK.FUNCTIONPROTO else []
             except Unclassifiable:
