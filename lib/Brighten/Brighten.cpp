@@ -190,6 +190,10 @@ private:
 
 std::optional<std::string>
 ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
+  // Only a PE: mingw links parts of its C runtime (sqrt) into every program. An ELF program's
+  // C library is an import, and its own function named like one (error) is its own.
+  if (image_.format() != ImageFormat::Pe)
+    return std::nullopt;
   std::optional<uint64_t> address = liftedAddress(function);
   if (!address)
     return std::nullopt;
