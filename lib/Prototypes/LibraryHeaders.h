@@ -149,8 +149,15 @@
 #if __has_include(<sqlite3.h>)
 #include <sqlite3.h>
 #endif
+#if __has_include(<pcre2.h>)
+#define PCRE2_CODE_UNIT_WIDTH 8 /* the pcre2_*_8 functions, which grep and others import */
+#include <pcre2.h>
+#endif
 #if __has_include(<sys/acl.h>)
 #include <sys/acl.h>
+#endif
+#if __has_include(<acl/libacl.h>)
+#include <acl/libacl.h>
 #endif
 #if __has_include(<selinux/selinux.h>)
 #include <selinux/selinux.h>

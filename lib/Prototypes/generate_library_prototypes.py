@@ -232,20 +232,23 @@ def write_table(entries, output):
         lines.append('    {"%s", %s, GeneratedParameters + %d, %d, %s},' % (
             name, cxx_type(result), parameter_index[name], len(parameters), flag_text))
     lines += ["};", ""]
-    text = "\n".join(lines)
-    try:
-        with open(output) as existing:
-            if existing.read() == text:
-                return  # unchanged: nothing that includes the table needs rebuilding
-    except OSError:
-        pass
     with open(output, "w") as stream:
-        stream.write(text)
+        stream.write("\n".join(lines))
+
+
+# Where LibraryHeaders.h's optional headers (`__has_include`) appear when their -dev package
+# is installed: a directory's time changes when a file is added, so the table is generated
+# again then.
+OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include/acl",
+                               "/usr/include/selinux"]
 
 
 def write_depfile(translation_unit, source, output, depfile):
     inputs = sorted({os.path.realpath(include.include.name)
-                     for include in translation_unit.get_includes()} | {os.path.realpath(source)})
+                     for include in translation_unit.get_includes()}
+                    | {os.path.realpath(source)}
+                    | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
+                       if os.path.isdir(directory)})
     with open(depfile, "w") as stream:
         stream.write("%s: %s\n" % (output.replace(" ", "\\ "),
                                    " ".join(path.replace(" ", "\\ ") for path in inputs)))
