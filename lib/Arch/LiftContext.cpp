@@ -10,6 +10,11 @@ LiftContext::LiftContext(llvm::LLVMContext &context, RegisterFile &registers,
     : ir(context), registers_(registers), memoryBase_(memoryBase), control_(control),
       diagnostics_(diagnostics) {}
 
+void LiftContext::startInstruction(RegisterFile::Block *block, const Instr *instr) {
+  operandAddresses_ = {};
+  setPosition(block, instr);
+}
+
 void LiftContext::setPosition(RegisterFile::Block *block, const Instr *instr) {
   block_ = block;
   instr_ = instr;
@@ -176,6 +181,17 @@ llvm::Value *LiftContext::effectiveAddress(const Operand &operand) {
   return address;
 }
 
+llvm::Value *LiftContext::operandAddress(unsigned index) {
+  OperandAddress &known = operandAddresses_[index];
+  llvm::BasicBlock *block = ir.GetInsertBlock();
+  // Only in the block that computed it, where it dominates; a part of an instruction split
+  // into blocks (ControlFlow::ifThenElse) computes its own.
+  if (known.address && known.block == block)
+    return known.address;
+  known = {effectiveAddress(instr_->op(index)), block};
+  return known.address;
+}
+
 llvm::Value *LiftContext::readOperand(unsigned index, unsigned bits) {
   const Operand &operand = instr_->op(index);
   if (bits == 0)
@@ -196,7 +212,7 @@ llvm::Value *LiftContext::readOperand(unsigned index, unsigned bits) {
   case Operand::Kind::Mem:
     if (operand.isAgen)
       return ir.CreateTrunc(effectiveAddress(operand), intType(bits));
-    return load(effectiveAddress(operand), intType(bits));
+    return load(operandAddress(index), intType(bits));
   case Operand::Kind::Imm:
     return constant(bits, operand.imm);
   default:
@@ -220,7 +236,7 @@ void LiftContext::writeOperand(unsigned index, llvm::Value *value) {
     return;
   }
   assert(operand.isMem() && "write to an operand that is neither register nor memory");
-  store(effectiveAddress(operand), value);
+  store(operandAddress(index), value);
 }
 
 } // namespace hoist

@@ -9,6 +9,8 @@
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <array>
+
 namespace hoist {
 
 class DiagnosticSink;
@@ -72,6 +74,8 @@ public:
 
   LiftBuilder ir;   // positioned at the end of the current block
   void setPosition(RegisterFile::Block *block, const Instr *instr);
+  /// setPosition at the start of a new instruction: forgets what the last one computed.
+  void startInstruction(RegisterFile::Block *block, const Instr *instr);
   const Instr &instr() const { return *instr_; }
   RegisterFile::Block *block() const { return block_; }
   ControlFlow &control() { return control_; }
@@ -174,6 +178,18 @@ private:
     llvm::Value *value = nullptr;
     llvm::BasicBlock *block = nullptr;
   } lastSlice_;
+  /// The address of each memory operand as readOperand or writeOperand first computed it in
+  /// the current instruction, and in which block: a write after the instruction changed a
+  /// register of the address (`xadd [rcx], cl`, `cmpxchg [rax], bl` that fails) goes where
+  /// the CPU's does, to the address computed before any write. `pop [rsp+8]`, whose address
+  /// the SDM computes after the pop, never reads its operand, so its first computation is
+  /// after the pop.
+  struct OperandAddress {
+    llvm::Value *address = nullptr;
+    llvm::BasicBlock *block = nullptr;
+  };
+  std::array<OperandAddress, Instr::MaxOperands> operandAddresses_{};
+  llvm::Value *operandAddress(unsigned index);
 };
 
 } // namespace hoist

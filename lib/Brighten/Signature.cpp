@@ -231,6 +231,14 @@ std::optional<unsigned> lowLaneBits(const llvm::Value *value, unsigned depth = 0
     const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
     if (index && index->isZero())
       return lowLaneBits(insert->getOperand(1), depth + 1);
+    // movq xmm0, rax (or movsd from a register, or mingw's movq through RAX): lane 1 of a
+    // two-lane vector cleared, so lane 0 is a scalar whatever computed the vector.
+    const auto *vector = llvm::cast<llvm::FixedVectorType>(insert->getType());
+    const auto *inserted = llvm::dyn_cast<llvm::Constant>(insert->getOperand(1));
+    unsigned elementBits = vector->getElementType()->getPrimitiveSizeInBits();
+    if (vector->getNumElements() == 2 && index && index->isOne() && inserted &&
+        inserted->isNullValue() && (elementBits == 32 || elementBits == 64))
+      return elementBits;
     return lowLaneBits(insert->getOperand(0), depth + 1);
   }
   if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value)) {
@@ -306,6 +314,24 @@ bool comesFromVectorArithmetic(const llvm::Value *value, std::set<const llvm::Va
   });
 }
 
+/// Whether `value` is computed from `source` (through at most 32 instructions of data flow).
+bool computedFrom(const llvm::Value *value, const llvm::Value *source,
+                  std::set<const llvm::Value *> &seen, unsigned depth = 0) {
+  if (value == source)
+    return true;
+  if (depth > 32 || !seen.insert(value).second)
+    return false;
+  const auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  return instruction && llvm::any_of(instruction->operands(), [&](const llvm::Use &operand) {
+           return computedFrom(operand.get(), source, seen, depth + 1);
+         });
+}
+
+bool computedFrom(const llvm::Value *value, const llvm::Value *source) {
+  std::set<const llvm::Value *> seen;
+  return computedFrom(value, source, seen);
+}
+
 /// `value` without the bitcasts and zero extensions around it.
 const llvm::Value *stripViews(const llvm::Value *value) {
   while (value && (llvm::isa<llvm::BitCastInst>(value) || llvm::isa<llvm::ZExtInst>(value)))
@@ -313,9 +339,10 @@ const llvm::Value *stripViews(const llvm::Value *value) {
   return value;
 }
 
-/// The scalar inserted as lane 0 of a vector value (through views and shuffles that keep lane
-/// 0), or null.
-const llvm::Value *laneZeroScalar(const llvm::Value *value) {
+/// What lane 0 of a vector value comes from, through views and shuffles that keep lane 0 and
+/// inserts into other lanes: the scalar inserted there, or the vector computed whole (an
+/// `xor <2 x i64>` of the argument with a sign mask); null where it cannot be followed.
+const llvm::Value *laneZeroSource(const llvm::Value *value) {
   for (unsigned depth = 0; depth < 8 && value; ++depth) {
     value = stripViews(value);
     if (const auto *insert = llvm::dyn_cast<llvm::InsertElementInst>(value)) {
@@ -331,10 +358,35 @@ const llvm::Value *laneZeroScalar(const llvm::Value *value) {
       const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
       value = index && index->isZero() ? extract->getVectorOperand() : nullptr;
     } else {
-      return value->getType()->isVectorTy() ? nullptr : value;
+      return value;
     }
   }
   return nullptr;
+}
+
+/// The scalar inserted as lane 0 of a vector value (laneZeroSource), or null.
+const llvm::Value *laneZeroScalar(const llvm::Value *value) {
+  const llvm::Value *source = laneZeroSource(value);
+  return source && !source->getType()->isVectorTy() ? source : nullptr;
+}
+
+/// Whether `rax` holds the bits of XMM0's low lane: the same scalar, or element 0 of the
+/// vector that lane comes from (gcc -O0 and mingw move a double result through RAX).
+bool holdsLowLane(const llvm::Value *rax, const llvm::Value *xmm0) {
+  const llvm::Value *integer = stripViews(rax);
+  const llvm::Value *source = stripViews(laneZeroSource(xmm0));
+  if (!integer || !source)
+    return false;
+  if (integer == source)
+    return true;
+  const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(integer);
+  const auto *index = extract ? llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand())
+                              : nullptr;
+  return index && index->isZero() && stripViews(extract->getVectorOperand()) == source &&
+         integer->getType()->getPrimitiveSizeInBits() ==
+             llvm::cast<llvm::VectorType>(source->getType())
+                 ->getElementType()
+                 ->getPrimitiveSizeInBits();
 }
 
 /// The shape of a 128-bit floating-point vector type, None for any other type.
@@ -619,6 +671,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // does not make RAX the result next to a vector in XMM0; a constant does (a static
   // buffer's address returned by a vectorized loop that fills it).
   bool raxOnlyCopied = true;
+  // A path where RAX and XMM0's low lane both hold results of floating-point computation and
+  // neither is made from the other: either may be the result (gcc's `(double)(long)(x*1e3)/7
+  // + (int)y` leaves (int)y in EAX as scratch; `(int)(x*2)` leaves x*2 in XMM0). Which one the
+  // callers read decides it, which this probe cannot see: declined, never guessed.
+  bool ambiguousResult = false;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
@@ -642,10 +699,25 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     xmm0IntegerVector |= comesFromVectorArithmetic(xmm0, seen);
     std::optional<unsigned> scalarBits = lowLaneBits(xmm0);
     bool raxAgrees = rax == raxIn || raxClobbered || !comesFromFloatingPoint(rax) ||
-                     stripViews(rax) == stripViews(laneZeroScalar(xmm0));
+                     holdsLowLane(rax, xmm0);
+    if (!raxAgrees && floatingPoint && scalarBits && *scalarBits) {
+      // Both computed: the one made from the other's final value is the result (cvtsi2sd of
+      // the integer into the returned double; cvttsd2si of the double into the returned int).
+      const llvm::Value *integer = stripViews(rax);
+      bool floatFromInteger = computedFrom(xmm0, integer);
+      bool integerFromFloat = computedFrom(integer, stripViews(xmm0)) ||
+                              computedFrom(integer, laneZeroSource(xmm0));
+      if (floatFromInteger && !integerFromFloat)
+        raxAgrees = true;
+      else if (!integerFromFloat)
+        ambiguousResult = true;
+    }
     floatResult &= floatingPoint && scalarBits && *scalarBits && raxAgrees;
     floatResultBits = std::max(floatResultBits, scalarBits.value_or(0));
   }
+  if (ambiguousResult)
+    return "RAX and XMM0 both hold a floating-point computation at a return and neither is "
+           "made from the other: the result may be either";
   if (xmm0Written && floatResult) {
     signature.returnsFloat = true;
     signature.returnBits = floatResultBits;

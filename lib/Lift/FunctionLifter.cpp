@@ -202,7 +202,7 @@ void FunctionLifter::liftBlock(Slot &slot) {
 void FunctionLifter::liftInstruction(const Instr &instr) {
   llvm::BasicBlock *bb = current_->tailBB;
   llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
-  ctx_.setPosition(current_->tail, &instr);
+  ctx_.startInstruction(current_->tail, &instr);
   if (!current_->machine->instrs.empty()) {
     // The jump table's entry is read here: remember the index before the load clobbers it.
     uint64_t jump = current_->machine->instrs.back()->address;

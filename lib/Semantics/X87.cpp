@@ -28,12 +28,15 @@
 namespace hoist {
 namespace {
 
-/// fld m32/m64/m80/st(i): pushes the source; m32 and m64 convert exactly, m80 and st(i) are
-/// copied as they are (SDM vol. 2, FLD).
+/// fld m32/m64/m80/st(i): pushes the source; m32 and m64 convert exactly, an SNaN among them
+/// becoming quiet; m80 and st(i) are copied as they are (SDM vol. 2, FLD).
 LiftStatus liftFld(LiftContext &ctx, const Instr &instr) {
-  (void)instr;
   X87Stack stack(ctx);
-  stack.push(readFpSource(ctx, stack, 0));
+  llvm::Value *value = readFpSource(ctx, stack, 0);
+  const Operand &source = instr.op(0);
+  if (source.isMem() && source.bits != 80)
+    value = ctx.ir.CreateSelect(isNaN(ctx, value), quietNaN(ctx, value), value);
+  stack.push(value);
   stack.commit();
   return LiftStatus::Lifted;
 }

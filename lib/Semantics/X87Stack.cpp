@@ -189,13 +189,13 @@ llvm::Value *extendToFp80(LiftContext &ctx, llvm::Value *value) {
   NarrowFormat format = narrowFormat(value->getType());
   llvm::IntegerType *wide = ctx.intType(80);
   llvm::Value *bits = ir.CreateZExt(ir.CreateBitCast(value, ctx.intType(format.bits)), wide);
-  // A NaN: sign, exponent all ones, the integer and quiet bits, and the fraction moved to
-  // the top of the significand (SDM vol. 1, 4.8.3.4).
+  // A NaN: sign, exponent all ones, the integer bit, and the fraction moved to the top of
+  // the significand, where its quiet bit lands on bit 62 (SDM vol. 1, 4.8.3.4).
   llvm::Value *sign = ir.CreateShl(ir.CreateLShr(bits, format.bits - 1), 79);
   llvm::APInt fractionMask = llvm::APInt::getLowBitsSet(80, format.fractionBits);
   llvm::Value *fraction = ir.CreateShl(
       ir.CreateAnd(bits, llvm::ConstantInt::get(wide, fractionMask)), 63 - format.fractionBits);
-  uint64_t nanWords[] = {0xc000000000000000, 0x7fff};
+  uint64_t nanWords[] = {0x8000000000000000, 0x7fff};
   llvm::APInt nanBase(80, nanWords);
   llvm::Value *nan =
       ir.CreateOr(ir.CreateOr(sign, fraction), llvm::ConstantInt::get(wide, nanBase));

@@ -97,8 +97,8 @@ llvm::Value *quietNaN(LiftContext &ctx, llvm::Value *value);
 /// Table 4-7): the QNaN of an SNaN/QNaN pair, else the larger significand, quieted.
 llvm::Value *propagateNaN(LiftContext &ctx, llvm::Value *a, llvm::Value *b);
 
-/// A float, double or extended memory operand as extended; NaNs keep their payload and
-/// become quiet, as fld does.
+/// A float or double as extended; NaNs keep their payload and their kind: an SNaN stays
+/// signaling, so that propagateNaN sees it as the arithmetic does (fld quiets it itself).
 llvm::Value *extendToFp80(LiftContext &ctx, llvm::Value *value);
 /// Extended rounded to float or double (round to nearest); NaNs keep the top of their
 /// payload and become quiet, as fst does.

@@ -121,6 +121,15 @@ int fill_sum(int value, int n) {
   return sum + abs(value);
 }
 double hypotenuse(double a, double b) { return sqrt(a * a + b * b); }
+/* A double result next to an integer computed from a double: gcc -O2 leaves (int)y in EAX as
+ * scratch (cvttsd2si), which once made the brightened function return it. */
+double scratch_int_result_double(double x, double y) {
+  return (double)(long)(x * 1000.0) / 7.0 + (int)y;
+}
+/* The other way round: the int result is made from a double left in XMM0. */
+int truncate_doubled(double x) { return (int)(x * 2.0); }
+/* clang -O0 flips the sign through RAX (movq %xmm0, %rax). */
+double negate(double x) { return -x; }
 float fdot(const float *a, const float *b, int n) {
   float sum = 0;
   for (int i = 0; i < n; i++)

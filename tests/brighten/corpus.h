@@ -42,6 +42,9 @@ struct point {
   X(int, compare_sign, (const char *a, const char *b))                                             \
   X(int, fill_sum, (int value, int n))                                                             \
   X(double, hypotenuse, (double a, double b))                                                      \
+  X(double, scratch_int_result_double, (double x, double y))                                       \
+  X(int, truncate_doubled, (double x))                                                             \
+  X(double, negate, (double x))                                                                    \
   X(float, fdot, (const float *a, const float *b, int n))                                          \
   X(int, count_calls, (int k))                                                                     \
   X(int, count_twice, (int k))                                                                     \

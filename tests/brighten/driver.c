@@ -229,6 +229,22 @@ static double pickDouble(void) {
 FLOAT_TEST(dadd, double)
 FLOAT_TEST(fmul, float)
 FLOAT_TEST(hypotenuse, double)
+FLOAT_TEST(scratch_int_result_double, double)
+/* One double argument; the result compares bit for bit whatever its type. */
+#define UNARY_DOUBLE_TEST(name, type)                                                          \
+  static void test_##name(void) {                                                              \
+    int differ = 0;                                                                            \
+    for (int t = 0; b_##name && t < Trials && !differ; t++) {                                  \
+      double a = pickDouble();                                                                 \
+      type expected = name(a), actual = b_##name(a);                                           \
+      differ = memcmp(&expected, &actual, sizeof expected) != 0;                               \
+      if (differ)                                                                              \
+        printf("  %s(%g) = %g, brightened %g\n", #name, a, (double)expected, (double)actual); \
+    }                                                                                          \
+    verdict(#name, b_##name != 0, differ);                                                     \
+  }
+UNARY_DOUBLE_TEST(truncate_doubled, int)
+UNARY_DOUBLE_TEST(negate, double)
 
 static void test_mix(void) {   /* integer and floating-point arguments interleaved */
   int differ = 0;
@@ -497,6 +513,9 @@ int main(int argc, char **argv) {
   test_strings();
   test_fill_sum();
   test_hypotenuse();
+  test_scratch_int_result_double();
+  test_truncate_doubled();
+  test_negate();
   test_fdot();
   test_globals();
   test_escaping_pointers();

@@ -3,6 +3,8 @@
 // integer edges, random bits; an x87 stack of random depth holding extended specials.
 #include "StateGenerator.h"
 
+#include "CodeLayout.h"
+
 #include <cstring>
 #include <iterator>
 
@@ -116,6 +118,38 @@ void StateGenerator::extendedValue(uint8_t out[10]) {
   }
   std::memcpy(out, &significand, 8);
   std::memcpy(out + 8, &signExponent, 2);
+}
+
+void StateGenerator::plantFloatingPointOperand(const CpuState &state,
+                                               std::vector<uint8_t> &arena) {
+  // An x87 instruction's float, double or extended memory operand holds a special (NaNs of
+  // both kinds with payloads, infinities, zeros, denormals) in half the states: random bytes
+  // make a NaN once in 256 floats, so the NaN rules between a register and memory (an SNaN
+  // operand against a QNaN st(0)) were checked almost never.
+  switch (instr_.mnemonic) {
+  case ZYDIS_MNEMONIC_FLD: case ZYDIS_MNEMONIC_FADD: case ZYDIS_MNEMONIC_FSUB:
+  case ZYDIS_MNEMONIC_FSUBR: case ZYDIS_MNEMONIC_FMUL: case ZYDIS_MNEMONIC_FDIV:
+  case ZYDIS_MNEMONIC_FDIVR: case ZYDIS_MNEMONIC_FCOM: case ZYDIS_MNEMONIC_FCOMP:
+    break;
+  default:
+    return;
+  }
+  const Operand &operand = instr_.op(0);
+  if (!operand.isMem() || random_.below(2))
+    return;
+  uint64_t offset = effectiveAddress(instr_, operand, state) - layout::ArenaAddress;
+  if (offset + operand.bits / 8 > arena.size())
+    return;
+  uint8_t *bytes = arena.data() + offset;
+  if (operand.bits == 32) {
+    uint32_t value = FloatSpecials[random_.below(std::size(FloatSpecials))];
+    std::memcpy(bytes, &value, 4);
+  } else if (operand.bits == 64) {
+    uint64_t value = pick(random_, DoubleSpecials, std::size(DoubleSpecials));
+    std::memcpy(bytes, &value, 8);
+  } else if (operand.bits == 80) {
+    extendedValue(bytes);
+  }
 }
 
 void StateGenerator::generateFpState(CpuState &state) {

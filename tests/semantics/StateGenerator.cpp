@@ -227,6 +227,7 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
       shapeStringState(index, state, arena);
     plantBranchTargets(state, arena);
     generateFpState(state);
+    plantFloatingPointOperand(state, arena);
     if (!shapeStateArea(state, arena))
       continue;
     const Operand &vsib = instr_.op(1);   // gathers: dest, [base + vindex*scale], mask

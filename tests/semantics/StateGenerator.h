@@ -26,6 +26,7 @@ private:
   void generateFpState(CpuState &state);
   uint64_t vectorLane();
   void extendedValue(uint8_t out[10]);
+  void plantFloatingPointOperand(const CpuState &state, std::vector<uint8_t> &arena);
   bool placeMemoryOperands(CpuState &state);
   bool placeVsibOperand(const Operand &operand, CpuState &state);
   void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);

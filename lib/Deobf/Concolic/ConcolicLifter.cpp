@@ -764,7 +764,7 @@ void ConcolicLifter::liftInstance(Instance &instance) {
 void ConcolicLifter::liftInstruction(const Instr &instr) {
   llvm::BasicBlock *bb = tailBB_;
   llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
-  ctx_.setPosition(tail_, &instr);
+  ctx_.startInstruction(tail_, &instr);
   Semantic semantic = findSemantic(instr);
   LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
   if (status == LiftStatus::Unsupported) {
