@@ -148,9 +148,6 @@ public:
 private:
   void decline(const Candidate &candidate, const std::string &reason);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
-  /// The name of a C library function linked into the image (mingw's sqrt) that `function`
-  /// is: it is not brightened but called by name, the host's C library providing it.
-  std::optional<std::string> linkedLibraryFunction(const llvm::Function &function) const;
   /// Turns the unresolved calls of `member` into calls of imports if a resolution probe
   /// shows each calls an import (IndirectCalls.h); else leaves them for screen to decline.
   void resolveImportCalls(const Candidate &member);
@@ -188,17 +185,6 @@ private:
   std::vector<Candidate> done_;
 };
 
-std::optional<std::string>
-ModuleBrightener::linkedLibraryFunction(const llvm::Function &function) const {
-  std::optional<uint64_t> address = liftedAddress(function);
-  if (!address)
-    return std::nullopt;
-  std::optional<std::string> symbol = image_.nameAt(*address);
-  if (!symbol || !std::holds_alternative<ImportPrototype>(importPrototype(*symbol)))
-    return std::nullopt;
-  return symbol;
-}
-
 llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees,
                                            bool everyImportSlot) {
   llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
@@ -223,14 +209,13 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
     return std::nullopt;
   if (auto known = uncallable_.find(&callee); known != uncallable_.end())
     return known->second;
-  std::optional<std::string> library;
-  if (llvm::Attribute import = callee.getFnAttribute("hoist-import"); import.isValid())
-    library = import.getValueAsString().str();
-  else
-    library = linkedLibraryFunction(callee);
-  if (!library)
+  // Only an import is called by its library name: a function the binary defines is its own,
+  // whatever its name (a program's `error`, mingw's `sqrt` linked into every PE).
+  llvm::Attribute import = callee.getFnAttribute("hoist-import");
+  if (!import.isValid())
     return std::string("is not brightened");
-  std::variant<KnownCallee, std::string> known = libraryCallee(module_, *library, convention_);
+  std::variant<KnownCallee, std::string> known =
+      libraryCallee(module_, import.getValueAsString(), convention_);
   if (auto *reason = std::get_if<std::string>(&known)) {
     if (needsInferredPrototype(callee))
       return *reason;   // not final: inferImportPrototypes may give it a prototype
@@ -468,8 +453,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
       std::vector<Candidate> members;
       for (llvm::CallGraphNode *node : *scc)
         if (llvm::Function *function = node->getFunction())
-          if (std::optional<uint64_t> address = liftedAddress(*function);
-              address && !linkedLibraryFunction(*function))
+          if (std::optional<uint64_t> address = liftedAddress(*function))
             members.push_back({function, *address});
       if (members.empty())
         continue;

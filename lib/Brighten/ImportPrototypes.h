@@ -1,6 +1,8 @@
 // The C prototypes of the library functions a brightened function may call by name: lifted
 // code calls `@"import.strlen"(state, mem)`, which says nothing of the arguments. With the
 // prototype, the call reads exactly those registers and becomes `call i64 @strlen(ptr)`.
+// The prototypes are the system headers' (lib/Prototypes), reduced to the types brightening
+// passes.
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
@@ -20,12 +22,14 @@ struct ImportPrototype {
   std::vector<CType> arguments;
 };
 
-/// The prototype of the C library function `name`, or why it cannot be called by name:
-/// unknown to Hoist, or variadic (the arguments a call passes are not in the prototype).
+/// The prototype of the C library function `name`, or why it cannot be called by name: no
+/// header declares it, it is variadic (the arguments a call passes are not in the
+/// prototype), or it passes a type brightening does not (long double, a struct by value).
 std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name);
 
-/// Whether `name` is a variadic C library function (printf): a call's arguments are not
-/// its prototype's.
-bool isVariadicImport(llvm::StringRef name);
+/// Whether a header declares `name` (or it is one of the few Win32 functions listed until
+/// the mingw-w64 headers join the table): if not, brightening infers its prototype from its
+/// calls (InferredImports.h).
+bool isDeclaredImport(llvm::StringRef name);
 
 } // namespace hoist

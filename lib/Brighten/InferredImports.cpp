@@ -33,10 +33,9 @@ bool needsInferredPrototype(const llvm::Function &import) {
   llvm::Attribute name = import.getFnAttribute("hoist-import");
   if (!name.isValid())
     return false;
-  std::variant<ImportPrototype, std::string> prototype =
-      importPrototype(name.getValueAsString());
-  return std::holds_alternative<std::string>(prototype) &&
-         !isVariadicImport(name.getValueAsString());
+  // Only names no header declares: a declared one that brightening cannot call (long
+  // double, a struct by value, variadic) must not get an integer prototype guessed instead.
+  return !isDeclaredImport(name.getValueAsString());
 }
 
 KnownCallees argumentReporters(llvm::Module &module,

@@ -1,4 +1,4 @@
-// Imports without a known prototype (ImportPrototypes.h) that a brightened function calls,
+// Imports that no header declares (ImportPrototypes.h) that a brightened function calls,
 // directly or through their import slot (ImportSlots.h, IndirectCalls.h).
 //
 // Their prototype is inferred from the caller: a call passes the integer argument registers
@@ -29,7 +29,7 @@ namespace hoist {
 inline constexpr const char *InferredPrototypeAttribute = "hoist-inferred-prototype";
 
 /// Whether a call of `import` may have its prototype inferred: an import (`hoist-import`)
-/// whose prototype is not known and which is not known to be variadic.
+/// that no header declares.
 bool needsInferredPrototype(const llvm::Function &import);
 
 /// For each of `imports`, a stand-in that a flat copy (makeFlatCopy) calls instead of it,

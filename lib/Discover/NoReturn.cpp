@@ -1,23 +1,30 @@
 #include "Discover/NoReturn.h"
 
+#include "Prototypes/LibraryPrototype.h"
+
 #include <llvm/ADT/StringSwitch.h>
 
 namespace hoist {
+namespace {
+
+/// Win32 and Microsoft C runtime functions that never return. The prototype table does not
+/// read the mingw-w64 headers yet, and discovery of PE programs needs these (the mingw
+/// end-to-end and cfg tests end in them). TerminateProcess and RaiseException are not here:
+/// both return (another process's handle; a continuable exception).
+bool isWin32NoReturnName(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("ExitProcess", "ExitThread", "FatalExit", "FatalAppExitA", "FatalAppExitW", true)
+      .Cases("RtlRaiseException", "_assert", "_invalid_parameter_noinfo_noreturn", true)
+      .Cases("__report_gsfailure", "_CxxThrowException", true)
+      .Default(false);
+}
+
+} // namespace
 
 bool isKnownNoReturnName(llvm::StringRef name) {
-  name = name.split('@').first;   // exit@GLIBC_2.2.5
-  return llvm::StringSwitch<bool>(name)
-      .Cases("exit", "_exit", "_Exit", "abort", "quick_exit", "__stack_chk_fail", true)
-      .Cases("__assert_fail", "__assert_rtn", "_assert", "__cxa_throw", "__cxa_rethrow", true)
-      .Cases("_Unwind_Resume", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", true)
-      .Cases("__fortify_fail", "__chk_fail", "err", "errx", "verr", "verrx", true)
-      .Cases("pthread_exit", "__cxa_bad_cast", "__cxa_bad_typeid", "_ZSt9terminatev", true)
-      .Cases("__libc_start_main", "__cxa_call_unexpected", "thrd_exit", true)
-      .Cases("ExitProcess", "ExitThread", "RaiseException", "TerminateProcess", true)
-      .Cases("FatalExit", "FatalAppExitA", "FatalAppExitW", "RtlRaiseException", true)
-      .Cases("_invalid_parameter_noinfo_noreturn", "__report_gsfailure", "_CxxThrowException",
-             true)
-      .Default(false);
+  if (const LibraryPrototype *prototype = findLibraryPrototype(name))
+    return prototype->isFunction() && prototype->isNoReturn();
+  return isWin32NoReturnName(name.split('@').first);
 }
 
 bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name) {
@@ -27,8 +34,8 @@ bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name) {
 
 namespace {
 
-/// Where calls to the imports and function symbols whose names `matches` go.
-std::set<uint64_t> calleesNamed(const Image &image, bool (*matches)(llvm::StringRef)) {
+/// Where calls to the imports whose names `matches` go.
+std::set<uint64_t> importsNamed(const Image &image, bool (*matches)(llvm::StringRef)) {
   std::set<uint64_t> callees;
   for (const Import &import : image.imports()) {
     if (!matches(import.name))
@@ -37,20 +44,17 @@ std::set<uint64_t> calleesNamed(const Image &image, bool (*matches)(llvm::String
     if (import.stubAddress)
       callees.insert(*import.stubAddress);
   }
-  for (const Symbol &symbol : image.symbols())
-    if (symbol.kind == Symbol::Kind::Function && symbol.address && matches(symbol.name))
-      callees.insert(symbol.address);
   return callees;
 }
 
 } // namespace
 
 std::set<uint64_t> knownNoReturnCallees(const Image &image) {
-  return calleesNamed(image, isKnownNoReturnName);
+  return importsNamed(image, isKnownNoReturnName);
 }
 
 std::set<uint64_t> noReturnWhenStatusNonzeroCallees(const Image &image) {
-  return calleesNamed(image, isNoReturnWhenStatusNonzeroName);
+  return importsNamed(image, isNoReturnWhenStatusNonzeroName);
 }
 
 } // namespace hoist

@@ -1,4 +1,4 @@
-// Callees known never to return: the seeds of noreturn analysis.
+// Imports known never to return: the seeds of noreturn analysis.
 #pragma once
 
 #include "hoist/Image.h"
@@ -9,18 +9,21 @@
 
 namespace hoist {
 
-/// exit, abort, __stack_chk_fail, ExitProcess, ... (with or without a leading underscore).
+/// Whether the import `name` never returns: its header declares it noreturn (exit, abort,
+/// __stack_chk_fail, longjmp, err; lib/Prototypes), or it is one of the Win32 functions
+/// listed here. A symbol version is ignored (exit@GLIBC_2.2.5).
 bool isKnownNoReturnName(llvm::StringRef name);
 
-/// The addresses a call to a known noreturn function goes to: PLT stubs and import slots of
-/// noreturn imports, and the addresses of noreturn function symbols.
+/// The addresses a call to a known noreturn import goes to: its PLT stub and its import slot.
+/// Functions the binary defines are not matched by name: whatever they are called, discovery
+/// analyses their code.
 std::set<uint64_t> knownNoReturnCallees(const Image &image);
 
 /// error, error_at_line: they exit when their first argument, the exit status, is not zero
 /// (glibc; coreutils' `die` is `error (status, ...)` with a constant status).
 bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name);
 
-/// The addresses a call to such a function goes to, as for knownNoReturnCallees.
+/// The addresses a call to such an import goes to, as for knownNoReturnCallees.
 std::set<uint64_t> noReturnWhenStatusNonzeroCallees(const Image &image);
 
 } // namespace hoist

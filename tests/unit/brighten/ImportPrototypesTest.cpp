@@ -32,3 +32,32 @@ TEST(ImportPrototypes, UnknownFunctionsHaveNoPrototype) {
   ASSERT_TRUE(std::holds_alternative<std::string>(prototype));
   EXPECT_NE(std::get<std::string>(prototype).find("no prototype"), std::string::npos);
 }
+
+TEST(ImportPrototypes, PrototypesComeFromTheSystemHeaders) {
+  auto langinfo = importPrototype("nl_langinfo@GLIBC_2.2.5");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(langinfo));
+  EXPECT_EQ(std::get<ImportPrototype>(langinfo).result, CType::Pointer);
+  EXPECT_EQ(std::get<ImportPrototype>(langinfo).arguments, std::vector<CType>{CType::Int});
+  auto mbCurMax = importPrototype("__ctype_get_mb_cur_max");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(mbCurMax));
+  EXPECT_EQ(std::get<ImportPrototype>(mbCurMax).result, CType::Long);
+  EXPECT_TRUE(std::get<ImportPrototype>(mbCurMax).arguments.empty());
+  auto stackCheck = importPrototype("__stack_chk_fail");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(stackCheck));
+  EXPECT_EQ(std::get<ImportPrototype>(stackCheck).result, CType::Void);
+  EXPECT_TRUE(isDeclaredImport("strlen"));
+  EXPECT_FALSE(isDeclaredImport("frobnicate"));
+}
+
+TEST(ImportPrototypes, TypesBrighteningDoesNotPassAreDeclinedWithTheReason) {
+  auto sinl = importPrototype("sinl");
+  ASSERT_TRUE(std::holds_alternative<std::string>(sinl));
+  EXPECT_NE(std::get<std::string>(sinl).find("long double"), std::string::npos);
+  auto ldiv = importPrototype("ldiv");
+  ASSERT_TRUE(std::holds_alternative<std::string>(ldiv));
+  EXPECT_NE(std::get<std::string>(ldiv).find("struct"), std::string::npos);
+  auto stdoutObject = importPrototype("stdout");
+  ASSERT_TRUE(std::holds_alternative<std::string>(stdoutObject));
+  // A declared function is never handed to prototype inference, even when declined.
+  EXPECT_TRUE(isDeclaredImport("sinl"));
+}

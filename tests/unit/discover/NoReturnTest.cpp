@@ -53,3 +53,13 @@ TEST(NoReturn, ErrorAndErrorAtLineAreRecognizedByName) {
   EXPECT_FALSE(isNoReturnWhenStatusNonzeroName("error_print_progname"));
   EXPECT_FALSE(isKnownNoReturnName("error")); // error (0, ...) returns
 }
+
+TEST(NoReturn, NeverReturningImportsComeFromTheHeaders) {
+  for (const char *name : {"exit", "_exit", "abort", "__assert_fail", "err", "errx", "verr",
+                           "__stack_chk_fail@GLIBC_2.4", "__fortify_fail", "longjmp",
+                           "__longjmp_chk", "pthread_exit@@GLIBC_2.34", "ExitProcess"})
+    EXPECT_TRUE(isKnownNoReturnName(name)) << name;
+  for (const char *name : {"printf", "error", "TerminateProcess", "RaiseException", "malloc",
+                           "frobnicate"})
+    EXPECT_FALSE(isKnownNoReturnName(name)) << name;
+}

@@ -1,12 +1,12 @@
 # Two callers of an import without a known prototype (lit brighten/import-slots-inferred.test)
-# that set up different numbers of argument registers: ffs(5) and ffs(1, 2, 3).
+# that set up different numbers of argument registers: __ffs(5) and __ffs(1, 2, 3).
         .text
         .globl  one_arg
         .type   one_arg, @function
 one_arg:
         subq    $8, %rsp
         movl    $5, %edi
-        call    *ffs@GOTPCREL(%rip)
+        call    *__ffs@GOTPCREL(%rip)
         addq    $8, %rsp
         ret
         .globl  three_args
@@ -16,7 +16,7 @@ three_args:
         movl    $1, %edi
         movl    $2, %esi
         movl    $3, %edx
-        call    *ffs@GOTPCREL(%rip)
+        call    *__ffs@GOTPCREL(%rip)
         addq    $8, %rsp
         ret
         .globl  main

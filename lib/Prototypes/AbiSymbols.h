@@ -1,0 +1,52 @@
+/* Functions that compilers and start files call but no installed C header declares: the
+   stack protector, glibc's fortification failure, the start-up code's entry into glibc and
+   the C++ runtime's throw and unwind entries. Their prototypes are the ones glibc, libgcc
+   and libstdc++ define them with. */
+#include <stddef.h>
+
+struct _Unwind_Exception;
+
+void __stack_chk_fail(void) __attribute__((__noreturn__));
+void __stack_chk_fail_local(void) __attribute__((__noreturn__));
+void __fortify_fail(const char *message) __attribute__((__noreturn__));
+void __chk_fail(void) __attribute__((__noreturn__));
+int __libc_start_main(int (*main)(int, char **, char **), int argc, char **argv,
+                      void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
+                      void *stack_end) __attribute__((__noreturn__));
+int __cxa_atexit(void (*function)(void *), void *argument, void *dso_handle);
+void __cxa_finalize(void *dso_handle);
+void __cxa_throw(void *exception, void *type_info, void (*destructor)(void *))
+    __attribute__((__noreturn__));
+void __cxa_rethrow(void) __attribute__((__noreturn__));
+void __cxa_bad_cast(void) __attribute__((__noreturn__));
+void __cxa_bad_typeid(void) __attribute__((__noreturn__));
+void __cxa_call_unexpected(void *exception) __attribute__((__noreturn__));
+void *__cxa_allocate_exception(size_t size) __attribute__((__nothrow__));
+void *__cxa_begin_catch(void *exception) __attribute__((__nothrow__));
+void __cxa_end_catch(void);
+void _Unwind_Resume(struct _Unwind_Exception *exception) __attribute__((__noreturn__));
+/* The fortified string functions, which <bits/string_fortified.h> reaches only through
+   compiler builtins (__builtin___memcpy_chk): the compiler emits calls to these symbols. */
+void *__memcpy_chk(void *dest, const void *src, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+void *__memmove_chk(void *dest, const void *src, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+void *__mempcpy_chk(void *dest, const void *src, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+void *__memset_chk(void *dest, int byte, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+char *__strcpy_chk(char *dest, const char *src, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+char *__stpcpy_chk(char *dest, const char *src, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+char *__strncpy_chk(char *dest, const char *src, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+char *__stpncpy_chk(char *dest, const char *src, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+char *__strcat_chk(char *dest, const char *src, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+char *__strncat_chk(char *dest, const char *src, size_t length, size_t destLength)
+    __attribute__((__nothrow__, __leaf__));
+
+/* std::terminate() under its Itanium-mangled name, which is a valid C identifier. */
+void _ZSt9terminatev(void) __attribute__((__noreturn__));

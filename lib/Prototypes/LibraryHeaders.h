@@ -1,0 +1,166 @@
+/* The translation unit the prototype generator parses (generate_library_prototypes.py):
+   every header a Debian C program includes from glibc, and the common libraries' headers
+   where their -dev package is installed. Parsed as gnu11 with _GNU_SOURCE and
+   _FORTIFY_SOURCE=2 -O2, so the GNU extensions and the fortified __*_chk variants are
+   declared. */
+#include <sys/cdefs.h>
+/* glibc gives its functions __leaf__ only for GCC 4.6 or later, and clang says it is GCC
+   4.2; the attribute is glibc's statement about the library, not about the compiler. */
+#undef __LEAF
+#define __LEAF , __leaf__
+#undef __LEAF_ATTR
+#define __LEAF_ATTR __attribute__ ((__leaf__))
+
+/* C11 */
+#include <assert.h>
+#include <complex.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fenv.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <time.h>
+#include <uchar.h>
+#include <wchar.h>
+#include <wctype.h>
+
+/* POSIX and GNU */
+#include <aio.h>
+#include <alloca.h>
+#include <argp.h>
+#include <argz.h>
+#include <arpa/inet.h>
+#include <byteswap.h>
+#include <crypt.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <endian.h>
+#include <envz.h>
+#include <err.h>
+#include <error.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <fmtmsg.h>
+#include <fnmatch.h>
+#include <fts.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <glob.h>
+#include <grp.h>
+#include <gshadow.h>
+#include <iconv.h>
+#include <ifaddrs.h>
+#include <langinfo.h>
+#include <libgen.h>
+#include <libintl.h>
+#include <link.h>
+#include <malloc.h>
+#include <mntent.h>
+#include <monetary.h>
+#include <mqueue.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/ether.h>
+#include <netinet/tcp.h>
+#include <nl_types.h>
+#include <obstack.h>
+#include <poll.h>
+#include <printf.h>
+#include <pthread.h>
+#include <pty.h>
+#include <pwd.h>
+#include <regex.h>
+#include <resolv.h>
+#include <sched.h>
+#include <search.h>
+#include <semaphore.h>
+#include <shadow.h>
+#include <spawn.h>
+#include <stdio_ext.h>
+#include <sys/auxv.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/io.h>
+#include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/sem.h>
+#include <sys/sendfile.h>
+#include <sys/shm.h>
+#include <sys/signalfd.h>
+#include <sys/single_threaded.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/swap.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
+#include <sys/times.h>
+#include <sys/timex.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <syslog.h>
+#include <termios.h>
+#include <ucontext.h>
+#include <ulimit.h>
+#include <unistd.h>
+#include <utime.h>
+#include <utmp.h>
+#include <utmpx.h>
+#include <wordexp.h>
+
+/* Common libraries, when their -dev package is installed */
+#if __has_include(<zlib.h>)
+#include <zlib.h>
+#endif
+#if __has_include(<bzlib.h>)
+#include <bzlib.h>
+#endif
+#if __has_include(<lzma.h>)
+#include <lzma.h>
+#endif
+#if __has_include(<sqlite3.h>)
+#include <sqlite3.h>
+#endif
+#if __has_include(<pcre2.h>)
+#define PCRE2_CODE_UNIT_WIDTH 8 /* the pcre2_*_8 functions, which grep and others import */
+#include <pcre2.h>
+#endif
+#if __has_include(<sys/acl.h>)
+#include <sys/acl.h>
+#endif
+#if __has_include(<acl/libacl.h>)
+#include <acl/libacl.h>
+#endif
+#if __has_include(<selinux/selinux.h>)
+#include <selinux/selinux.h>
+#endif
+
+#include "AbiSymbols.h"

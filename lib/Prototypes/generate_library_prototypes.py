@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Writes Hoist's table of library prototypes (LibraryPrototypes.inc) from the system headers.
+
+libclang parses LibraryHeaders.h; every extern function and data object it declares becomes
+one entry, keyed by its symbol name (an asm label wins over the C name), with its return and
+parameter types reduced to their System V x86-64 ABI classes. The entries are sorted by name
+so that the C++ side finds one by binary search. The output depends only on the headers: the
+same headers give the same bytes.
+
+Usage: generate_library_prototypes.py LibraryHeaders.h OUTPUT.inc [DEPFILE]
+"""
+
+import ctypes
+import os
+import sys
+
+import clang.cindex as ci
+
+LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
+
+# The parse as a Debian C program sees the headers: GNU C11, GNU extensions, and the fortified
+# variants that _FORTIFY_SOURCE=2 declares when optimizing.
+PARSE_ARGUMENTS = ["-x", "c", "-std=gnu11", "-target", "x86_64-pc-linux-gnu",
+                   "-D_GNU_SOURCE", "-D_FORTIFY_SOURCE=2", "-O2"]
+
+TK = ci.TypeKind
+
+INTEGER_KINDS = {TK.BOOL, TK.CHAR_U, TK.UCHAR, TK.CHAR16, TK.CHAR32, TK.USHORT, TK.UINT,
+                 TK.ULONG, TK.ULONGLONG, TK.UINT128, TK.CHAR_S, TK.SCHAR, TK.WCHAR, TK.SHORT,
+                 TK.INT, TK.LONG, TK.LONGLONG, TK.INT128, TK.ENUM}
+
+
+class Unclassifiable(Exception):
+    pass
+
+
+def pretty_printer(translation_unit):
+    """clang_getCursorPrettyPrinted, which the Python bindings of LLVM 19 do not wrap: the
+    only way libclang shows attributes such as nothrow and leaf."""
+    lib = ci.conf.lib
+    lib.clang_getCursorPrintingPolicy.restype = ctypes.c_void_p
+    lib.clang_getCursorPrintingPolicy.argtypes = [ci.Cursor]
+    lib.clang_getCursorPrettyPrinted.restype = ci._CXString
+    lib.clang_getCursorPrettyPrinted.argtypes = [ci.Cursor, ctypes.c_void_p]
+    policy = lib.clang_getCursorPrintingPolicy(translation_unit.cursor)
+
+    def pretty(cursor):
+        return ci._CXString.from_result(lib.clang_getCursorPrettyPrinted(cursor, policy))
+    return pretty
+
+
+def scalar_leaves(type_, offset_bits, leaves):
+    """Appends (offset in bytes, size, 'I' or 'S' or 'X') for each scalar inside type_."""
+    type_ = type_.get_canonical()
+    kind = type_.kind
+    if kind in INTEGER_KINDS or kind == TK.POINTER:
+        leaves.append((offset_bits // 8, type_.get_size(), "I"))
+    elif kind in (TK.FLOAT, TK.DOUBLE, TK.FLOAT128):
+        leaves.append((offset_bits // 8, type_.get_size(), "S"))
+    elif kind == TK.LONGDOUBLE:
+        leaves.append((offset_bits // 8, 16, "X"))
+    elif kind == TK.COMPLEX:
+        element = type_.element_type
+        size = element.get_size()
+        scalar_leaves(element, offset_bits, leaves)
+        scalar_leaves(element, offset_bits + 8 * size, leaves)
+    elif kind == TK.VECTOR:
+        leaves.append((offset_bits // 8, type_.get_size(), "S"))
+    elif kind == TK.CONSTANTARRAY:
+        element = type_.element_type
+        for index in range(type_.element_count):
+            scalar_leaves(element, offset_bits + 8 * index * element.get_size(), leaves)
+    elif kind == TK.RECORD:
+        for field in type_.get_fields():
+            if field.is_bitfield():
+                leaves.append((field.get_field_offsetof() // 8, 1, "I"))
+            else:
+                scalar_leaves(field.type, offset_bits + field.get_field_offsetof(), leaves)
+    elif kind == TK.INCOMPLETEARRAY:
+        pass  # a flexible array member adds nothing to the size
+    else:
+        raise Unclassifiable(type_.spelling)
+
+
+def classify_record(type_):
+    """The System V classes of a struct or union passed by value (ABI 3.2.3): up to two
+    eightbytes in INTEGER or SSE registers, else MEMORY."""
+    size = type_.get_size()
+    if size <= 0 or size > 16:
+        return ("StructInMemory", max(size, 0), "None", "None")
+    leaves = []
+    scalar_leaves(type_, 0, leaves)
+    eightbytes = ["None", "None"]
+    for offset, leaf_size, leaf_class in leaves:
+        if leaf_class == "X" or (leaf_size and offset % min(leaf_size, 8)):
+            return ("StructInMemory", size, "None", "None")
+        for index in range(offset // 8, (offset + leaf_size - 1) // 8 + 1):
+            if index < 2:
+                merged = "Integer" if leaf_class == "I" else "Sse"
+                if eightbytes[index] != "Integer":
+                    eightbytes[index] = merged
+    if eightbytes[0] == "None":
+        eightbytes[0] = "Integer" if size else "None"
+    if size > 8 and eightbytes[1] == "None":
+        eightbytes[1] = "Integer"
+    return ("StructInRegisters", size, eightbytes[0], eightbytes[1])
+
+
+def is_transparent_union(type_, pretty):
+    declaration = type_.get_declaration()
+    return (declaration.kind == ci.CursorKind.UNION_DECL
+            and "transparent_union" in pretty(declaration))
+
+
+def abi_type(type_, pretty, parameter=False):
+    """(class, size, low eightbyte, high eightbyte, points to const) of one C type; a
+    parameter of array type (va_list, `const struct timespec[2]`) is a pointer (C11 6.7.6.3)."""
+    canonical = type_.get_canonical()
+    kind = canonical.kind
+    if parameter and kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY):
+        return ("Pointer", 8, "None", "None", canonical.element_type.is_const_qualified())
+    if kind == TK.VOID:
+        return ("Void", 0, "None", "None", False)
+    if kind in INTEGER_KINDS:
+        return ("Integer", canonical.get_size(), "None", "None", False)
+    if kind in (TK.POINTER, TK.BLOCKPOINTER):
+        return ("Pointer", 8, "None", "None", canonical.get_pointee().is_const_qualified())
+    if kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
+        return ("Aggregate", max(canonical.get_size(), 0), "None", "None",
+                canonical.element_type.is_const_qualified())
+    if kind == TK.FLOAT:
+        return ("Float", 4, "None", "None", False)
+    if kind == TK.DOUBLE:
+        return ("Double", 8, "None", "None", False)
+    if kind == TK.LONGDOUBLE:
+        return ("LongDouble", 16, "None", "None", False)
+    if kind in (TK.FLOAT128, TK.VECTOR):
+        return ("Vector", canonical.get_size(), "None", "None", False)
+    if kind == TK.COMPLEX:
+        if canonical.element_type.get_canonical().kind == TK.LONGDOUBLE:
+            return ("ComplexLongDouble", 32, "None", "None", False)
+        return classify_record(canonical) + (False,)
+    if kind == TK.RECORD:
+        if is_transparent_union(canonical, pretty):
+            # GCC passes a transparent union as its first member (sockaddr arguments).
+            return abi_type(next(iter(canonical.get_fields())).type, pretty)
+        return classify_record(canonical) + (False,)
+    raise Unclassifiable(type_.spelling)
+
+
+def symbol_name(cursor):
+    """The name a binary imports: the asm label if the declaration has one."""
+    mangled = cursor.mangled_name or cursor.spelling
+    return mangled.lstrip("\x01")
+
+
+def collect(translation_unit):
+    pretty = pretty_printer(translation_unit)
+    entries = {}
+    for cursor in translation_unit.cursor.get_children():
+        if cursor.kind == ci.CursorKind.FUNCTION_DECL:
+            function_type = cursor.type
+            if function_type.kind != TK.FUNCTIONPROTO and function_type.kind != TK.FUNCTIONNOPROTO:
+                continue
+            name = symbol_name(cursor)
+            text = pretty(cursor)
+            try:
+                result = abi_type(function_type.get_result(), pretty)
+                parameters = [abi_type(argument, pretty, parameter=True)
+                              for argument in function_type.argument_types()] \
+                    if function_type.kind == TK.FUNCTIONPROTO else []
+            except Unclassifiable:
+                continue
+            flags = set()
+            if function_type.kind == TK.FUNCTIONNOPROTO or function_type.is_function_variadic():
+                flags.add("Variadic")
+            if "__attribute__((noreturn))" in function_type.spelling or "_Noreturn" in text \
+                    or "[[noreturn]]" in text:
+                flags.add("NoReturn")
+            if "__attribute__((nothrow))" in text:
+                flags.add("NoThrow")
+            if "__attribute__((leaf))" in text:
+                flags.add("Leaf")
+            if "static inline" in text or cursor.storage_class == ci.StorageClass.STATIC:
+                continue
+            previous = entries.get(name)
+            if previous is None:
+                entries[name] = ("Function", result, parameters, flags, cursor.spelling == name)
+            else:
+                # Attributes accumulate over redeclarations; the declaration under the
+                # symbol's own name gives the types (an asm-labelled alias may differ).
+                types_from = (result, parameters) if cursor.spelling == name and not previous[4] \
+                    else (previous[1], previous[2])
+                entries[name] = ("Function", types_from[0], types_from[1],
+                                 previous[3] | flags, previous[4] or cursor.spelling == name)
+        elif cursor.kind == ci.CursorKind.VAR_DECL \
+                and cursor.storage_class == ci.StorageClass.EXTERN:
+            try:
+                object_type = abi_type(cursor.type, pretty)
+            except Unclassifiable:
+                continue
+            entries.setdefault(symbol_name(cursor), ("Data", object_type, [], set(), True))
+    return entries
+
+
+def cxx_type(abi):
+    abi_class, size, low, high, const = abi
+    return "{AbiClass::%s, %d, Eightbyte::%s, Eightbyte::%s, %s}" % (
+        abi_class, size, low, high, "true" if const else "false")
+
+
+def write_table(entries, output):
+    lines = ["// Generated by lib/Prototypes/generate_library_prototypes.py from the system",
+             "// headers named in lib/Prototypes/LibraryHeaders.h. Do not edit.", "",
+             "static constexpr AbiType GeneratedParameters[] = {"]
+    parameter_index = {}
+    position = 0
+    for name in sorted(entries, key=lambda text: text.encode()):
+        parameters = entries[name][2]
+        parameter_index[name] = position
+        for parameter in parameters:
+            lines.append("    %s," % cxx_type(parameter))
+        position += len(parameters)
+    if position == 0:
+        lines.append("    {},")
+    lines += ["};", "", "static constexpr LibraryPrototype GeneratedPrototypes[] = {"]
+    for name in sorted(entries, key=lambda text: text.encode()):
+        kind, result, parameters, flags, _ = entries[name]
+        flag_text = " | ".join("PrototypeFlag::%s" % flag for flag in
+                               ["Data" if kind == "Data" else None] + sorted(flags) if flag) \
+            or "0"
+        lines.append('    {"%s", %s, GeneratedParameters + %d, %d, %s},' % (
+            name, cxx_type(result), parameter_index[name], len(parameters), flag_text))
+    lines += ["};", ""]
+    with open(output, "w") as stream:
+        stream.write("\n".join(lines))
+
+
+# Where LibraryHeaders.h's optional headers (`__has_include`) appear when their -dev package
+# is installed: a directory's time changes when a file is added, so the table is generated
+# again then.
+OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include/acl",
+                               "/usr/include/selinux"]
+
+
+def write_depfile(translation_unit, source, output, depfile):
+    inputs = sorted({os.path.realpath(include.include.name)
+                     for include in translation_unit.get_includes()}
+                    | {os.path.realpath(source)}
+                    | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
+                       if os.path.isdir(directory)})
+    with open(depfile, "w") as stream:
+        stream.write("%s: %s\n" % (output.replace(" ", "\\ "),
+                                   " ".join(path.replace(" ", "\\ ") for path in inputs)))
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    source, output = sys.argv[1], sys.argv[2]
+    ci.Config.set_library_file(LIBCLANG)
+    translation_unit = ci.Index.create().parse(source, args=PARSE_ARGUMENTS)
+    errors = [diagnostic for diagnostic in translation_unit.diagnostics
+              if diagnostic.severity >= ci.Diagnostic.Error]
+    if errors:
+        sys.exit("generate_library_prototypes: %s" % "\n".join(str(error) for error in errors))
+    write_table(collect(translation_unit), output)
+    if len(sys.argv) == 4:
+        write_depfile(translation_unit, source, output, sys.argv[3])
+
+
+if __name__ == "__main__":
+    main()
