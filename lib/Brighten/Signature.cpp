@@ -314,6 +314,24 @@ bool comesFromVectorArithmetic(const llvm::Value *value, std::set<const llvm::Va
   });
 }
 
+/// Whether `value` is a load, or a phi or select of loads (and of the sentinel): the return
+/// address read back from the stack on every path (a flattened function reads it in several).
+bool isLoadedFromMemory(const llvm::Value *value, unsigned depth = 0) {
+  if (llvm::isa<llvm::LoadInst>(value))
+    return true;
+  if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+    return constant->getZExtValue() == ReturnSentinel;
+  if (depth > 8 || !(llvm::isa<llvm::PHINode>(value) || llvm::isa<llvm::SelectInst>(value)))
+    return false;
+  const auto *instruction = llvm::cast<llvm::Instruction>(value);
+  for (unsigned i = llvm::isa<llvm::SelectInst>(value) ? 1 : 0;
+       i < instruction->getNumOperands(); ++i)
+    if (instruction->getOperand(i) != value &&
+        !isLoadedFromMemory(instruction->getOperand(i), depth + 1))
+      return false;
+  return true;
+}
+
 /// Whether the failed return check that `marker` stands for fails only if the return address
 /// loaded back from the stack differs from the one stored: a write the optimizer could not
 /// bound away from the return slot (`memset` of a computed length into a local buffer), which
@@ -332,7 +350,7 @@ bool onlyGuardsAStackOverwrite(const llvm::CallInst &marker) {
   for (unsigned i = 0; i < 2; ++i) {
     const auto *sentinel = llvm::dyn_cast<llvm::ConstantInt>(compare->getOperand(i));
     if (sentinel && sentinel->getZExtValue() == ReturnSentinel &&
-        llvm::isa<llvm::LoadInst>(compare->getOperand(1 - i)))
+        isLoadedFromMemory(compare->getOperand(1 - i)))
       return true;
   }
   return false;
