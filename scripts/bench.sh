@@ -28,9 +28,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 if [[ $do_build == 1 ]]; then
-  if [[ ! -f "$build/build.ninja" ]]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  fi
+  "$root/scripts/configure.sh" "$build"
   cmake --build "$build" --target hoist-bench hoist
 fi
 

@@ -6,6 +6,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HOIST_BUILD_DIR:-$root/build}
 
 "$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+"$root/scripts/configure.sh" "$build"
 cmake --build "$build" --target hoist examples
 "$build/tools/hoist/hoist" lift "$build/examples/example.elf" --function main

@@ -19,7 +19,7 @@ case "$sanitizers" in
 esac
 
 "$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+"$root/scripts/configure.sh" "$build"
 cmake --build "$build"
 cd "$build"
 ctest --output-on-failure -j "$(nproc)"

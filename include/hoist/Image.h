@@ -39,6 +39,9 @@ struct Symbol {
   uint64_t size = 0;
   Kind kind = Kind::Other;
   Source source = Source::Static;
+  /// An ELF IFUNC (STT_GNU_IFUNC): `address` is its resolver's, a function the dynamic linker
+  /// calls at load time to choose the implementation (strlen's for the CPU it runs on).
+  bool indirect = false;
 };
 
 /// An imported function or object. For ELF, `slotAddress` is the GOT slot its relocation fills
@@ -110,6 +113,8 @@ public:
 
   /// The address of a function or object symbol (static, dynamic, COFF or export), if any.
   std::optional<uint64_t> lookupSymbol(llvm::StringRef name) const;
+  /// The IFUNC symbol whose resolver is at `address`, if any (Symbol::indirect).
+  const Symbol *indirectFunctionAt(uint64_t address) const;
   /// The best name for an address (symbol or export), if any.
   std::optional<std::string> nameAt(uint64_t address) const;
   const Import *importAtSlot(uint64_t slotAddress) const;

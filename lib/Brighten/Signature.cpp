@@ -406,12 +406,6 @@ const llvm::Value *laneZeroSource(const llvm::Value *value) {
   return nullptr;
 }
 
-/// The scalar inserted as lane 0 of a vector value (laneZeroSource), or null.
-const llvm::Value *laneZeroScalar(const llvm::Value *value) {
-  const llvm::Value *source = laneZeroSource(value);
-  return source && !source->getType()->isVectorTy() ? source : nullptr;
-}
-
 /// Whether `rax` holds the bits of XMM0's low lane: the same scalar, or element 0 of the
 /// vector that lane comes from (gcc -O0 and mingw move a double result through RAX).
 bool holdsLowLane(const llvm::Value *rax, const llvm::Value *xmm0) {

@@ -149,6 +149,7 @@ llvm::Error addSymbols(Image::Builder &builder, const Elf &elf, Elf::Elf_Shdr_Ra
       symbol.address = sym.st_value;
       symbol.size = sym.st_size;
       symbol.kind = symbolKind(type);
+      symbol.indirect = type == llvm::ELF::STT_GNU_IFUNC;
       symbol.source = source;
       // What a shared object offers to others: its defined, visible dynamic symbols.
       uint8_t binding = sym.getBinding();

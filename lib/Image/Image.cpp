@@ -326,6 +326,17 @@ std::optional<uint64_t> Image::lookupSymbol(llvm::StringRef name) const {
   return it->second;
 }
 
+const Symbol *Image::indirectFunctionAt(uint64_t address) const {
+  // symbols_ is sorted by address (Builder::finish).
+  auto first = std::lower_bound(
+      symbols_.begin(), symbols_.end(), address,
+      [](const Symbol &symbol, uint64_t wanted) { return symbol.address < wanted; });
+  for (auto it = first; it != symbols_.end() && it->address == address; ++it)
+    if (it->indirect)
+      return &*it;
+  return nullptr;
+}
+
 std::optional<std::string> Image::nameAt(uint64_t address) const {
   auto it = nameByAddress_.find(address);
   if (it == nameByAddress_.end())

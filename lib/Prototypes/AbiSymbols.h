@@ -24,7 +24,9 @@ void __cxa_call_unexpected(void *exception) __attribute__((__noreturn__));
 void *__cxa_allocate_exception(size_t size) __attribute__((__nothrow__));
 void *__cxa_begin_catch(void *exception) __attribute__((__nothrow__));
 void __cxa_end_catch(void);
+/* <unwind.h> declares it without noreturn; libgcc's never returns. */
 void _Unwind_Resume(struct _Unwind_Exception *exception) __attribute__((__noreturn__));
+
 /* The fortified string functions, which <bits/string_fortified.h> reaches only through
    compiler builtins (__builtin___memcpy_chk): the compiler emits calls to these symbols. */
 void *__memcpy_chk(void *dest, const void *src, size_t length, size_t destLength)
@@ -50,3 +52,13 @@ char *__strncat_chk(char *dest, const char *src, size_t length, size_t destLengt
 
 /* std::terminate() under its Itanium-mangled name, which is a valid C identifier. */
 void _ZSt9terminatev(void) __attribute__((__noreturn__));
+
+/* The dynamic linker's entry for general-dynamic thread-local accesses (glibc's internal
+   <tls.h>; x86-64 passes a pointer to the module and offset pair). */
+void *__tls_get_addr(void *index) __attribute__((__nothrow__, __leaf__));
+
+/* Exported by glibc but declared only for standards older than the _GNU_SOURCE view
+   (POSIX.1-2008 dropped it); binaries built against those still import it. */
+typedef void (*__hoist_sighandler_t)(int);
+__hoist_sighandler_t bsd_signal(int signal, __hoist_sighandler_t handler)
+    __attribute__((__nothrow__, __leaf__));

@@ -136,6 +136,10 @@
 #include <utmpx.h>
 #include <wordexp.h>
 
+/* The unwinder's interface (libgcc_s), from the compiler's own header: C++ programs and
+   C compiled with -fexceptions import _Unwind_Resume and friends. */
+#include <unwind.h>
+
 /* Common libraries, when their -dev package is installed */
 #if __has_include(<zlib.h>)
 #include <zlib.h>

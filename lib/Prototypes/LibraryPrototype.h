@@ -48,6 +48,9 @@ enum : uint8_t {
   NoThrow = 1 << 2,  ///< glibc's __THROW: no exception leaves it
   Leaf = 1 << 3,     ///< __leaf__: it never calls back into the program
   Data = 1 << 4,     ///< an extern object (stdout, optind), not a function
+  /// It is given code of the program: a function pointer, or a struct holding one (by
+  /// value or through a pointer): qsort's comparator, zlib's allocator in a z_stream.
+  TakesCode = 1 << 5,
 };
 } // namespace PrototypeFlag
 
@@ -64,6 +67,11 @@ struct LibraryPrototype {
   bool isNoReturn() const { return flags & PrototypeFlag::NoReturn; }
   bool isNoThrow() const { return flags & PrototypeFlag::NoThrow; }
   bool isLeaf() const { return flags & PrototypeFlag::Leaf; }
+  bool takesCode() const { return flags & PrototypeFlag::TakesCode; }
+  /// Whether a call may run code of the program before it returns: anything not a leaf, a
+  /// leaf given code (glibc calls atexit a leaf), and a function that never returns (exit
+  /// runs the program's exit handlers, though glibc calls it a leaf).
+  bool mayCallBack() const { return !isLeaf() || takesCode() || isNoReturn(); }
 };
 
 /// The prototype the headers declare for the imported symbol `name`, or null when no header

@@ -7,7 +7,10 @@ parameter types reduced to their System V x86-64 ABI classes. The entries are so
 so that the C++ side finds one by binary search. The output depends only on the headers: the
 same headers give the same bytes.
 
-Usage: generate_library_prototypes.py LibraryHeaders.h OUTPUT.inc [DEPFILE]
+A second parse, of CxxLibraryHeaders.h in C++ mode (cxx_prototypes.py), adds the C++
+library's functions under their mangled names; a name both parses declare keeps its C entry.
+
+Usage: generate_library_prototypes.py LibraryHeaders.h CxxLibraryHeaders.h OUTPUT.inc [DEPFILE]
 """
 
 import ctypes
@@ -15,6 +18,8 @@ import os
 import sys
 
 import clang.cindex as ci
+
+import cxx_prototypes
 
 LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
 
@@ -148,6 +153,37 @@ def abi_type(type_, pretty, parameter=False):
     raise Unclassifiable(type_.spelling)
 
 
+def is_code_pointer(type_):
+    canonical = type_.get_canonical()
+    return canonical.kind == TK.POINTER and \
+        canonical.get_pointee().get_canonical().kind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO)
+
+
+def record_holds_code_pointer(type_):
+    """Whether a struct or union has a function pointer among its fields, at any depth of
+    nested records (not through further pointers): fopencookie's cookie_io_functions_t,
+    sigaction's handler, an obstack's chunk allocator."""
+    canonical = type_.get_canonical()
+    if canonical.kind != TK.RECORD:
+        return False
+    return any(is_code_pointer(field.type) or record_holds_code_pointer(field.type)
+               for field in canonical.get_fields())
+
+
+def takes_code(parameter_types):
+    """Whether a function is given code of the program to run: a function pointer, or a
+    struct (by value, or through one pointer) holding one. glibc marks some of these
+    `__leaf__` all the same (atexit, on_exit, fopencookie, sigaction): they keep the code to
+    run it later, which a leaf may do."""
+    for type_ in parameter_types:
+        canonical = type_.get_canonical()
+        if is_code_pointer(canonical) or record_holds_code_pointer(canonical):
+            return True
+        if canonical.kind == TK.POINTER and record_holds_code_pointer(canonical.get_pointee()):
+            return True
+    return False
+
+
 def symbol_name(cursor):
     """The name a binary imports: the asm label if the declaration has one."""
     mangled = cursor.mangled_name or cursor.spelling
@@ -181,6 +217,9 @@ def collect(translation_unit):
                 flags.add("NoThrow")
             if "__attribute__((leaf))" in text:
                 flags.add("Leaf")
+            if function_type.kind == TK.FUNCTIONPROTO and \
+                    takes_code(function_type.argument_types()):
+                flags.add("TakesCode")
             if "static inline" in text or cursor.storage_class == ci.StorageClass.STATIC:
                 continue
             previous = entries.get(name)
@@ -243,10 +282,11 @@ OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include
                                "/usr/include/selinux"]
 
 
-def write_depfile(translation_unit, source, output, depfile):
+def write_depfile(translation_units, sources, output, depfile):
     inputs = sorted({os.path.realpath(include.include.name)
+                     for translation_unit in translation_units
                      for include in translation_unit.get_includes()}
-                    | {os.path.realpath(source)}
+                    | {os.path.realpath(source) for source in sources}
                     | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
                        if os.path.isdir(directory)})
     with open(depfile, "w") as stream:
@@ -254,19 +294,29 @@ def write_depfile(translation_unit, source, output, depfile):
                                    " ".join(path.replace(" ", "\\ ") for path in inputs)))
 
 
-def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit(__doc__)
-    source, output = sys.argv[1], sys.argv[2]
-    ci.Config.set_library_file(LIBCLANG)
-    translation_unit = ci.Index.create().parse(source, args=PARSE_ARGUMENTS)
+def parse(source, arguments):
+    translation_unit = ci.Index.create().parse(source, args=arguments)
     errors = [diagnostic for diagnostic in translation_unit.diagnostics
               if diagnostic.severity >= ci.Diagnostic.Error]
     if errors:
         sys.exit("generate_library_prototypes: %s" % "\n".join(str(error) for error in errors))
-    write_table(collect(translation_unit), output)
-    if len(sys.argv) == 4:
-        write_depfile(translation_unit, source, output, sys.argv[3])
+    return translation_unit
+
+
+def main():
+    if len(sys.argv) not in (4, 5):
+        sys.exit(__doc__)
+    source, cxx_source, output = sys.argv[1], sys.argv[2], sys.argv[3]
+    ci.Config.set_library_file(LIBCLANG)
+    translation_unit = parse(source, PARSE_ARGUMENTS)
+    entries = collect(translation_unit)
+    cxx_unit = parse(cxx_source, cxx_prototypes.PARSE_ARGUMENTS)
+    for name, entry in cxx_prototypes.collect(cxx_unit, LIBCLANG, pretty_printer(cxx_unit),
+                                              abi_type, takes_code).items():
+        entries.setdefault(name, entry)
+    write_table(entries, output)
+    if len(sys.argv) == 5:
+        write_depfile([translation_unit, cxx_unit], [source, cxx_source], output, sys.argv[4])
 
 
 if __name__ == "__main__":

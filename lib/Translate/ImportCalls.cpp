@@ -3,7 +3,6 @@
 #include "Arch/StateLayout.h"
 #include "Discover/NoReturn.h"
 #include "Translate/ClobberMarkers.h"
-#include "Translate/ImportArguments.h"
 #include "Translate/ImportShapes.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -82,7 +81,7 @@ llvm::Type *xmmType(llvm::LLVMContext &context) {
 /// as direct arguments; writes back rax, rdx (and xmm0, xmm1). The integer registers are
 /// passed as pointers into the program's memory (a pointer and an i64 travel alike in a
 /// register): the library may read and write that memory, and the optimizer must know it.
-/// Registers from `integerArguments` on are passed undefined (ImportArguments.h).
+/// Registers from `integerArguments` on are passed undefined (ImportShapes.h).
 void emitRegisterCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *memory,
                       llvm::Value *function, bool withVectors, unsigned integerArguments) {
   llvm::LLVMContext &context = ir.getContext();
@@ -253,19 +252,17 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
     ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
   llvm::Value *firstArgument = state.load(HOIST_FIELD_RDI);   // before the call clobbers it
-  ImportShape shape = importShape(name);
-  switch (shape) {
+  ImportCallShape call = importCallShape(name);
+  switch (call.shape) {
   case ImportShape::Integer:
-    emitRegisterCall(ir, state, memory, target, /*withVectors=*/false,
-                     integerArgumentsRead(name));
-    break;
   case ImportShape::Float:
-    emitRegisterCall(ir, state, memory, target, /*withVectors=*/true, ArgumentRegisters);
+    emitRegisterCall(ir, state, memory, target, call.shape == ImportShape::Float,
+                     call.integerArguments);
     break;
   case ImportShape::Any:
   case ImportShape::Variadic:
     emitFrameCall(ir, state, stateArgument, memory, callee, guestSp,
-                  shape == ImportShape::Variadic);
+                  call.shape == ImportShape::Variadic);
     break;
   }
   // After a function that never returns to its caller (abort, exit, ...): nothing. The

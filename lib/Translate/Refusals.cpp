@@ -10,19 +10,12 @@
 namespace hoist {
 namespace {
 
-struct UnsupportedImport {
-  const char *name;
-  const char *code;
-  const char *why;
-};
-
 // An import is the evidence: a program that never calls these cannot use the feature (a
 // raw syscall could; docs/TRANSLATE.md says so).
-constexpr UnsupportedImport unsupportedImports[] = {
+constexpr RefusedImport unsupportedImports[] = {
     {"pthread_create", "threads", "threads are not supported"},
     {"thrd_create", "threads", "threads are not supported"},
     {"clone", "threads", "threads are not supported"},
-    {"clone3", "threads", "threads are not supported"},
     {"vfork", "vfork", "vfork shares the stack of lifted code with the child"},
     {"signal", "signal-handlers", "signal handlers are not supported"},
     {"sigaction", "signal-handlers", "signal handlers are not supported"},
@@ -36,7 +29,6 @@ constexpr UnsupportedImport unsupportedImports[] = {
     {"setjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
     {"_setjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
     {"__sigsetjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
-    {"sigsetjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
     {"longjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
     {"_longjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
     {"siglongjmp", "nonlocal-jumps", "setjmp/longjmp are not supported"},
@@ -53,6 +45,8 @@ constexpr UnsupportedImport unsupportedImports[] = {
 };
 
 } // namespace
+
+llvm::ArrayRef<RefusedImport> refusedImports() { return unsupportedImports; }
 
 std::vector<Refusal> unusableInput(const Image &image, const ElfProgram &program) {
   std::vector<Refusal> refusals;
@@ -72,7 +66,7 @@ std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &p
   std::vector<Refusal> refusals;
   std::set<std::string> seen;
   for (const Import &import : image.imports())
-    for (const UnsupportedImport &entry : unsupportedImports)
+    for (const RefusedImport &entry : unsupportedImports)
       if (import.name == entry.name && seen.insert(import.name).second)
         refusals.push_back({entry.code, std::string(entry.why) + " (the program imports " +
                                             import.name + ")"});

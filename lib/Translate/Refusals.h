@@ -5,6 +5,8 @@
 #include "Translate/ElfProgram.h"
 #include "hoist/Image.h"
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <string>
 #include <vector>
 
@@ -14,6 +16,16 @@ struct Refusal {
   std::string code;      ///< "threads", "signal-handlers", "tls", ...
   std::string message;   ///< names the import, relocation or feature
 };
+
+/// An import whose presence shows the program uses a feature translation does not support.
+/// Each is a library function the prototype table declares (tested): the table says how a
+/// function is called, this list what translating a program that calls it would break.
+struct RefusedImport {
+  const char *name;
+  const char *code;
+  const char *why;
+};
+llvm::ArrayRef<RefusedImport> refusedImports();
 
 /// Inputs translation cannot take at all (not a dynamically linked ELF executable).
 std::vector<Refusal> unusableInput(const Image &image, const ElfProgram &program);

@@ -90,13 +90,29 @@ def declared_types(headers, names):
             continue  # an asm label: the C name is not the symbol
         # An array parameter (va_list, `struct timespec[2]`) cannot be a cast's type; the
         # pointer it decays to takes a void pointer.
-        types[cursor.spelling] = [
-            "void *" if argument.get_canonical().kind in ARRAY_KINDS else argument.spelling
-            for argument in cursor.type.argument_types()]
+        types[cursor.spelling] = [cast_type(argument)
+                                  for argument in cursor.type.argument_types()]
     return types
 
 
-def argument_expression(c_type, abi_class, index):
+def cast_type(argument):
+    """A type a constant can be cast to for `argument`: an array parameter (va_list, `struct
+    timespec[2]`) cannot be a cast's type, so the pointer it decays to takes a void pointer.
+    A union comes with its first member's type: a transparent one (glibc's __SOCKADDR_ARG,
+    which the table classes as that member) is passed as the member."""
+    canonical = argument.get_canonical()
+    if canonical.kind in ARRAY_KINDS:
+        return ("void *", None)
+    declaration = canonical.get_declaration()
+    if canonical.kind == ci.TypeKind.RECORD and declaration.kind == ci.CursorKind.UNION_DECL:
+        return (argument.spelling, next(iter(canonical.get_fields())).type.spelling)
+    return (argument.spelling, None)
+
+
+def argument_expression(c_types, abi_class, index):
+    c_type, member_type = c_types
+    if member_type and abi_class in ("Integer", "Pointer"):
+        c_type = member_type  # a transparent union, passed as its first member
     if abi_class in ("Float", "Double", "LongDouble", "ComplexLongDouble"):
         return "(%s)(%d.5)" % (c_type, index + 1)
     if abi_class in ("Integer", "Pointer"):
@@ -106,7 +122,9 @@ def argument_expression(c_type, abi_class, index):
 
 def pick(table):
     names = sorted(table, key=lambda text: text.encode())
-    functions = [name for name in names if "PrototypeFlag::Data" not in table[name]["flags"]]
+    # C++ symbols (mangled) are not declared by the C headers this check compiles against.
+    functions = [name for name in names if "PrototypeFlag::Data" not in table[name]["flags"]
+                 and not name.startswith("_Z")]
     picked = functions[::SAMPLE_EVERY]
     for name in functions:
         entry = table[name]

@@ -137,6 +137,8 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"entry", hex(explored.entry)},
       {"name", name ? llvm::json::Value(*name) : llvm::json::Value(nullptr)},
       {"noreturn", cfg.noreturnCallees.count(explored.entry) > 0 || function.noreturn},
+      // The function is an IFUNC's resolver: it returns the implementation's address.
+      {"ifunc_resolver", image.indirectFunctionAt(explored.entry) != nullptr},
       {"blocks", std::move(blocks)},
       {"jump_tables", std::move(tables)},
       {"computed_jumps", std::move(computed)},
@@ -153,7 +155,9 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
     std::optional<std::string> name = image.nameAt(entry);
     out << "function " << hex(entry) << " " << (name ? *name : "-") << " ["
         << llvm::join(reasonNames(cfg.registry.reasons(entry)), ",") << "]"
-        << (function.noreturn ? " noreturn" : "") << ": " << function.explored.blocks.size()
+        << (function.noreturn ? " noreturn" : "")
+        << (image.indirectFunctionAt(entry) ? " ifunc-resolver" : "") << ": "
+        << function.explored.blocks.size()
         << " blocks, " << function.calls.size() << " calls\n";
     for (const auto &[jump, table] : function.explored.jumpTables) {
       if (table.shape == JumpTable::Shape::Computed)

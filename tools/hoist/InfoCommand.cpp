@@ -20,8 +20,10 @@ std::string permissions(const Section &section) {
   return text;
 }
 
-const char *kindName(Symbol::Kind kind) {
-  switch (kind) {
+const char *kindName(const Symbol &symbol) {
+  if (symbol.indirect)
+    return "ifunc";   // the address is the resolver's
+  switch (symbol.kind) {
   case Symbol::Kind::Function:
     return "function";
   case Symbol::Kind::Object:
@@ -70,7 +72,7 @@ void printText(const Image &image, llvm::raw_ostream &out) {
                        "source", "name");
   for (const Symbol &symbol : image.symbols())
     out << llvm::formatv("  {0,-18} {1,-8} {2,-8} {3,-7} {4}\n", formatAddress(symbol.address),
-                         formatAddress(symbol.size), kindName(symbol.kind),
+                         formatAddress(symbol.size), kindName(symbol),
                          sourceName(symbol.source), symbol.name);
 
   out << "\nImports (" << image.imports().size() << ")\n";
@@ -108,7 +110,7 @@ llvm::json::Value toJson(const Image &image) {
     symbols.push_back(llvm::json::Object{{"name", symbol.name},
                                          {"address", formatAddress(symbol.address)},
                                          {"size", symbol.size},
-                                         {"kind", kindName(symbol.kind)},
+                                         {"kind", kindName(symbol)},
                                          {"source", sourceName(symbol.source)}});
   llvm::json::Array imports;
   for (const Import &import : image.imports()) {

@@ -1,6 +1,8 @@
 // `hoist lift`: lift functions of a binary to LLVM IR, optionally optimized.
 #include "Commands.h"
 #include "DeobfuscationRecords.h"
+#include "IfuncResolution.h"
+#include "ImportRecords.h"
 #include "ParallelLift.h"
 
 #include "Brighten/Brighten.h"
@@ -48,6 +50,44 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
   return addresses;
 }
 
+/// A function named by an IFUNC symbol (strlen in the C library) is at its resolver's address,
+/// which is not the function the user asked for: lift the implementation this host's dynamic
+/// linker chose when that is known without running the input (IfuncResolution.h), and say
+/// so; otherwise lift the resolver, and say that. `addresses` holds one address per spec.
+void followIfuncs(const Image &image, const std::vector<std::string> &specs,
+                  std::vector<uint64_t> &addresses, DiagnosticSink &diagnostics) {
+  for (size_t i = 0; i < specs.size() && i < addresses.size(); ++i) {
+    const Symbol *ifunc = image.indirectFunctionAt(addresses[i]);
+    if (!ifunc)
+      continue;
+    uint64_t resolver = addresses[i];
+    bool byName = !llvm::StringRef(specs[i]).starts_with_insensitive("0x");
+    std::optional<uint64_t> implementation =
+        byName ? hostIfuncImplementation(image, *ifunc) : std::nullopt;
+    if (implementation) {
+      addresses[i] = *implementation;
+      diagnostics.report(
+          Severity::Note, "ifunc-implementation", resolver,
+          llvm::formatv("{0} is an IFUNC whose resolver is at {1}: lifted the implementation "
+                        "this host's dynamic linker chose, at {2} (another CPU may get "
+                        "another; --function {1} lifts the resolver)",
+                        ifunc->name, formatAddress(resolver), formatAddress(*implementation))
+              .str());
+    } else {
+      diagnostics.warning(
+          "ifunc-resolver", resolver,
+          llvm::formatv("{0} is an IFUNC: {1} is its resolver, which chooses the "
+                        "implementation when the program is loaded; the resolver is what is "
+                        "lifted{2}",
+                        ifunc->name, formatAddress(resolver),
+                        byName ? " (this host has not loaded the file, so which "
+                                 "implementation it returns is not known without running it)"
+                               : "")
+              .str());
+    }
+  }
+}
+
 void optimize(llvm::Module &module, unsigned level, const Image &image,
               const FixpointExtras &extras) {
   OptimizeOptions options{.level = level};
@@ -68,9 +108,10 @@ llvm::json::Object statsToJSON(const LiftStats &stats) {
 
 llvm::Error writeDiagnostics(const std::string &path, const LiftStats &stats,
                              const DiagnosticSink &diagnostics, const PhaseProfile &profile,
-                             llvm::json::Array deobfuscation = {}) {
+                             llvm::json::Array imports, llvm::json::Array deobfuscation = {}) {
   llvm::json::Object root{
       {"deobfuscation", std::move(deobfuscation)},
+      {"imports", std::move(imports)},
       {"lift_stats", statsToJSON(stats)},
       {"summary", llvm::json::Object{{"warnings", diagnostics.count(Severity::Warning)},
                                      {"errors", diagnostics.count(Severity::Error)}}},
@@ -150,6 +191,7 @@ int runLift(const LiftCommandOptions &options) {
       selectFunctions(*image, options.functions, options.all);
   if (!selected)
     return reportFailure(selected.takeError());
+  followIfuncs(*image, options.functions, *selected, diagnostics);
 
   auto contextOwner = std::make_unique<llvm::LLVMContext>();
   llvm::LLVMContext &context = *contextOwner;
@@ -173,7 +215,8 @@ int runLift(const LiftCommandOptions &options) {
     printDiagnostics(diagnostics);
     if (!options.diagnosticsPath.empty())
       if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics,
-                                               profile, std::move(deobfuscation)))
+                                               profile, importRecords(*image, nullptr),
+                                               std::move(deobfuscation)))
         return reportFailure(std::move(error));
     leaveToTheOperatingSystem(lifterOwner, contextOwner, image);
     return 0;
@@ -263,6 +306,7 @@ int runLift(const LiftCommandOptions &options) {
   if (!options.diagnosticsPath.empty())
     if (llvm::Error error = writeDiagnostics(
             options.diagnosticsPath, lifter.stats(), diagnostics, profile,
+            importRecords(*image, module.get()),
             deobfuscationRecords(deobfuscated,
                                  options.deobfuscatePasses ? &deobfuscationStats : nullptr,
                                  *module, *image)))

@@ -1,6 +1,8 @@
-// `hoist stats`: how much of a binary's code Hoist has semantics for. Decode-only (nothing is
+// `hoist stats`: how much of a binary's code Hoist has semantics for, and how many of its
+// imports and of the calls to them have a prototype from the headers. Decode-only (nothing is
 // lifted to IR), so that it runs over whole directories of binaries in seconds.
 #include "Commands.h"
+#include "ImportCoverage.h"
 
 #include "Discover/FunctionExplorer.h"
 #include "Discover/InstructionCache.h"
@@ -81,6 +83,7 @@ struct BinaryStats {
   uint64_t entries = 0;            ///< reachable mode: distinct executable entry addresses
   uint64_t budgetExhausted = 0;    ///< reachable mode: functions cut short by LiftOptions
   InstructionCounts counts;
+  ImportCoverage imports;
 };
 
 /// Which addresses were already counted, one bit per file-backed byte of each executable
@@ -130,6 +133,7 @@ std::set<uint64_t> knownEntries(const Image &image) {
 /// Explores each entry as the lifter would and counts each distinct instruction once.
 BinaryStats countReachable(const Image &image, const LiftOptions &options) {
   BinaryStats stats;
+  stats.imports = ImportCoverage(image);
   std::set<uint64_t> entries = knownEntries(image);
   stats.entries = entries.size();
   SeenAddresses seen(image);
@@ -141,8 +145,10 @@ BinaryStats countReachable(const Image &image, const LiftOptions &options) {
     for (const auto &[start, block] : function.blocks) {
       cachedSinceReset += block.instrs.size();
       for (const Instr *instr : block.instrs)
-        if (seen.insert(instr->address))
+        if (seen.insert(instr->address)) {
           stats.counts.count(*instr);
+          stats.imports.count(*instr);
+        }
       // An address decodes the same way every time, so an invalid address is never an
       // instruction's and the same bitmap keeps invalid addresses distinct too.
       if (block.end == MachineBlock::End::Invalid && seen.insert(block.endAddress))
@@ -164,6 +170,7 @@ BinaryStats countReachable(const Image &image, const LiftOptions &options) {
 /// the sweep resumes at the next byte. Each step advances, so the loop is bounded by the size.
 BinaryStats countSweep(const Image &image) {
   BinaryStats stats;
+  stats.imports = ImportCoverage(image);
   Decoder decoder;
   Instr instr;
   for (const Section &section : image.sections()) {
@@ -177,6 +184,7 @@ BinaryStats countSweep(const Image &image) {
                                            section.address + offset, instr);
       if (status == DecodeStatus::Ok) {
         stats.counts.count(instr);
+        stats.imports.count(instr);
         offset += instr.length;
       } else {
         ++stats.counts.invalid;
@@ -211,7 +219,8 @@ void printCounts(const InstructionCounts &counts, llvm::raw_ostream &out) {
 }
 
 void printText(const std::vector<BinaryStats> &binaries, const InstructionCounts &total,
-               size_t skipped, bool sweep, llvm::raw_ostream &out) {
+               const ImportCoverage &totalImports, size_t skipped, bool sweep,
+               llvm::raw_ostream &out) {
   for (const BinaryStats &binary : binaries) {
     out << binary.path << ": " << binary.kind;
     if (sweep)
@@ -223,9 +232,11 @@ void printText(const std::vector<BinaryStats> &binaries, const InstructionCounts
                   : "")
           << "\n";
     printCounts(binary.counts, out);
+    binary.imports.print(out, 10);
   }
   out << "total: " << binaries.size() << " files read, " << skipped << " skipped\n";
   printCounts(total, out);
+  totalImports.print(out, 30);
 }
 
 llvm::json::Array mnemonicCounts(
@@ -252,12 +263,14 @@ llvm::json::Object countsToJson(const InstructionCounts &counts) {
 }
 
 llvm::json::Value toJson(const std::vector<BinaryStats> &binaries, const InstructionCounts &total,
+                         const ImportCoverage &totalImports,
                          const std::vector<std::string> &skipped, bool sweep) {
   llvm::json::Array files;
   for (const BinaryStats &binary : binaries) {
     llvm::json::Object entry = countsToJson(binary.counts);
     entry["path"] = binary.path;
     entry["kind"] = binary.kind;
+    entry["imports"] = binary.imports.toJson();
     if (!sweep) {
       entry["entries"] = binary.entries;
       entry["budgetExhausted"] = binary.budgetExhausted;
@@ -267,6 +280,7 @@ llvm::json::Value toJson(const std::vector<BinaryStats> &binaries, const Instruc
   llvm::json::Object totals = countsToJson(total);
   totals["filesRead"] = binaries.size();
   totals["filesSkipped"] = skipped.size();
+  totals["imports"] = totalImports.toJson();
   return llvm::json::Object{{"mode", sweep ? "sweep" : "reachable"},
                             {"files", std::move(files)},
                             {"skipped", llvm::json::Array(skipped)},
@@ -280,6 +294,7 @@ int runStats(const StatsCommandOptions &options) {
   std::vector<BinaryStats> binaries;
   std::vector<std::string> skipped;
   InstructionCounts total;
+  ImportCoverage totalImports;
   for (const std::string &path : options.paths) {
     InputOptions input{path, options.rawBase};
     llvm::Expected<std::unique_ptr<Image>> image = loadInput(input);
@@ -293,13 +308,14 @@ int runStats(const StatsCommandOptions &options) {
     stats.path = path;
     stats.kind = (*image)->kindDescription();
     total.add(stats.counts);
+    totalImports.add(stats.imports);
     binaries.push_back(std::move(stats));
   }
   if (options.json)
-    llvm::outs() << llvm::formatv("{0:2}", toJson(binaries, total, skipped, options.sweep))
+    llvm::outs() << llvm::formatv("{0:2}", toJson(binaries, total, totalImports, skipped, options.sweep))
                  << "\n";
   else
-    printText(binaries, total, skipped.size(), options.sweep, llvm::outs());
+    printText(binaries, total, totalImports, skipped.size(), options.sweep, llvm::outs());
   if (binaries.empty())
     return reportFailure(makeError("no input could be read"));
   return 0;

@@ -34,8 +34,8 @@ def main():
     wanted = set(sys.argv[1:])
     names = set()
     for f in data["functions"]:
-        keys = {"entry", "name", "noreturn", "blocks", "jump_tables", "computed_jumps",
-                "unresolved_jumps", "calls", "tail_calls", "shared_blocks",
+        keys = {"entry", "name", "noreturn", "ifunc_resolver", "blocks", "jump_tables",
+                "computed_jumps", "unresolved_jumps", "calls", "tail_calls", "shared_blocks",
                 "overlapping_instructions"}
         if set(f) != keys:
             fail(f"function keys {sorted(f)}")
@@ -44,6 +44,8 @@ def main():
             fail("name is neither a string nor null")
         if not isinstance(f["noreturn"], bool):
             fail("noreturn is not a boolean")
+        if not isinstance(f["ifunc_resolver"], bool):
+            fail("ifunc_resolver is not a boolean")
         starts = set()
         for b in f["blocks"]:
             if set(b) != {"start", "end", "successors"}:

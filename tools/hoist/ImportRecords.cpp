@@ -1,0 +1,30 @@
+#include "ImportRecords.h"
+
+#include "Brighten/InferredImports.h"
+#include "Prototypes/ImportLookup.h"
+
+#include <set>
+#include <string>
+
+namespace hoist {
+
+llvm::json::Array importRecords(const Image &image, const llvm::Module *module) {
+  std::set<std::string> inferred;
+  if (module)
+    for (const llvm::Function &function : *module)
+      if (function.hasFnAttribute(InferredPrototypeAttribute))
+        inferred.insert(function.getFnAttribute("hoist-import").getValueAsString().str());
+  llvm::json::Array records;
+  for (const Import &import : image.imports()) {
+    const char *source = findImportPrototype(image, import) ? "header"
+                         : inferred.count(import.name)      ? "inferred"
+                                                            : "none";
+    llvm::json::Object record{{"name", import.name}, {"prototype", source}};
+    if (!import.library.empty())
+      record["library"] = import.library;
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+} // namespace hoist
