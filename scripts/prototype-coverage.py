@@ -59,6 +59,8 @@ def main():
     print("call sites: %d, to imports a header declares: %d (%s)" % (
         imports["callSites"], imports["declaredCallSites"],
         percent(imports["declaredCallSites"], imports["callSites"])))
+    print("calls of a library's own exports through its PLT (not imports, not counted above): "
+          "%d" % imports["ownExportCallSites"])
     cxx = sum(entry["callSites"] for entry in undeclared if entry["name"].startswith("_Z"))
     print("call sites to undeclared C++ (mangled) names: %d (%s of all call sites)" % (
         cxx, percent(cxx, imports["callSites"])))

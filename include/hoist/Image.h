@@ -52,6 +52,10 @@ struct Import {
   std::string library;          ///< DLL name (PE) or empty (ELF does not bind symbols to libraries)
   uint64_t slotAddress = 0;
   std::optional<uint64_t> stubAddress;
+  /// ELF: the file's own definition of the symbol, when it defines it. A shared library
+  /// built with -fPIC calls its own exported functions through its PLT, so that another
+  /// library can interpose them; without interposition the call reaches this address.
+  std::optional<uint64_t> definedAt;
 };
 
 struct Export {

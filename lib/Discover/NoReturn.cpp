@@ -38,7 +38,8 @@ namespace {
 std::set<uint64_t> importsNamed(const Image &image, bool (*matches)(llvm::StringRef)) {
   std::set<uint64_t> callees;
   for (const Import &import : image.imports()) {
-    if (!matches(import.name))
+    // A library's own function called through its PLT is analysed as code, like any other.
+    if (import.definedAt || !matches(import.name))
       continue;
     callees.insert(import.slotAddress);
     if (import.stubAddress)

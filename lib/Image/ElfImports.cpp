@@ -80,6 +80,12 @@ llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &el
       Import import;
       import.name = name->str();
       import.slotAddress = relocation.r_offset;
+      // Only a plain function: an IFUNC's symbol value is its resolver, not what the call
+      // reaches.
+      if ((*symbol)->st_shndx != llvm::ELF::SHN_UNDEF &&
+          (*symbol)->st_shndx < llvm::ELF::SHN_LORESERVE &&
+          (*symbol)->getType() == llvm::ELF::STT_FUNC)
+        import.definedAt = (*symbol)->st_value;
       builder.addImport(std::move(import));
     }
   }

@@ -143,6 +143,8 @@ llvm::Error Image::Builder::applyLoadBias(uint64_t bias) {
     import.slotAddress += bias;
     if (import.stubAddress)
       *import.stubAddress += bias;
+    if (import.definedAt)
+      *import.definedAt += bias;
   }
   for (Export &exported : image.exports_)
     if (exported.forwarder.empty())

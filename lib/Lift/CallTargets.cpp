@@ -9,20 +9,27 @@
 
 namespace hoist {
 
+std::optional<uint64_t> ownDefinition(const Image &image, const Import &import) {
+  if (import.definedAt && image.isExecutable(*import.definedAt))
+    return import.definedAt;
+  return std::nullopt;
+}
+
 CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value *destination) {
   CallTarget result;
   bool throughSlot = false;
   std::optional<uint64_t> address;
   if (std::optional<uint64_t> direct = directTarget(instr, &throughSlot)) {
     if (throughSlot) {
-      if (const Import *import = image.importAtSlot(*direct)) {
+      const Import *import = image.importAtSlot(*direct);
+      if (import && !ownDefinition(image, *import)) {
         result.kind = CallTarget::Kind::Import;
         result.address = *direct;
         result.throughSlot = true;
         result.import = import;
         return result;
       }
-      address = constantPointerAt(image, *direct);
+      address = import ? ownDefinition(image, *import) : constantPointerAt(image, *direct);
     } else {
       address = direct;
     }
@@ -33,13 +40,19 @@ CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value
   }
   if (!address)
     return result;
-  result.address = *address;
   if (const Import *import = image.importAtStub(*address)) {
-    result.kind = CallTarget::Kind::Import;
-    result.import = import;
-  } else if (image.isExecutable(*address)) {
-    result.kind = CallTarget::Kind::Lifted;
+    if (std::optional<uint64_t> definition = ownDefinition(image, *import)) {
+      address = definition;
+    } else {
+      result.address = *address;
+      result.kind = CallTarget::Kind::Import;
+      result.import = import;
+      return result;
+    }
   }
+  result.address = *address;
+  if (image.isExecutable(*address))
+    result.kind = CallTarget::Kind::Lifted;
   return result;
 }
 

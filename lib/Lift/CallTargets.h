@@ -27,7 +27,13 @@ struct CallTarget {
   const Import *import = nullptr;   ///< Import only
 };
 
+/// The binary's own definition of `import` (Import::definedAt) when it is code: a call through
+/// the import's stub or slot is a call of that function, as it is without interposition.
+std::optional<uint64_t> ownDefinition(const Image &image, const Import &import);
+
 /// Resolves the call or jmp `instr`, whose semantic computed the destination `destination`.
+/// A call of an import the binary defines itself (a -fPIC library's call of its own export
+/// through its PLT) is a call of the definition (Lifted).
 CallTarget resolveCallTarget(const Image &image, const Instr &instr, llvm::Value *destination);
 
 /// "import.printf" (ELF), "import.KERNEL32.dll!ExitProcess" (PE: the DLL, then the name or

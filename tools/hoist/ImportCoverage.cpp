@@ -12,7 +12,10 @@ namespace hoist {
 ImportCoverage::ImportCoverage(const Image &image) {
   for (const Import &import : image.imports()) {
     Key key{import.library, import.name.substr(0, import.name.find('@'))};
-    names_[key].declared |= findImportPrototype(image, import) != nullptr;
+    if (import.definedAt)
+      key = Key{OwnExport, key.second}; // not an import of another library
+    else
+      names_[key].declared |= findImportPrototype(image, import) != nullptr;
     byTarget_.emplace(import.slotAddress, key);
     if (import.stubAddress) {
       byTarget_.emplace(*import.stubAddress, key);
@@ -35,11 +38,17 @@ void ImportCoverage::count(const Instr &instr) {
   std::optional<uint64_t> target = directTarget(instr, &throughSlot);
   if (!target || (throughSlot && isStubJump(instr)))
     return;
-  if (auto found = byTarget_.find(*target); found != byTarget_.end())
+  auto found = byTarget_.find(*target);
+  if (found == byTarget_.end())
+    return;
+  if (found->second.first == OwnExport)
+    ++ownExportCallSites_;
+  else
     ++names_[found->second].callSites;
 }
 
 void ImportCoverage::add(const ImportCoverage &other) {
+  ownExportCallSites_ += other.ownExportCallSites_;
   for (const auto &[key, name] : other.names_) {
     Name &merged = names_[key];
     merged.declared |= name.declared;
@@ -95,6 +104,9 @@ void ImportCoverage::print(llvm::raw_ostream &out, size_t undeclaredShown) const
                        declaredNames(), share(declaredNames(), names()));
   out << llvm::formatv("  import call sites  {0,12}  ({1} to declared imports: {2})\n",
                        callSites(), declaredCallSites(), share(declaredCallSites(), callSites()));
+  if (ownExportCallSites_)
+    out << llvm::formatv("  calls of its own exports through its PLT {0} (not imports)\n",
+                         ownExportCallSites_);
   std::vector<std::pair<Key, Name>> missing = undeclared();
   if (missing.empty())
     return;
@@ -118,6 +130,7 @@ llvm::json::Object ImportCoverage::toJson() const {
                             {"declaredNames", declaredNames()},
                             {"callSites", callSites()},
                             {"declaredCallSites", declaredCallSites()},
+                            {"ownExportCallSites", ownExportCallSites_},
                             {"undeclared", std::move(missing)}};
 }
 

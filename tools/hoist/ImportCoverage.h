@@ -37,6 +37,9 @@ public:
   void add(const ImportCoverage &other);
 
   uint64_t names() const { return names_.size(); }
+  /// Calls of the binary's own exports through its PLT (a -fPIC library's interposable
+  /// calls), which are not imports and are not in the other counts.
+  uint64_t ownExportCallSites() const { return ownExportCallSites_; }
   uint64_t declaredNames() const;
   uint64_t callSites() const;
   uint64_t declaredCallSites() const;
@@ -51,7 +54,12 @@ private:
   /// no call of the program.
   bool isStubJump(const Instr &instr) const;
 
+  /// The library of a key that stands for the binary's own exported function, called through
+  /// its PLT (Import::definedAt): counted apart, since no other library is called.
+  static constexpr const char *OwnExport = "<own export>";
+
   std::map<Key, Name> names_;
+  uint64_t ownExportCallSites_ = 0;
   std::set<uint64_t> stubs_;
   std::map<uint64_t, Key> byTarget_; ///< stubs and slots
 };

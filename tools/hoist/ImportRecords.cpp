@@ -16,7 +16,8 @@ llvm::json::Array importRecords(const Image &image, const llvm::Module *module) 
         inferred.insert(function.getFnAttribute("hoist-import").getValueAsString().str());
   llvm::json::Array records;
   for (const Import &import : image.imports()) {
-    const char *source = findImportPrototype(image, import) ? "header"
+    const char *source = import.definedAt                   ? "definition"
+                         : findImportPrototype(image, import) ? "header"
                          : inferred.count(import.name)      ? "inferred"
                                                             : "none";
     llvm::json::Object record{{"name", import.name}, {"prototype", source}};

@@ -10,9 +10,10 @@
 
 namespace hoist {
 
-/// One record per import of `image`: its name (and DLL), and `prototype`: "header" when the
-/// system headers declare it, "inferred" when brightening inferred one from its calls in
-/// `module` (when given), "none" otherwise.
+/// One record per import of `image`: its name (and DLL), and `prototype`: "definition" when the
+/// binary defines it itself (its calls are calls of that function), "header" when the system
+/// headers declare it, "inferred" when brightening inferred one from its calls in `module`
+/// (when given), "none" otherwise.
 llvm::json::Array importRecords(const Image &image, const llvm::Module *module);
 
 } // namespace hoist
