@@ -154,7 +154,10 @@ def symbol_name(cursor):
     return mangled.lstrip("\x01")
 
 
-def collect(translation_unit):
+def collect(translation_unit, classify=None):
+    """Every extern function and data object, with its types reduced by `classify` (the
+    System V classes of abi_type unless given)."""
+    classify = classify or abi_type
     pretty = pretty_printer(translation_unit)
     entries = {}
     for cursor in translation_unit.cursor.get_children():
@@ -165,11 +168,11 @@ def collect(translation_unit):
             name = symbol_name(cursor)
             text = pretty(cursor)
             try:
-                result = abi_type(function_type.get_result(), pretty)
-                parameters = [abi_type(argument, pretty, parameter=True)
+                result = classify(function_type.get_result(), pretty)
+                parameters = [classify(argument, pretty, parameter=True)
                               for argument in function_type.argument_types()] \
                     if function_type.kind == TK.FUNCTIONPROTO else []
-            except Unclassifiable:
+            except (Unclassifiable, ValueError):  # ValueError: a type kind the bindings lack
                 continue
             flags = set()
             if function_type.kind == TK.FUNCTIONNOPROTO or function_type.is_function_variadic():
@@ -196,7 +199,7 @@ def collect(translation_unit):
         elif cursor.kind == ci.CursorKind.VAR_DECL \
                 and cursor.storage_class == ci.StorageClass.EXTERN:
             try:
-                object_type = abi_type(cursor.type, pretty)
+                object_type = classify(cursor.type, pretty)
             except Unclassifiable:
                 continue
             entries.setdefault(symbol_name(cursor), ("Data", object_type, [], set(), True))
