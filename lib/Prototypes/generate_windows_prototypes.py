@@ -12,6 +12,7 @@ Usage: generate_windows_prototypes.py SOURCE_DIR OUTPUT.inc [DEPFILE]
 """
 
 import os
+import re
 import sys
 
 import clang.cindex as ci
@@ -42,7 +43,8 @@ TRANSLATION_UNITS = {
 IMPORT_LIBRARIES = [
     "advapi32", "bcrypt", "cfgmgr32", "comctl32", "comdlg32", "crypt32", "d3d11", "d3d9",
     "d3dcompiler_47", "dbghelp", "ddraw", "dinput8", "dnsapi", "dsound", "dwmapi", "dxgi",
-    "gdi32", "hid", "imagehlp", "imm32", "iphlpapi", "kernel32", "mfplat", "mpr", "msacm32",
+    "gdi32", "hid", "imagehlp", "imm32", "iphlpapi", "kernel32", "mfplat", "mincore", "mpr",
+    "msacm32",
     "msi", "msvcr100", "msvcr110", "msvcr120", "msvcr80", "msvcr90", "msvcrt", "msvfw32",
     "ncrypt", "netapi32", "ntdll", "ntdllcrt", "ole32", "oleacc", "oleaut32", "opengl32", "powrprof",
     "propsys", "psapi", "rpcrt4", "secur32", "setupapi", "shell32", "shlwapi", "ucrt",
@@ -50,6 +52,17 @@ IMPORT_LIBRARIES = [
     "winhttp", "wininet", "winmm", "winscard", "winspool", "wintrust", "winusb", "wlanapi",
     "wldap32", "ws2_32", "wtsapi32",
 ]
+
+
+# kernelbase.dll has no import library; Windows resolves the core API sets to it (its API
+# set schema), so it exports what they do. Not the sets other DLLs host: the runtime
+# support one (ntdll), and the COM and WinRT ones (combase).
+KERNELBASE_API_SETS = re.compile(r"^api-ms-win-(core|security)-(?!rtlsupport|com|winrt)")
+
+
+def with_kernelbase(exports):
+    return exports | {("kernelbase.dll", name) for dll, name in exports
+                      if KERNELBASE_API_SETS.match(dll)}
 
 
 def translation_units_of(dll):
@@ -154,6 +167,7 @@ def build_entries(source_dir):
     """(entries keyed by (name, DLL), the files read)."""
     archives = [os.path.join(MINGW, "lib", "lib%s.a" % name) for name in IMPORT_LIBRARIES]
     exports, read = mingw_import_libraries.read_exports(archives)
+    exports = with_kernelbase(exports)
     declarations, writes, inputs = {}, {}, set(read)
     for name in TRANSLATION_UNITS:
         unit = parse(source_dir, name)
