@@ -61,3 +61,35 @@ TEST(ImportPrototypes, TypesBrighteningDoesNotPassAreDeclinedWithTheReason) {
   // A declared function is never handed to prototype inference, even when declined.
   EXPECT_TRUE(isDeclaredImport("sinl", ""));
 }
+
+TEST(ImportPrototypes, DllImportsTakeTheirDllsPrototypes) {
+  auto write = importPrototype("WriteConsoleA", "KERNEL32.dll");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(write));
+  constexpr CType I = CType::Int, P = CType::Pointer;
+  EXPECT_EQ(std::get<ImportPrototype>(write).result, I);
+  EXPECT_EQ(std::get<ImportPrototype>(write).arguments, (std::vector<CType>{P, P, I, P, P}));
+  // A Windows name is no ELF import's, nor a glibc name a DLL's.
+  EXPECT_FALSE(isDeclaredImport("WriteConsoleA", ""));
+  EXPECT_FALSE(isDeclaredImport("__stack_chk_fail", "msvcrt.dll"));
+  EXPECT_TRUE(isDeclaredImport("strlen", "msvcrt.dll"));
+  // ldiv_t is 8 bytes under Win64: one integer register, which brightening passes.
+  auto ldiv = importPrototype("ldiv", "msvcrt.dll");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(ldiv));
+  EXPECT_EQ(std::get<ImportPrototype>(ldiv).result, CType::Long);
+}
+
+TEST(ImportPrototypes, ByReferenceArgumentsArePointersResultsAreDeclined) {
+  // The caller passes a pointer to its copy of the 16-byte struct _complex.
+  auto cabs = importPrototype("_cabs", "msvcrt.dll");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(cabs));
+  EXPECT_EQ(std::get<ImportPrototype>(cabs).result, CType::Double);
+  EXPECT_EQ(std::get<ImportPrototype>(cabs).arguments, std::vector<CType>{CType::Pointer});
+  // lldiv_t comes back through a hidden pointer, which brightening does not pass.
+  EXPECT_TRUE(std::holds_alternative<std::string>(importPrototype("lldiv", "ucrtbase.dll")));
+}
+
+TEST(ImportPrototypes, AnImportByOrdinalHasNone) {
+  auto ordinal = importPrototype("#12", "kernel32.dll");
+  ASSERT_TRUE(std::holds_alternative<std::string>(ordinal));
+  EXPECT_NE(std::get<std::string>(ordinal).find("ordinal"), std::string::npos);
+}
