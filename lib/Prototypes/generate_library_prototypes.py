@@ -247,11 +247,16 @@ OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include
 
 
 def write_depfile(translation_unit, source, output, depfile):
-    inputs = sorted({os.path.realpath(include.include.name)
-                     for include in translation_unit.get_includes()}
-                    | {os.path.realpath(source)}
-                    | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
-                       if os.path.isdir(directory)})
+    write_dependencies(output, depfile,
+                       {include.include.name for include in translation_unit.get_includes()}
+                       | {source}
+                       | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
+                          if os.path.isdir(directory)})
+
+
+def write_dependencies(output, depfile, inputs):
+    """A Makefile rule: `output` depends on every path of `inputs`."""
+    inputs = sorted({os.path.realpath(path) for path in inputs})
     with open(depfile, "w") as stream:
         stream.write("%s: %s\n" % (output.replace(" ", "\\ "),
                                    " ".join(path.replace(" ", "\\ ") for path in inputs)))

@@ -227,13 +227,6 @@ def write_table(entries, output):
         stream.write("\n".join(lines))
 
 
-def write_depfile(output, depfile, inputs):
-    inputs = sorted({os.path.realpath(path) for path in inputs})
-    with open(depfile, "w") as stream:
-        stream.write("%s: %s\n" % (output.replace(" ", "\\ "),
-                                   " ".join(path.replace(" ", "\\ ") for path in inputs)))
-
-
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
@@ -246,7 +239,7 @@ def main():
         entries, inputs = {}, {os.path.dirname(MINGW)}
     write_table(entries, output)
     if len(sys.argv) == 4:
-        write_depfile(output, sys.argv[3], inputs)
+        library.write_dependencies(output, sys.argv[3], inputs)
 
 
 if __name__ == "__main__":

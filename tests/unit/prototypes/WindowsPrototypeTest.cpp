@@ -1,24 +1,15 @@
 // Known entries of the Windows table generated from mingw-w64's headers and import
 // libraries: if the generator misread a header, a DLL or the Microsoft x64 classes, one of
 // these fails.
-#include "Prototypes/LibraryPrototype.h"
-
-#include <gtest/gtest.h>
+#include "PrototypeTestHelpers.h"
 
 using namespace hoist;
+using namespace hoist::testing;
 
 namespace {
 
 const LibraryPrototype &windows(llvm::StringRef name, llvm::StringRef dll) {
-  const LibraryPrototype *found = findWindowsPrototype(name, dll);
-  EXPECT_NE(found, nullptr) << dll.str() << "!" << name.str();
-  static const LibraryPrototype none{"", {}, nullptr, 0, 0};
-  return found ? *found : none;
-}
-
-AbiType integer(uint16_t size) { return {AbiClass::Integer, size}; }
-AbiType pointer(bool toConst) {
-  return {AbiClass::Pointer, 8, Eightbyte::None, Eightbyte::None, toConst};
+  return entryOrNone(findWindowsPrototype(name, dll), dll.str() + "!" + name.str());
 }
 
 } // namespace
