@@ -11,9 +11,15 @@ lists its imports (name, DLL, IAT slot, stub) and llvm-objdump-19 its code. Coun
   call site.
 
 An import is covered when build/lib/Prototypes/WindowsPrototypes.inc has its (name, DLL);
-an import by ordinal never is. Prints both shares, and the DLLs that miss most call sites.
+an import by ordinal never is. Prints both shares, the call-site share without Wine's own
+interfaces (wined3d.dll, win32u.dll, wow64.dll, ntdll's __wine_* and wine_*: no Windows
+header declares them), and the DLLs that miss most call sites.
 
-Usage: prototype-coverage-pe.py [--hoist PATH] [--table PATH] [--jobs N] FILE_OR_DIR...
+Usage: prototype-coverage-pe.py [--hoist PATH] [--table PATH] [--jobs N] [--cache FILE]
+                                FILE_OR_DIR...
+
+--cache keeps each file's imports and call sites (by path, size and time), so that measuring
+a regenerated table again reads no binary.
 """
 
 import argparse
@@ -26,6 +32,7 @@ import re
 import subprocess
 import sys
 
+WINE_OWN_DLLS = {"wined3d.dll", "win32u.dll", "wow64.dll"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENTRY = re.compile(r'^    \{"([^"]+)", .*, "([^"]+)", CallingConvention::Win64, ')
 LABEL = re.compile(r"^([0-9a-f]+) <(.+)>:$")
@@ -107,12 +114,37 @@ def measure(arguments):
         [(slots[slot], count) for slot, count in counts.items()]
 
 
+def measure_all(files, options):
+    """measure() of each file, through the cache when there is one."""
+    cache = {}
+    if options.cache and os.path.exists(options.cache):
+        with open(options.cache) as stream:
+            cache = json.load(stream)
+    def stamp(path):
+        status = os.stat(path)
+        return "%d:%d" % (status.st_size, status.st_mtime_ns)
+    missing = [path for path in files
+               if cache.get(path, {}).get("stamp") != stamp(path)]
+    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+        for path, imports, counted in pool.map(measure, [(options.hoist, f) for f in missing]):
+            cache[path] = {"stamp": stamp(path), "imports": imports, "counted": counted}
+    if options.cache:
+        with open(options.cache, "w") as stream:
+            json.dump(cache, stream)
+    for path in files:
+        entry = cache[path]
+        imports = entry["imports"] and [tuple(key) for key in entry["imports"]]
+        counted = entry["counted"] and [(tuple(key), count) for key, count in entry["counted"]]
+        yield path, imports, counted
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hoist", default=os.path.join(ROOT, "build/tools/hoist/hoist"))
     parser.add_argument("--table",
                         default=os.path.join(ROOT, "build/lib/Prototypes/WindowsPrototypes.inc"))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cache", help="a JSON file of each binary's imports and call sites")
     parser.add_argument("--missing", type=int, default=15,
                         help="how many uncovered DLLs and functions to list")
     parser.add_argument("inputs", nargs="+")
@@ -129,26 +161,31 @@ def main():
     pairs, sites, missed_dlls, missed_functions = set(), collections.Counter(), \
         collections.Counter(), collections.Counter()
     unreadable = 0
-    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        for path, imports, counted in pool.map(measure, [(options.hoist, f) for f in files]):
-            if imports is None:
-                unreadable += 1
-                continue
-            pairs |= set(imports)
-            for key, count in counted:
-                known = key in covered
-                sites["covered" if known else "missed"] += count
-                if not known:
-                    missed_dlls[key[1]] += count
-                    missed_functions["%s!%s" % (key[1], key[0])] += count
+    for path, imports, counted in measure_all(files, options):
+        if imports is None:
+            unreadable += 1
+            continue
+        pairs |= set(imports)
+        for key, count in counted:
+            known = key in covered
+            sites["covered" if known else "missed"] += count
+            if key[1] in WINE_OWN_DLLS or key[0].startswith(("__wine_", "wine_")):
+                sites["wine's own covered" if known else "wine's own missed"] += count
+            if not known:
+                missed_dlls[key[1]] += count
+                missed_functions["%s!%s" % (key[1], key[0])] += count
 
     covered_pairs = sum(1 for key in pairs if key in covered)
     total_sites = sites["covered"] + sites["missed"]
     print("files: %d (%d not readable as PE)" % (len(files) - unreadable, unreadable))
-    print("distinct imported (name, DLL) pairs: %d, with a prototype: %d (%.1f%%)" % (
+    print("distinct imported (name, DLL) pairs: %d, with a prototype: %d (%.2f%%)" % (
         len(pairs), covered_pairs, 100.0 * covered_pairs / max(len(pairs), 1)))
-    print("import call sites: %d, with a prototype: %d (%.1f%%)" % (
+    print("import call sites: %d, with a prototype: %d (%.2f%%)" % (
         total_sites, sites["covered"], 100.0 * sites["covered"] / max(total_sites, 1)))
+    wine_own = sites["wine's own covered"] + sites["wine's own missed"]
+    print("without the %d call sites of Wine's own interfaces: %d of %d (%.2f%%)" % (
+        wine_own, sites["covered"] - sites["wine's own covered"], total_sites - wine_own,
+        100.0 * (sites["covered"] - sites["wine's own covered"]) / max(total_sites - wine_own, 1)))
     print("call sites without a prototype, by DLL:")
     for dll, count in missed_dlls.most_common(options.missing):
         print("  %7d  %s" % (count, dll))

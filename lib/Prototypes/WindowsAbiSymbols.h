@@ -15,3 +15,24 @@ void __cdecl _invalid_parameter_noinfo(void);
 /* The CRT's assert failure prints the message and calls abort(): mingw-w64's <assert.h>
    declares it without noreturn. */
 __declspec(noreturn) void __cdecl _assert(const char *message, const char *file, unsigned line);
+
+/* The Universal C runtime's start-up entry points, which the start files of a program linked
+   against ucrtbase call (corecrt_startup.h in the SDK). */
+#include <stddef.h>
+void __cdecl _set_app_type(int appType);
+int __cdecl _configure_narrow_argv(int mode);
+int __cdecl _configure_wide_argv(int mode);
+int __cdecl _initialize_narrow_environment(void);
+int __cdecl _initialize_wide_environment(void);
+char **__cdecl _get_initial_narrow_environment(void);
+wchar_t **__cdecl _get_initial_wide_environment(void);
+/* The classification behind fpclassify (corecrt_math.h). */
+short __cdecl _dclass(double x);
+short __cdecl _fdclass(float x);
+/* The locale accessors that the C runtime's inline locale code calls. */
+unsigned long *__cdecl ___lc_handle_func(void);
+wchar_t **__cdecl ___lc_locale_name_func(void);
+unsigned int __cdecl ___lc_collate_cp_func(void);
+/* The invalid-parameter handler's full form (the debug CRT calls it with the details). */
+void __cdecl _invalid_parameter(const wchar_t *expression, const wchar_t *function,
+                                const wchar_t *file, unsigned int line, uintptr_t reserved);

@@ -31,6 +31,20 @@ DECLSPEC_NORETURN VOID WINAPI FatalExit(int ExitCode);
 DECLSPEC_NORETURN VOID WINAPI FatalAppExitA(UINT uAction, LPCSTR lpMessageText);
 DECLSPEC_NORETURN VOID WINAPI FatalAppExitW(UINT uAction, LPCWSTR lpMessageText);
 
+/* Functions the Windows SDK declares and mingw-w64's headers do not: the MCI driver
+   helpers of mmddk.h, and the thread descriptions of processthreadsapi.h. */
+WINBOOL WINAPI mciDriverNotify(HANDLE hwndCallback, UINT wDeviceID, UINT uStatus);
+DWORD_PTR WINAPI mciGetDriverData(UINT wDeviceID);
+WINBOOL WINAPI mciSetDriverData(UINT wDeviceID, DWORD_PTR dwData);
+HRESULT WINAPI SetThreadDescription(HANDLE hThread, PCWSTR lpThreadDescription);
+HRESULT WINAPI GetThreadDescription(HANDLE hThread, PWSTR *ppszThreadDescription);
+
+/* The delay-load helper that the linker's delay-load thunks call (the SDK's
+   libloaderapi2.h declares it; mingw-w64's headers do not). */
+PVOID WINAPI ResolveDelayLoadedAPI(PVOID ParentModuleBase, PCVOID DelayloadDescriptor,
+                                   PVOID FailureDllHook, PVOID FailureSystemHook,
+                                   PVOID ThunkAddress, ULONG Flags);
+
 /* ntdll's process and thread exits never return; RtlRaiseException returns when a handler
    continues a continuable exception, as RaiseException does. */
 DECLSPEC_NORETURN VOID NTAPI RtlExitUserProcess(LONG ExitStatus);

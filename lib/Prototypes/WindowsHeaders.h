@@ -8,6 +8,7 @@
 #include <ws2tcpip.h>
 #include <windows.h>
 #include <winternl.h>
+#include <rpcproxy.h>
 #include <ntsecapi.h>
 #include <shlwapi.h>
 #include <shlobj.h>
@@ -62,6 +63,22 @@
 #include <winusb.h>
 #include <wlanapi.h>
 #include <GL/gl.h>
+#include <winstring.h>
+#include <roapi.h>
+#include <mmddk.h>
+#include <snmp.h>
+#include <fdi.h>
+#include <fci.h>
+#include <sql.h>
+#include <sqlext.h>
+#include <odbcinst.h>
+#include <shellscalingapi.h>
+#include <mfidl.h>
+#include <mfreadwrite.h>
+#include <dmo.h>
+#include <propvarutil.h>
+#include <xmllite.h>
+#include <dxva2api.h>
 
 #include "WindowsCrtHeaders.h"
 #include "WindowsAnnotations.h"

@@ -41,28 +41,52 @@ TRANSLATION_UNITS = {
 # The import libraries (lib/lib<NAME>.a) whose DLLs the table covers: the Windows API's
 # core, the C runtimes, and the DLLs that programs (Wine's own among them) import most.
 IMPORT_LIBRARIES = [
-    "advapi32", "bcrypt", "cfgmgr32", "comctl32", "comdlg32", "crypt32", "d3d11", "d3d9",
-    "d3dcompiler_47", "dbghelp", "ddraw", "dinput8", "dnsapi", "dsound", "dwmapi", "dxgi",
-    "gdi32", "hid", "imagehlp", "imm32", "iphlpapi", "kernel32", "mfplat", "mincore", "mpr",
-    "msacm32",
-    "msi", "msvcr100", "msvcr110", "msvcr120", "msvcr80", "msvcr90", "msvcrt", "msvfw32",
-    "ncrypt", "netapi32", "ntdll", "ntdllcrt", "ole32", "oleacc", "oleaut32", "opengl32", "powrprof",
-    "propsys", "psapi", "rpcrt4", "secur32", "setupapi", "shell32", "shlwapi", "ucrt",
-    "ucrtbase", "urlmon", "user32", "userenv", "usp10", "uxtheme", "version", "windowscodecs",
-    "winhttp", "wininet", "winmm", "winscard", "winspool", "wintrust", "winusb", "wlanapi",
-    "wldap32", "ws2_32", "wtsapi32",
+    "advapi32", "bcrypt", "cabinet", "cfgmgr32", "comctl32", "comdlg32", "crypt32", "d3d11",
+    "d3d9", "d3dcompiler_47", "dbghelp", "ddraw", "dinput8", "dnsapi", "dsound", "dwmapi",
+    "dxgi", "dxva2", "gdi32", "hid", "imagehlp", "imm32", "iphlpapi", "kernel32", "mf",
+    "mfplat", "mfreadwrite", "mincore", "mpr", "msacm32", "msdmo", "msi", "msvcr100",
+    "msvcr110", "msvcr120", "msvcr80", "msvcr90", "msvcrt", "msvfw32", "ncrypt", "netapi32",
+    "ntdll", "ntdllcrt", "odbc32", "odbccp32", "ole32", "oleacc", "oleaut32", "opengl32",
+    "powrprof", "propsys", "psapi", "rpcrt4", "secur32", "setupapi", "shcore", "shell32",
+    "shlwapi", "snmpapi", "ucrt", "ucrtbase", "urlmon", "user32", "userenv", "usp10",
+    "uxtheme", "vcruntime140_app", "version", "windowsapp", "windowscodecs", "winhttp",
+    "wininet", "winmm", "winscard", "winspool", "wintrust", "winusb", "wlanapi", "wldap32",
+    "ws2_32", "wtsapi32",
 ]
 
 
-# kernelbase.dll has no import library; Windows resolves the core API sets to it (its API
-# set schema), so it exports what they do. Not the sets other DLLs host: the runtime
-# support one (ntdll), and the COM and WinRT ones (combase).
-KERNELBASE_API_SETS = re.compile(r"^api-ms-win-(core|security)-(?!rtlsupport|com|winrt)")
+# kernelbase.dll and combase.dll have no import library; Windows resolves API sets to them
+# (its API set schema), so they export what the sets do: the core and security sets
+# kernelbase, but for the runtime support one (ntdll's); the COM and WinRT ones combase.
+API_SET_HOSTS = [
+    (re.compile(r"^api-ms-win-core-(com|winrt)-"), "combase.dll"),
+    (re.compile(r"^api-ms-win-(core|security)-(?!rtlsupport|com-|winrt)"), "kernelbase.dll"),
+]
 
 
-def with_kernelbase(exports):
-    return exports | {("kernelbase.dll", name) for dll, name in exports
-                      if KERNELBASE_API_SETS.match(dll)}
+# C runtime DLLs without an import library in mingw-w64, and the DLL whose exports stand for
+# theirs: msvcr70 and msvcr71 are the Visual C++ 2002 and 2003 builds of the runtime
+# msvcrt.dll continues, and vcruntime140_app the store build of vcruntime140. A name the
+# program imports from one of them is that runtime's function, declared by the same C
+# runtime headers; the entry may also list a name the older DLL lacks, which no program
+# then imports.
+RUNTIME_STAND_INS = {"msvcr70.dll": "msvcrt.dll", "msvcr71.dll": "msvcrt.dll",
+                     "vcruntime140.dll": "vcruntime140_app.dll"}
+
+
+def with_api_set_hosts(exports):
+    hosted = set()
+    for dll, name in exports:
+        for api_set, host in API_SET_HOSTS:
+            if api_set.match(dll):
+                hosted.add((host, name))
+                break
+    return exports | hosted
+
+
+def with_runtime_stand_ins(exports):
+    return exports | {(runtime, name) for dll, name in exports
+                      for runtime, stand_in in RUNTIME_STAND_INS.items() if dll == stand_in}
 
 
 def translation_units_of(dll):
@@ -72,6 +96,16 @@ def translation_units_of(dll):
     if dll == "ntdll.dll":
         return ["windows", "nt"]
     return ["windows"]
+
+
+def declaration_names(dll, name):
+    """(translation unit, name) pairs to look the export `name` of `dll` up under, first
+    match first. ntdll's Nt* and Zw* functions are one entry point under two names (user
+    mode), and the driver kit declares most of them only as Zw*."""
+    names = [name]
+    if dll == "ntdll.dll" and name[:2] in ("Nt", "Zw"):
+        names.append({"Nt": "Zw", "Zw": "Nt"}[name[:2]] + name[2:])
+    return [(unit, alias) for alias in names for unit in translation_units_of(dll)]
 
 
 REGISTER_SIZES = (1, 2, 4, 8)
@@ -167,7 +201,7 @@ def build_entries(source_dir):
     """(entries keyed by (name, DLL), the files read)."""
     archives = [os.path.join(MINGW, "lib", "lib%s.a" % name) for name in IMPORT_LIBRARIES]
     exports, read = mingw_import_libraries.read_exports(archives)
-    exports = with_kernelbase(exports)
+    exports = with_runtime_stand_ins(with_api_set_hosts(exports))
     declarations, writes, inputs = {}, {}, set(read)
     for name in TRANSLATION_UNITS:
         unit = parse(source_dir, name)
@@ -177,11 +211,11 @@ def build_entries(source_dir):
         inputs.add(os.path.join(source_dir, TRANSLATION_UNITS[name][0]))
     entries = {}
     for dll, name in exports:
-        for unit in translation_units_of(dll):
-            declared = declarations[unit].get(name)
+        for unit, declared_name in declaration_names(dll, name):
+            declared = declarations[unit].get(declared_name)
             if declared:
                 kind, result, parameters, flags, _ = declared
-                known_writes = writes[unit].get(name)
+                known_writes = writes[unit].get(declared_name)
                 if known_writes is not None:
                     flags = flags | {"KnownWrites"}
                 entries[(name, dll)] = (kind, result, parameters, flags, known_writes or [])
