@@ -7,6 +7,7 @@ packages=(
   llvm-19-dev llvm-19-tools libzydis-dev
   libgtest-dev libgmock-dev
   gcc-mingw-w64-x86-64
+  mingw-w64-x86-64-dev   # lib/Prototypes: the Windows table from its headers and import libraries
   clang-19 lld-19 libclang-rt-19-dev
   csmith libcsmith-dev bc
   libz3-dev

@@ -13,6 +13,7 @@
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
 #include "Brighten/SplitStack.h"
+#include "Lift/CallTargets.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
@@ -215,7 +216,7 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
   if (!import.isValid())
     return std::string("is not brightened");
   std::variant<KnownCallee, std::string> known =
-      libraryCallee(module_, import.getValueAsString(), convention_);
+      libraryCallee(module_, import.getValueAsString(), importLibrary(callee), convention_);
   if (auto *reason = std::get_if<std::string>(&known)) {
     if (needsInferredPrototype(callee))
       return *reason;   // not final: inferImportPrototypes may give it a prototype
@@ -313,7 +314,8 @@ void ModuleBrightener::inferImportPrototypes(const Candidate &member) {
       continue;
     }
     std::variant<KnownCallee, std::string> known =
-        inferredLibraryCallee(module_, name, std::get<unsigned>(count), convention_);
+        inferredLibraryCallee(module_, name, importLibrary(*import), std::get<unsigned>(count),
+                              convention_);
     if (auto *reason = std::get_if<std::string>(&known)) {
       uncallable_[import] = *reason;
       continue;

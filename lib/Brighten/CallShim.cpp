@@ -210,6 +210,7 @@ namespace {
 /// binary's C library: `win64cc` for a DLL's function, msvcrt's strlen).
 std::variant<KnownCallee, std::string> declareLibraryCallee(llvm::Module &module,
                                                            llvm::StringRef name,
+                                                           llvm::StringRef library,
                                                            llvm::FunctionType *type,
                                                            const Signature &signature,
                                                            CallingConvention convention) {
@@ -218,14 +219,18 @@ std::variant<KnownCallee, std::string> declareLibraryCallee(llvm::Module &module
   if (!function || function->getFunctionType() != type)
     return std::string("has a name the module already uses with another type");
   function->setCallingConv(llvmCallingConvention(convention));
+  // Its DLL: what it writes is looked up by name and DLL (ImportEffects.h).
+  if (!library.empty())
+    function->addFnAttr("hoist-library", library);
   return KnownCallee{function, signature};
 }
 
 } // namespace
 
 std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
+                                                    llvm::StringRef library,
                                                     CallingConvention convention) {
-  std::variant<ImportPrototype, std::string> prototype = importPrototype(name);
+  std::variant<ImportPrototype, std::string> prototype = importPrototype(name, library);
   if (auto *reason = std::get_if<std::string>(&prototype))
     return *reason;
   const ImportPrototype &known = std::get<ImportPrototype>(prototype);
@@ -237,12 +242,14 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   for (CType argument : known.arguments)
     parameters.push_back(typeOf(context, argument));
   return declareLibraryCallee(
-      module, name, llvm::FunctionType::get(typeOf(context, known.result), parameters, false),
-      *signature, convention);
+      module, name, library,
+      llvm::FunctionType::get(typeOf(context, known.result), parameters, false), *signature,
+      convention);
 }
 
 std::variant<KnownCallee, std::string> inferredLibraryCallee(llvm::Module &module,
                                                             llvm::StringRef name,
+                                                            llvm::StringRef library,
                                                             unsigned integerArguments,
                                                             CallingConvention convention) {
   llvm::ArrayRef<HoistStateField> registers = integerArgumentRegisters(convention);
@@ -250,7 +257,7 @@ std::variant<KnownCallee, std::string> inferredLibraryCallee(llvm::Module &modul
   for (unsigned i = 0; i < integerArguments && i < registers.size(); ++i)
     signature.arguments.push_back({registers[i], 0, 64, false});
   signature.returnBits = 64;
-  return declareLibraryCallee(module, name,
+  return declareLibraryCallee(module, name, library,
                               functionTypeFor(signature, module.getContext()), signature,
                               convention);
 }

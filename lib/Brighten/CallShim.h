@@ -41,17 +41,19 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
 void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
                      llvm::ArrayRef<llvm::Value *> arguments);
 
-/// The external declaration of the C library function `name` (an import, or a function
-/// linked into the image statically) with its C prototype, called in `convention` (the
-/// binary's C library: `win64cc` for a DLL's function), and the registers a caller in
-/// `convention` passes its arguments in; or why it cannot be called.
+/// The external declaration of the library function `name` imported from `library` (a
+/// DLL; empty for an ELF import) with its C prototype, called in `convention` (the
+/// binary's: `win64cc` for a DLL's function), and the registers a caller in `convention`
+/// passes its arguments in; or why it cannot be called.
 std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm::StringRef name,
+                                                    llvm::StringRef library,
                                                     CallingConvention convention);
 
 /// As libraryCallee, for a function whose prototype was inferred (InferredImports.h): it
 /// takes the first `integerArguments` integer argument registers as i64 and returns i64.
 std::variant<KnownCallee, std::string> inferredLibraryCallee(llvm::Module &module,
                                                             llvm::StringRef name,
+                                                            llvm::StringRef library,
                                                             unsigned integerArguments,
                                                             CallingConvention convention);
 

@@ -2,6 +2,7 @@
 // results, and how much of the caller's frame a callee may touch above its return address.
 #pragma once
 
+#include "Prototypes/LibraryPrototype.h"
 #include "hoist/Image.h"
 #include "hoist/State.h"
 
@@ -13,7 +14,7 @@
 
 namespace hoist {
 
-enum class CallingConvention { SysV, Win64 };
+// CallingConvention (SysV, Win64) is the prototype table's (Prototypes/LibraryPrototype.h).
 
 /// "sysv" or "win64"; nullopt for anything else.
 std::optional<CallingConvention> parseCallingConvention(llvm::StringRef name);

@@ -29,8 +29,9 @@ struct ImportEffects {
   std::vector<PointerWrite> writes;
 };
 
-/// The effects of the library function `name` (C library or Windows API), or nullopt when
-/// Hoist does not know them (the callee may then write anything it gets a pointer to).
-std::optional<ImportEffects> importEffects(llvm::StringRef name);
+/// The effects of the library function `name` imported from `library` (a DLL, whose
+/// prototype table entry gives them; empty for the C library of an ELF program), or nullopt
+/// when Hoist does not know them (the callee may then write anything it gets a pointer to).
+std::optional<ImportEffects> importEffects(llvm::StringRef name, llvm::StringRef library);
 
 } // namespace hoist

@@ -2,8 +2,6 @@
 
 #include "Prototypes/LibraryPrototype.h"
 
-#include <llvm/ADT/StringSwitch.h>
-
 #include <optional>
 
 namespace hoist {
@@ -11,12 +9,19 @@ namespace {
 
 /// The C type brightening passes for an ABI class: integers of up to 32 bits as `i32` (the
 /// caller's own code extends or truncates what it reads), 64-bit integers and pointers as
-/// `i64`/`ptr`, float and double in XMM registers. Nothing for what brightening does not pass
-/// yet: long double, vectors, structs and 128-bit integers.
-std::optional<CType> cTypeOf(const AbiType &type) {
+/// `i64`/`ptr`, float and double in XMM registers. Under Win64 a small aggregate travels as
+/// the integer of its size and an argument passed by reference is the pointer to the
+/// caller's copy, which the lifted caller has made. Nothing for what brightening does not pass
+/// yet: long double, vectors, aggregates under System V, 128-bit integers, results returned
+/// through a hidden pointer.
+std::optional<CType> cTypeOf(const AbiType &type, CallingConvention convention, bool argument) {
   switch (type.abiClass) {
   case AbiClass::Void:
     return CType::Void;
+  case AbiClass::StructInRegisters:
+    if (convention != CallingConvention::Win64)
+      return std::nullopt;
+    [[fallthrough]];
   case AbiClass::Integer:
     if (type.size <= 4)
       return CType::Int;
@@ -29,46 +34,44 @@ std::optional<CType> cTypeOf(const AbiType &type) {
     return CType::Float;
   case AbiClass::Double:
     return CType::Double;
+  case AbiClass::ByReference:
+    if (argument)
+      return CType::Pointer;
+    return std::nullopt;
   default:
     return std::nullopt;
   }
 }
 
-/// Win32 functions the brightening tests call (console output of the PE test programs). The
-/// prototype table does not read the mingw-w64 headers yet; HANDLE, BOOL and DWORD as passed.
-std::optional<ImportPrototype> win32Prototype(llvm::StringRef name) {
-  constexpr CType I = CType::Int, P = CType::Pointer;
-  return llvm::StringSwitch<std::optional<ImportPrototype>>(name)
-      .Case("GetStdHandle", ImportPrototype{P, {I}})
-      .Case("WriteConsoleA", ImportPrototype{I, {P, P, I, P, P}})
-      .Default(std::nullopt);
-}
-
 } // namespace
 
-bool isDeclaredImport(llvm::StringRef name) {
-  return findLibraryPrototype(name) || win32Prototype(name);
+bool isDeclaredImport(llvm::StringRef name, llvm::StringRef dll) {
+  return findImportPrototype(name, dll);
 }
 
-std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name) {
-  const LibraryPrototype *library = findLibraryPrototype(name);
+std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
+                                                           llvm::StringRef dll) {
+  const LibraryPrototype *library = findImportPrototype(name, dll);
   if (!library) {
-    if (std::optional<ImportPrototype> win32 = win32Prototype(name))
-      return *win32;
-    return "has no prototype in the system headers (lib/Prototypes/LibraryHeaders.h)";
+    if (dll.empty())
+      return "has no prototype in the system headers (lib/Prototypes/LibraryHeaders.h)";
+    if (name.starts_with("#"))
+      return "is imported by ordinal from " + dll.str() + ", which names no prototype";
+    return "has no prototype for " + dll.str() +
+           " in the mingw-w64 headers and import libraries (lib/Prototypes/WindowsHeaders.h)";
   }
   if (!library->isFunction())
     return "is a data object, not a function";
   if (library->isVariadic())
     return "is variadic: which arguments a call passes is not in its prototype";
   ImportPrototype prototype;
-  std::optional<CType> result = cTypeOf(library->result);
+  std::optional<CType> result = cTypeOf(library->result, library->convention, false);
   if (!result)
     return "returns a long double, vector, struct or 128-bit integer, which brightening does "
            "not pass";
   prototype.result = *result;
   for (const AbiType &parameter : library->parameters()) {
-    std::optional<CType> argument = cTypeOf(parameter);
+    std::optional<CType> argument = cTypeOf(parameter, library->convention, true);
     if (!argument)
       return "takes a long double, vector, struct or 128-bit integer, which brightening does "
              "not pass";

@@ -1,8 +1,8 @@
 // The C prototypes of the library functions a brightened function may call by name: lifted
 // code calls `@"import.strlen"(state, mem)`, which says nothing of the arguments. With the
 // prototype, the call reads exactly those registers and becomes `call i64 @strlen(ptr)`.
-// The prototypes are the system headers' (lib/Prototypes), reduced to the types brightening
-// passes.
+// The prototypes are the system headers' (lib/Prototypes: the Linux libraries' for an ELF
+// import, the DLL's own for a PE import), reduced to the types brightening passes.
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
@@ -22,14 +22,15 @@ struct ImportPrototype {
   std::vector<CType> arguments;
 };
 
-/// The prototype of the C library function `name`, or why it cannot be called by name: no
-/// header declares it, it is variadic (the arguments a call passes are not in the
-/// prototype), or it passes a type brightening does not (long double, a struct by value).
-std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name);
+/// The prototype of the library function `name` imported from `dll` (empty for an ELF
+/// import), or why it cannot be called by name: no header declares it, it is variadic (the
+/// arguments a call passes are not in the prototype), or it passes a type brightening does
+/// not (long double, a struct by value).
+std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
+                                                           llvm::StringRef dll);
 
-/// Whether a header declares `name` (or it is one of the few Win32 functions listed until
-/// the mingw-w64 headers join the table): if not, brightening infers its prototype from its
-/// calls (InferredImports.h).
-bool isDeclaredImport(llvm::StringRef name);
+/// Whether a header declares `name` as imported from `dll` (empty for ELF): if not,
+/// brightening infers its prototype from its calls (InferredImports.h).
+bool isDeclaredImport(llvm::StringRef name, llvm::StringRef dll);
 
 } // namespace hoist

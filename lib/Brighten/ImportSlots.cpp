@@ -32,7 +32,7 @@ std::optional<uint64_t> constantAddress(llvm::Value *pointer) {
 /// Whether `import` is a function for certain: its prototype is known, or brightening
 /// inferred one from its calls (InferredImports.h).
 bool isFunctionImport(const llvm::Module &module, const Import &import) {
-  if (std::holds_alternative<ImportPrototype>(importPrototype(import.name)))
+  if (std::holds_alternative<ImportPrototype>(importPrototype(import.name, import.library)))
     return true;
   const llvm::Function *declared = module.getFunction(importFunctionName(import));
   return declared && declared->hasFnAttribute(InferredPrototypeAttribute);
@@ -106,7 +106,8 @@ void nameImportAddresses(llvm::Module &module, CallingConvention convention) {
     if (llvm::none_of(import->uses(), isAddress))
       continue;
     std::variant<KnownCallee, std::string> callee = libraryCallee(
-        module, import->getFnAttribute("hoist-import").getValueAsString(), convention);
+        module, import->getFnAttribute("hoist-import").getValueAsString(),
+        importLibrary(*import), convention);
     if (auto *known = std::get_if<KnownCallee>(&callee))
       import->replaceUsesWithIf(known->function, isAddress);
   }

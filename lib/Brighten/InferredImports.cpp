@@ -4,6 +4,7 @@
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/Signature.h"
+#include "Lift/CallTargets.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -35,7 +36,9 @@ bool needsInferredPrototype(const llvm::Function &import) {
     return false;
   // Only names no header declares: a declared one that brightening cannot call (long
   // double, a struct by value, variadic) must not get an integer prototype guessed instead.
-  return !isDeclaredImport(name.getValueAsString());
+  // An import by ordinal ("#12") has no name to call it by.
+  llvm::StringRef imported = name.getValueAsString();
+  return !imported.starts_with("#") && !isDeclaredImport(imported, importLibrary(import));
 }
 
 KnownCallees argumentReporters(llvm::Module &module,

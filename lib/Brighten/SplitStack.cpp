@@ -3,6 +3,7 @@
 #include "Brighten/ImportEffects.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/OffsetBounds.h"
+#include "Lift/CallTargets.h"
 #include "Passes/Passes.h"
 
 #include <llvm/ADT/MapVector.h>
@@ -136,7 +137,7 @@ bool StackUses::callArgument(llvm::CallBase &call, llvm::Use &use, int64_t offse
   const llvm::Function *callee = call.getCalledFunction();
   if (!callee || !callee->isDeclaration() || !call.isArgOperand(&use))
     return false;
-  std::optional<ImportEffects> effects = importEffects(callee->getName());
+  std::optional<ImportEffects> effects = importEffects(callee->getName(), importLibrary(*callee));
   if (!effects)
     return false;
   unsigned argument = call.getArgOperandNo(&use);

@@ -50,8 +50,9 @@ std::vector<CallSite> collectCalls(const Image &image, const ExploredFunction &f
 bool allExitsNoReturn(const DiscoveredFunction &function) {
   bool importJumpsNoReturn = std::all_of(function.importJumps.begin(),
                                          function.importJumps.end(),
-                                         [](const std::string &name) {
-                                           return isKnownNoReturnName(name);
+                                         [](const Import &import) {
+                                           return isKnownNoReturnImport(import.name,
+                                                                        import.library);
                                          });
   if (function.explored.budgetExhausted || !function.unresolvedJumps.empty() ||
       !function.tailCalls.empty() || !importJumpsNoReturn)
@@ -259,11 +260,11 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     bool throughSlot = false;
     std::optional<uint64_t> slot = directTarget(*block.instrs.back(), &throughSlot);
     if (slot && throughSlot && image.importAtSlot(*slot)) {
-      result.importJumps.push_back(image.importAtSlot(*slot)->name);
+      result.importJumps.push_back(*image.importAtSlot(*slot));
     } else if (auto loaded = importSlotJumps.find(jump); loaded != importSlotJumps.end()) {
-      const std::string &name = image.importAtSlot(loaded->second)->name;
-      result.importJumps.push_back(name);
-      result.computedJumps.push_back({jump, {}, name});
+      const Import &import = *image.importAtSlot(loaded->second);
+      result.importJumps.push_back(import);
+      result.computedJumps.push_back({jump, {}, import.name});
       result.explored.importSlotJumps.insert(*loaded);
     } else {
       auto reason = reasons.find(jump);

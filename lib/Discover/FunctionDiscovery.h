@@ -42,7 +42,7 @@ struct DiscoveredFunction {
   std::vector<uint64_t> tailCalls;         ///< targets of direct jmps to other functions
   std::vector<UnresolvedJump> unresolvedJumps;   ///< indirect jmps lifted as __hoist_jmp
   std::vector<ComputedJump> computedJumps;
-  std::vector<std::string> importJumps;    ///< imports jumped to through their slot (thunks)
+  std::vector<Import> importJumps;         ///< imports jumped to through their slot (thunks)
   bool noreturn = false;                   ///< every way out is a noreturn call or a trap
   unsigned rounds = 0;
 };

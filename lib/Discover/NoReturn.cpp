@@ -2,30 +2,14 @@
 
 #include "Prototypes/LibraryPrototype.h"
 
-#include <llvm/ADT/StringSwitch.h>
-
 namespace hoist {
-namespace {
 
-/// Win32 and Microsoft C runtime functions that never return. The prototype table does not
-/// read the mingw-w64 headers yet, and discovery of PE programs needs these (the mingw
-/// end-to-end and cfg tests end in them). TerminateProcess and RaiseException are not here:
-/// both return (another process's handle; a continuable exception).
-bool isWin32NoReturnName(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases("ExitProcess", "ExitThread", "FatalExit", "FatalAppExitA", "FatalAppExitW", true)
-      .Cases("RtlRaiseException", "_assert", "_invalid_parameter_noinfo_noreturn", true)
-      .Cases("__report_gsfailure", "_CxxThrowException", true)
-      .Default(false);
+bool isKnownNoReturnImport(llvm::StringRef name, llvm::StringRef library) {
+  const LibraryPrototype *prototype = findImportPrototype(name, library);
+  return prototype && prototype->isFunction() && prototype->isNoReturn();
 }
 
-} // namespace
-
-bool isKnownNoReturnName(llvm::StringRef name) {
-  if (const LibraryPrototype *prototype = findLibraryPrototype(name))
-    return prototype->isFunction() && prototype->isNoReturn();
-  return isWin32NoReturnName(name.split('@').first);
-}
+bool isKnownNoReturnName(llvm::StringRef name) { return isKnownNoReturnImport(name, ""); }
 
 bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name) {
   name = name.split('@').first;
@@ -34,12 +18,12 @@ bool isNoReturnWhenStatusNonzeroName(llvm::StringRef name) {
 
 namespace {
 
-/// Where calls to the imports whose names `matches` go.
-std::set<uint64_t> importsNamed(const Image &image, bool (*matches)(llvm::StringRef)) {
+/// Where calls to the imports that `matches` go.
+std::set<uint64_t> importsNamed(const Image &image, bool (*matches)(const Import &)) {
   std::set<uint64_t> callees;
   for (const Import &import : image.imports()) {
     // A library's own function called through its PLT is analysed as code, like any other.
-    if (import.definedAt || !matches(import.name))
+    if (import.definedAt || !matches(import))
       continue;
     callees.insert(import.slotAddress);
     if (import.stubAddress)
@@ -51,11 +35,16 @@ std::set<uint64_t> importsNamed(const Image &image, bool (*matches)(llvm::String
 } // namespace
 
 std::set<uint64_t> knownNoReturnCallees(const Image &image) {
-  return importsNamed(image, isKnownNoReturnName);
+  return importsNamed(image, [](const Import &import) {
+    return isKnownNoReturnImport(import.name, import.library);
+  });
 }
 
 std::set<uint64_t> noReturnWhenStatusNonzeroCallees(const Image &image) {
-  return importsNamed(image, isNoReturnWhenStatusNonzeroName);
+  // glibc's: a DLL's `error` is another function.
+  return importsNamed(image, [](const Import &import) {
+    return import.library.empty() && isNoReturnWhenStatusNonzeroName(import.name);
+  });
 }
 
 } // namespace hoist

@@ -9,9 +9,12 @@
 
 namespace hoist {
 
-/// Whether the import `name` never returns: its header declares it noreturn (exit, abort,
-/// __stack_chk_fail, longjmp, err; lib/Prototypes), or it is one of the Win32 functions
-/// listed here. A symbol version is ignored (exit@GLIBC_2.2.5).
+/// Whether the import `name` from `library` (a DLL; empty for ELF) never returns: its header
+/// declares it noreturn (exit, abort, __stack_chk_fail, longjmp, err, ExitProcess, msvcrt's
+/// _assert; lib/Prototypes). A symbol version is ignored (exit@GLIBC_2.2.5).
+bool isKnownNoReturnImport(llvm::StringRef name, llvm::StringRef library);
+
+/// isKnownNoReturnImport of an ELF import, which names no library.
 bool isKnownNoReturnName(llvm::StringRef name);
 
 /// The addresses a call to a known noreturn import goes to: its PLT stub and its import slot.

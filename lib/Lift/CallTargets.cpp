@@ -83,6 +83,11 @@ llvm::Function *declareImport(llvm::Module &module, const Import &import) {
   return function;
 }
 
+llvm::StringRef importLibrary(const llvm::Function &function) {
+  llvm::Attribute library = function.getFnAttribute("hoist-library");
+  return library.isValid() ? library.getValueAsString() : llvm::StringRef();
+}
+
 llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry) {
   std::string name = liftedFunctionName(entry);
   if (llvm::Function *existing = module.getFunction(name))

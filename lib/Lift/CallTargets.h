@@ -44,6 +44,10 @@ std::string importFunctionName(const Import &import);
 /// "hoist-library" (the DLL); returns the existing declaration on later calls.
 llvm::Function *declareImport(llvm::Module &module, const Import &import);
 
+/// The library of an import declared by declareImport, or of a brightened library callee:
+/// its "hoist-library" attribute, the DLL of a PE import; empty for an ELF import.
+llvm::StringRef importLibrary(const llvm::Function &function);
+
 /// `void @fn_<hex>(ptr noalias noundef %state, ptr noalias noundef %mem)`, declared if the
 /// module does not have it yet.
 llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry);

@@ -1,7 +1,9 @@
-// The prototypes of the C library functions and data objects a program imports, generated at
-// build time from the system headers (generate_library_prototypes.py over LibraryHeaders.h;
-// docs/PROTOTYPES.md). This is the one source of truth for how an import is called, whether
-// it returns, and whether it may call back into the program.
+// The prototypes of the library functions and data objects a program imports, generated at
+// build time from the system headers: the Linux libraries' (generate_library_prototypes.py
+// over LibraryHeaders.h) and the Windows DLLs' (generate_windows_prototypes.py over
+// mingw-w64's headers and import libraries; docs/PROTOTYPES.md). This is the one source of
+// truth for how an import is called, whether it returns, and whether it may call back into
+// the program.
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
@@ -11,7 +13,14 @@
 
 namespace hoist {
 
-/// A C type reduced to how the System V x86-64 ABI passes it (ABI 3.2.3).
+/// The calling convention of an entry's classes: System V x86-64 for the Linux libraries,
+/// Microsoft x64 for the Windows DLLs.
+enum class CallingConvention : uint8_t { SysV, Win64 };
+
+/// A C type reduced to how the System V x86-64 ABI (3.2.3) or the Microsoft x64 convention
+/// passes it. Under Win64 `long` is 4 bytes, an aggregate of 1, 2, 4 or 8 bytes is a
+/// StructInRegisters with one Integer eightbyte, and other aggregates, long double and
+/// __m128 arguments are ByReference.
 enum class AbiClass : uint8_t {
   Void,
   Integer,           ///< bool, char, short, int, long, enums, __int128: general registers
@@ -24,6 +33,8 @@ enum class AbiClass : uint8_t {
   StructInRegisters, ///< a struct, union or complex of up to 16 bytes: see the eightbytes
   StructInMemory,    ///< a larger or unaligned aggregate: on the stack, or returned via rdi
   Aggregate,         ///< an array (data objects only)
+  ByReference,       ///< Win64: an argument passed as a pointer to a copy in its position's
+                     ///< integer register; a result returned through a hidden pointer in rcx
 };
 
 /// The register class of one eightbyte of a StructInRegisters.
@@ -48,11 +59,20 @@ enum : uint8_t {
   NoThrow = 1 << 2,  ///< glibc's __THROW: no exception leaves it
   Leaf = 1 << 3,     ///< __leaf__: it never calls back into the program
   Data = 1 << 4,     ///< an extern object (stdout, optind), not a function
+  KnownWrites = 1 << 5, ///< its writes() are all the memory it writes: it keeps no pointer
+                        ///< it is given and calls nothing back (Windows SAL annotations)
   /// It is given code of the program: a function pointer, or a struct holding one (by
   /// value or through a pointer): qsort's comparator, zlib's allocator in a z_stream.
-  TakesCode = 1 << 5,
+  TakesCode = 1 << 6,
 };
 } // namespace PrototypeFlag
+
+/// A pointer parameter the function writes through (SAL's `_Out_`, `_Out_writes_bytes_`).
+struct ParameterWrite {
+  uint8_t parameter = 0;
+  uint16_t bytes = 0;        ///< a fixed size (the pointee's: `_Out_ LPDWORD` writes 4), or
+  int8_t sizeParameter = -1; ///< the parameter that holds the byte count
+};
 
 struct LibraryPrototype {
   const char *name;
@@ -60,13 +80,19 @@ struct LibraryPrototype {
   const AbiType *firstParameter;
   uint8_t parameterCount;
   uint8_t flags;
+  const char *library = nullptr; ///< the DLL that exports it, in lower case; null on Linux
+  CallingConvention convention = CallingConvention::SysV;
+  const ParameterWrite *firstWrite = nullptr;
+  uint8_t writeCount = 0;
 
   llvm::ArrayRef<AbiType> parameters() const { return {firstParameter, parameterCount}; }
+  llvm::ArrayRef<ParameterWrite> writes() const { return {firstWrite, writeCount}; }
   bool isFunction() const { return !(flags & PrototypeFlag::Data); }
   bool isVariadic() const { return flags & PrototypeFlag::Variadic; }
   bool isNoReturn() const { return flags & PrototypeFlag::NoReturn; }
   bool isNoThrow() const { return flags & PrototypeFlag::NoThrow; }
   bool isLeaf() const { return flags & PrototypeFlag::Leaf; }
+  bool hasKnownWrites() const { return flags & PrototypeFlag::KnownWrites; }
   bool takesCode() const { return flags & PrototypeFlag::TakesCode; }
   /// Whether a call may run code of the program before it returns: anything not a leaf, a
   /// leaf given code (glibc calls atexit a leaf), and a function that never returns (exit
@@ -82,5 +108,18 @@ const LibraryPrototype *findLibraryPrototype(llvm::StringRef name);
 
 /// Every entry, sorted by name.
 llvm::ArrayRef<LibraryPrototype> allLibraryPrototypes();
+
+/// The prototype of `name` as the DLL `dll` exports it (the DLL's name in any case:
+/// "KERNEL32.dll"), or null when the DLL does not export it or no header declares it.
+const LibraryPrototype *findWindowsPrototype(llvm::StringRef name, llvm::StringRef dll);
+
+/// Every Windows entry, sorted by name, then DLL.
+llvm::ArrayRef<LibraryPrototype> allWindowsPrototypes();
+
+/// The prototype of an import as Image reports it: from the DLL `library` for a PE import
+/// (an import by ordinal, "#<n>", has none), from the Linux libraries when `library` is
+/// empty (ELF binds symbols to no library). A PE import never gets a Linux prototype, nor
+/// the reverse: msvcrt's strlen and glibc's are different functions.
+const LibraryPrototype *findImportPrototype(llvm::StringRef name, llvm::StringRef library);
 
 } // namespace hoist

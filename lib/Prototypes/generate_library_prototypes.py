@@ -190,7 +190,10 @@ def symbol_name(cursor):
     return mangled.lstrip("\x01")
 
 
-def collect(translation_unit):
+def collect(translation_unit, classify=None):
+    """Every extern function and data object, with its types reduced by `classify` (the
+    System V classes of abi_type unless given)."""
+    classify = classify or abi_type
     pretty = pretty_printer(translation_unit)
     entries = {}
     for cursor in translation_unit.cursor.get_children():
@@ -201,11 +204,11 @@ def collect(translation_unit):
             name = symbol_name(cursor)
             text = pretty(cursor)
             try:
-                result = abi_type(function_type.get_result(), pretty)
-                parameters = [abi_type(argument, pretty, parameter=True)
+                result = classify(function_type.get_result(), pretty)
+                parameters = [classify(argument, pretty, parameter=True)
                               for argument in function_type.argument_types()] \
                     if function_type.kind == TK.FUNCTIONPROTO else []
-            except Unclassifiable:
+            except (Unclassifiable, ValueError):  # ValueError: a type kind the bindings lack
                 continue
             flags = set()
             if function_type.kind == TK.FUNCTIONNOPROTO or function_type.is_function_variadic():
@@ -235,7 +238,7 @@ def collect(translation_unit):
         elif cursor.kind == ci.CursorKind.VAR_DECL \
                 and cursor.storage_class == ci.StorageClass.EXTERN:
             try:
-                object_type = abi_type(cursor.type, pretty)
+                object_type = classify(cursor.type, pretty)
             except Unclassifiable:
                 continue
             entries.setdefault(symbol_name(cursor), ("Data", object_type, [], set(), True))
@@ -283,12 +286,17 @@ OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include
 
 
 def write_depfile(translation_units, sources, output, depfile):
-    inputs = sorted({os.path.realpath(include.include.name)
-                     for translation_unit in translation_units
-                     for include in translation_unit.get_includes()}
-                    | {os.path.realpath(source) for source in sources}
-                    | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
-                       if os.path.isdir(directory)})
+    write_dependencies(output, depfile,
+                       {include.include.name for translation_unit in translation_units
+                        for include in translation_unit.get_includes()}
+                       | set(sources)
+                       | {directory for directory in OPTIONAL_HEADER_DIRECTORIES
+                          if os.path.isdir(directory)})
+
+
+def write_dependencies(output, depfile, inputs):
+    """A Makefile rule: `output` depends on every path of `inputs`."""
+    inputs = sorted({os.path.realpath(path) for path in inputs})
     with open(depfile, "w") as stream:
         stream.write("%s: %s\n" % (output.replace(" ", "\\ "),
                                    " ".join(path.replace(" ", "\\ ") for path in inputs)))

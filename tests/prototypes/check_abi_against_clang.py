@@ -9,7 +9,12 @@ rsi, rdx, rcx, r8, r9, xmm0-7, and al for a variadic call. Those must be what th
 classes say. A call whose setup cannot be attributed (scratch registers next to stack
 arguments) is counted and reported, never silently passed; more than a tenth of them fails.
 
-Usage: check_abi_against_clang.py LibraryPrototypes.inc LibraryHeaders.h WORKDIR [--mutate]
+With --windows it checks the Windows table (WindowsPrototypes.inc, WindowsHeaders.h) under
+the Microsoft x64 convention instead: x86_64-w64-mingw32-gcc -O2 compiles the calls, and the
+registers are rcx, rdx, r8 and r9 or xmm0-3 by position; a variadic call also gets an int and
+a double past its fixed parameters, the double in both its xmm and its integer register.
+
+Usage: check_abi_against_clang.py TABLE.inc HEADERS.h WORKDIR [--mutate] [--windows]
 
 --mutate swaps the Integer and Double classes in the table before checking, and succeeds only
 if the check then finds calls that disagree: proof that it catches a wrong table.
@@ -23,13 +28,79 @@ import sys
 import clang.cindex as ci
 
 LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
-PARSE_ARGUMENTS = ["-x", "c", "-std=gnu11", "-target", "x86_64-pc-linux-gnu", "-D_GNU_SOURCE"]
-GPRS = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"]
-XMMS = ["xmm%d" % index for index in range(8)]
-SAMPLE_EVERY = 13
+
+
+class SystemV:
+    parse_arguments = ["-x", "c", "-std=gnu11", "-target", "x86_64-pc-linux-gnu",
+                       "-D_GNU_SOURCE"]
+    compiler = ["clang-19", "-O2", "-c", "-w"] + parse_arguments[2:]
+    gprs = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"]
+    xmms = ["xmm%d" % index for index in range(8)]
+    sample_every = 13
+    variadic_extra = ""   # al says how many vector registers a variadic call uses
+
+    @staticmethod
+    def expected_registers(entry):
+        """The argument registers the table says a call sets up."""
+        gprs, xmms = list(SystemV.gprs), list(SystemV.xmms)
+        used_gprs, used_xmms = [], []
+        if entry["result"][0] == "StructInMemory":
+            used_gprs.append(gprs.pop(0))  # the hidden pointer to the result
+        for abi_class, size, low, high, _ in entry["parameters"]:
+            if abi_class in ("Integer", "Pointer"):
+                need = ["I"] * (2 if int(size) > 8 else 1)
+            elif abi_class in ("Float", "Double", "Vector"):
+                need = ["S"]
+            elif abi_class == "StructInRegisters":
+                need = [{"Integer": "I", "Sse": "S"}[eightbyte]
+                        for eightbyte in (low, high) if eightbyte != "None"]
+            else:
+                continue  # long double, memory: on the stack
+            if need.count("I") > len(gprs) or need.count("S") > len(xmms):
+                continue  # not enough registers left: the whole argument goes on the stack
+            for kind in need:
+                (used_gprs.append(gprs.pop(0)) if kind == "I" else used_xmms.append(xmms.pop(0)))
+        return set(used_gprs), set(used_xmms)
+
+
+class Win64:
+    parse_arguments = ["-x", "c", "-std=gnu11", "-target", "x86_64-w64-mingw32",
+                       "--sysroot=/usr/x86_64-w64-mingw32",
+                       "-resource-dir", "/usr/lib/llvm-19/lib/clang/19",
+                       "-D__USE_MINGW_ANSI_STDIO=0"]
+    compiler = ["x86_64-w64-mingw32-gcc", "-O2", "-c", "-w", "-std=gnu11",
+                "-D__USE_MINGW_ANSI_STDIO=0"]
+    gprs = ["rcx", "rdx", "r8", "r9"]
+    xmms = ["xmm%d" % index for index in range(4)]
+    sample_every = 29
+    # Past a variadic call's fixed parameters: an int, and a double that goes in both its
+    # xmm register and its integer register (Microsoft x64, "Varargs").
+    variadic_extra = "7, 8.5"
+
+    @staticmethod
+    def expected_registers(entry):
+        """Positional: argument i in rcx/rdx/r8/r9 or xmm<i>, after the hidden result pointer
+        of a result returned by reference."""
+        classes = [parameter[0] for parameter in entry["parameters"]]
+        if "Variadic" in entry["flags"]:
+            classes += ["Integer", "VariadicDouble"]
+        if entry["result"][0] == "ByReference":
+            classes.insert(0, "Pointer")
+        used_gprs, used_xmms = set(), set()
+        for position, abi_class in enumerate(classes[:4]):
+            if abi_class in ("Float", "Double", "VariadicDouble"):
+                used_xmms.add(Win64.xmms[position])
+            if abi_class != "Float" and abi_class != "Double":
+                used_gprs.add(Win64.gprs[position])
+        return used_gprs, used_xmms
+
+
+ABI = SystemV
 ARRAY_KINDS = (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.VARIABLEARRAY)
 
-ENTRY = re.compile(r'^    \{"([^"]+)", (\{[^}]*\}), GeneratedParameters \+ (\d+), (\d+), ([^}]*)\},$')
+# An entry; a Windows entry goes on with its DLL, convention and writes.
+ENTRY = re.compile(r'^    \{"([^"]+)", (\{[^}]*\}), GeneratedParameters \+ (\d+), (\d+), '
+                   r'([^,}]*)(?:, "([^"]+)", [^}]*)?\},$')
 ABI_TYPE = re.compile(r"\{AbiClass::(\w+), (\d+), Eightbyte::(\w+), Eightbyte::(\w+), (\w+)\}")
 
 
@@ -46,40 +117,21 @@ def read_table(path, mutate=False):
         match = ENTRY.match(line)
         if not match:
             continue
-        name, result, first, count, flags = match.groups()
+        name, result, first, count, flags, dll = match.groups()
         first, count = int(first), int(count)
+        # One entry per name: its DLLs share WindowsHeaders.h's declaration, except the
+        # ucrt ones, whose C runtime declarations come from another parse.
+        if name in table or (dll and (dll == "ucrtbase.dll" or dll.startswith("api-ms-win-crt-"))):
+            continue
         table[name] = {"result": ABI_TYPE.match(result).groups(),
                        "parameters": parameters[first:first + count], "flags": flags}
     return table
 
 
-def expected_registers(entry):
-    """The argument registers the table says a call sets up, and al for a variadic call."""
-    gprs, xmms = list(GPRS), list(XMMS)
-    used_gprs, used_xmms = [], []
-    if entry["result"][0] == "StructInMemory":
-        used_gprs.append(gprs.pop(0))  # the hidden pointer to the result
-    for abi_class, size, low, high, _ in entry["parameters"]:
-        if abi_class in ("Integer", "Pointer"):
-            need = ["I"] * (2 if int(size) > 8 else 1)
-        elif abi_class in ("Float", "Double", "Vector"):
-            need = ["S"]
-        elif abi_class == "StructInRegisters":
-            need = [{"Integer": "I", "Sse": "S"}[eightbyte]
-                    for eightbyte in (low, high) if eightbyte != "None"]
-        else:
-            continue  # long double, memory: on the stack
-        if need.count("I") > len(gprs) or need.count("S") > len(xmms):
-            continue  # not enough registers left: the whole argument goes on the stack
-        for kind in need:
-            (used_gprs.append(gprs.pop(0)) if kind == "I" else used_xmms.append(xmms.pop(0)))
-    return set(used_gprs), set(used_xmms)
-
-
 def declared_types(headers, names):
     """The header's own parameter type spellings of each name declared under that name."""
     ci.Config.set_library_file(LIBCLANG)
-    unit = ci.Index.create().parse(headers, args=PARSE_ARGUMENTS)
+    unit = ci.Index.create().parse(headers, args=ABI.parse_arguments)
     types = {}
     for cursor in unit.cursor.get_children():
         if cursor.kind != ci.CursorKind.FUNCTION_DECL or cursor.spelling not in names:
@@ -125,12 +177,13 @@ def pick(table):
     # C++ symbols (mangled) are not declared by the C headers this check compiles against.
     functions = [name for name in names if "PrototypeFlag::Data" not in table[name]["flags"]
                  and not name.startswith("_Z")]
-    picked = functions[::SAMPLE_EVERY]
+    picked = functions[::ABI.sample_every]
     for name in functions:
         entry = table[name]
         classes = [entry["result"][0]] + [parameter[0] for parameter in entry["parameters"]]
         interesting = ("Variadic" in entry["flags"] or "LongDouble" in classes
-                       or "StructInRegisters" in classes or "StructInMemory" in classes)
+                       or "StructInRegisters" in classes or "StructInMemory" in classes
+                       or "ByReference" in classes)
         if interesting and name not in picked:
             picked.append(name)
     return picked
@@ -159,8 +212,19 @@ INSTRUCTION = re.compile(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$")
 FUNCTION = re.compile(r"^[0-9a-f]+ <call_(\d+)>:$")
 
 
+def registers_read(mnemonic, operands):
+    """The argument registers an instruction reads: all it names, but the destination of a
+    plain move."""
+    destination, _, sources = operands.partition(",")
+    if not mnemonic.startswith(("mov", "lea", "cvt")) or "[" in destination:
+        sources = operands
+    return {REGISTER_NAMES[token] for token in re.findall(r"[a-z0-9]+", sources)
+            if token in REGISTER_NAMES}
+
+
 def call_setups(object_file):
-    """For each call_N: (registers written before the call, al's value, stack stores)."""
+    """For each call_N: (registers written before the call, al's value, stack stores, and
+    the written registers read again before the call: scratch, when not arguments)."""
     disassembly = subprocess.run(
         ["llvm-objdump-19", "-d", "--no-show-raw-insn", "-M", "intel", object_file],
         check=True, capture_output=True, text=True).stdout
@@ -168,7 +232,8 @@ def call_setups(object_file):
     for line in disassembly.splitlines():
         function = FUNCTION.match(line)
         if function:
-            current = {"written": set(), "al": None, "stack": False, "called": False}
+            current = {"written": set(), "al": None, "stack": False, "called": False,
+                       "read": set()}
             setups[int(function.group(1))] = current
             continue
         instruction = INSTRUCTION.match(line)
@@ -180,6 +245,7 @@ def call_setups(object_file):
             current["written"].discard(REGISTER_NAMES.get(operands.strip()))
             current["called"] = True
             continue
+        current["read"] |= registers_read(mnemonic, operands) & current["written"]
         destination = operands.split(",")[0].strip()
         if "rsp" in destination and "ptr" in destination:
             current["stack"] = True
@@ -197,7 +263,10 @@ def call_setups(object_file):
 
 
 def main():
+    global ABI
     inc, headers, workdir = sys.argv[1:4]
+    if "--windows" in sys.argv[4:]:
+        ABI = Win64
     os.makedirs(workdir, exist_ok=True)
     table = read_table(inc, mutate="--mutate" in sys.argv[4:])
     picked = pick(table)
@@ -208,13 +277,14 @@ def main():
             continue
         arguments = [argument_expression(c_type, parameter[0], index) for index, (c_type, parameter)
                      in enumerate(zip(types[name], table[name]["parameters"]))]
+        if "Variadic" in table[name]["flags"] and ABI.variadic_extra:
+            arguments.append(ABI.variadic_extra)
         calls.append((name, ", ".join(arguments)))
         checked_names.append(name)
     source = os.path.join(workdir, "calls.c")
     object_file = os.path.join(workdir, "calls.o")
     write_program(source, os.path.abspath(headers), calls)
-    subprocess.run(["clang-19", "-O2", "-c", "-w"] + PARSE_ARGUMENTS[2:] +
-                   ["-o", object_file, source], check=True)
+    subprocess.run(ABI.compiler + ["-o", object_file, source], check=True)
     setups = call_setups(object_file)
 
     failures, unattributed = [], []
@@ -224,24 +294,26 @@ def main():
         if setup is None or not setup["called"]:
             unattributed.append("%s: no call found" % name)
             continue
-        gprs, xmms = expected_registers(entry)
+        gprs, xmms = ABI.expected_registers(entry)
         written = setup["written"]
         variadic = "Variadic" in entry["flags"]
-        written_gprs = written & set(GPRS)
-        written_xmms = written & set(XMMS)
+        written_gprs = written & set(ABI.gprs)
+        written_xmms = written & set(ABI.xmms)
         missing = (gprs - written_gprs) | (xmms - written_xmms)
         extra = (written_gprs - gprs) | (written_xmms - xmms)
-        if not variadic and "rax" in written:
+        if ABI is SystemV and not variadic and "rax" in written:
             extra.add("rax")
         if missing:
             failures.append("%s: the table puts arguments in %s, the call does not set them"
                             % (name, sorted(missing)))
         elif extra and setup["stack"]:
             unattributed.append("%s: %s written next to stack arguments" % (name, sorted(extra)))
+        elif extra and extra <= setup["read"]:
+            unattributed.append("%s: %s written and read again, as scratch" % (name, sorted(extra)))
         elif extra:
             failures.append("%s: the call sets %s, which the table does not use"
                             % (name, sorted(extra)))
-        elif variadic and setup["al"] != len(xmms):
+        elif ABI is SystemV and variadic and setup["al"] != len(xmms):
             failures.append("%s: al is %s, the table says %d vector registers"
                             % (name, setup["al"], len(xmms)))
 

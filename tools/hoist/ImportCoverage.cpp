@@ -1,7 +1,7 @@
 #include "ImportCoverage.h"
 
 #include "Discover/FunctionExplorer.h"
-#include "Prototypes/ImportLookup.h"
+#include "Prototypes/LibraryPrototype.h"
 
 #include <llvm/Support/FormatVariadic.h>
 
@@ -15,7 +15,7 @@ ImportCoverage::ImportCoverage(const Image &image) {
     if (import.definedAt)
       key = Key{OwnExport, key.second}; // not an import of another library
     else
-      names_[key].declared |= findImportPrototype(image, import) != nullptr;
+      names_[key].declared |= findImportPrototype(import.name, import.library) != nullptr;
     byTarget_.emplace(import.slotAddress, key);
     if (import.stubAddress) {
       byTarget_.emplace(*import.stubAddress, key);

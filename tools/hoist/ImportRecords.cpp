@@ -1,7 +1,7 @@
 #include "ImportRecords.h"
 
 #include "Brighten/InferredImports.h"
-#include "Prototypes/ImportLookup.h"
+#include "Prototypes/LibraryPrototype.h"
 
 #include <set>
 #include <string>
@@ -17,7 +17,7 @@ llvm::json::Array importRecords(const Image &image, const llvm::Module *module) 
   llvm::json::Array records;
   for (const Import &import : image.imports()) {
     const char *source = import.definedAt                   ? "definition"
-                         : findImportPrototype(image, import) ? "header"
+                         : findImportPrototype(import.name, import.library) ? "header"
                          : inferred.count(import.name)      ? "inferred"
                                                             : "none";
     llvm::json::Object record{{"name", import.name}, {"prototype", source}};

@@ -1074,7 +1074,7 @@ void ConcolicLifter::forgetCalleeWrites(const std::array<llvm::Value *, Context:
   };
   std::optional<ImportEffects> effects;
   if (import)
-    effects = importEffects(import->name);
+    effects = importEffects(import->name, import->library);
   if (effects) {
     std::vector<WrittenObject> writes;
     for (const PointerWrite &write : effects->writes) {

@@ -6,7 +6,7 @@
 using namespace hoist;
 
 TEST(ImportPrototypes, StrlenTakesAPointerAndReturnsASize) {
-  auto prototype = importPrototype("strlen");
+  auto prototype = importPrototype("strlen", "");
   ASSERT_TRUE(std::holds_alternative<ImportPrototype>(prototype));
   const ImportPrototype &strlen = std::get<ImportPrototype>(prototype);
   EXPECT_EQ(strlen.result, CType::Long);
@@ -14,7 +14,7 @@ TEST(ImportPrototypes, StrlenTakesAPointerAndReturnsASize) {
 }
 
 TEST(ImportPrototypes, MathFunctionsTakeDoubles) {
-  auto prototype = importPrototype("pow");
+  auto prototype = importPrototype("pow", "");
   ASSERT_TRUE(std::holds_alternative<ImportPrototype>(prototype));
   EXPECT_EQ(std::get<ImportPrototype>(prototype).result, CType::Double);
   EXPECT_EQ(std::get<ImportPrototype>(prototype).arguments,
@@ -22,42 +22,74 @@ TEST(ImportPrototypes, MathFunctionsTakeDoubles) {
 }
 
 TEST(ImportPrototypes, VariadicFunctionsAreDeclinedWithTheReason) {
-  auto prototype = importPrototype("printf");
+  auto prototype = importPrototype("printf", "");
   ASSERT_TRUE(std::holds_alternative<std::string>(prototype));
   EXPECT_NE(std::get<std::string>(prototype).find("variadic"), std::string::npos);
 }
 
 TEST(ImportPrototypes, UnknownFunctionsHaveNoPrototype) {
-  auto prototype = importPrototype("frobnicate");
+  auto prototype = importPrototype("frobnicate", "");
   ASSERT_TRUE(std::holds_alternative<std::string>(prototype));
   EXPECT_NE(std::get<std::string>(prototype).find("no prototype"), std::string::npos);
 }
 
 TEST(ImportPrototypes, PrototypesComeFromTheSystemHeaders) {
-  auto langinfo = importPrototype("nl_langinfo@GLIBC_2.2.5");
+  auto langinfo = importPrototype("nl_langinfo@GLIBC_2.2.5", "");
   ASSERT_TRUE(std::holds_alternative<ImportPrototype>(langinfo));
   EXPECT_EQ(std::get<ImportPrototype>(langinfo).result, CType::Pointer);
   EXPECT_EQ(std::get<ImportPrototype>(langinfo).arguments, std::vector<CType>{CType::Int});
-  auto mbCurMax = importPrototype("__ctype_get_mb_cur_max");
+  auto mbCurMax = importPrototype("__ctype_get_mb_cur_max", "");
   ASSERT_TRUE(std::holds_alternative<ImportPrototype>(mbCurMax));
   EXPECT_EQ(std::get<ImportPrototype>(mbCurMax).result, CType::Long);
   EXPECT_TRUE(std::get<ImportPrototype>(mbCurMax).arguments.empty());
-  auto stackCheck = importPrototype("__stack_chk_fail");
+  auto stackCheck = importPrototype("__stack_chk_fail", "");
   ASSERT_TRUE(std::holds_alternative<ImportPrototype>(stackCheck));
   EXPECT_EQ(std::get<ImportPrototype>(stackCheck).result, CType::Void);
-  EXPECT_TRUE(isDeclaredImport("strlen"));
-  EXPECT_FALSE(isDeclaredImport("frobnicate"));
+  EXPECT_TRUE(isDeclaredImport("strlen", ""));
+  EXPECT_FALSE(isDeclaredImport("frobnicate", ""));
 }
 
 TEST(ImportPrototypes, TypesBrighteningDoesNotPassAreDeclinedWithTheReason) {
-  auto sinl = importPrototype("sinl");
+  auto sinl = importPrototype("sinl", "");
   ASSERT_TRUE(std::holds_alternative<std::string>(sinl));
   EXPECT_NE(std::get<std::string>(sinl).find("long double"), std::string::npos);
-  auto ldiv = importPrototype("ldiv");
+  auto ldiv = importPrototype("ldiv", "");
   ASSERT_TRUE(std::holds_alternative<std::string>(ldiv));
   EXPECT_NE(std::get<std::string>(ldiv).find("struct"), std::string::npos);
-  auto stdoutObject = importPrototype("stdout");
+  auto stdoutObject = importPrototype("stdout", "");
   ASSERT_TRUE(std::holds_alternative<std::string>(stdoutObject));
   // A declared function is never handed to prototype inference, even when declined.
-  EXPECT_TRUE(isDeclaredImport("sinl"));
+  EXPECT_TRUE(isDeclaredImport("sinl", ""));
+}
+
+TEST(ImportPrototypes, DllImportsTakeTheirDllsPrototypes) {
+  auto write = importPrototype("WriteConsoleA", "KERNEL32.dll");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(write));
+  constexpr CType I = CType::Int, P = CType::Pointer;
+  EXPECT_EQ(std::get<ImportPrototype>(write).result, I);
+  EXPECT_EQ(std::get<ImportPrototype>(write).arguments, (std::vector<CType>{P, P, I, P, P}));
+  // A Windows name is no ELF import's, nor a glibc name a DLL's.
+  EXPECT_FALSE(isDeclaredImport("WriteConsoleA", ""));
+  EXPECT_FALSE(isDeclaredImport("__stack_chk_fail", "msvcrt.dll"));
+  EXPECT_TRUE(isDeclaredImport("strlen", "msvcrt.dll"));
+  // ldiv_t is 8 bytes under Win64: one integer register, which brightening passes.
+  auto ldiv = importPrototype("ldiv", "msvcrt.dll");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(ldiv));
+  EXPECT_EQ(std::get<ImportPrototype>(ldiv).result, CType::Long);
+}
+
+TEST(ImportPrototypes, ByReferenceArgumentsArePointersResultsAreDeclined) {
+  // The caller passes a pointer to its copy of the 16-byte struct _complex.
+  auto cabs = importPrototype("_cabs", "msvcrt.dll");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(cabs));
+  EXPECT_EQ(std::get<ImportPrototype>(cabs).result, CType::Double);
+  EXPECT_EQ(std::get<ImportPrototype>(cabs).arguments, std::vector<CType>{CType::Pointer});
+  // lldiv_t comes back through a hidden pointer, which brightening does not pass.
+  EXPECT_TRUE(std::holds_alternative<std::string>(importPrototype("lldiv", "ucrtbase.dll")));
+}
+
+TEST(ImportPrototypes, AnImportByOrdinalHasNone) {
+  auto ordinal = importPrototype("#12", "kernel32.dll");
+  ASSERT_TRUE(std::holds_alternative<std::string>(ordinal));
+  EXPECT_NE(std::get<std::string>(ordinal).find("ordinal"), std::string::npos);
 }

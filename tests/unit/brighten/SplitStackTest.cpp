@@ -22,7 +22,10 @@ namespace {
 /// `vectors` to whether any instruction has a vector type.
 std::vector<uint64_t> allocasAfterSplit(const std::string &body, bool *vectors = nullptr) {
   llvm::LLVMContext context;
-  std::string text = "declare i32 @WriteConsoleA(ptr, ptr, i32, ptr, ptr)\n"
+  // WriteConsoleA's writes are kernel32.dll's (the Windows prototype table), found by the
+  // DLL its brightened declaration names.
+  std::string text = "declare i32 @WriteConsoleA(ptr, ptr, i32, ptr, ptr) "
+                     "\"hoist-library\"=\"kernel32.dll\"\n"
                      "declare i32 @puts(ptr)\n"
                      "declare void @unknown(ptr)\n"
                      "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n"

@@ -57,9 +57,25 @@ TEST(NoReturn, ErrorAndErrorAtLineAreRecognizedByName) {
 TEST(NoReturn, NeverReturningImportsComeFromTheHeaders) {
   for (const char *name : {"exit", "_exit", "abort", "__assert_fail", "err", "errx", "verr",
                            "__stack_chk_fail@GLIBC_2.4", "__fortify_fail", "longjmp",
-                           "__longjmp_chk", "pthread_exit@@GLIBC_2.34", "ExitProcess"})
+                           "__longjmp_chk", "pthread_exit@@GLIBC_2.34"})
     EXPECT_TRUE(isKnownNoReturnName(name)) << name;
-  for (const char *name : {"printf", "error", "TerminateProcess", "RaiseException", "malloc",
-                           "frobnicate"})
+  for (const char *name : {"printf", "error", "malloc", "frobnicate"})
     EXPECT_FALSE(isKnownNoReturnName(name)) << name;
+}
+
+TEST(NoReturn, NeverReturningDllImportsComeFromTheMingwHeaders) {
+  EXPECT_TRUE(isKnownNoReturnImport("ExitProcess", "KERNEL32.dll"));
+  EXPECT_TRUE(isKnownNoReturnImport("ExitThread", "kernel32.dll"));
+  EXPECT_TRUE(isKnownNoReturnImport("FatalExit", "kernel32.dll"));
+  EXPECT_TRUE(isKnownNoReturnImport("_assert", "msvcrt.dll"));
+  EXPECT_TRUE(isKnownNoReturnImport("_CxxThrowException", "msvcrt.dll"));
+  EXPECT_TRUE(isKnownNoReturnImport("_invalid_parameter_noinfo_noreturn", "ucrtbase.dll"));
+  EXPECT_TRUE(isKnownNoReturnImport("exit", "msvcrt.dll"));
+  for (const char *name : {"TerminateProcess", "RaiseException", "GetLastError"})
+    EXPECT_FALSE(isKnownNoReturnImport(name, "kernel32.dll")) << name;
+  EXPECT_FALSE(isKnownNoReturnImport("RtlRaiseException", "ntdll.dll"));
+  // A DLL's name is looked up with its DLL only, and an ELF import never in a DLL.
+  EXPECT_FALSE(isKnownNoReturnImport("ExitProcess", "user32.dll"));
+  EXPECT_FALSE(isKnownNoReturnName("ExitProcess"));
+  EXPECT_FALSE(isKnownNoReturnImport("__stack_chk_fail", "msvcrt.dll"));
 }

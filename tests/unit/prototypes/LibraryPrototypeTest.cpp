@@ -1,23 +1,14 @@
 // Known entries of the table generated from the system headers: if the generator misread a
 // header (a lost attribute, a wrong ABI class), one of these fails.
-#include "Prototypes/LibraryPrototype.h"
-
-#include <gtest/gtest.h>
+#include "PrototypeTestHelpers.h"
 
 using namespace hoist;
+using namespace hoist::testing;
 
 namespace {
 
 const LibraryPrototype &prototype(llvm::StringRef name) {
-  const LibraryPrototype *found = findLibraryPrototype(name);
-  EXPECT_NE(found, nullptr) << name.str();
-  static const LibraryPrototype none{"", {}, nullptr, 0, 0};
-  return found ? *found : none;
-}
-
-AbiType integer(uint16_t size) { return {AbiClass::Integer, size}; }
-AbiType pointer(bool toConst) {
-  return {AbiClass::Pointer, 8, Eightbyte::None, Eightbyte::None, toConst};
+  return entryOrNone(findLibraryPrototype(name), name.str());
 }
 
 } // namespace
