@@ -29,9 +29,10 @@ struct ImportEffects {
   std::vector<PointerWrite> writes;
 };
 
-/// The effects of the library function `name` imported from `library` (a DLL, whose
-/// prototype table entry gives them; empty for the C library of an ELF program), or nullopt
-/// when Hoist does not know them (the callee may then write anything it gets a pointer to).
+/// The effects of the library function `name` imported from `library` (a DLL; empty for an
+/// ELF import) as its prototype table entry gives them (`KnownWrites`: docs/PROTOTYPES.md),
+/// or nullopt when they are not known (the callee may then write anything it gets a pointer
+/// to).
 std::optional<ImportEffects> importEffects(llvm::StringRef name, llvm::StringRef library);
 
 } // namespace hoist

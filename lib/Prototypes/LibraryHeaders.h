@@ -10,6 +10,17 @@
 #define __LEAF , __leaf__
 #undef __LEAF_ATTR
 #define __LEAF_ATTR __attribute__ ((__leaf__))
+/* glibc states which pointer arguments a function reads and writes, and through which
+   argument's count, with GCC 10's access attribute, which it withholds from clang; kept as
+   annotations the generator reads back (what a call may write: docs/PROTOTYPES.md). */
+#undef __attr_access
+#define __attr_access(x) __attribute__ ((annotate ("hoist-access" #x)))
+#undef __fortified_attr_access
+#define __fortified_attr_access(a, o, s) __attr_access ((a, o, s))
+#undef __attr_access_none
+#define __attr_access_none(argno) __attr_access ((__none__, argno))
+/* Before <string.h>: an attribute cannot follow its fortified inline definition. */
+#include "AccessAnnotations.h"
 
 /* C11 */
 #include <assert.h>

@@ -1,6 +1,7 @@
 #include "Prototypes/LibraryPrototype.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 namespace hoist {
@@ -10,7 +11,9 @@ namespace {
 
 } // namespace
 
-llvm::ArrayRef<LibraryPrototype> allLibraryPrototypes() { return GeneratedPrototypes; }
+llvm::ArrayRef<LibraryPrototype> allLibraryPrototypes() {
+  return {GeneratedPrototypes, GeneratedPrototypeCount};
+}
 
 const LibraryPrototype *findLibraryPrototype(llvm::StringRef name) {
   name = name.split('@').first;

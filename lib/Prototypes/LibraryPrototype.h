@@ -60,7 +60,8 @@ enum : uint8_t {
   Leaf = 1 << 3,     ///< __leaf__: it never calls back into the program
   Data = 1 << 4,     ///< an extern object (stdout, optind), not a function
   KnownWrites = 1 << 5, ///< its writes() are all the memory it writes: it keeps no pointer
-                        ///< it is given and calls nothing back (Windows SAL annotations)
+                        ///< it is given and calls nothing back (glibc's access attributes
+                        ///< and const parameters; the Windows SDK's SAL annotations)
   /// It is given code of the program: a function pointer, or a struct holding one (by
   /// value or through a pointer): qsort's comparator, zlib's allocator in a z_stream.
   TakesCode = 1 << 6,

@@ -2,6 +2,9 @@
 // header (a lost attribute, a wrong ABI class), one of these fails.
 #include "PrototypeTestHelpers.h"
 
+#include <tuple>
+#include <vector>
+
 using namespace hoist;
 using namespace hoist::testing;
 
@@ -156,4 +159,39 @@ TEST(LibraryPrototype, CxxClassesByValueAreLeftOut) {
   // std::locale::global(const std::locale&) returns a std::locale by value: whether it comes
   // back in registers or through a hidden pointer is not decided, so there is no entry.
   EXPECT_EQ(findLibraryPrototype("_ZNSt6locale6globalERKS_"), nullptr);
+}
+
+namespace {
+
+std::vector<std::tuple<unsigned, unsigned, int>> writesOf(llvm::StringRef name) {
+  std::vector<std::tuple<unsigned, unsigned, int>> writes;
+  for (const ParameterWrite &write : prototype(name).writes())
+    writes.emplace_back(write.parameter, write.bytes, write.sizeParameter);
+  return writes;
+}
+
+} // namespace
+
+TEST(LibraryPrototype, KnownWritesComeFromAccessAttributesAndConstParameters) {
+  using Writes = std::vector<std::tuple<unsigned, unsigned, int>>;
+  // Only const pointers (or none): nothing written through an argument.
+  for (const char *name : {"strlen", "strcmp", "puts", "write", "atoi", "abs", "putchar"}) {
+    EXPECT_TRUE(prototype(name).hasKnownWrites()) << name;
+    EXPECT_TRUE(writesOf(name).empty()) << name;
+  }
+  // glibc's access attribute: strerror_r writes its second argument for its third's count.
+  EXPECT_TRUE(prototype("strerror_r").hasKnownWrites());
+  EXPECT_EQ(writesOf("strerror_r"), (Writes{{1, 0, 2}}));
+  // AccessAnnotations.h: memset and memcpy write their first argument for the third's count.
+  EXPECT_EQ(writesOf("memset"), (Writes{{0, 0, 2}}));
+  EXPECT_EQ(writesOf("memcpy"), (Writes{{0, 0, 2}}));
+  EXPECT_TRUE(prototype("memcpy").hasKnownWrites());
+}
+
+TEST(LibraryPrototype, WritesStayUnknownWhereTheHeadersDoNotTell) {
+  // A FILE, an unannotated out pointer (strtol's endptr), a buffer reached through a const
+  // struct (readv's iovec), a variadic function (printf's %n), code given (qsort), a write by
+  // a function that is not a leaf (read may run a signal handler of the program).
+  for (const char *name : {"fwrite", "fclose", "strtol", "readv", "printf", "qsort", "read"})
+    EXPECT_FALSE(prototype(name).hasKnownWrites()) << name;
 }
