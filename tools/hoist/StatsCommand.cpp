@@ -312,7 +312,8 @@ int runStats(const StatsCommandOptions &options) {
     binaries.push_back(std::move(stats));
   }
   if (options.json)
-    llvm::outs() << llvm::formatv("{0:2}", toJson(binaries, total, totalImports, skipped, options.sweep))
+    llvm::outs() << llvm::formatv("{0:2}", toJson(binaries, total, totalImports, skipped,
+                                                  options.sweep))
                  << "\n";
   else
     printText(binaries, total, totalImports, skipped.size(), options.sweep, llvm::outs());
