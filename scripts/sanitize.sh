@@ -7,7 +7,8 @@
 #                                HOIST_SANITIZE_SEMANTICS_STATES (default 50) states per form
 #                                instead of 10,000, the stack-pointer forms with
 #                                HOIST_SANITIZE_STACK_POINTER_STATES (default 2,000) states a round
-#                                instead of 100,000, each fuzz target for 10 s (docs/ROBUSTNESS.md,
+#                                instead of 100,000, cfg_truth's binaries at -O0 and -O2 only
+#                                (HOIST_SANITIZE_CFG_TRUTH_OPTS), each fuzz target for 10 s (docs/ROBUSTNESS.md,
 #                                "Sanitizers", lists every reduction and why)
 #   scripts/sanitize.sh subset   the unit tests, the fuzz regressions and each fuzz target for
 #                                10 s (HOIST_SANITIZERS=subset scripts/test.sh)
@@ -34,7 +35,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
 if [ "$mode" = full ]; then
   cmake --build .
-  HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-50} \
+  HOIST_CFG_TRUTH_OPTS=${HOIST_SANITIZE_CFG_TRUTH_OPTS:-O0,O2} \
+    HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-50} \
     HOIST_STACK_POINTER_STATES=${HOIST_SANITIZE_STACK_POINTER_STATES:-2000} \
     ctest --output-on-failure -j "$(nproc)"
   "$root/scripts/semantics-totals.sh" .

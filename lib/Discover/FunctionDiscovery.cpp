@@ -191,7 +191,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
         continue;
       auto known = tables.find(jump);
       bool computed = known != tables.end() && known->second.shape == JumpTable::Shape::Computed;
-      if (known != tables.end() && !known->second.bySetOfValues && !computed)
+      if (known != tables.end() && !known->second.bySetOfValues() && !computed)
         continue;
       if (computed) {
         unmatched.push_back(&block);

@@ -27,4 +27,16 @@ const char *jumpTableShapeName(JumpTable::Shape shape) {
   return "?";
 }
 
+const char *jumpTableBoundName(JumpTable::Bound bound) {
+  switch (bound) {
+  case JumpTable::Bound::Compare:
+    return "compare";
+  case JumpTable::Bound::SetOfValues:
+    return "set-of-values";
+  case JumpTable::Bound::IndexWidth:
+    return "index-width";
+  }
+  return "?";
+}
+
 } // namespace hoist

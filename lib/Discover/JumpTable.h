@@ -28,9 +28,21 @@ struct JumpTable {
   /// number `indexTable[i]` (1 or 2 bytes, zero-extended) of the target table. 0: none.
   uint64_t indexTable = 0;
   unsigned indexEntrySize = 0;
-  /// Sized by the constants that reach the index, not by a compare: it grows as discovery
-  /// finds more of the code that sets the index, so it is matched again every round.
-  bool bySetOfValues = false;
+  /// What sizes the table.
+  enum class Bound : uint8_t {
+    /// An unsigned compare of the index that dominates the jmp, or an `and` mask.
+    Compare,
+    /// The constants that reach the index: it grows as discovery finds more of the code that
+    /// sets the index, so it is matched again every round.
+    SetOfValues,
+    /// Nothing but the index's width: a zero-extended byte or word. The compiler's table may
+    /// be shorter (a `default` it knew unreachable), so it ends before the first entry that is
+    /// not an instruction of the function; the index values past it stay the lifted switch's
+    /// default, which jumps to what the machine would load.
+    IndexWidth,
+  };
+  Bound bound = Bound::Compare;
+  bool bySetOfValues() const { return bound == Bound::SetOfValues; }
 
   /// The instruction that reads the entry and the register that selects it there; with
   /// `indexValues[i]` in `indexRegister` it reads entry i. NONE when no single register does.
@@ -46,5 +58,7 @@ struct JumpTable {
 using JumpTableMap = std::map<uint64_t, JumpTable>;
 
 const char *jumpTableShapeName(JumpTable::Shape shape);
+/// `compare`, `set-of-values`, `index-width`: what `hoist cfg` prints as the table's bound.
+const char *jumpTableBoundName(JumpTable::Bound bound);
 
 } // namespace hoist

@@ -226,7 +226,7 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
         return std::nullopt;
     }
   }
-  bool bySetOfValues = false;
+  JumpTable::Bound bound = JumpTable::Bound::Compare;
   if (!index.bounded && !indexLoad && function && preds)
     if (std::optional<ZydisRegister> reg = eval.inputRegister(where.sym))
       // No compare bounds the index: the values that reach it may still all be constants.
@@ -237,13 +237,22 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
         index.bounded = true;
         index.biasedBy = 0;
         index.max = static_cast<uint64_t>(*values->rbegin());
-        bySetOfValues = true;
+        bound = JumpTable::Bound::SetOfValues;
       }
-  if (!index.bounded || index.max >= options.maxJumpTableEntries)
+  // Nothing bounds it but its width: a zero-extended byte or word loaded from memory.
+  if (!index.bounded && !indexLoad && extent && index.kind == PathSymbol::Kind::Load &&
+      (index.width == 8 || index.width == 16) && !where.signExtended) {
+    index.bounded = true;
+    index.biasedBy = 0;
+    index.max = (uint64_t(1) << index.width) - 1;
+    bound = JumpTable::Bound::IndexWidth;
+  }
+  if (!index.bounded ||
+      (bound != JumpTable::Bound::IndexWidth && index.max >= options.maxJumpTableEntries))
     return std::nullopt;
 
   JumpTable table;
-  table.bySetOfValues = bySetOfValues;
+  table.bound = bound;
   table.jump = jmp->address;
   table.entrySize = entrySize;
   // Entry i is read when biasedBy + X == i (through the index table: entry idx[i]).
@@ -260,6 +269,19 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
   const Section *section = image.sectionAt(table.table);
   if (!section || section->writable)
     return std::nullopt;   // a table the program may rewrite is not a constant
+  // The target entry i holds, if it is an instruction (inside the function, when `inside`).
+  auto targetAt = [&](uint64_t slot, bool inside) -> std::optional<uint64_t> {
+    uint64_t entry = 0;
+    if (!readEntry(image, table.table + slot * entrySize, entrySize, target.signExtended, entry))
+      return std::nullopt;
+    uint64_t destination = static_cast<uint64_t>(target.c) + entry;
+    if (inside && (!extent || destination < extent->first || destination >= extent->second))
+      return std::nullopt;
+    const DecodedAt *decoded = cache.at(destination);
+    if (!decoded || decoded->status != DecodeStatus::Ok)
+      return std::nullopt;
+    return destination;
+  };
   for (uint64_t i = 0; i <= index.max; ++i) {
     uint64_t slot = i;
     if (indexLoad) {
@@ -268,28 +290,22 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
         return std::nullopt;
       slot = value;
     }
-    uint64_t entry = 0;
-    if (!readEntry(image, table.table + slot * entrySize, entrySize, target.signExtended, entry))
+    std::optional<uint64_t> destination = targetAt(slot, bound == JumpTable::Bound::IndexWidth);
+    if (!destination && bound == JumpTable::Bound::IndexWidth && i > 0)
+      break;
+    if (!destination)
       return std::nullopt;
-    uint64_t destination = static_cast<uint64_t>(target.c) + entry;
-    const DecodedAt *decoded = cache.at(destination);
-    if (!decoded || decoded->status != DecodeStatus::Ok)
-      return std::nullopt;
-    table.targets.push_back(destination);
+    table.targets.push_back(*destination);
   }
   // The compiler's table may be larger than the constants that reach the index (states only
   // ever entered by direct jumps): take the entries that stay inside the function.
-  for (uint64_t i = index.max + 1; bySetOfValues && extent && i < options.maxJumpTableEntries;
+  for (uint64_t i = index.max + 1; bound == JumpTable::Bound::SetOfValues && extent &&
+                                   i < options.maxJumpTableEntries;
        ++i) {
-    uint64_t entry = 0;
-    if (!readEntry(image, table.table + i * entrySize, entrySize, target.signExtended, entry))
+    std::optional<uint64_t> destination = targetAt(i, true);
+    if (!destination)
       break;
-    uint64_t destination = static_cast<uint64_t>(target.c) + entry;
-    const DecodedAt *decoded = cache.at(destination);
-    if (destination < extent->first || destination >= extent->second || !decoded ||
-        decoded->status != DecodeStatus::Ok)
-      break;
-    table.targets.push_back(destination);
+    table.targets.push_back(*destination);
   }
   if (indexLoad)
     findIndexRegister(*indexLoad, table.indexTable, table.indexEntrySize, table);
@@ -310,12 +326,31 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
   if (jmp.mnemonic != ZYDIS_MNEMONIC_JMP || jmp.op(0).isImm())
     return std::nullopt;
   PathEnumerator paths(function, options.jumpTablePathBlocks, options.jumpTablePaths);
+  std::optional<std::pair<uint64_t, uint64_t>> extent;
+  if (extentEnd > function.entry)
+    extent = std::make_pair(function.entry, extentEnd);
   std::optional<JumpTable> found;
   auto allPaths = paths.pathsTo(block);
-  for (const auto &path : allPaths) {
-    std::optional<JumpTable> table = matchPath(image, cache, path, nullptr, nullptr, options);
-    if (!table)   // again, with the constants that reach the path from further back
-      table = matchPath(image, cache, path, &function, &paths.predecessors(), options);
+  for (const auto &fullPath : allPaths) {
+    // The whole path first, then its suffixes, each from any instruction of its first block:
+    // where every way into a loop head sets the index to a constant (a state machine, an -O0
+    // loop over a variable in the frame), the index is a constant on every whole path, and
+    // only a suffix that starts at the range check, or at the load it checks, shows what
+    // bounds it. A bound on a suffix holds on the whole path.
+    std::optional<JumpTable> table;
+    for (size_t skip = 0; skip < fullPath.size() && !table; ++skip) {
+      std::vector<const MachineBlock *> path(fullPath.begin() + skip, fullPath.end());
+      table = matchPath(image, cache, path, nullptr, nullptr, options, 0, extent);
+      if (!table)   // again, with the constants that reach the path from further back
+        table = matchPath(image, cache, path, &function, &paths.predecessors(), options, 0,
+                          extent);
+      if (table && table->bySetOfValues() && skip > 0)
+        table.reset();   // the constants reaching a suffix: the fallback below weighs those
+      for (size_t first = 1; first < path.front()->instrs.size() && !table; ++first)
+        if (table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
+            table && table->bySetOfValues())
+          table.reset();
+    }
     if (!table)
       continue;
     if (found && (found->table != table->table || found->targets != table->targets))
@@ -326,16 +361,13 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
   if (!found) {
     // No path shows a bound: the index may still be one of the constants reaching the jmp's
     // block (a state machine whose states are all constants).
-    std::optional<std::pair<uint64_t, uint64_t>> extent;
-    if (extentEnd > function.entry)
-      extent = std::make_pair(function.entry, extentEnd);
     // Suffixes of the block, shortest first: the constant may be written inside it.
     std::vector<const MachineBlock *> alone{&block};
     size_t count = block.instrs.size();
     for (size_t first = count; first-- > 0 && count - first <= 8 && !found;) {
       found = matchPath(image, cache, alone, &function, &paths.predecessors(), options, first,
                         extent);
-      if (found && !found->bySetOfValues)
+      if (found && !found->bySetOfValues())
         found.reset();   // bounded by the block alone: the paths above disagreed or failed
     }
   }

@@ -155,14 +155,31 @@ void PathEvaluator::clobberWritten(const Instr &instr) {
     if (op.isReg() && op.written)
       write(op.reg, {});
     if (op.isMem() && op.written && !op.isAgen)
-      forgetMemory(op);
+      forgetMemory(instr, op);
   }
 }
 
-void PathEvaluator::forgetMemory(const Operand &written) {
+void PathEvaluator::forgetMemory(const Instr &instr, const Operand &written) {
   if (written.base != ZYDIS_REGISTER_RSP) {
-    memory_.clear();
-    stackLocations_.clear();
+    // A write at `p + c` leaves alone what is known at `p + d` when the two ranges of bytes
+    // are apart: a field stored between the compare of another field and its reload
+    // (`cmp dword [rdi+0x34], 0x1b; mov [rdi+0x3c], edx; ja ...; mov ecx, [rdi+0x34]`: GNU
+    // indent). Anything else may alias.
+    SymValue where = address(instr, written);
+    uint64_t size = written.bits / 8;
+    for (auto it = memory_.begin(); it != memory_.end();) {
+      const SymValue &known = it->first.first;
+      bool apart = where.known && known.known && known.k == where.k && known.sym == where.sym &&
+                   known.signExtended == where.signExtended && size > 0 &&
+                   (static_cast<uint64_t>(known.c - where.c) >= size &&
+                    static_cast<uint64_t>(where.c - known.c) >= it->first.second / 8);
+      if (apart) {
+        ++it;
+      } else {
+        stackLocations_.erase(it->first);
+        it = memory_.erase(it);
+      }
+    }
     return;
   }
   // A write to the stack (a push, a spill) leaves alone the memory not read or written through
@@ -181,7 +198,7 @@ void PathEvaluator::forgetMemory(const Operand &written) {
 
 void PathEvaluator::store(const Instr &instr, const Operand &op, SymValue value) {
   SymValue where = address(instr, op);
-  forgetMemory(op);
+  forgetMemory(instr, op);
   if (where.known && value.known) {
     std::pair<SymValue, unsigned> key{where, static_cast<unsigned>(op.bits)};
     memory_[key] = value;

@@ -80,8 +80,8 @@ private:
   /// A store of `value` to the memory operand `op`: it forgets every other location (no alias
   /// analysis) and remembers this one, so that a spill and its reload give the same value.
   void store(const Instr &instr, const Operand &op, SymValue value);
-  /// What a write to `written` makes unknown: everything, but for a write through rsp.
-  void forgetMemory(const Operand &written);
+  /// What a write to `written` makes unknown: everything it may overlap (see the .cpp).
+  void forgetMemory(const Instr &instr, const Operand &written);
   bool stepData(const Instr &instr);
 
   std::map<ZydisRegister, SymValue> regs_;   ///< by 64-bit register; absent: an input

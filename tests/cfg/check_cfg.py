@@ -118,37 +118,42 @@ def main():
     parser.add_argument("--hoist", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--compilers", default="gcc,clang-19")
-    parser.add_argument("--opts", default="O0,O1,O2,O3,Os")
+    # The sanitizer build checks fewer levels (scripts/sanitize.sh, docs/ROBUSTNESS.md).
+    parser.add_argument("--opts", default=os.environ.get("HOIST_CFG_TRUTH_OPTS", "O0,O1,O2,O3,Os"))
+    parser.add_argument("--sources", default="*.c",
+                        help="which of tests/cfg's C sources to build (a glob)")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     compilers = [c for c in args.compilers.split(",") if shutil.which(c)]
     if not compilers:
         print("no compiler found; nothing to check")
         return 0
-    sources = sorted(glob.glob(os.path.join(HERE, "*.c")))
+    sources = sorted(glob.glob(os.path.join(HERE, args.sources)))
+    # Hand-written assembly: gcc only assembles it, so one build per PIE setting.
+    builds = [(source, cc, opt) for source in sources for cc in compilers
+              for opt in args.opts.split(",")]
+    builds += [(source, "gcc", "O0") for source in HAND_WRITTEN_ELF]
     totals = {variant: new_totals() for variant in VARIANTS}
     failures = []
     binaries = 0
     print(f"{'binary':40} {'tables':>9} {'targets':>9} {'prec%':>7} {'rec%':>7} "
           f"{'entries':>9} {'rec%':>7} {'prec%':>7} {'instructions':>11}")
-    for source in sources:
+    for source, cc, opt in builds:
         stem = os.path.splitext(os.path.basename(source))[0]
-        for cc in compilers:
-            for opt in args.opts.split(","):
-                for pie in (True, False):
-                    name = f"{stem}-{cc}-{opt}-{'pie' if pie else 'nopie'}"
-                    full = os.path.join(args.work, name)
-                    build(cc, opt, pie, source, full)
-                    elf = elf_truth.Elf(full)
-                    truth = (elf_truth.jump_tables(elf), elf_truth.function_entries(elf),
-                             coverage.emitted(elf, coverage.disassemble(full)))
-                    binaries += 1
-                    for variant, make in VARIANTS.items():
-                        copy = f"{full}.{variant}"
-                        make(full, copy)
-                        check_binary(args.hoist, f"{name} {variant}", copy, truth,
-                                     totals[variant], failures, variant == "stripped",
-                                     self_test=binaries == 1)
+        for pie in (True, False):
+            name = f"{stem}-{cc}-{opt}-{'pie' if pie else 'nopie'}"
+            full = os.path.join(args.work, name)
+            build(cc, opt, pie, source, full)
+            elf = elf_truth.Elf(full)
+            truth = (elf_truth.jump_tables(elf), elf_truth.function_entries(elf),
+                     coverage.emitted(elf, coverage.disassemble(full)))
+            binaries += 1
+            for variant, make in VARIANTS.items():
+                copy = f"{full}.{variant}"
+                make(full, copy)
+                check_binary(args.hoist, f"{name} {variant}", copy, truth,
+                             totals[variant], failures, variant == "stripped",
+                             self_test=binaries == 1)
     for variant, total in totals.items():
         print(f"total {variant}: {binaries} binaries, jump tables "
               f"{total['tables_found']}/{total['tables']}, "
@@ -248,6 +253,8 @@ PE_VARIANTS = {"stripped": ["--strip-all"],
 
 
 INDEX_TABLE = os.path.join(HERE, "index_table.s")
+# ELF assembly whose truth is read like a compiler's (symbols and `.rela.rodata`).
+HAND_WRITTEN_ELF = [os.path.join(HERE, "loop_head.s")]
 INDEX_BYTES = [0, 1, 0, 2, 1, 2]   # index_table.s's `indexed_bytes`
 
 

@@ -9,9 +9,12 @@ instruction before it is covered and ends a block that does not fall through int
 jmp, a ret, a trap, or a call that never returns). Reachable padding (a `.p2align` in front of
 a loop head that the code before it falls into) must be covered like any other instruction, and
 so must anything after the run that is not filler: a call wrongly taken for noreturn leaves
-real code uncovered and fails the check. The one exception: the code a compiler put after
-`error (N, ...)` with a constant N != 0 (which exits; the compiler did not know it), up to its
-jmp or ret, is dead too and counted with the filler; the status is read from the disassembly.
+real code uncovered and fails the check. The one exception: the code a compiler put after a
+call that never returns though the compiler did not know it, up to its jmp or ret, is dead too
+and counted with the filler: a call of `error (N, ...)` with a constant N != 0 (the status is
+read from the disassembly), and a direct call of a function of the program whose own
+instructions (objdump's, in its symbol's range) hold no ret and no jmp out of that range
+(clang -O0's `call writeError; jmp L` in bzip2recover, where writeError calls exit).
 Only the standard library and binutils are used."""
 import bisect
 import re
@@ -24,11 +27,26 @@ WRITES_EDI = re.compile(r"(^|,)%[er]di$")
 STATUS = re.compile(r"^mov\s+\$0x([0-9a-f]+),%edi$")
 
 
+DIRECT_CALL = re.compile(r"^call\s+([0-9a-f]+) <")
+DIRECT_JMP = re.compile(r"^jmp\s+([0-9a-f]+) <")
+
+
+class Emitted(list):
+    """[(address, text)] in address order, with the start addresses of the functions whose
+    own code never returns (`never_returning`)."""
+    never_returning = frozenset()
+
+
 def exits(emitted_instructions, i):
-    """Whether instruction i is a call of error() or error_at_line() whose status (edi, set by
-    the last write of edi among the few instructions before it) is a nonzero constant: it
-    never returns, and what the compiler put after it (not knowing that) is dead."""
-    if not EXITING_CALL.match(emitted_instructions[i][1]):
+    """Whether instruction i is a call that never returns although the compiler did not know
+    it, so that what the compiler put after it is dead: error() or error_at_line() whose status
+    (edi, set by the last write of edi among the few instructions before it) is a nonzero
+    constant, or a direct call of a function in `never_returning`."""
+    text = emitted_instructions[i][1]
+    call = DIRECT_CALL.match(text)
+    if call and int(call.group(1), 16) in getattr(emitted_instructions, "never_returning", ()):
+        return True
+    if not EXITING_CALL.match(text):
         return False
     for _, text in reversed(emitted_instructions[max(0, i - 8):i]):
         if WRITES_EDI.search(text):
@@ -50,10 +68,29 @@ def disassemble(path):
 
 
 def emitted(elf, instructions):
-    """[(address, text)] of the instructions inside function symbols with a size, in order."""
-    return emitted_in({(sym["value"], sym["value"] + sym["size"]) for sym in elf.symbols()
-                       if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
-                       and elf.executable(sym["value"])}, instructions)
+    """Emitted: the instructions inside function symbols with a size, in order."""
+    ranges = {(sym["value"], sym["value"] + sym["size"]) for sym in elf.symbols()
+              if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
+              and elf.executable(sym["value"])}
+    result = Emitted(emitted_in(ranges, instructions))
+    addresses = sorted(instructions)
+    result.never_returning = frozenset(
+        start for start, end in ranges
+        if never_returns(start, end, [instructions[a] for a in addresses[
+            bisect.bisect_left(addresses, start):bisect.bisect_left(addresses, end)]]))
+    return result
+
+
+def never_returns(start, end, texts):
+    """Whether the function's own code in [start, end) (its instructions' `texts`) has
+    instructions and no way out: no ret, no indirect jmp, no jmp outside the range."""
+    for text in texts:
+        if re.match(r"^(ret|bnd\s+ret|rep\s+ret|notrack\s+jmp|jmp\s+\*)", text):
+            return False
+        jump = DIRECT_JMP.match(text)
+        if jump and not start <= int(jump.group(1), 16) < end:
+            return False
+    return bool(texts)
 
 
 def emitted_in(ranges, instructions):

@@ -98,6 +98,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
   for (const auto &[jump, table] : explored.jumpTables)
     if (table.shape != JumpTable::Shape::Computed)
       tables.push_back(llvm::json::Object{{"jump", hex(jump)},
+                                          {"bound", jumpTableBoundName(table.bound)},
                                           {"targets", hexArray(table.distinctTargets())}});
   llvm::json::Array computed;
   for (const ComputedJump &jump : function.computedJumps) {
@@ -165,6 +166,8 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
       out << "  jump table at " << hex(jump) << ": " << jumpTableShapeName(table.shape) << ", "
           << table.targets.size() << " entries at " << hex(table.table) << ", "
           << table.distinctTargets().size() << " targets";
+      if (table.bound != JumpTable::Bound::Compare)
+        out << ", bound: " << jumpTableBoundName(table.bound);
       if (table.indexTable)
         out << ", through a " << table.indexEntrySize << "-byte index table at "
             << hex(table.indexTable);
@@ -210,13 +213,10 @@ int runCfg(const CfgCommandOptions &options) {
     request.roots.push_back(*address);
   }
   if (request.roots.empty() && !request.all) {
-    std::optional<uint64_t> main = image.lookupSymbol("main");
-    uint64_t root = main ? *main : image.entryPoint();
-    if (!image.isExecutable(root))
-      return reportFailure(makeError("{0}: no main and no executable entry point; use "
-                                     "--function or --all",
-                                     image.path()));
-    request.roots.push_back(root);
+    llvm::Expected<uint64_t> root = defaultFunction(image);
+    if (!root)
+      return reportFailure(root.takeError());
+    request.roots.push_back(*root);
   }
 
   DiagnosticSink diagnostics;

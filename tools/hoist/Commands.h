@@ -28,6 +28,11 @@ llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input);
 /// A --function argument: a 0x address or a symbol name.
 llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec);
 
+/// The function a command works on when none is named: `main` (by its symbol, or in a stripped
+/// ELF program the first argument of __libc_start_main), else the entry point. Says on stderr
+/// which one it took and how it was found, unless `quiet`.
+llvm::Expected<uint64_t> defaultFunction(const Image &image, bool quiet = false);
+
 /// Prints `error` as "hoist: <message>" on stderr and returns exit code 1.
 int reportFailure(llvm::Error error);
 

@@ -25,8 +25,8 @@
 namespace hoist {
 namespace {
 
-/// The functions to lift: those named on the command line, else main, else the entry point
-/// (with --all, the named ones come first; discovery adds the rest).
+/// The functions to lift: those named on the command line, else main (defaultFunction), else
+/// the entry point (with --all, the named ones come first; discovery adds the rest).
 llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
                                                       const std::vector<std::string> &specs,
                                                       bool all) {
@@ -38,10 +38,10 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
     addresses.push_back(*address);
   }
   if (addresses.empty() && !all) {
-    if (std::optional<uint64_t> main = image.lookupSymbol("main"))
-      addresses.push_back(*main);
-    else
-      addresses.push_back(image.entryPoint());
+    llvm::Expected<uint64_t> main = defaultFunction(image);
+    if (!main)
+      return main.takeError();
+    addresses.push_back(*main);
   }
   for (uint64_t address : addresses)
     if (!image.isExecutable(address))

@@ -87,8 +87,8 @@ public:
   ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
                  DiagnosticSink &diagnostics, llvm::Function &function,
                  std::vector<Generalization> &generalizations, bool mayRestart,
-                 const std::set<uint64_t> &leaders, const RegisterLiveness &liveness,
-                 BranchProver &prover);
+                 const std::set<uint64_t> &leaders, const JumpTableMap &staticTables,
+                 const RegisterLiveness &liveness, BranchProver &prover);
 
   /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
   /// is then incomplete and must be discarded).
@@ -189,6 +189,7 @@ private:
   std::array<llvm::Value *, Context::NumGprs> entryValues_{};
 
   const Image &image_;
+  const JumpTableMap &staticTables_;   ///< the jump tables discovery resolved, by jmp
   InstructionCache &cache_;
   const DeobfuscateOptions &options_;
   DiagnosticSink &diagnostics_;
@@ -243,8 +244,9 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
                                llvm::Function &function,
                                std::vector<Generalization> &generalizations, bool mayRestart,
                                const std::set<uint64_t> &leaders,
+                               const JumpTableMap &staticTables,
                                const RegisterLiveness &liveness, BranchProver &prover)
-    : image_(image), cache_(cache), options_(options), diagnostics_(diagnostics),
+    : image_(image), staticTables_(staticTables), cache_(cache), options_(options), diagnostics_(diagnostics),
       function_(function), module_(*function.getParent()), context_(function.getContext()),
       state_(function.getArg(0)), memoryBase_(function.getArg(1)),
       registers_(createEntry(function), function.getArg(0)),
@@ -920,6 +922,11 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
     restart_ = true;
     return leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), target, false);
   }
+  if (!possible)
+    // A table in read-only memory that discovery resolved (an ordinary switch): its targets,
+    // with the default for any other value, are exact whatever the index.
+    if (auto table = staticTables_.find(ctx_.instr().address); table != staticTables_.end())
+      possible = table->second.distinctTargets();
   if (!possible) {
     diagnostics_.warning("unresolved-jump", ctx_.instr().address,
                          ctx_.instr().describe() +
@@ -1314,7 +1321,8 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
     DeobfuscationStats stats;
     {
       ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
-                            generalizations, attempt < MaxRestarts, leaders, liveness, prover);
+                            generalizations, attempt < MaxRestarts, leaders,
+                            discovered.explored.jumpTables, liveness, prover);
       complete = lifter.run(entry);
       stats = lifter.stats();
     }

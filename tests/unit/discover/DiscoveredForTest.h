@@ -17,11 +17,14 @@ struct Discovered {
   std::set<uint64_t> functionStarts; ///< what program discovery would know; may be empty
   DiscoveredFunction function;
 
+  /// `extentEnd`: where program discovery would see the function end (its unwind range), 0
+  /// when unknown.
   explicit Discovered(const std::vector<uint8_t> &code, std::set<uint64_t> starts = {},
-                      const LiftOptions &options = {})
+                      const LiftOptions &options = {}, uint64_t extentEnd = 0)
       : image(Image::fromRawBytes(code, Base)), functionStarts(std::move(starts)) {
     InstructionCache cache(*image);
     ExploreHints hints;
+    hints.extentEnd = extentEnd;
     if (!functionStarts.empty())
       hints.functionStarts = &functionStarts;
     function = discoverFunction(*image, cache, Base, options, diagnostics, hints);

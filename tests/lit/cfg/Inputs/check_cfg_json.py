@@ -62,8 +62,10 @@ def main():
                 if s not in starts:
                     fail(f"successor {s} of {b['start']} is not a block of {f['entry']}")
         for t in f["jump_tables"]:
-            if set(t) != {"jump", "targets"}:
+            if set(t) != {"bound", "jump", "targets"}:
                 fail(f"jump table keys {sorted(t)}")
+            if t["bound"] not in ("compare", "set-of-values", "index-width"):
+                fail(f"jump table bound {t['bound']}")
             check_hex(t["jump"], "jump")
             for target in t["targets"]:
                 if target not in starts:

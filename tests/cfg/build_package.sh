@@ -1,0 +1,46 @@
+#!/bin/sh
+# Rebuilds a Debian source package with one compiler and level, keeping the compiler's truth
+# (-g -Wa,-L -Wl,-q), and runs check_package.py on every ELF program the build makes. Not run
+# in CI: it downloads the source (apt-get source; a deb-src line for bookworm must be
+# configured) and builds for a minute or more per configuration.
+# usage: tests/cfg/build_package.sh HOIST WORKDIR PACKAGE [CC [LEVEL [plain|hardened]]]
+#   PACKAGE: sed, grep, diffutils, findutils, coreutils (autotools) or bzip2 (a Makefile)
+#   CC: gcc (the default), clang-13 ... clang-19; LEVEL: O0, O1, O2 (the default), O3, Os, Og
+#   hardened: Debian's hardening flags too (stack protector, stack clash protection, CET,
+#   _FORTIFY_SOURCE=2, full RELRO); Debian's gcc and clang build PIE by default either way
+# The sources are kept in WORKDIR/sources, each build in WORKDIR/PACKAGE-CC-LEVEL-FLAVOUR.
+set -e
+hoist=$(realpath "$1")
+work=$(realpath -m "$2")
+package=$3
+cc=${4:-gcc}
+level=${5:-O2}
+flavour=${6:-plain}
+here=$(dirname "$(realpath "$0")")
+cflags="-$level -g -Wa,-L"
+ldflags="-Wl,-q"
+if [ "$flavour" = hardened ]; then
+  cflags="$cflags -fstack-protector-strong -fstack-clash-protection -fcf-protection"
+  cflags="$cflags -D_FORTIFY_SOURCE=2"
+  ldflags="$ldflags -Wl,-z,relro -Wl,-z,now"
+fi
+mkdir -p "$work/sources"
+cd "$work/sources"
+ls "${package}"_*.dsc >/dev/null 2>&1 || apt-get source --download-only "$package" >/dev/null
+build="$work/$package-$cc-$level-$flavour"
+[ -d "$build" ] || dpkg-source -x "$(ls "${package}"_*.dsc | head -n 1)" "$build" >/dev/null
+cd "$build"
+case "$package" in
+  bzip2)
+    make -s -j2 CC="$cc" CFLAGS="$cflags -D_FILE_OFFSET_BITS=64" LDFLAGS="$ldflags" bzip2 bzip2recover ;;
+  *)
+    # FORCE_UNSAFE_CONFIGURE: these machines build as root, which configure refuses by default.
+    [ -f Makefile ] || FORCE_UNSAFE_CONFIGURE=1 ./configure --quiet --disable-nls CC="$cc" \
+      CFLAGS="$cflags" LDFLAGS="$ldflags" >/dev/null
+    # The whole package: single programs need the generated gnulib headers that `all` makes.
+    make -s -j2 >/dev/null 2>&1 ;;
+esac
+programs=$(find . -type f -perm -u+x ! -name '*.sh' ! -path './copies/*' | sort |
+  while read -r f; do head -c4 "$f" | grep -q ELF && echo "$f"; done)
+# shellcheck disable=SC2086 # one argument per program
+python3 "$here/check_package.py" --hoist "$hoist" --work "$build/copies" $programs
