@@ -82,6 +82,14 @@ TEST(Comparison, ReportsEveryDifferingFieldInHex) {
   lifted.outcome = Outcome::Fault;
   EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()),
             "outcome native=exit lifted=fault");
+  // Both fault: the signals must agree (a #GP recorded as #DE is caught).
+  native.outcome = Outcome::Fault;
+  native.signal = SIGSEGV;
+  lifted = native;
+  EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()), "");
+  lifted.signal = SIGFPE;
+  EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()),
+            "signal native=SIGSEGV lifted=SIGFPE");
 }
 
 TEST(Comparison, ComparesVectorAndX87StateMaskingOnlyUnmodelledExceptionFlags) {

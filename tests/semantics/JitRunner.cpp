@@ -4,6 +4,7 @@
 
 #include "FaultGuard.h"
 #include "Support/Diagnostics.h"
+#include "hoist/Exception.h"
 #include "hoist/Lifter.h"
 #include "hoist/State.h"
 
@@ -209,7 +210,10 @@ bool JitRunner::run(const CpuState &in, RunResult &out, std::string &error) {
     out.outcome = Outcome::Unsupported;
     break;
   case ExitKind::Trap:
+    // The signal the kernel sends for the exception the lift recorded, compared with the
+    // native run's.
     out.outcome = Outcome::Fault;
+    out.signal = hoist_exception_signal(exitRecord.state.EXCEPTION);
     break;
   default:
     out.outcome = Outcome::Exit;
