@@ -106,6 +106,14 @@ public:
   llvm::Value *readConfiguration(HoistStateField field) {
     return registers_.loadConfiguration(ir, field);
   }
+  /// A State field that is no variable (a segment selector), loaded or stored right here:
+  /// the few instructions that touch one go to State directly instead of through SSA.
+  llvm::Value *readStateField(HoistStateField field) {
+    return registers_.loadConfiguration(ir, field);
+  }
+  void writeStateField(HoistStateField field, llvm::Value *value) {
+    ir.CreateStore(value, registers_.fieldPointer(field));
+  }
   llvm::Value *readFlag(Var flag) { return readVar(flag); }
   void writeFlag(Var flag, llvm::Value *value) { writeVar(flag, value); }
   void writeFlags(FlagOp op, llvm::Value *lhs, llvm::Value *rhs, llvm::Value *result,

@@ -35,6 +35,9 @@ int main(int argc, char **argv) {
     __asm__ volatile("fxsave (%0)" : : "r"(misaligned) : "memory");
   } else if (!strcmp(mode, "ldmxcsr")) { /* #GP: a reserved MXCSR bit */
     __asm__ volatile("ldmxcsr %0" : : "m"(reserved_mxcsr));
+  } else if (!strcmp(mode, "selector")) { /* #GP: a selector DS cannot take */
+    uint16_t selector = 0x1234;
+    __asm__ volatile("mov %0, %%ds" : : "r"(selector));
   } else {
     return 2;
   }
