@@ -173,7 +173,7 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
   // A faulting instruction changed nothing, so then every flag and register is defined.
   Undefined undefined = native.outcome == Outcome::Fault ? Undefined{} : undefinedEffects(instr, in);
   for (unsigned i = 0; i < 16; ++i)
-    if (!(undefined.registers & (1u << i)) && native.state.gpr[i] != lifted.state.gpr[i])
+    if ((native.state.gpr[i] ^ lifted.state.gpr[i]) & ~undefined.registerBits[i])
       out += llvm::formatv("{0} native={1:x} lifted={2:x}; ", GprNames[i], native.state.gpr[i],
                            lifted.state.gpr[i])
                  .str();

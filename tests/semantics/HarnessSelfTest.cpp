@@ -4,6 +4,7 @@
 #include "Assembler.h"
 #include "CodeLayout.h"
 #include "Comparison.h"
+#include "DecodeForm.h"
 #include "Decode/Decoder.h"
 #include "JitRunner.h"
 #include "NativeRunner.h"
@@ -20,17 +21,6 @@ using namespace hoist;
 using namespace hoist::test;
 
 namespace {
-
-Instr decodeForm(const std::string &text) {
-  Instr instr;
-  llvm::Expected<std::vector<uint8_t>> bytes = assemble(text);
-  EXPECT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
-  if (bytes) {
-    EXPECT_EQ(Decoder().decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
-              DecodeStatus::Ok);
-  }
-  return instr;
-}
 
 CpuState withCl(uint64_t rcx) {
   CpuState s{};
