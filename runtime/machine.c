@@ -3,6 +3,8 @@
  * faults, and instructions without semantics. */
 #include "Runtime.h"
 
+#include "hoist/Exception.h"
+
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,23 +53,20 @@ void __hoist_syscall(HoistState *state, void *memory, uint64_t address) {
   state->RAX = result;
 }
 
-static int faultSignal(uint64_t address) {
-  const uint8_t *code = (const uint8_t *)address;
-  if (!hoist_in_executable_segment(address))
+/* The signal the kernel sends for the fault lifted code stands for: the exception the lift
+ * recorded in State.EXCEPTION (include/hoist/Exception.h), except that code the lift found
+ * outside the program's executable segments would not have run at all (SIGSEGV). */
+static int faultSignal(const HoistState *state, uint64_t address) {
+  if (!hoist_in_executable_segment(address) &&
+      !(state->EXCEPTION == HOIST_EXCEPTION_BP && hoist_in_executable_segment(address - 1)))
     return SIGSEGV;
-  if (code[0] == 0x0f && code[1] == 0x0b)
-    return SIGILL;   /* ud2 */
-  if (code[0] == 0xf4)
-    return SIGSEGV;  /* hlt in user mode: #GP */
-  if (hoist_in_executable_segment(address - 1) && code[-1] == 0xcc)
-    return SIGTRAP;  /* int3 reports the address after it */
-  return SIGFPE;     /* the remaining lifted faults are divide errors */
+  return hoist_exception_signal(state->EXCEPTION);
 }
 
 /* A fault the original program would take: the same signal, with its default action. */
 void __hoist_trap(HoistState *state, void *memory, uint64_t address) {
-  (void)state, (void)memory;
-  int signal = faultSignal(address);
+  (void)memory;
+  int signal = faultSignal(state, address);
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = SIG_DFL;

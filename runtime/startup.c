@@ -7,6 +7,8 @@
 #endif
 #include "Runtime.h"
 
+#include "hoist/Selectors.h"
+
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -193,6 +195,7 @@ static void initialState(void) {
   hoist_initial_state.XCR0 = extendedFeatures();
   hoist_initial_state.MXCSR = 0x1f80;
   hoist_initial_state.FPU_CW = 0x37f;
+  hoist_read_selectors(&hoist_initial_state);   /* what mov r/m, Sreg reads */
 }
 
 /* The stack the kernel hands to _start: argc, argv, NULL, envp, NULL, an empty auxv. */

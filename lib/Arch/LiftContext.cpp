@@ -138,7 +138,7 @@ void LiftContext::store(llvm::Value *address, llvm::Value *value) {
 void LiftContext::trapIfMisaligned(llvm::Value *address, unsigned bytes) {
   llvm::Value *misaligned =
       ir.CreateICmpNE(ir.CreateAnd(address, ir.getInt64(bytes - 1)), ir.getInt64(0));
-  control_.trapIf(misaligned, ir.getInt64(instr_->address));
+  control_.trapIf(misaligned, ir.getInt64(instr_->address), HOIST_EXCEPTION_GP);
 }
 
 void LiftContext::push(llvm::Value *value) {

@@ -5,6 +5,7 @@
 #include "Arch/LiftBuilder.h"
 #include "Arch/RegisterFile.h"
 #include "Decode/Instr.h"
+#include "hoist/Exception.h"
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/IRBuilder.h>
@@ -29,10 +30,12 @@ public:
   virtual void ret(llvm::Value *target) = 0;
   /// The instruction faults or traps (ud2, int3, hlt, divide error): ends the path. `address`
   /// is the RIP the CPU reports: the instruction for a fault, the next one for a trap.
-  virtual void trap(llvm::Value *address) = 0;
+  /// `exception` goes to State.EXCEPTION, so a runtime raises the signal the kernel would.
+  virtual void trap(llvm::Value *address, HoistException exception) = 0;
   /// Faults when `condition` holds (a divide error, say) and goes on after it otherwise. The
   /// current block is split: the code a semantic emits next runs only when it did not fault.
-  virtual void trapIf(llvm::Value *condition, llvm::Value *address) = 0;
+  virtual void trapIf(llvm::Value *condition, llvm::Value *address,
+                      HoistException exception) = 0;
   /// Goes to `target` (a successor of this instruction) when `condition` holds and goes on
   /// with the rest of the instruction otherwise; splits the block like trapIf.
   virtual void branchIf(llvm::Value *condition, uint64_t target) = 0;
@@ -102,6 +105,14 @@ public:
   /// A State field of machine configuration (HOIST_FIELD_XCR0), loaded here.
   llvm::Value *readConfiguration(HoistStateField field) {
     return registers_.loadConfiguration(ir, field);
+  }
+  /// A State field that is no variable (a segment selector), loaded or stored right here:
+  /// the few instructions that touch one go to State directly instead of through SSA.
+  llvm::Value *readStateField(HoistStateField field) {
+    return registers_.loadConfiguration(ir, field);
+  }
+  void writeStateField(HoistStateField field, llvm::Value *value) {
+    ir.CreateStore(value, registers_.fieldPointer(field));
   }
   llvm::Value *readFlag(Var flag) { return readVar(flag); }
   void writeFlag(Var flag, llvm::Value *value) { writeVar(flag, value); }

@@ -1,5 +1,7 @@
 #include "Brighten/EmitObject.h"
 
+#include "Brighten/FreezeZeroExtensions.h"
+
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringMap.h>
@@ -34,6 +36,8 @@ llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, b
       llvm::CodeGenOptLevel::Default));
   module.setTargetTriple(triple);
   module.setDataLayout(machine->createDataLayout());
+  // LLVM 19's selection can drop a zero extension of a 32-bit value (FreezeZeroExtensions.h).
+  freezeZeroExtensions(module);
   llvm::legacy::PassManager passes;
   if (machine->addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::ObjectFile))
     return makeError("{0}: the host code generator cannot emit an object",

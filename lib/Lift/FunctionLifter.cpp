@@ -37,8 +37,8 @@ public:
   void jumpIndirect(llvm::Value *target) override;
   void call(llvm::Value *target, uint64_t returnAddress) override;
   void ret(llvm::Value *target) override;
-  void trap(llvm::Value *address) override;
-  void trapIf(llvm::Value *condition, llvm::Value *address) override;
+  void trap(llvm::Value *address, HoistException exception) override;
+  void trapIf(llvm::Value *condition, llvm::Value *address, HoistException exception) override;
   void branchIf(llvm::Value *condition, uint64_t target) override;
   void callRuntime(llvm::StringRef name) override;
   void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
@@ -67,6 +67,8 @@ private:
   void leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip, bool returns);
   void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
              bool returns);
+  /// leave() through __hoist_trap, with State.EXCEPTION set to `exception` first.
+  void leaveByTrap(RegisterFile::Block *block, llvm::Value *rip, HoistException exception);
   /// A call that returns to `returnAddress`: State written back, `callee` called, then the
   /// callee's RIP checked against the return address (see include/hoist/Lifter.h).
   void callAndCheckReturn(llvm::FunctionCallee callee, llvm::Value *rip, uint64_t returnAddress);
@@ -279,7 +281,7 @@ void FunctionLifter::finishBlock(Slot &slot) {
     input_.diagnostics.error("invalid-instruction", machine.endAddress,
                              formatAddress(machine.endAddress) + ": invalid instruction bytes " +
                                  llvm::StringRef(hex).rtrim().str() + "; lifted as __hoist_trap");
-    leave(slot.tail, Intrinsic::Trap, next, false);
+    leaveByTrap(slot.tail, next, HOIST_EXCEPTION_UD);
     return;
   }
   case MachineBlock::End::LeavesCode:
@@ -539,8 +541,15 @@ void FunctionLifter::ret(llvm::Value *target) {
   leave(current_->tail, llvm::FunctionCallee(), target, false);
 }
 
-void FunctionLifter::trap(llvm::Value *address) {
-  leave(current_->tail, Intrinsic::Trap, address, false);
+void FunctionLifter::trap(llvm::Value *address, HoistException exception) {
+  leaveByTrap(current_->tail, address, exception);
+}
+
+void FunctionLifter::leaveByTrap(RegisterFile::Block *block, llvm::Value *rip,
+                                 HoistException exception) {
+  LiftBuilder ir(registers_.basicBlock(block));
+  ir.CreateStore(ir.getInt8(exception), registers_.fieldPointer(HOIST_FIELD_EXCEPTION));
+  leave(block, Intrinsic::Trap, rip, false);
 }
 
 void FunctionLifter::continueUnless(llvm::Value *condition, llvm::BasicBlock *taken) {
@@ -561,7 +570,8 @@ void FunctionLifter::callRuntime(llvm::StringRef name) {
   leave(current_->tail, getRuntimeIntrinsic(module_, name), address, true);
 }
 
-void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
+void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address,
+                            HoistException exception) {
   uint64_t pc = ctx_.instr().address;
   auto *faultBB =
       llvm::BasicBlock::Create(context_, blockName("fault_", pc), &function_);
@@ -569,7 +579,7 @@ void FunctionLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
   registers_.addPredecessor(fault, current_->tail);
   registers_.seal(fault);
   continueUnless(condition, faultBB);
-  leave(fault, Intrinsic::Trap, address, false);
+  leaveByTrap(fault, address, exception);
   ctx_.setPosition(current_->tail, &ctx_.instr());
 }
 

@@ -1,6 +1,7 @@
 // Data movement (Zydis category DATAXFER and MISC's lea): mov, movzx, movsx, movsxd, lea,
 // xchg, movbe.
 #include "Semantics/Semantics.h"
+#include "Semantics/SegmentMove.h"
 
 namespace hoist {
 namespace {
@@ -10,8 +11,11 @@ bool isGprOrNotRegister(const Operand &operand) {
 }
 
 LiftStatus liftMov(LiftContext &ctx, const Instr &instr) {
+  for (unsigned i : {0u, 1u})
+    if (instr.op(i).isReg() && selectorField(instr.op(i).reg))
+      return liftSegmentMove(ctx, instr);
   if (!isGprOrNotRegister(instr.op(0)) || !isGprOrNotRegister(instr.op(1)))
-    return ctx.unsupported();   // segment and control registers
+    return ctx.unsupported();   // control and debug registers
   ctx.writeOperand(0, ctx.readOperand(1, ctx.operandBits(0)));
   return LiftStatus::Lifted;
 }

@@ -99,7 +99,7 @@ void trapIfReservedMxcsr(LiftContext &ctx, const Instr &instr, llvm::Value *mxcs
       ctx.ir.CreateICmpNE(ctx.ir.CreateAnd(mxcsr, ~MxcsrMask), ctx.ir.getInt32(0));
   if (condition)
     reserved = ctx.ir.CreateAnd(condition, reserved);
-  ctx.control().trapIf(reserved, ctx.ir.getInt64(instr.address));
+  ctx.control().trapIf(reserved, ctx.ir.getInt64(instr.address), HOIST_EXCEPTION_GP);
 }
 
 void noteEnvironmentLoad(LiftContext &ctx, const Instr &instr) {

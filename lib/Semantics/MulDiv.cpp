@@ -79,14 +79,14 @@ LiftStatus liftDivide(LiftContext &ctx, const Instr &instr) {
     fault = ir.CreateOr(fault, ir.CreateAnd(ir.CreateICmpEQ(dividend, minimum),
                                             ir.CreateICmpEQ(divisor, llvm::ConstantInt::getAllOnesValue(narrow))));
   }
-  ctx.control().trapIf(fault, here);
+  ctx.control().trapIf(fault, here, HOIST_EXCEPTION_DE);
 
   llvm::Value *quotient = IsSigned ? ir.CreateSDiv(dividend, wideDivisor) : ir.CreateUDiv(dividend, wideDivisor);
   llvm::Value *remainder = IsSigned ? ir.CreateSRem(dividend, wideDivisor) : ir.CreateURem(dividend, wideDivisor);
   llvm::Value *narrowQuotient = ir.CreateTrunc(quotient, narrow);
   // Stage 2: a quotient that does not fit the destination.
   llvm::Value *back = IsSigned ? ir.CreateSExt(narrowQuotient, wide) : ir.CreateZExt(narrowQuotient, wide);
-  ctx.control().trapIf(ir.CreateICmpNE(back, quotient), here);
+  ctx.control().trapIf(ir.CreateICmpNE(back, quotient), here, HOIST_EXCEPTION_DE);
 
   ctx.writeReg(pair.low, narrowQuotient);
   ctx.writeReg(pair.high, ir.CreateTrunc(remainder, narrow));

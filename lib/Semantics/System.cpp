@@ -6,15 +6,17 @@
 namespace hoist {
 namespace {
 
-/// ud2 and hlt (in user mode, #GP) fault: the CPU reports the instruction's own address.
+/// ud2 (#UD) and hlt (in user mode, #GP) fault: the CPU reports the instruction's own address.
 LiftStatus liftFault(LiftContext &ctx, const Instr &instr) {
-  ctx.control().trap(ctx.ir.getInt64(instr.address));
+  HoistException exception =
+      instr.mnemonic == ZYDIS_MNEMONIC_HLT ? HOIST_EXCEPTION_GP : HOIST_EXCEPTION_UD;
+  ctx.control().trap(ctx.ir.getInt64(instr.address), exception);
   return LiftStatus::Lifted;
 }
 
 /// int3 raises #BP, a trap: the CPU reports the address after it (SDM vol. 3, 6.5).
 LiftStatus liftBreakpoint(LiftContext &ctx, const Instr &instr) {
-  ctx.control().trap(ctx.ir.getInt64(instr.next()));
+  ctx.control().trap(ctx.ir.getInt64(instr.next()), HOIST_EXCEPTION_BP);
   return LiftStatus::Lifted;
 }
 

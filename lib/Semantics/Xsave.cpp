@@ -138,7 +138,7 @@ LiftStatus liftXrstor(LiftContext &ctx, const Instr &instr) {
         ir.CreateOr(ir.CreateOr(outside(components, r.xcr0), outside(xstateBv, components)),
                     nonzero(ir.CreateOr(reservedWords, laterWords)));
     control.trapIf(ir.CreateSelect(compacted, badCompacted, badStandard),
-                   ir.getInt64(instr.address));
+                   ir.getInt64(instr.address), HOIST_EXCEPTION_GP);
 
     llvm::Value *load = ir.CreateAnd(r.rfbm, xstateBv);
     llvm::Value *sse = bit(ctx, r.rfbm, Sse), *avx = bit(ctx, r.rfbm, Avx);

@@ -102,8 +102,11 @@ private:
 
   /// The runtime functions whose State effects are known (runtime/*.c), added to effects_.
   bool runtimeEffects(llvm::StringRef name) {
-    if (name == "__hoist_trap")
-      return true;   // ends the program: nothing after it reads State
+    if (name == "__hoist_trap") {   // ends the program; reads which exception it raises
+      effects_.own.reads.set(offsetof(HoistState, EXCEPTION),
+                             offsetof(HoistState, EXCEPTION) + sizeof(HoistState::EXCEPTION));
+      return true;
+    }
     if (name == "hoist_push_x87_result") {   // pushes on the x87 stack
       for (auto [offset, size] : {std::pair{offsetof(HoistState, ST), sizeof(HoistState::ST)},
                                   {offsetof(HoistState, FPU_SW), sizeof(HoistState::FPU_SW)},

@@ -115,7 +115,7 @@ std::string describeOutcome(const RunResult &run) {
     return "exit";
   case Outcome::Fault:
     if (run.signal == 0)
-      return "fault";   // __hoist_trap
+      return "fault";
     return llvm::formatv("fault ({0} at rip={1:x}, address {2:x})", signalName(run.signal),
                          run.state.rip, run.faultAddress)
         .str();
@@ -163,11 +163,17 @@ std::string compareRuns(const Instr &instr, const CpuState &in, const RunResult 
            "; ";
     if (lifted.outcome == Outcome::HostCrash)
       return out;   // the lifted state is whatever the crash left: nothing to compare
+  } else if (native.outcome == Outcome::Fault && native.signal != lifted.signal) {
+    // The exception the lift recorded must be the one the CPU raised (as the kernel reports
+    // it): a translated program dies of that signal.
+    out += llvm::formatv("signal native={0} lifted={1}; ", signalName(native.signal),
+                         signalName(lifted.signal))
+               .str();
   }
   // A faulting instruction changed nothing, so then every flag and register is defined.
   Undefined undefined = native.outcome == Outcome::Fault ? Undefined{} : undefinedEffects(instr, in);
   for (unsigned i = 0; i < 16; ++i)
-    if (!(undefined.registers & (1u << i)) && native.state.gpr[i] != lifted.state.gpr[i])
+    if ((native.state.gpr[i] ^ lifted.state.gpr[i]) & ~undefined.registerBits[i])
       out += llvm::formatv("{0} native={1:x} lifted={2:x}; ", GprNames[i], native.state.gpr[i],
                            lifted.state.gpr[i])
                  .str();

@@ -39,7 +39,9 @@ enum class Outcome {
 struct RunResult {
   Outcome outcome = Outcome::Exit;
   CpuState state{};         ///< at the exit, or at the faulting instruction
-  int signal = 0;           ///< Fault (native) and HostCrash: the signal number
+  /// Fault and HostCrash: the signal number; for a lifted Fault, the signal of the exception
+  /// State.EXCEPTION names (include/hoist/Exception.h)
+  int signal = 0;
   uint64_t faultAddress = 0;   ///< SIGSEGV/SIGBUS: the address accessed
 };
 

@@ -4,6 +4,7 @@
 #include "Assembler.h"
 #include "CodeLayout.h"
 #include "Comparison.h"
+#include "DecodeForm.h"
 #include "Decode/Decoder.h"
 #include "JitRunner.h"
 #include "NativeRunner.h"
@@ -20,17 +21,6 @@ using namespace hoist;
 using namespace hoist::test;
 
 namespace {
-
-Instr decodeForm(const std::string &text) {
-  Instr instr;
-  llvm::Expected<std::vector<uint8_t>> bytes = assemble(text);
-  EXPECT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
-  if (bytes) {
-    EXPECT_EQ(Decoder().decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
-              DecodeStatus::Ok);
-  }
-  return instr;
-}
 
 CpuState withCl(uint64_t rcx) {
   CpuState s{};
@@ -82,6 +72,14 @@ TEST(Comparison, ReportsEveryDifferingFieldInHex) {
   lifted.outcome = Outcome::Fault;
   EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()),
             "outcome native=exit lifted=fault");
+  // Both fault: the signals must agree (a #GP recorded as #DE is caught).
+  native.outcome = Outcome::Fault;
+  native.signal = SIGSEGV;
+  lifted = native;
+  EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()), "");
+  lifted.signal = SIGFPE;
+  EXPECT_EQ(compareRuns(andForm, in, native, lifted, nativeArena.data(), nativeArena.data()),
+            "signal native=SIGSEGV lifted=SIGFPE");
 }
 
 TEST(Comparison, ComparesVectorAndX87StateMaskingOnlyUnmodelledExceptionFlags) {

@@ -82,17 +82,45 @@ uint32_t hostMxcsrMask() {
   return mask;
 }
 
-bool modelChoosesOutcome(const Instr &instr, const CpuState &in, const RunResult &native,
-                         const RunResult &lifted, const uint8_t *nativeArena) {
+bool hostIsAmd() {
+  static const bool amd = [] {
+    uint32_t eax = 0, ebx, ecx, edx;
+    asm volatile("cpuid" : "+a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx));
+    char vendor[13] = {};
+    std::memcpy(vendor, &ebx, 4);
+    std::memcpy(vendor + 4, &edx, 4);
+    std::memcpy(vendor + 8, &ecx, 4);
+    return std::strcmp(vendor, "AuthenticAMD") == 0;
+  }();
+  return amd;
+}
+
+const char *modelChoiceRule(const Instr &instr, const CpuState &in, const RunResult &native,
+                            const RunResult &lifted, const uint8_t *nativeArena) {
   if (native.outcome != Outcome::Exit || lifted.outcome != Outcome::Fault)
-    return false;
+    return nullptr;
   if (std::optional<uint32_t> value = loadedMxcsr(instr, in, nativeArena)) {
     uint32_t hostOnly = hostMxcsrMask() & ~ModelledMxcsrMask;
-    return (*value & ~ModelledMxcsrMask) != 0 && (*value & ~ModelledMxcsrMask & ~hostOnly) == 0;
+    bool chosen =
+        (*value & ~ModelledMxcsrMask) != 0 && (*value & ~ModelledMxcsrMask & ~hostOnly) == 0;
+    return chosen ? "an MXCSR bit only the host defines" : nullptr;
   }
+  if (isSha(instr.mnemonic) && instr.op(1).kind == Operand::Kind::Mem &&
+      effectiveAddress(instr, instr.op(1), in) % 16 != 0)
+    return "a misaligned SHA operand the host reads";
+  return nullptr;
+}
+
+bool modelChoosesOutcome(const Instr &instr, const CpuState &in, const RunResult &native,
+                         const RunResult &lifted, const uint8_t *nativeArena) {
+  return modelChoiceRule(instr, in, native, lifted, nativeArena) != nullptr;
+}
+
+const char *whyModelChoosesOften(const Instr &instr) {
   if (isSha(instr.mnemonic) && instr.op(1).kind == Operand::Kind::Mem)
-    return effectiveAddress(instr, instr.op(1), in) % 16 != 0;
-  return false;
+    return "the state generator's memory operands are 16-byte aligned in 1 state of 16, and a "
+           "host without SHA's #GP (AMD's) runs the other 15";
+  return nullptr;
 }
 
 void acceptHostMxcsrMask(const uint8_t *nativeArea, uint8_t *liftedArea) {

@@ -14,11 +14,21 @@ namespace hoist::test {
 /// The host's MXCSR_MASK as fxsave stores it (0xffbf when the processor stores zero).
 uint32_t hostMxcsrMask();
 
+/// Whether the host is AMD's (cpuid's vendor "AuthenticAMD"), whose manual defines some
+/// results Intel's leaves undefined (bsf/bsr with a zero source).
+bool hostIsAmd();
+
 /// Whether a state where native and lifted outcomes differ shows a model's choice: an MXCSR
 /// value with a bit only this host defines (ldmxcsr, fxrstor, xrstor load it without #GP),
 /// or a misaligned SHA memory operand that this host reads without #GP.
 bool modelChoosesOutcome(const Instr &instr, const CpuState &in, const RunResult &native,
                          const RunResult &lifted, const uint8_t *nativeArena);
+/// The same, naming the rule that decides the state; nullptr where none does.
+const char *modelChoiceRule(const Instr &instr, const CpuState &in, const RunResult &native,
+                            const RunResult &lifted, const uint8_t *nativeArena);
+/// Why the host's model may decide more than 1% of the instruction's states, for the forms
+/// where that is expected; nullptr for every other (the harness then fails such a form).
+const char *whyModelChoosesOften(const Instr &instr);
 
 /// Copies into `lifted` what the host chose where the model decides: the MXCSR_MASK field of
 /// an fxsave/xsave area (`area` bytes into the arenas), if the host's mask only adds bits.

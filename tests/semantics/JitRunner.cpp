@@ -4,7 +4,9 @@
 
 #include "FaultGuard.h"
 #include "Support/Diagnostics.h"
+#include "hoist/Exception.h"
 #include "hoist/Lifter.h"
+#include "hoist/Selectors.h"
 #include "hoist/State.h"
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
@@ -49,6 +51,9 @@ uint64_t *gprFields(HoistState &s, unsigned i) {
 
 void toHoistState(const CpuState &in, HoistState &s) {
   std::memset(&s, 0, sizeof s);
+  // Read at each run: the native run of the same state reads them then (a native
+  // `mov ds, ax` of an earlier form may have changed DS or ES, which 64-bit addressing ignores).
+  hoist_read_selectors(&s);
   for (unsigned i = 0; i < 16; ++i)
     *gprFields(s, i) = in.gpr[i];
   s.RIP = in.rip;
@@ -209,7 +214,10 @@ bool JitRunner::run(const CpuState &in, RunResult &out, std::string &error) {
     out.outcome = Outcome::Unsupported;
     break;
   case ExitKind::Trap:
+    // The signal the kernel sends for the exception the lift recorded, compared with the
+    // native run's.
     out.outcome = Outcome::Fault;
+    out.signal = hoist_exception_signal(exitRecord.state.EXCEPTION);
     break;
   default:
     out.outcome = Outcome::Exit;

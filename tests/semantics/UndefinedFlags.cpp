@@ -39,13 +39,16 @@ uint32_t shiftUndefinedFlags(const Instr &instr, const CpuState &in) {
 /// A repeated string instruction with 32-bit addresses and a count of 0 runs no iteration.
 /// What happens to the upper halves of its pointer registers then differs between vendors:
 /// Intel's CPUs zero-extend ESI and EDI anyway, AMD's leave RSI and RDI alone; neither
-/// manual says. Lifted code leaves them, so the comparison leaves those registers out.
+/// manual says. Lifted code leaves them, so the comparison leaves out bits 32..63 of RSI and
+/// RDI; their low halves stay as they were on both.
 bool emptyRepeatWithShortAddresses(const Instr &instr, const CpuState &in, Undefined &out) {
   if (instr.category != ZYDIS_CATEGORY_STRINGOP || !instr.hasRepeatPrefix() ||
       instr.addressWidth != 32 || (in.gpr[1] & 0xffffffff) != 0)
     return false;
   constexpr unsigned Rsi = 6, Rdi = 7;
-  out.registers |= (1u << Rsi) | (1u << Rdi);
+  constexpr uint64_t UpperHalf = 0xffffffff00000000u;
+  out.registerBits[Rsi] |= UpperHalf;
+  out.registerBits[Rdi] |= UpperHalf;
   return true;
 }
 

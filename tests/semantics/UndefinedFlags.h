@@ -5,6 +5,7 @@
 #include "CpuState.h"
 #include "Decode/Instr.h"
 
+#include <array>
 #include <cstdint>
 
 namespace hoist::test {
@@ -12,7 +13,9 @@ namespace hoist::test {
 /// What the manual leaves undefined after one execution.
 struct Undefined {
   uint32_t flags = 0;       ///< RFLAGS mask (FlagCF ...)
-  uint16_t registers = 0;   ///< bit i: the whole value of GPR i (RAX=0 ... R15=15)
+  /// The bits of GPR i (RAX=0 ... R15=15) not compared: those the manuals leave undefined for
+  /// these inputs, or where the vendors define different results.
+  std::array<uint64_t, 16> registerBits{};
   /// MXCSR and x87 status word bits not compared: undefined, or not modelled by Hoist (the
   /// floating-point exception flags, docs/DESIGN.md "Floating-point exceptions").
   uint32_t mxcsr = 0;

@@ -16,9 +16,9 @@ uint64_t maskedCount(const Instr &instr, unsigned index, const CpuState &in) {
 /// SDM vol. 2, RCL/RCR/ROL/ROR: a masked count of 0 changes no flag; OF is undefined unless
 /// the masked count is 1 (the masked count, not rcl/rcr's count mod 9 or 17); CF is defined.
 /// SHLD/SHRD: a count of 0 changes nothing. A count above the operand size (16-bit operands
-/// only) leaves the destination and CF OF SF ZF AF PF undefined; a register destination is
-/// then masked whole, the finest Undefined::registers can say. Otherwise AF is undefined, and
-/// OF unless the count is 1. Zydis' static sets cannot say this, so they are replaced.
+/// only) leaves the destination and CF OF SF ZF AF PF undefined: of a register destination
+/// its low 16 bits, since a 16-bit write keeps bits 16..63. Otherwise AF is undefined, and OF
+/// unless the count is 1. Zydis' static sets cannot say this, so they are replaced.
 bool rotateUndefined(const Instr &instr, const CpuState &in, Undefined &out) {
   switch (instr.mnemonic) {
   case ZYDIS_MNEMONIC_ROL:
@@ -36,7 +36,7 @@ bool rotateUndefined(const Instr &instr, const CpuState &in, Undefined &out) {
     } else if (count > dest.bits) {
       out.flags = FlagCF | FlagOF | FlagSF | FlagZF | FlagAF | FlagPF;
       if (int index = dest.isReg() ? gprIndex(dest.reg) : -1; index >= 0)
-        out.registers |= uint16_t(1u << index);
+        out.registerBits[index] |= (uint64_t(1) << dest.bits) - 1;   // dest.bits is 16
     } else {
       out.flags = FlagAF | (count > 1 ? uint32_t(FlagOF) : 0u);
     }

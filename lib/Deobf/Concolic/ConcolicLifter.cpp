@@ -101,8 +101,10 @@ public:
   void jumpIndirect(llvm::Value *target) override;
   void call(llvm::Value *target, uint64_t returnAddress) override;
   void ret(llvm::Value *target) override;
-  void trap(llvm::Value *address) override;
-  void trapIf(llvm::Value *condition, llvm::Value *address) override;
+  void trap(llvm::Value *address, HoistException exception) override;
+  void trapIf(llvm::Value *condition, llvm::Value *address, HoistException exception) override;
+  /// leave() through __hoist_trap, with State.EXCEPTION set to `exception` first.
+  void leaveByTrap(RegisterFile::Block *block, llvm::Value *rip, HoistException exception);
   void branchIf(llvm::Value *condition, uint64_t target) override;
   void callRuntime(llvm::StringRef name) override;
   void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
@@ -751,7 +753,7 @@ void ConcolicLifter::liftInstance(Instance &instance) {
       diagnostics_.error("invalid-instruction", address,
                          formatAddress(address) + ": " + decodeStatusMessage(decoded->status) +
                              "; lifted as __hoist_trap");
-      leave(tail_, getIntrinsic(module_, Intrinsic::Trap), ctx_.ir.getInt64(address), false);
+      leaveByTrap(tail_, ctx_.ir.getInt64(address), HOIST_EXCEPTION_UD);
       break;
     }
     liftInstruction(decoded->instr);
@@ -1160,19 +1162,30 @@ void ConcolicLifter::keepUnwritten(const std::array<AbstractValue, Context::NumG
       ctx_.writeVar(gprVar(i), materializeKnown(ctx_.ir, before[i]));
 }
 
-void ConcolicLifter::trap(llvm::Value *address) {
+void ConcolicLifter::trap(llvm::Value *address, HoistException exception) {
   if (dead_)
     return;
-  leave(tail_, getIntrinsic(module_, Intrinsic::Trap), address, false);
+  leaveByTrap(tail_, address, exception);
 }
 
-void ConcolicLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
+void ConcolicLifter::leaveByTrap(RegisterFile::Block *block, llvm::Value *rip,
+                                 HoistException exception) {
+  llvm::BasicBlock *bb = registers_.basicBlock(block);
+  llvm::IRBuilder<> ir(bb);
+  if (llvm::Instruction *terminator = bb->getTerminator())
+    ir.SetInsertPoint(terminator);
+  ir.CreateStore(ir.getInt8(exception), registers_.fieldPointer(HOIST_FIELD_EXCEPTION));
+  leave(block, getIntrinsic(module_, Intrinsic::Trap), rip, false);
+}
+
+void ConcolicLifter::trapIf(llvm::Value *condition, llvm::Value *address,
+                            HoistException exception) {
   if (dead_)
     return;
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition)) {
     if (constant->isZero())
       return;
-    trap(address);
+    trap(address, exception);
     return becomeDead();
   }
   auto *faultBB = llvm::BasicBlock::Create(context_, blockName("fault_", ctx_.instr().address),
@@ -1181,7 +1194,7 @@ void ConcolicLifter::trapIf(llvm::Value *condition, llvm::Value *address) {
   registers_.addPredecessor(fault, tail_);
   registers_.seal(fault);
   continueUnless(condition, faultBB);
-  leave(fault, getIntrinsic(module_, Intrinsic::Trap), address, false);
+  leaveByTrap(fault, address, exception);
   ctx_.setPosition(tail_, &ctx_.instr());
 }
 
