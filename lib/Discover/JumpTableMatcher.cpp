@@ -154,6 +154,18 @@ std::optional<std::set<int64_t>> reachingConstants(const ExploredFunction &funct
   return constants;
 }
 
+/// Where a suffix of a path may begin to show a bound: a compare with a constant, or a read of
+/// memory (the index loaded, then compared or spilled and reloaded).
+bool mayStartABound(const Instr &instr) {
+  if ((instr.mnemonic == ZYDIS_MNEMONIC_CMP || instr.mnemonic == ZYDIS_MNEMONIC_SUB) &&
+      instr.op(1).isImm())
+    return true;
+  for (unsigned i = 0; i < instr.explicitCount; ++i)
+    if (instr.op(i).isMem() && !instr.op(i).isAgen && !instr.op(i).written)
+      return true;
+  return false;
+}
+
 std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
                                    const std::vector<const MachineBlock *> &path,
                                    const ExploredFunction *function,
@@ -332,24 +344,24 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
   std::optional<JumpTable> found;
   auto allPaths = paths.pathsTo(block);
   for (const auto &fullPath : allPaths) {
-    // The whole path first, then its suffixes, each from any instruction of its first block:
-    // where every way into a loop head sets the index to a constant (a state machine, an -O0
-    // loop over a variable in the frame), the index is a constant on every whole path, and
-    // only a suffix that starts at the range check, or at the load it checks, shows what
-    // bounds it. A bound on a suffix holds on the whole path.
+    // The whole path first, then its suffixes, each from its first block's start or from a
+    // compare or a load in it (mayStartABound): where every way into a loop head sets the
+    // index to a constant (a state machine, an -O0 loop over a variable in the frame), the
+    // index is a constant on every whole path, and only a suffix that starts at the range
+    // check, or at the load it checks, shows what bounds it. A bound on a suffix holds on the
+    // whole path.
     std::optional<JumpTable> table;
     for (size_t skip = 0; skip < fullPath.size() && !table; ++skip) {
       std::vector<const MachineBlock *> path(fullPath.begin() + skip, fullPath.end());
       table = matchPath(image, cache, path, nullptr, nullptr, options, 0, extent);
-      if (!table)   // again, with the constants that reach the path from further back
+      if (!table && skip == 0)   // again, with the constants that reach the path from further
         table = matchPath(image, cache, path, &function, &paths.predecessors(), options, 0,
-                          extent);
-      if (table && table->bySetOfValues() && skip > 0)
-        table.reset();   // the constants reaching a suffix: the fallback below weighs those
+                          extent);   // back (each costs a search per register: whole paths only)
       for (size_t first = 1; first < path.front()->instrs.size() && !table; ++first)
-        if (table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
-            table && table->bySetOfValues())
-          table.reset();
+        if (mayStartABound(*path.front()->instrs[first]))
+          if (table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
+              table && table->bySetOfValues())
+            table.reset();
     }
     if (!table)
       continue;

@@ -170,7 +170,8 @@ private:
   /// which nothing calls or points to (glibc's `_dl_relocate_static_pie`, an unused static
   /// function). The first instruction of a gap after its alignment filler (nop forms, int3) is
   /// accepted when it is 16-byte aligned, the alignment compilers give functions (an
-  /// unaligned gap is more likely unreachable code inside a function), when the code before it
+  /// unaligned gap is more likely unreachable code inside a function), or sets up a frame as
+  /// -O0 code does (setsUpAFrame; such code is not aligned), when the code before it
   /// ends in a ret or jmp or filler comes between (not the code right after a call the
   /// compiler did not know to be noreturn), when it is not inside
   /// an unwind range and does not follow code of a function with an unresolved indirect jmp
@@ -217,7 +218,8 @@ private:
         }
         uint64_t address = gapCursor_;
         gapCursor_ = nextExploredBlock(gapCursor_, end);
-        if (!closed || address % 16 != 0 || !mayStartFunction(image_, address) ||
+        if (!closed || (address % 16 != 0 && !setsUpAFrame(address)) ||
+            !mayStartFunction(image_, address) ||
             cfg_.registry.isFunctionStart(address) ||
             insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
@@ -230,6 +232,24 @@ private:
       }
     }
     return false;
+  }
+
+  /// `[endbr64;] push rbp; mov rbp, rsp`: the frame every function of gcc's and clang's -O0
+  /// code sets up first, which they do not align (sed's `ck_fdopen` right after the `ret` of
+  /// `ck_fopen`). Code inside a function does not do it again.
+  bool setsUpAFrame(uint64_t address) {
+    const DecodedAt *decoded = cache_->at(address);
+    if (decoded && decoded->status == DecodeStatus::Ok &&
+        decoded->instr.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
+      decoded = cache_->at(decoded->instr.next());
+    if (!decoded || decoded->status != DecodeStatus::Ok ||
+        decoded->instr.mnemonic != ZYDIS_MNEMONIC_PUSH || !decoded->instr.op(0).isReg() ||
+        decoded->instr.op(0).reg != ZYDIS_REGISTER_RBP)
+      return false;
+    const DecodedAt *next = cache_->at(decoded->instr.next());
+    return next && next->status == DecodeStatus::Ok && next->instr.mnemonic == ZYDIS_MNEMONIC_MOV &&
+           next->instr.op(0).isReg() && next->instr.op(0).reg == ZYDIS_REGISTER_RBP &&
+           next->instr.op(1).isReg() && next->instr.op(1).reg == ZYDIS_REGISTER_RSP;
   }
 
   /// Whether the code just before the gap at `address` belongs to a function with an indirect
