@@ -7,6 +7,7 @@
 #include "Deobf/Concolic/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
+#include "hoist/Program.h"   // resolveFunction: a --function argument, a name or a 0x address
 
 #include <llvm/Support/Error.h>
 
@@ -24,9 +25,6 @@ struct InputOptions {
 
 /// Loads the input named on the command line (ELF, PE, or a raw blob with --raw).
 llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input);
-
-/// A --function argument: a 0x address or a symbol name.
-llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec);
 
 /// Prints `error` as "hoist: <message>" on stderr and returns exit code 1.
 int reportFailure(llvm::Error error);
@@ -89,7 +87,6 @@ struct TranslateCommandOptions {
   bool allowUnsupported = false;
   bool verbose = false;
   std::string keepModule;   ///< also write the optimized module here
-  const char *argv0 = "";   ///< finds the runtime library next to hoist
 };
 
 /// `hoist translate`: the program lifted, optimized and linked into a new executable.

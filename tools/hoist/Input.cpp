@@ -1,7 +1,5 @@
 #include "Commands.h"
 
-#include "Support/Error.h"
-
 #include <llvm/Support/WithColor.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -11,18 +9,6 @@ llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input) {
   if (input.rawBase)
     return Image::loadRaw(input.path, *input.rawBase);
   return Image::load(input.path);
-}
-
-llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec) {
-  uint64_t address = 0;
-  if (spec.starts_with_insensitive("0x")) {
-    if (spec.getAsInteger(0, address))
-      return makeError("{0}: '{1}' is not a valid address", image.path(), spec);
-    return address;
-  }
-  if (std::optional<uint64_t> symbol = image.lookupSymbol(spec))
-    return *symbol;
-  return makeError("{0}: no function named '{1}'", image.path(), spec);
 }
 
 int reportFailure(llvm::Error error) {
