@@ -15,6 +15,7 @@ packages=(
   zlib1g-dev libbz2-dev liblzma-dev libsqlite3-dev libacl1-dev libpcre2-dev
   libselinux1-dev    # these libraries' headers join the prototype table too
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
+  pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
 )
 
 missing=()
