@@ -8,6 +8,7 @@
 #include "hoist/Diagnostics.h"
 #include "hoist/Image.h"
 #include "hoist/Lifter.h"
+#include "hoist/Optimize.h"
 #include "hoist/Options.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -36,6 +37,9 @@ struct LiftRequest {
   /// lifted concolically, then the MBA, opaque-predicate and unflattening passes in every
   /// optimization round (docs/DEOBFUSCATE.md).
   bool deobfuscate = false;
+  /// The caller's own function passes, run first in every round of the optimization's
+  /// fixpoint (and of brightening's), after deobfuscation's: OptimizeOptions::roundPasses.
+  std::vector<AddPasses> roundPasses;
   LiftOptions lift;        ///< budgets, the deadline, the verifier
 };
 

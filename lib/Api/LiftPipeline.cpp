@@ -72,8 +72,11 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
   if (llvm::Error error = liftFunctions(image, lifter, named, entries, steps, diagnostics, trace))
     return std::move(error);
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
-  FixpointExtras extras{.deobfuscate = steps.deobfuscationPasses,
-                        .deobfuscationStats = trace.passes};
+  FixpointExtras extras;
+  if (steps.deobfuscationPasses)
+    extras.roundPasses.push_back(deobfuscationRoundPasses(trace.passes));
+  extras.roundPasses.insert(extras.roundPasses.end(), steps.roundPasses.begin(),
+                            steps.roundPasses.end());
   if (steps.brighten) {
     PhaseTimer timer(trace.profile, "brighten");
     if (llvm::Expected<BrightenReport> report =
@@ -87,8 +90,7 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
       reportTimeBudgetExhausted(diagnostics, "optimization skipped");
     } else {
       OptimizeOptions options{.level = steps.optLevel};
-      options.deobfuscate = extras.deobfuscate;
-      options.deobfuscationStats = extras.deobfuscationStats;
+      options.roundPasses = extras.roundPasses;
       optimizeModule(*module, &image, options);
     }
   }

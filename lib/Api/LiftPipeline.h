@@ -26,6 +26,7 @@ struct LiftSteps {
   std::optional<CallingConvention> brighten;
   std::optional<DeobfuscateOptions> concolic;   ///< the named functions, lifted concolically
   bool deobfuscationPasses = false;
+  std::vector<AddPasses> roundPasses;   ///< the caller's own, after deobfuscation's
 };
 
 /// Where the pipeline reports what the CLI writes out; each may be null.

@@ -72,6 +72,7 @@ llvm::Expected<LiftedProgram> liftProgram(const Image &image, llvm::LLVMContext 
     steps.concolic = DeobfuscateOptions{};
     steps.deobfuscationPasses = true;
   }
+  steps.roundPasses = request.roundPasses;
   Lifter lifter(image, context, diagnostics, request.lift);
   std::vector<uint64_t> entries = lifter.discover(*named, request.all);
   llvm::Expected<std::unique_ptr<llvm::Module>> module =

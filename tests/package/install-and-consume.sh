@@ -3,7 +3,7 @@
 # prefix, then examples/consumer configured against it with -DCMAKE_PREFIX_PATH, built and run
 # on the example binary; the same program compiled from `pkg-config --cflags --libs hoist`; the
 # installed hoist's --version; and `hoist translate` from the prefix, which must find the
-# runtime installed next to it.
+# runtime installed next to it; and the installed Python module, when there is one.
 #   install-and-consume.sh BUILD_DIR SOURCE_DIR CXX EXAMPLE_ELF WORK_DIR
 set -euo pipefail
 build=$1 source=$2 cxx=$3 example=$4 work=$5
@@ -37,6 +37,17 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 "$work/lift-function-pc" "$example" add3 2> /dev/null | grep -q '^define .*@fn_'
 
 "$prefix/bin/hoist" --version | grep -q '^Hoist [0-9]'
+
+# The installed Python module (when the build has one) loads the installed libhoist.so.
+module=$(find "$prefix" -name 'hoist.cpython-*.so' -print -quit)
+if [[ -n $module ]]; then
+  PYTHONPATH=$(dirname "$module") /usr/bin/python3 -c '
+import os, sys, hoist
+assert "define" in hoist.load(sys.argv[1]).lift("add3").ir
+mapped = {line.split()[-1] for line in open("/proc/self/maps") if "libhoist.so" in line}
+assert mapped and all(m.startswith(os.path.realpath(sys.argv[2])) for m in mapped), mapped
+' "$example" "$libdir"
+fi
 # The installed hoist finds the installed runtime (the build tree's is not on its way).
 "$prefix/bin/hoist" translate "$example" -o "$work/example.translated" -O1
 "$example" > "$work/original.out"

@@ -4,6 +4,7 @@ files. Paths come from the environment ctest sets (tests/python/CMakeLists.txt).
 import os
 import re
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -181,3 +182,13 @@ def test_threads_lift_at_once():
         thread.join()
     assert sorted(results) == sorted(names)
     assert all("define" in r.ir for r in results.values())
+
+
+def test_example_script_prints_cfg_and_brightened_ir():
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python",
+                          "cfg_and_ir.py")
+    run = subprocess.run([sys.executable, script, EXAMPLE_ELF, "classify"],
+                         capture_output=True, text=True, check=True)
+    assert re.search(r"^; function classify at 0x[0-9a-f]+ ", run.stdout, re.M)
+    assert re.search(r"^;   block 0x[0-9a-f]+-0x[0-9a-f]+ -> ", run.stdout, re.M)
+    assert re.search(r"^define .*i32 @classify\(i32", run.stdout, re.M)
