@@ -16,6 +16,7 @@ packages=(
   libselinux1-dev    # these libraries' headers join the prototype table too
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
   pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
+  python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster
 )
 
 missing=()
