@@ -1,6 +1,6 @@
 """scripts/corpus-dask.py on a LocalCluster: a dozen binaries, a malformed one and one that
 hits its time limit; every record written, the bad ones reported once, a rerun skipping what is
-done and a run cut short resuming. Paths come from tests/corpus/CMakeLists.txt."""
+done and a run cut short resuming. Paths come from tests/python/CMakeLists.txt."""
 import importlib.util
 import json
 import os
