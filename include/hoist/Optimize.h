@@ -32,7 +32,7 @@ struct OptimizeOptions {
   /// Hoist's cleanup: the callers plug theirs in here (deobfuscation's MBA, opaque-predicate
   /// and unflattening passes, lib/Deobf/Passes/DeobfPasses.h; brightening's PromoteStack; a
   /// library user's own). A group always runs, and the round counts what it changes.
-  std::vector<AddPasses> roundPasses;
+  std::vector<AddPasses> roundPasses = {};
   /// When set, the fixpoint rounds optimize only the functions it accepts (brightening's
   /// probes of one call-graph SCC) and leave the others as they are, and the report counts
   /// only their instructions; -O2/-O3 still run on the whole module.

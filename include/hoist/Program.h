@@ -28,7 +28,7 @@ enum class Brightening { None, FromFormat, SysV, Win64 };
 struct LiftRequest {
   /// Entries to lift; empty (and not `all`): `main` where a symbol names it, else the entry
   /// point. resolveFunction() turns a name or "0x..." into an entry.
-  std::vector<uint64_t> functions;
+  std::vector<uint64_t> functions = {};
   bool all = false;        ///< every function program discovery finds
   bool callees = true;     ///< also lift what lifted code calls, transitively
   unsigned optLevel = 0;   ///< 0 to 3 (include/hoist/Optimize.h)
@@ -39,7 +39,7 @@ struct LiftRequest {
   bool deobfuscate = false;
   /// The caller's own function passes, run first in every round of the optimization's
   /// fixpoint (and of brightening's), after deobfuscation's: OptimizeOptions::roundPasses.
-  std::vector<AddPasses> roundPasses;
+  std::vector<AddPasses> roundPasses = {};
   LiftOptions lift;        ///< budgets, the deadline, the verifier
 };
 

@@ -23,10 +23,11 @@ struct LiftSteps {
   bool all = false;            ///< the functions were discovered, not named: a failure is a diagnostic
   bool callees = true;
   unsigned optLevel = 0;
-  std::optional<CallingConvention> brighten;
-  std::optional<DeobfuscateOptions> concolic;   ///< the named functions, lifted concolically
+  std::optional<CallingConvention> brighten = std::nullopt;
+  /// The named functions, lifted concolically.
+  std::optional<DeobfuscateOptions> concolic = std::nullopt;
   bool deobfuscationPasses = false;
-  std::vector<AddPasses> roundPasses;   ///< the caller's own, after deobfuscation's
+  std::vector<AddPasses> roundPasses = {};   ///< the caller's own, after deobfuscation's
 };
 
 /// Where the pipeline reports what the CLI writes out; each may be null.

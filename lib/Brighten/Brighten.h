@@ -22,7 +22,7 @@ class Image;
 /// `hoist lift --deobfuscate` plugs in the deobfuscation passes (deobfuscationRoundPasses,
 /// lib/Deobf/Passes/DeobfPasses.h), a library user its own (LiftRequest::roundPasses).
 struct FixpointExtras {
-  std::vector<AddPasses> roundPasses;
+  std::vector<AddPasses> roundPasses = {};
 };
 
 struct BrightenReport {
