@@ -15,6 +15,8 @@ packages=(
   zlib1g-dev libbz2-dev liblzma-dev libsqlite3-dev libacl1-dev libpcre2-dev
   libselinux1-dev    # these libraries' headers join the prototype table too
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
+  pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
+  python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster
 )
 
 missing=()

@@ -20,22 +20,23 @@ class PassBuilder;
 namespace hoist {
 
 class Image;
-class DeobfuscationPassStats;
+
+/// Adds function passes to a pass manager: the plug-in point of the fixpoint rounds
+/// (OptimizeOptions::roundPasses).
+using AddPasses = std::function<void(llvm::FunctionPassManager &)>;
 
 struct OptimizeOptions {
   unsigned level = 2;              ///< 0 to 3, as -O0 to -O3
   unsigned maxFixpointRounds = 8;  ///< budget: cleanup rounds before giving up
-  /// Adds passes that run first in every fixpoint round (brightening's PromoteStack).
-  std::function<void(llvm::FunctionPassManager &)> addRoundPasses = nullptr;
+  /// Passes that run first in every fixpoint round, one group after the other, each before
+  /// Hoist's cleanup: the callers plug theirs in here (deobfuscation's MBA, opaque-predicate
+  /// and unflattening passes, lib/Deobf/Passes/DeobfPasses.h; brightening's PromoteStack; a
+  /// library user's own). A group always runs, and the round counts what it changes.
+  std::vector<AddPasses> roundPasses = {};
   /// When set, the fixpoint rounds optimize only the functions it accepts (brightening's
   /// probes of one call-graph SCC) and leave the others as they are, and the report counts
   /// only their instructions; -O2/-O3 still run on the whole module.
   std::function<bool(const llvm::Function &)> selectFunctions = nullptr;
-  /// Runs the deobfuscation passes (lib/Deobf/Passes: MBA, opaque predicates, unflattening) first in
-  /// every fixpoint round; they count what they did per function in `deobfuscationStats`
-  /// when it is set.
-  bool deobfuscate = false;
-  DeobfuscationPassStats *deobfuscationStats = nullptr;
   /// Registers function analyses before LLVM's own (translation's alias analysis of calls
   /// between lifted functions, lib/Translate/LiftedCallEffects.h).
   std::function<void(llvm::PassBuilder &, llvm::FunctionAnalysisManager &)> registerAnalyses =

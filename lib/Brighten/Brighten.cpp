@@ -59,9 +59,8 @@ std::optional<uint64_t> liftedAddress(const llvm::Function &function) {
 void simplify(llvm::Module &module, const Image &image, const FixpointExtras &extras,
               std::function<bool(const llvm::Function &)> select = nullptr) {
   OptimizeOptions options{.level = 1};
-  options.deobfuscate = extras.deobfuscate;
-  options.deobfuscationStats = extras.deobfuscationStats;
-  options.addRoundPasses = [&image](llvm::FunctionPassManager &passes) {
+  options.roundPasses = extras.roundPasses;
+  options.roundPasses.push_back([&image](llvm::FunctionPassManager &passes) {
     passes.addPass(PromoteStackPass());
     passes.addPass(SplitStackPass());
     passes.addPass(ImageDataPass(image));
@@ -69,7 +68,7 @@ void simplify(llvm::Module &module, const Image &image, const FixpointExtras &ex
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
     // is out of the stack (-O1 has no CVP).
     passes.addPass(llvm::CorrelatedValuePropagationPass());
-  };
+  });
   options.selectFunctions = std::move(select);
   optimizeModule(module, &image, options);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Brighten/CallingConvention.h"
+#include "hoist/Optimize.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
@@ -15,14 +16,13 @@
 namespace hoist {
 
 class DiagnosticSink;
-class DeobfuscationPassStats;
 class Image;
 
-/// What brightening's fixpoints run besides their own passes: `hoist lift --deobfuscate`
-/// adds the deobfuscation passes (OptimizeOptions::deobfuscate).
+/// What brightening's fixpoints run besides their own passes, before them in each round:
+/// `hoist lift --deobfuscate` plugs in the deobfuscation passes (deobfuscationRoundPasses,
+/// lib/Deobf/Passes/DeobfPasses.h), a library user its own (LiftRequest::roundPasses).
 struct FixpointExtras {
-  bool deobfuscate = false;
-  DeobfuscationPassStats *deobfuscationStats = nullptr;
+  std::vector<AddPasses> roundPasses = {};
 };
 
 struct BrightenReport {

@@ -2,7 +2,6 @@
 // the order one fixpoint round runs them.
 #include "Passes/Passes.h"
 #include "Passes/CachedCaptureAA.h"
-#include "Deobf/Passes/DeobfPasses.h"
 
 namespace hoist {
 
@@ -28,19 +27,6 @@ void registerHoistPasses(llvm::PassBuilder &builder, const Image *image) {
         }
         if (name == "dead-state-stores") {
           passes.addPass(DeadStateStoresPass());
-          return true;
-        }
-        // The deobfuscation passes (lib/Deobf/Passes), which the pipeline runs with --deobfuscate.
-        if (name == "simplify-mba") {
-          passes.addPass(SimplifyMbaPass());
-          return true;
-        }
-        if (name == "fold-opaque-predicates") {
-          passes.addPass(FoldOpaquePredicatesPass());
-          return true;
-        }
-        if (name == "unflatten") {
-          passes.addPass(UnflattenPass());
           return true;
         }
         return false;

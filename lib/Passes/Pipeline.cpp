@@ -10,7 +10,6 @@
 // round before changed. The budget bounds the cost on code that keeps oscillating.
 #include "hoist/Optimize.h"
 #include "Passes/Passes.h"
-#include "Deobf/Passes/DeobfPasses.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
@@ -149,14 +148,9 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
   auto roundPasses = [&](CleanupRound which) {
     llvm::FunctionPassManager round;
     versions->startRound();
-    if (options.deobfuscate) {
-      llvm::FunctionPassManager deobfuscation;
-      addDeobfuscationPasses(deobfuscation, options.deobfuscationStats);
-      round.addPass(SkipUnchangedPass(std::move(deobfuscation), versions, /*alwaysRun=*/true));
-    }
-    if (options.addRoundPasses) {
+    for (const AddPasses &addPasses : options.roundPasses) {
       llvm::FunctionPassManager added;
-      options.addRoundPasses(added);
+      addPasses(added);
       round.addPass(SkipUnchangedPass(std::move(added), versions, /*alwaysRun=*/true));
     }
     addCleanupRound(round, image, which, versions, changedInRound);

@@ -1,4 +1,4 @@
-#include "Translate/Translate.h"
+#include "hoist/Translate.h"
 
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
@@ -15,6 +15,7 @@
 #include "Translate/UnexpectedReturns.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
+#include "Translate/RuntimeLocation.h"
 #include "Translate/StatePointers.h"
 #include "Translate/Refusals.h"
 #include "hoist/Lifter.h"
@@ -104,6 +105,14 @@ void inlineLiftedCallsMore() {
 
 llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,
                                                  DiagnosticSink &diagnostics) {
+  // Found first: a missing runtime fails the translation before its long work, not after.
+  std::string runtimeLibrary = options.runtimeLibrary;
+  if (runtimeLibrary.empty()) {
+    llvm::Expected<std::string> found = findTranslateRuntime();
+    if (!found)
+      return found.takeError();
+    runtimeLibrary = std::move(*found);
+  }
   auto linked = Image::load(options.input);
   if (!linked)
     return linked.takeError();
@@ -213,7 +222,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   llvm::FileRemover removeObject(object);
   if (llvm::Error error = writeObjectForThisCpu(*module, object))
     return error;
-  if (llvm::Error error = linkTranslatedProgram(options.compiler, object, options.runtimeLibrary,
+  if (llvm::Error error = linkTranslatedProgram(options.compiler, object, runtimeLibrary,
                                                 program.neededLibraries, options.output))
     return error;
   return report;

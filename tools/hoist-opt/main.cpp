@@ -5,6 +5,7 @@
 //   hoist-opt in.ll -O2 --report                               the pipeline of `hoist lift -O2`
 //   hoist-opt in.ll --image BIN -passes=fold-image-loads       with the binary's read-only bytes
 //   hoist-opt in.ll --raw --base 0x1000 --image code.bin ...   with a raw blob at a base
+#include "Deobf/Passes/DeobfPasses.h"
 #include "Passes/Passes.h"
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
@@ -48,6 +49,8 @@ int fail(const llvm::Twine &message) {
 
 llvm::Error runPipeline(llvm::Module &module, const hoist::Image *image) {
   hoist::PassSetup setup(image);
+  // The deobfuscation passes are not the pipeline's; they plug in from above, here by name.
+  hoist::registerDeobfuscationPasses(setup.builder);
   llvm::ModulePassManager passes;
   if (llvm::Error error = setup.builder.parsePassPipeline(passes, Passes))
     return error;

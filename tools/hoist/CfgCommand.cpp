@@ -213,10 +213,13 @@ int runCfg(const CfgCommandOptions &options) {
     request.roots.push_back(*address);
   }
   if (request.roots.empty() && !request.all) {
-    llvm::Expected<uint64_t> root = defaultFunction(image);
-    if (!root)
-      return reportFailure(root.takeError());
-    request.roots.push_back(*root);
+    noteDefaultFunction(image);
+    uint64_t root = defaultFunction(image).address;
+    if (!image.isExecutable(root))
+      return reportFailure(makeError("{0}: no main and no executable entry point; use "
+                                     "--function or --all",
+                                     image.path()));
+    request.roots.push_back(root);
   }
 
   DiagnosticSink diagnostics;

@@ -7,6 +7,7 @@
 #include "Deobf/Concolic/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
+#include "hoist/Program.h"   // resolveFunction: a --function argument, a name or a 0x address
 
 #include <llvm/Support/Error.h>
 
@@ -25,13 +26,9 @@ struct InputOptions {
 /// Loads the input named on the command line (ELF, PE, or a raw blob with --raw).
 llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input);
 
-/// A --function argument: a 0x address or a symbol name.
-llvm::Expected<uint64_t> resolveFunction(const Image &image, llvm::StringRef spec);
-
-/// The function a command works on when none is named: `main` (by its symbol, or in a stripped
-/// ELF program the first argument of __libc_start_main), else the entry point. Says on stderr
-/// which one it took and how it was found, unless `quiet`.
-llvm::Expected<uint64_t> defaultFunction(const Image &image, bool quiet = false);
+/// Says on stderr which function a command without --function takes (defaultFunction,
+/// Program.h) when no symbol names it main.
+void noteDefaultFunction(const Image &image);
 
 /// Prints `error` as "hoist: <message>" on stderr and returns exit code 1.
 int reportFailure(llvm::Error error);
@@ -94,7 +91,6 @@ struct TranslateCommandOptions {
   bool allowUnsupported = false;
   bool verbose = false;
   std::string keepModule;   ///< also write the optimized module here
-  const char *argv0 = "";   ///< finds the runtime library next to hoist
 };
 
 /// `hoist translate`: the program lifted, optimized and linked into a new executable.

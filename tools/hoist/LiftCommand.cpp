@@ -5,19 +5,15 @@
 #include "ImportRecords.h"
 #include "ParallelLift.h"
 
-#include "Brighten/Brighten.h"
+#include "Api/LiftPipeline.h"
 #include "Brighten/EmitObject.h"
-#include "Deobf/Passes/DeobfPasses.h"
-#include "Deobf/Concolic/ConcolicLifter.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 #include "hoist/Lifter.h"
-#include "hoist/Optimize.h"
+#include "hoist/Program.h"
 
 #include <llvm/Bitcode/BitcodeWriter.h>
-#include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/raw_ostream.h>
@@ -30,24 +26,12 @@ namespace {
 llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
                                                       const std::vector<std::string> &specs,
                                                       bool all) {
-  std::vector<uint64_t> addresses;
-  for (const std::string &spec : specs) {
-    llvm::Expected<uint64_t> address = resolveFunction(image, spec);
-    if (!address)
-      return address.takeError();
-    addresses.push_back(*address);
-  }
-  if (addresses.empty() && !all) {
-    llvm::Expected<uint64_t> main = defaultFunction(image);
-    if (!main)
-      return main.takeError();
-    addresses.push_back(*main);
-  }
-  for (uint64_t address : addresses)
-    if (!image.isExecutable(address))
-      return makeError("{0}: address {1} is not in an executable section", image.path(),
-                       formatAddress(address));
-  return addresses;
+  llvm::Expected<std::vector<uint64_t>> addresses = resolveFunctions(image, specs);
+  if (!addresses)
+    return addresses.takeError();
+  if (addresses->empty() && !all)
+    noteDefaultFunction(image);
+  return requestedFunctions(image, *addresses, all);
 }
 
 /// A function named by an IFUNC symbol (strlen in the C library) is at its resolver's address,
@@ -86,14 +70,6 @@ void followIfuncs(const Image &image, const std::vector<std::string> &specs,
               .str());
     }
   }
-}
-
-void optimize(llvm::Module &module, unsigned level, const Image &image,
-              const FixpointExtras &extras) {
-  OptimizeOptions options{.level = level};
-  options.deobfuscate = extras.deobfuscate;
-  options.deobfuscationStats = extras.deobfuscationStats;
-  optimizeModule(module, &image, options);
 }
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
@@ -222,66 +198,21 @@ int runLift(const LiftCommandOptions &options) {
     return 0;
   }
   std::vector<DeobfuscationStats> deobfuscated;
-  {
-    auto scope = profile.time("lift");
-    if (options.deobfuscate)
-      for (uint64_t address : *selected) {
-        llvm::Expected<DeobfuscationStats> stats = deobfuscateFunction(
-            lifter.module(), *image, address, *options.deobfuscate, diagnostics);
-        if (!stats)
-          return reportFailure(stats.takeError());
-        deobfuscated.push_back(*stats);
-      }
-    for (size_t i = 0; i < addresses.size(); ++i) {
-      uint64_t address = addresses[i];
-      if (options.budgets.pastDeadline()) {
-        reportTimeBudgetExhausted(diagnostics, "lifting stopped after " + std::to_string(i) +
-                                                   " of " + std::to_string(addresses.size()) +
-                                                   " functions");
-        break;
-      }
-      llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
-      if (lifted)
-        continue;
-      // A function the user named must lift; one that discovery found is reported and left
-      // out (calls to it become runtime calls), and the rest of the module is still emitted.
-      bool named = std::find(selected->begin(), selected->end(), address) != selected->end();
-      if (named && !options.all)
-        return reportFailure(lifted.takeError());
-      diagnostics.error("lift-failed", address,
-                        llvm::toString(lifted.takeError()) +
-                            "; calls to it are runtime calls (__hoist_call)");
-    }
-    if (options.callees)
-      lifter.liftCallees();
-  }
-  std::unique_ptr<llvm::Module> module = lifter.takeModule();
   DeobfuscationPassStats deobfuscationStats;
-  FixpointExtras extras{.deobfuscate = options.deobfuscatePasses,
-                        .deobfuscationStats = &deobfuscationStats};
-  if (!options.brighten.empty()) {
-    auto scope = profile.time("brighten");
-    CallingConvention convention = options.brighten == "default"
-                                       ? defaultCallingConvention(image->format())
-                                       : *parseCallingConvention(options.brighten);
-    if (llvm::Expected<BrightenReport> report =
-            brightenModule(*module, *image, convention, diagnostics, extras);
-        !report)
-      return reportFailure(report.takeError());
-  }
-  {
-    auto scope = profile.time("optimize");
-    if (options.optLevel && options.budgets.pastDeadline())
-      reportTimeBudgetExhausted(diagnostics, "optimization skipped");
-    else
-      optimize(*module, options.optLevel, *image, extras);
-  }
-  // takeModule verified the lifted module when brightening or optimizing (liftOptionsFor);
-  // only those change it.
-  bool changed = options.optLevel > 0 || !options.brighten.empty();
-  if (changed && llvm::verifyModule(*module, &llvm::errs()))
-    return reportFailure(makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)",
-                                   image->path()));
+  LiftSteps steps{.all = options.all,
+                  .callees = options.callees,
+                  .optLevel = options.optLevel,
+                  .concolic = options.deobfuscate,
+                  .deobfuscationPasses = options.deobfuscatePasses};
+  if (!options.brighten.empty())
+    steps.brighten = options.brighten == "default" ? defaultCallingConvention(image->format())
+                                                   : *parseCallingConvention(options.brighten);
+  llvm::Expected<std::unique_ptr<llvm::Module>> lifted =
+      liftDiscovered(*image, lifter, *selected, addresses, steps, diagnostics,
+                     {.profile = &profile, .concolic = &deobfuscated, .passes = &deobfuscationStats});
+  if (!lifted)
+    return reportFailure(lifted.takeError());
+  std::unique_ptr<llvm::Module> module = std::move(*lifted);
 
   {
     auto scope = profile.time("emit");

@@ -2,6 +2,7 @@
 #include "DeobfuscationRecords.h"
 
 #include "Deobf/Concolic/ConcolicLifter.h"
+#include "Deobf/Passes/DeobfPasses.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 #include "hoist/Optimize.h"
@@ -93,9 +94,9 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   outcome.stats = lifter.stats();
   std::unique_ptr<llvm::Module> module = lifter.takeUnfinishedModule();
   OptimizeOptions optimize{.level = options.optLevel};
-  optimize.deobfuscate = options.deobfuscatePasses;
   DeobfuscationPassStats passStats;
-  optimize.deobfuscationStats = &passStats;
+  if (options.deobfuscatePasses)
+    optimize.roundPasses.push_back(deobfuscationRoundPasses(&passStats));
   optimizeModule(*module, &image, optimize);
   outcome.deobfuscation = deobfuscationRecords(
       deobfuscated, options.deobfuscatePasses ? &passStats : nullptr, *module, image);

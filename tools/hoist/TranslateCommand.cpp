@@ -2,30 +2,12 @@
 #include "Commands.h"
 
 #include "Support/Diagnostics.h"
-#include "Translate/Translate.h"
+#include "hoist/Translate.h"
 
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace hoist {
-namespace {
-
-/// The runtime library: $HOIST_TRANSLATE_RUNTIME, else the one this hoist was built with,
-/// else next to the hoist executable.
-std::string runtimeLibrary(const char *argv0) {
-  if (std::optional<std::string> path = llvm::sys::Process::GetEnv("HOIST_TRANSLATE_RUNTIME"))
-    return *path;
-  if (llvm::sys::fs::exists(HOIST_TRANSLATE_RUNTIME))
-    return HOIST_TRANSLATE_RUNTIME;
-  std::string self = llvm::sys::fs::getMainExecutable(argv0, (void *)&runtimeLibrary);
-  llvm::SmallString<256> beside(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(beside, llvm::sys::path::filename(HOIST_TRANSLATE_RUNTIME));
-  return std::string(beside);
-}
-
-} // namespace
 
 int runTranslate(const TranslateCommandOptions &options) {
   TranslateOptions translate;
@@ -34,7 +16,6 @@ int runTranslate(const TranslateCommandOptions &options) {
   translate.optLevel = options.optLevel;
   translate.allowUnsupported = options.allowUnsupported;
   translate.keepModule = options.keepModule;
-  translate.runtimeLibrary = runtimeLibrary(options.argv0);
   if (std::optional<std::string> compiler = llvm::sys::Process::GetEnv("CC"))
     translate.compiler = *compiler;
   DiagnosticSink diagnostics;

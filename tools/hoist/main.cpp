@@ -2,6 +2,7 @@
 #include "Commands.h"
 
 #include "Support/TimeBudget.h"
+#include "hoist/Version.h"
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
@@ -137,6 +138,13 @@ cl::opt<bool> StatsSweep("sweep",
                                   "instructions reachable from known entries"),
                          cl::sub(StatsCmd));
 
+/// `hoist --version`: Hoist's own version, then the LLVM and Zydis it runs with.
+void printVersion(raw_ostream &out) {
+  out << "Hoist " << HOIST_VERSION_STRING << "\n"
+      << "  LLVM " << hoist::llvmVersion() << "\n"
+      << "  Zydis " << hoist::zydisVersion() << "\n";
+}
+
 int usageError(const Twine &message) {
   errs() << "hoist: " << message << "\n";
   return 2;
@@ -147,6 +155,7 @@ int usageError(const Twine &message) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions({&InputCategory});
+  cl::SetVersionPrinter(printVersion);
 
   std::string parseErrors;
   raw_string_ostream errorStream(parseErrors);
@@ -239,7 +248,6 @@ int main(int argc, char **argv) {
     options.allowUnsupported = AllowUnsupported;
     options.keepModule = KeepModule;
     options.verbose = TranslateVerbose;
-    options.argv0 = argv[0];
     return hoist::runTranslate(options);
   }
   if (CfgCmd) {

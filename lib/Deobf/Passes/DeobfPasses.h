@@ -1,8 +1,11 @@
 // The deobfuscation passes of `hoist lift --deobfuscate` (docs/DEOBFUSCATE.md), one per
 // file, each undoing one kind of protection in lifted (and usually brightened) IR: MBA
 // expressions, opaque predicates, flattened control flow. They run in every round of the
-// optimization fixpoint (lib/Passes/Pipeline.cpp) when OptimizeOptions::deobfuscate is set.
+// optimization fixpoint (lib/Passes/Pipeline.cpp) when the caller plugs them in
+// (deobfuscationRoundPasses): the pipeline itself does not know them.
 #pragma once
+
+#include "hoist/Optimize.h"
 
 #include <llvm/IR/PassManager.h>
 #include <llvm/Support/JSON.h>
@@ -11,6 +14,10 @@
 #include <map>
 #include <mutex>
 #include <string>
+
+namespace llvm {
+class PassBuilder;
+}
 
 namespace hoist {
 
@@ -72,5 +79,13 @@ private:
 
 /// Adds the three passes, in the order a fixpoint round runs them.
 void addDeobfuscationPasses(llvm::FunctionPassManager &passes, DeobfuscationPassStats *stats);
+
+/// The three passes as a group of the optimization's fixpoint rounds
+/// (OptimizeOptions::roundPasses), counting what they do in `stats` when it is set.
+AddPasses deobfuscationRoundPasses(DeobfuscationPassStats *stats);
+
+/// Their names for textual pipelines (`hoist-opt -passes=simplify-mba`): simplify-mba,
+/// fold-opaque-predicates, unflatten.
+void registerDeobfuscationPasses(llvm::PassBuilder &builder);
 
 } // namespace hoist

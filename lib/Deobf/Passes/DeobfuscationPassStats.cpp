@@ -29,12 +29,4 @@ std::map<std::string, DeobfuscationCounts> DeobfuscationPassStats::byFunction() 
   return byFunction_;
 }
 
-void addDeobfuscationPasses(llvm::FunctionPassManager &passes, DeobfuscationPassStats *stats) {
-  // Arithmetic first: a simplified MBA can make a predicate's shape plain; folded predicates
-  // leave the dispatcher only the real edges to thread.
-  passes.addPass(SimplifyMbaPass(stats));
-  passes.addPass(FoldOpaquePredicatesPass(stats));
-  passes.addPass(UnflattenPass(stats));
-}
-
 } // namespace hoist

@@ -2,7 +2,7 @@
 // functions) and what it refuses, on the image tests' binaries (tests/unit/image/data).
 #include "Translate/ElfProgram.h"
 #include "Translate/Refusals.h"
-#include "Translate/Translate.h"
+#include "hoist/Translate.h"
 #include "hoist/Image.h"
 
 #include <llvm/BinaryFormat/ELF.h>

@@ -1,6 +1,6 @@
 // `hoist translate`: a dynamically linked x86-64 ELF executable lifted whole, optimized and
 // linked with the translation runtime (runtime/) into a new executable that behaves the same.
-// See docs/TRANSLATE.md.
+// See docs/TRANSLATE.md; the runtime is found as Translate/RuntimeLocation.h says.
 #pragma once
 
 #include <llvm/Support/Error.h>
@@ -29,7 +29,9 @@ struct TranslateOptions {
   std::string output;
   unsigned optLevel = 2;
   bool allowUnsupported = false;     ///< translate despite refusals (they become warnings)
-  std::string runtimeLibrary;        ///< libhoist_translate_runtime.a
+  /// libhoist_translate_runtime.a; empty: where findTranslateRuntime() finds it
+  /// (Translate/RuntimeLocation.h).
+  std::string runtimeLibrary;
   std::string compiler = "cc";       ///< links the output
   std::string keepModule;            ///< also write the optimized module (.ll) here
 };

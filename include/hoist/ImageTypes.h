@@ -1,0 +1,60 @@
+// What an Image lists: its format, sections, symbols, imports and exports (hoist/Image.h).
+// Standard C++ only, so that code compiled apart from LLVM (the Python module's bindings) can
+// use them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hoist {
+
+enum class ImageFormat { Elf, Pe, Raw };
+const char *imageFormatName(ImageFormat format);
+
+struct Section {
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;        ///< size in memory
+  uint64_t fileOffset = 0;
+  uint64_t fileSize = 0;    ///< bytes backed by the file; the rest of `size` reads as zero
+  bool readable = false;
+  bool writable = false;
+  bool executable = false;
+  bool mapped = true;       ///< false for ELF sections without SHF_ALLOC: listed, at no address
+};
+
+struct Symbol {
+  enum class Kind { Function, Object, Other };
+  enum class Source { Static, Dynamic, Coff };
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;
+  Kind kind = Kind::Other;
+  Source source = Source::Static;
+  /// An ELF IFUNC (STT_GNU_IFUNC): `address` is its resolver's, a function the dynamic linker
+  /// calls at load time to choose the implementation (strlen's for the CPU it runs on).
+  bool indirect = false;
+};
+
+/// An imported function or object. For ELF, `slotAddress` is the GOT slot its relocation fills
+/// and `stubAddress` the PLT entry that jumps through it; for PE, `slotAddress` is the IAT slot
+/// and `stubAddress` the `jmp *[slot]` thunk a COFF symbol names (mingw), if any.
+struct Import {
+  std::string name;             ///< symbol name, or "#<ordinal>" for a PE import by ordinal
+  std::string library;          ///< DLL name (PE) or empty (ELF does not bind symbols to libraries)
+  uint64_t slotAddress = 0;
+  std::optional<uint64_t> stubAddress;
+  /// ELF: the file's own definition of the symbol, when it defines it. A shared library
+  /// built with -fPIC calls its own exported functions through its PLT, so that another
+  /// library can interpose them; without interposition the call reaches this address.
+  std::optional<uint64_t> definedAt;
+};
+
+struct Export {
+  std::string name;
+  uint64_t address = 0;         ///< 0 for a forwarder
+  std::string forwarder;        ///< "OTHER.dll.Name" for a PE forwarder, else empty
+};
+
+} // namespace hoist

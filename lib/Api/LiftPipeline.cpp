@@ -1,0 +1,105 @@
+#include "Api/LiftPipeline.h"
+
+#include "Brighten/Brighten.h"
+#include "Support/Error.h"
+#include "Support/TimeBudget.h"
+#include "hoist/Optimize.h"
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+
+namespace hoist {
+namespace {
+
+/// Times a phase when there is a profile to time it for.
+class PhaseTimer {
+public:
+  PhaseTimer(PhaseProfile *profile, const char *phase) {
+    if (profile)
+      scope_.emplace(*profile, phase);
+  }
+
+private:
+  std::optional<PhaseProfile::Scope> scope_;
+};
+
+llvm::Error liftFunctions(const Image &image, Lifter &lifter, const std::vector<uint64_t> &named,
+                          const std::vector<uint64_t> &entries, const LiftSteps &steps,
+                          DiagnosticSink &diagnostics, LiftTrace trace) {
+  PhaseTimer timer(trace.profile, "lift");
+  if (steps.concolic)
+    for (uint64_t address : named) {
+      llvm::Expected<DeobfuscationStats> stats =
+          deobfuscateFunction(lifter.module(), image, address, *steps.concolic, diagnostics);
+      if (!stats)
+        return stats.takeError();
+      if (trace.concolic)
+        trace.concolic->push_back(*stats);
+    }
+  for (size_t i = 0; i < entries.size(); ++i) {
+    uint64_t address = entries[i];
+    if (lifter.options().pastDeadline()) {
+      reportTimeBudgetExhausted(diagnostics, "lifting stopped after " + std::to_string(i) +
+                                                 " of " + std::to_string(entries.size()) +
+                                                 " functions");
+      break;
+    }
+    llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
+    if (lifted)
+      continue;
+    // A function the user named must lift; one that discovery found is reported and left
+    // out (calls to it become runtime calls), and the rest of the module is still emitted.
+    bool isNamed = std::find(named.begin(), named.end(), address) != named.end();
+    if (isNamed && !steps.all)
+      return lifted.takeError();
+    diagnostics.error("lift-failed", address,
+                      llvm::toString(lifted.takeError()) +
+                          "; calls to it are runtime calls (__hoist_call)");
+  }
+  if (steps.callees)
+    lifter.liftCallees();
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &named,
+               const std::vector<uint64_t> &entries, const LiftSteps &steps,
+               DiagnosticSink &diagnostics, LiftTrace trace) {
+  if (llvm::Error error = liftFunctions(image, lifter, named, entries, steps, diagnostics, trace))
+    return std::move(error);
+  std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  FixpointExtras extras;
+  if (steps.deobfuscationPasses)
+    extras.roundPasses.push_back(deobfuscationRoundPasses(trace.passes));
+  extras.roundPasses.insert(extras.roundPasses.end(), steps.roundPasses.begin(),
+                            steps.roundPasses.end());
+  if (steps.brighten) {
+    PhaseTimer timer(trace.profile, "brighten");
+    if (llvm::Expected<BrightenReport> report =
+            brightenModule(*module, image, *steps.brighten, diagnostics, extras);
+        !report)
+      return report.takeError();
+  }
+  {
+    PhaseTimer timer(trace.profile, "optimize");
+    if (steps.optLevel && lifter.options().pastDeadline()) {
+      reportTimeBudgetExhausted(diagnostics, "optimization skipped");
+    } else {
+      OptimizeOptions options{.level = steps.optLevel};
+      options.roundPasses = extras.roundPasses;
+      optimizeModule(*module, &image, options);
+    }
+  }
+  // takeModule verified the lifted module when brightening or optimizing (the lifter's
+  // options say so for both); only those change it.
+  bool changed = steps.optLevel > 0 || steps.brighten;
+  if (changed && llvm::verifyModule(*module, &llvm::errs()))
+    return makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)", image.path());
+  return std::move(module);
+}
+
+} // namespace hoist
