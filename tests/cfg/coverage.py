@@ -33,8 +33,9 @@ DIRECT_JMP = re.compile(r"^jmp\s+([0-9a-f]+) <")
 
 class Emitted(list):
     """[(address, text)] in address order, with the start addresses of the functions whose
-    own code never returns (`never_returning`)."""
+    own code never returns (`never_returning`) and of every function (`starts`)."""
     never_returning = frozenset()
+    starts = frozenset()
 
 
 def exits(emitted_instructions, i):
@@ -73,6 +74,7 @@ def emitted(elf, instructions):
               if sym["type"] == 2 and sym["shndx"] != 0 and sym["size"]
               and elf.executable(sym["value"])}
     result = Emitted(emitted_in(ranges, instructions))
+    result.starts = frozenset(start for start, _ in ranges)
     addresses = sorted(instructions)
     result.never_returning = frozenset(
         start for start, end in ranges
@@ -150,7 +152,10 @@ def check(emitted_instructions, cfg):
             continue
         starts_run = (last_block is not None and last_block[1] == address
                       and address not in last_block[2])
-        if in_dead_run or (starts_run and exits(emitted_instructions, i - 1)):
+        # Dead code belongs to the function of the call: it ends where another one starts.
+        another_function = address in getattr(emitted_instructions, "starts", ())
+        if not another_function and (in_dead_run or
+                                     (starts_run and exits(emitted_instructions, i - 1))):
             # Up to the dead code's own jmp or ret; only filler may follow uncovered.
             filler += 1
             in_dead_run = not re.match(r"^(ret|jmp)\b", text)
