@@ -76,8 +76,14 @@ struct FormCompletion {
   }
 };
 
+/// A form may leave this many states to the host's model whatever its number of states: the
+/// MXCSR forms skip up to 40 in 10,000 (0.4%), so a run of 50 states (the sanitizer build's)
+/// sees 1 or 2 of them by chance; 6 or more at that rate is about one run in ten million.
+constexpr uint64_t SkippedByChance = 5;
+
 /// Says how many of a form's states the host's model decided, and by which rule; more than 1%
-/// fails the form unless HostModel says why that is expected for it.
+/// (and more than SkippedByChance) fails the form unless HostModel says why that is expected
+/// for it.
 void reportSkipped(const std::string &form, const Instr &instr, unsigned states,
                    uint64_t skipped, const char *rule) {
   if (skipped == 0)
@@ -86,7 +92,7 @@ void reportSkipped(const std::string &form, const Instr &instr, unsigned states,
   std::printf("%s: %llu of %u states skipped (%s)%s%s\n", form.c_str(),
               static_cast<unsigned long long>(skipped), states, rule,
               expected ? ", expected: " : "", expected ? expected : "");
-  EXPECT_TRUE(expected || skipped * 100 <= states)
+  EXPECT_TRUE(expected || skipped * 100 <= states || skipped <= SkippedByChance)
       << form << ": the host's model decides " << skipped << " of " << states
       << " states (" << rule << "), more than 1%, and the form is not listed in HostModel.cpp";
 }
