@@ -34,7 +34,7 @@ llvm::Expected<std::vector<uint64_t>> resolveFunctions(const Image &image,
 DefaultFunction defaultFunction(const Image &image) {
   InstructionCache cache(image);
   if (std::optional<MainFunction> main = findMainFunction(image, cache))
-    return {main->address, main->how == "the symbol main",
+    return {main->address, main->bySymbol,
             "main at " + formatAddress(main->address) + ", " + main->how};
   return {image.entryPoint(), false,
           "the entry point " + formatAddress(image.entryPoint()) +

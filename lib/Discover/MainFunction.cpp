@@ -1,19 +1,12 @@
 #include "Discover/MainFunction.h"
 
+#include "Discover/FunctionExplorer.h"
+
 namespace hoist {
 namespace {
 
 constexpr unsigned MaxInstructions = 64;   // _start is about 15; musl's _start_c about 10
 
-/// The import a call or jmp reaches directly: through its slot (`call [rip+GOT]`) or a stub.
-const Import *importReached(const Image &image, const Instr &instr) {
-  const Operand &target = instr.op(0);
-  if (target.isMem() && target.base == ZYDIS_REGISTER_RIP && target.index == ZYDIS_REGISTER_NONE)
-    return image.importAtSlot(instr.next() + static_cast<uint64_t>(target.disp));
-  if (target.isImm())
-    return image.importAtStub(instr.next() + target.imm);
-  return nullptr;
-}
 
 /// The constant an instruction writes to rdi/edi, if it writes one.
 std::optional<uint64_t> constantIntoRdi(const Instr &instr) {
@@ -51,12 +44,18 @@ std::optional<uint64_t> mainPassedFrom(const Image &image, InstructionCache &cac
     bool isCall = instr.category == ZYDIS_CATEGORY_CALL;
     bool isJump = instr.mnemonic == ZYDIS_MNEMONIC_JMP;
     if (isCall || isJump) {
-      if (const Import *import = importReached(image, instr);
+      bool throughSlot = false;
+      std::optional<uint64_t> reached = directTarget(instr, &throughSlot);
+      if (!reached)
+        return std::nullopt;
+      // The import reached through its slot (`call [rip+GOT]`) or its stub.
+      if (const Import *import =
+              throughSlot ? image.importAtSlot(*reached) : image.importAtStub(*reached);
           import && import->name == "__libc_start_main")
         return rdi && image.isExecutable(*rdi) ? rdi : std::nullopt;
-      if (!instr.op(0).isImm())
+      if (throughSlot)
         return std::nullopt;
-      uint64_t target = instr.next() + instr.op(0).imm;
+      uint64_t target = *reached;
       if (isJump)
         address = target;   // a tail call: its code is the rest of this path
       else if (depth > 0)
@@ -84,11 +83,12 @@ std::optional<uint64_t> mainPassedFrom(const Image &image, InstructionCache &cac
 
 std::optional<MainFunction> findMainFunction(const Image &image, InstructionCache &cache) {
   if (std::optional<uint64_t> main = image.lookupSymbol("main"))
-    return MainFunction{*main, "the symbol main"};
+    return MainFunction{*main, true, "the symbol main"};
   if (image.format() != ImageFormat::Elf || !image.isExecutable(image.entryPoint()))
     return std::nullopt;
   if (std::optional<uint64_t> main = mainPassedFrom(image, cache, image.entryPoint(), 1))
-    return MainFunction{*main, "the first argument the entry point passes to __libc_start_main"};
+    return MainFunction{*main, false,
+                        "the first argument the entry point passes to __libc_start_main"};
   return std::nullopt;
 }
 

@@ -12,6 +12,7 @@ namespace hoist {
 
 struct MainFunction {
   uint64_t address = 0;
+  bool bySymbol = false;   ///< a symbol names it main
   /// How it was found, for the user: "the symbol main", "the first argument _start passes to
   /// __libc_start_main".
   std::string how;

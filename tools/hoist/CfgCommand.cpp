@@ -213,8 +213,7 @@ int runCfg(const CfgCommandOptions &options) {
     request.roots.push_back(*address);
   }
   if (request.roots.empty() && !request.all) {
-    noteDefaultFunction(image);
-    uint64_t root = defaultFunction(image).address;
+    uint64_t root = takeDefaultFunction(image);
     if (!image.isExecutable(root))
       return reportFailure(makeError("{0}: no main and no executable entry point; use "
                                      "--function or --all",

@@ -26,9 +26,9 @@ struct InputOptions {
 /// Loads the input named on the command line (ELF, PE, or a raw blob with --raw).
 llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input);
 
-/// Says on stderr which function a command without --function takes (defaultFunction,
-/// Program.h) when no symbol names it main.
-void noteDefaultFunction(const Image &image);
+/// The function a command without --function takes (defaultFunction, Program.h); says on
+/// stderr which one when no symbol names it main.
+uint64_t takeDefaultFunction(const Image &image);
 
 /// Prints `error` as "hoist: <message>" on stderr and returns exit code 1.
 int reportFailure(llvm::Error error);

@@ -13,10 +13,11 @@ llvm::Expected<std::unique_ptr<Image>> loadInput(const InputOptions &input) {
   return Image::load(input.path);
 }
 
-void noteDefaultFunction(const Image &image) {
+uint64_t takeDefaultFunction(const Image &image) {
   DefaultFunction taken = defaultFunction(image);
   if (!taken.bySymbol && image.isExecutable(taken.address))
     llvm::errs() << "hoist: note: no --function given: " << taken.how << "\n";
+  return taken.address;
 }
 
 int reportFailure(llvm::Error error) {

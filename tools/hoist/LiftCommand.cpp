@@ -30,7 +30,7 @@ llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
   if (!addresses)
     return addresses.takeError();
   if (addresses->empty() && !all)
-    noteDefaultFunction(image);
+    addresses->push_back(takeDefaultFunction(image));   // found once, and said so
   return requestedFunctions(image, *addresses, all);
 }
 
