@@ -13,6 +13,7 @@
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
 #include "Brighten/SplitStack.h"
+#include "Brighten/StackProtector.h"
 #include "Lift/CallTargets.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Image.h"
@@ -115,6 +116,11 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
       inputs.push_back({argument.field, 0, builder.CreateZExt(bits, builder.getInt64Ty())});
     }
   }
+  // The signature probe let the FS base through only to load the stack protector's guard
+  // (readSignatureProbe): the thread pointer, which the x86-64 TLS ABI stores at %fs:0, reaches
+  // the same guard in the recompiled program. Loaded only where used: the optimizer deletes it.
+  if (convention == CallingConvention::SysV)
+    inputs.push_back({HOIST_FIELD_FS_BASE, 0, loadThreadPointer(builder)});
   llvm::Expected<llvm::AllocaInst *> state =
       emitLocalFrameCall(builder, flat, inputs, stackArguments, convention);
   if (!state)
@@ -188,6 +194,8 @@ private:
 llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees,
                                            bool everyImportSlot) {
   llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
+  if (checksTheStackGuardInRax(lifted, image_))
+    flat->addFnAttr(GuardCheckInRaxAttribute);
   replaceImportSlotLoads(*flat, image_, everyImportSlot);
   rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
   return flat;

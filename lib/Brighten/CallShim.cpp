@@ -241,10 +241,16 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   std::vector<llvm::Type *> parameters;
   for (CType argument : known.arguments)
     parameters.push_back(typeOf(context, argument));
-  return declareLibraryCallee(
+  std::variant<KnownCallee, std::string> callee = declareLibraryCallee(
       module, name, library,
       llvm::FunctionType::get(typeOf(context, known.result), parameters, false), *signature,
       convention);
+  // The lifted call is followed by the return check and the next instruction's code, which
+  // the function may not even contain (gcc puts `call __stack_chk_fail` last): the attribute
+  // lets the optimizer end the path at the call, as the compiler did.
+  if (auto *declared = std::get_if<KnownCallee>(&callee); declared && known.noReturn)
+    declared->function->setDoesNotReturn();
+  return callee;
 }
 
 std::variant<KnownCallee, std::string> inferredLibraryCallee(llvm::Module &module,

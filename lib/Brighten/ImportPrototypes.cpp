@@ -70,6 +70,7 @@ std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
     return "returns a long double, vector, struct or 128-bit integer, which brightening does "
            "not pass";
   prototype.result = *result;
+  prototype.noReturn = library->isNoReturn();
   for (const AbiType &parameter : library->parameters()) {
     std::optional<CType> argument = cTypeOf(parameter, library->convention, true);
     if (!argument)

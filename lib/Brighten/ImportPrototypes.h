@@ -20,6 +20,7 @@ enum class CType { Void, Int, Long, Pointer, Double, Float };
 struct ImportPrototype {
   CType result = CType::Void;
   std::vector<CType> arguments;
+  bool noReturn = false; ///< declared noreturn: the code after a call of it is unreachable
 };
 
 /// The prototype of the library function `name` imported from `dll` (empty for an ELF

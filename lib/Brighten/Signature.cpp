@@ -6,6 +6,7 @@
 #include "Brighten/LaneFlow.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
+#include "Brighten/StackProtector.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/STLExtras.h>
@@ -538,6 +539,8 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameterTypes, false),
       llvm::GlobalValue::InternalLinkage, flat.getName() + ".probe", module);
   probe->addFnAttr(BrightenedAttribute);
+  if (flat.hasFnAttribute(GuardCheckInRaxAttribute))
+    probe->addFnAttr(GuardCheckInRaxAttribute);
 
   // The sink only touches memory nobody else can see: it keeps the values alive without
   // keeping the local stack alive.
@@ -678,8 +681,14 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
           .str();
     if (reg.field == HOIST_FIELD_RAX)
       return std::string("reads rax before writing it, which is not an argument register");
+    // The brightened function finds the guard through its own thread pointer
+    // (defineBrightened), which the x86-64 Linux ABI keeps at %fs:0.
+    if (reg.field == HOIST_FIELD_FS_BASE && convention == CallingConvention::SysV &&
+        readsOnlyTheStackGuard(argument))
+      continue;
     if (reg.field == HOIST_FIELD_FS_BASE || reg.field == HOIST_FIELD_GS_BASE)
-      return llvm::formatv("reads the {0} (thread-local storage or a stack protector)",
+      return llvm::formatv("reads the {0} for thread-local storage (only the stack "
+                           "protector's guard at %fs:0x28 is the recompiled program's too)",
                            registerName(reg))
           .str();
     auto *position = llvm::find(argumentRegisters, reg.field);
@@ -705,6 +714,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
       llvm::find_if(registers, [](const ProbeRegister &reg) {
         return reg.field == HOIST_FIELD_YMM && reg.element == 0;
       }) - registers.begin());
+  const llvm::Argument *fsBaseIn = probe.getArg(
+      llvm::find_if(registers, [](const ProbeRegister &reg) {
+        return reg.field == HOIST_FIELD_FS_BASE;
+      }) - registers.begin());
+  bool guardCheckInRax = probe.hasFnAttribute(GuardCheckInRaxAttribute);
   unsigned bits = 0, floatResultBits = 0;
   // XMM0's low lane is the result when it holds a floating-point scalar and RAX is unchanged,
   // clobbered by a call, or the same bits (gcc -O0 moves a double result through RAX: movq
@@ -726,8 +740,10 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
     const llvm::Value *rax = call->getArgOperand(0);
     const llvm::Value *xmm0 = call->getArgOperand(1);
-    // Poison: a call clobbered RAX (its callee returns in XMM0 or nothing).
-    bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax);
+    // Poison: a call clobbered RAX (its callee returns in XMM0 or nothing). A guard check in
+    // RAX clobbers it as well.
+    bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax) ||
+                        (guardCheckInRax && isLeftByTheGuardCheck(rax, *fsBaseIn));
     if (rax != raxIn && !raxClobbered) {
       raxWritten = true;
       const llvm::Value *source = stripViews(rax);

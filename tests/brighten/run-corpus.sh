@@ -4,8 +4,9 @@
 # functions to b_<name>, links it with driver.c and the original object, and runs the driver.
 # A mingw build (compiler "mingw") is brightened for Win64 and its originals run natively
 # through pe-loader.c and ms_abi function pointers.
-# Usage: run-corpus.sh HOIST WORKDIR [compiler:level ...]
-#        (default: gcc, clang-19 and mingw, O0-O3; scripts/brighten-quality.sh measures the IR)
+# Usage: run-corpus.sh HOIST WORKDIR [compiler[+hardened]:level ...]
+#        (default: gcc, clang-19 and mingw, O0-O3, and gcc and clang-19 hardened at O0 and O2;
+#        scripts/brighten-quality.sh measures the IR)
 # CORPUS_CFLAGS adds compiler flags (the deobfuscation test loads its obfuscator plugin this
 # way) and HOIST_FLAGS adds flags to the lift (--deobfuscate=passes). LIFT_IR=1 lifts to
 # brightened.ll and compiles that with clang-19 (the deobfuscation test counts its
@@ -20,8 +21,9 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
-  configs=(gcc:O0 gcc:O1 gcc:O2 gcc:O3)
-  command -v clang-19 >/dev/null && configs+=(clang-19:O0 clang-19:O1 clang-19:O2 clang-19:O3)
+  configs=(gcc:O0 gcc:O1 gcc:O2 gcc:O3 gcc+hardened:O0 gcc+hardened:O2)
+  command -v clang-19 >/dev/null &&
+    configs+=(clang-19:O0 clang-19:O1 clang-19:O2 clang-19:O3 clang-19+hardened:O0 clang-19+hardened:O2)
   command -v x86_64-w64-mingw32-gcc >/dev/null && configs+=(mingw:O0 mingw:O1 mingw:O2 mingw:O3)
 fi
 mkdir -p "$work"
@@ -36,10 +38,17 @@ pe_imports="strlen strcmp memset abs sqrt"
 status=0
 for config in "${configs[@]}"; do
   cc=${config%%:*} level=${config##*:}
-  dir=$work/$cc-$level
+  dir=$work/${cc/+/-}-$level
   mkdir -p "$dir"
   # Calls to libc stay calls (-fno-builtin): they are what brightening turns into calls by name.
-  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none ${CORPUS_CFLAGS:-}"
+  flags="-$level -fno-builtin -fno-stack-protector -fcf-protection=none"
+  # "+hardened": Debian's hardening flags (dpkg-buildflags): the stack protector's guard read
+  # through %fs and __stack_chk_fail, CET's endbr64, _FORTIFY_SOURCE's checked calls, PIE.
+  if [ "${cc%+hardened}" != "$cc" ]; then
+    cc=${cc%+hardened}
+    flags="-$level -fno-builtin -fstack-protector-strong -fstack-clash-protection -fcf-protection -D_FORTIFY_SOURCE=2 -fPIE"
+  fi
+  flags="$flags ${CORPUS_CFLAGS:-}"
   pe=0
   case $cc in
   gcc) flags="$flags -fno-tree-loop-distribute-patterns" ;;

@@ -1,0 +1,85 @@
+#include "Brighten/StackProtector.h"
+
+#include "Decode/Decoder.h"
+#include "Decode/Instr.h"
+#include "hoist/Image.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+
+namespace hoist {
+namespace {
+
+/// glibc's `tcbhead_t.stack_guard`, which gcc and clang compile in as %fs:0x28.
+constexpr uint64_t StackGuardOffset = 0x28;
+/// LLVM's X86 address space of FS-relative pointers (`__seg_fs`).
+constexpr unsigned FsAddressSpace = 257;
+
+bool isStackGuardOperand(const Operand &operand) {
+  return operand.isMem() && operand.segment == ZYDIS_REGISTER_FS &&
+         operand.base == ZYDIS_REGISTER_NONE && operand.index == ZYDIS_REGISTER_NONE &&
+         operand.disp == static_cast<int64_t>(StackGuardOffset);
+}
+
+/// Whether `pointer` is inttoptr(fsBase + 0x28).
+bool isStackGuardAddress(const llvm::Value *pointer, const llvm::Argument &fsBase) {
+  const auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer);
+  const auto *add = cast ? llvm::dyn_cast<llvm::BinaryOperator>(cast->getOperand(0)) : nullptr;
+  const auto *offset = add && add->getOpcode() == llvm::Instruction::Add
+                           ? llvm::dyn_cast<llvm::ConstantInt>(add->getOperand(1))
+                           : nullptr;
+  return offset && add->getOperand(0) == &fsBase && offset->getZExtValue() == StackGuardOffset;
+}
+
+} // namespace
+
+bool isLeftByTheGuardCheck(const llvm::Value *value, const llvm::Argument &fsBase) {
+  if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+    return constant->isZero();
+  const auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
+  return load && isStackGuardAddress(load->getPointerOperand(), fsBase);
+}
+
+bool readsOnlyTheStackGuard(const llvm::Argument &fsBase) {
+  auto onlyLoaded = [](const llvm::Value &pointer) {
+    return llvm::all_of(pointer.users(), [&pointer](const llvm::User *user) {
+      const auto *load = llvm::dyn_cast<llvm::LoadInst>(user);
+      return load && load->getPointerOperand() == &pointer && !load->isVolatile();
+    });
+  };
+  return llvm::all_of(fsBase.users(), [&](const llvm::User *add) {
+    return llvm::all_of(add->users(), [&](const llvm::User *cast) {
+      return isStackGuardAddress(cast, fsBase) && onlyLoaded(*cast);
+    });
+  });
+}
+
+llvm::Value *loadThreadPointer(llvm::IRBuilder<> &builder) {
+  llvm::Value *self =
+      llvm::ConstantPointerNull::get(llvm::PointerType::get(builder.getContext(), FsAddressSpace));
+  return builder.CreateLoad(builder.getInt64Ty(), self, "thread.pointer");
+}
+
+bool checksTheStackGuardInRax(const llvm::Function &lifted, const Image &image) {
+  Decoder decoder;
+  for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
+    llvm::MDNode *pc = instruction.getMetadata("hoist.pc");
+    auto *address = pc ? llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)) : nullptr;
+    if (!address || !llvm::isa<llvm::LoadInst>(instruction))
+      continue;
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address->getZExtValue());
+    Instr instr;
+    if (bytes.empty() || decoder.decode(bytes.data(), bytes.size(), address->getZExtValue(),
+                                        instr) != DecodeStatus::Ok)
+      continue;
+    bool writes = instr.mnemonic == ZYDIS_MNEMONIC_SUB || instr.mnemonic == ZYDIS_MNEMONIC_XOR ||
+                  instr.mnemonic == ZYDIS_MNEMONIC_MOV;
+    if (writes && instr.explicitCount == 2 && instr.op(0).isReg() &&
+        instr.op(0).reg == ZYDIS_REGISTER_RAX && isStackGuardOperand(instr.op(1)))
+      return true;
+  }
+  return false;
+}
+
+} // namespace hoist
