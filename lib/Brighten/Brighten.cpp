@@ -14,6 +14,7 @@
 #include "Brighten/Signature.h"
 #include "Brighten/SplitStack.h"
 #include "Brighten/StackProtector.h"
+#include "Brighten/VariadicCalls.h"
 #include "Lift/CallTargets.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Image.h"
@@ -154,6 +155,17 @@ public:
 private:
   void decline(const Candidate &candidate, const std::string &reason);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
+  /// whyNotCallable of the callee, and for a variadic import's call, whether its format told
+  /// what it passes (resolveVariadicCalls).
+  std::optional<std::string> whyNotCallable(const llvm::CallBase &call);
+  /// Gives each call of `member` to a variadic import with a format the signature its format
+  /// says it passes (VariadicCalls.h), or records why not.
+  void resolveVariadicCalls(const Candidate &member);
+  /// A signature probe of `member` in which the calls of `imports` are reporters
+  /// (InferredImports.h), simplified and given to `read` before it is erased.
+  void probeWithReporters(const Candidate &member,
+                          const std::set<const llvm::Function *> &imports,
+                          llvm::function_ref<void(llvm::Function &, const KnownCallees &)> read);
   /// Turns the unresolved calls of `member` into calls of imports if a resolution probe
   /// shows each calls an import (IndirectCalls.h); else leaves them for screen to decline.
   void resolveImportCalls(const Candidate &member);
@@ -186,6 +198,8 @@ private:
   /// Brightened functions and imports with prototypes, by the function lifted code calls.
   KnownCallees callees_;
   std::map<const llvm::Function *, std::string> uncallable_;
+  /// Why a call of a variadic import (by its address) passes what is not known.
+  std::map<uint64_t, std::string> untypedVariadicCalls_;
   /// The SCC in progress: calls between its members are allowed.
   std::set<const llvm::Function *> scc_;
   std::vector<Candidate> done_;
@@ -231,6 +245,68 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
   }
   callees_[&callee] = std::get<KnownCallee>(known);
   return std::nullopt;
+}
+
+std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase &call) {
+  const llvm::Function &callee = *call.getCalledFunction();
+  if (std::optional<std::string> reason = whyNotCallable(callee))
+    return reason;
+  auto known = callees_.find(&callee);
+  if (known == callees_.end() || known->second.signatureAt(call))
+    return std::nullopt;
+  auto reason = untypedVariadicCalls_.find(pcOf(call));
+  return "is variadic, and this call " +
+         (reason != untypedVariadicCalls_.end() ? reason->second
+                                                : std::string("was not seen by its probe"));
+}
+
+void ModuleBrightener::probeWithReporters(
+    const Candidate &member, const std::set<const llvm::Function *> &imports,
+    llvm::function_ref<void(llvm::Function &, const KnownCallees &)> read) {
+  KnownCallees reporters = argumentReporters(module_, imports, convention_);
+  KnownCallees callees = callees_;
+  for (const auto &[import, reporter] : reporters)
+    callees[import] = reporter;
+  llvm::Function *flat = flatCopy(*member.lifted, callees);
+  llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
+  flat->eraseFromParent();
+  if (!probe) {
+    llvm::consumeError(probe.takeError());
+    eraseArgumentReporters(reporters);
+    return;
+  }
+  simplify(module_, image_, extras_,
+           [&](const llvm::Function &function) { return &function == *probe; });
+  read(**probe, reporters);
+  (*probe)->eraseFromParent();
+  eraseArgumentReporters(reporters);
+}
+
+void ModuleBrightener::resolveVariadicCalls(const Candidate &member) {
+  std::set<const llvm::Function *> imports;
+  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+      if (const llvm::Function *callee = call->getCalledFunction();
+          callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_") &&
+          !whyNotCallable(*callee) && callees_.at(callee).format)
+        imports.insert(callee);
+  if (imports.empty())
+    return;
+  prepareCallees(member);
+  std::map<uint64_t, std::pair<const llvm::Function *, std::variant<Signature, std::string>>>
+      reports;
+  probeWithReporters(member, imports,
+                     [&](llvm::Function &probe, const KnownCallees &reporters) {
+                       reports = readFormatReports(probe, reporters, callees_, image_,
+                                                   convention_);
+                     });
+  for (auto &[pc, report] : reports) {
+    auto &[import, passed] = report;
+    if (auto *signature = std::get_if<Signature>(&passed))
+      callees_.at(import).callSites[pc] = *signature;
+    else
+      untypedVariadicCalls_[pc] = std::get<std::string>(passed);
+  }
 }
 
 void ModuleBrightener::resolveImportCalls(const Candidate &member) {
@@ -283,23 +359,10 @@ void ModuleBrightener::inferImportPrototypes(const Candidate &member) {
   // calls would not show what the caller set up. The member is declined for it anyway.
   if (imports.empty() || !othersCallable)
     return;
-  KnownCallees reporters = argumentReporters(module_, imports, convention_);
-  KnownCallees callees = callees_;
-  for (const auto &[import, reporter] : reporters)
-    callees[import] = reporter;
-  llvm::Function *flat = flatCopy(*member.lifted, callees);
-  llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
-  flat->eraseFromParent();
-  if (!probe) {
-    llvm::consumeError(probe.takeError());
-    eraseArgumentReporters(reporters);
-    return;
-  }
-  simplify(module_, image_, extras_,
-           [&](const llvm::Function &function) { return &function == *probe; });
-  auto arguments = readArgumentReports(**probe, reporters, convention_);
-  (*probe)->eraseFromParent();
-  eraseArgumentReporters(reporters);
+  std::map<const llvm::Function *, std::variant<unsigned, std::string>> arguments;
+  probeWithReporters(member, imports, [&](llvm::Function &probe, const KnownCallees &reporters) {
+    arguments = readArgumentReports(probe, reporters, convention_);
+  });
   for (auto &[import, count] : arguments) {
     std::string name = import->getFnAttribute("hoist-import").getValueAsString().str();
     if (auto *reason = std::get_if<std::string>(&count)) {
@@ -340,7 +403,7 @@ void ModuleBrightener::screen(std::vector<Candidate> &members) {
       scc_.insert(member.lifted);
     for (auto member = members.begin(); member != members.end(); ++member) {
       std::optional<std::string> reason = whyNotBrightenable(
-          *member->lifted, [this](const llvm::Function &callee) { return whyNotCallable(callee); });
+          *member->lifted, [this](const llvm::CallBase &call) { return whyNotCallable(call); });
       if (!reason)
         continue;
       decline(*member, *reason);
@@ -430,6 +493,7 @@ llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
   for (const Candidate &member : members) {
     resolveImportCalls(member);
     inferImportPrototypes(member);
+    resolveVariadicCalls(member);
   }
   screen(members);
   if (members.empty())

@@ -149,6 +149,13 @@ void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *
 
 } // namespace
 
+const Signature *KnownCallee::signatureAt(const llvm::CallBase &call) const {
+  if (!format)
+    return &signature;
+  auto site = callSites.find(pcOf(call));
+  return site == callSites.end() ? nullptr : &site->second;
+}
+
 void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention) {
   llvm::IRBuilder<> builder(&call);
   llvm::Type *i64 = builder.getInt64Ty();
@@ -156,9 +163,15 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   CallFrame frame = enterCall(builder, call);
 
   llvm::FunctionType *type = callee.function->getFunctionType();
+  const Signature &signature = *callee.signatureAt(call);
   std::vector<llvm::Value *> arguments;
-  for (auto [argument, parameterType] :
-       llvm::zip(callee.signature.arguments, type->params())) {
+  for (auto [position, argument] : llvm::enumerate(signature.arguments)) {
+    // A variadic argument has the type the format gives it (the ABI promotes float to double
+    // and small integers to int).
+    llvm::Type *parameterType =
+        position < type->getNumParams()
+            ? type->getParamType(position)
+            : valueType(builder.getContext(), argument.bits, argument.isFloat, argument.vector);
     if (argument.onStack) {
       llvm::Value *slot = builder.CreateAdd(
           frame.rsp, builder.getInt64(stackArgumentOffset(argument.element, convention)));
@@ -243,8 +256,11 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
     parameters.push_back(typeOf(context, argument));
   std::variant<KnownCallee, std::string> callee = declareLibraryCallee(
       module, name, library,
-      llvm::FunctionType::get(typeOf(context, known.result), parameters, false), *signature,
-      convention);
+      llvm::FunctionType::get(typeOf(context, known.result), parameters,
+                              known.format.has_value()),
+      *signature, convention);
+  if (auto *declared = std::get_if<KnownCallee>(&callee))
+    declared->format = known.format;
   // The lifted call is followed by the return check and the next instruction's code, which
   // the function may not even contain (gcc puts `call __stack_chk_fail` last): the attribute
   // lets the optimizer end the path at the call, as the compiler did.

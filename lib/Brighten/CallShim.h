@@ -6,12 +6,14 @@
 #pragma once
 
 #include "Brighten/CallingConvention.h"
+#include "Brighten/FormatArguments.h"
 #include "Brighten/Signature.h"
 
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -22,6 +24,15 @@ namespace hoist {
 struct KnownCallee {
   llvm::Function *function = nullptr;
   Signature signature;
+  /// A variadic library function whose format says what each call passes (printf's): the
+  /// signature is its fixed parameters', and each call it may be called from has its own,
+  /// by the call's address (VariadicCalls.h).
+  std::optional<FormatKind> format = std::nullopt;
+  std::map<uint64_t, Signature> callSites = {};
+
+  /// The signature `call` (a lifted call of this callee) passes, or null for a variadic
+  /// callee's call whose arguments are not known.
+  const Signature *signatureAt(const llvm::CallBase &call) const;
 };
 
 /// Keyed by the function lifted code calls: `fn_X` or `import.X`.
@@ -32,7 +43,8 @@ using KnownCallees = std::map<const llvm::Function *, KnownCallee>;
 llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContext &context);
 
 /// Emits before `call` (a lifted call in a flat copy, whose first argument is the State) the
-/// typed call of `callee` and the return's effects. The caller erases `call`.
+/// typed call of `callee` (with the signature `callee.signatureAt(call)`, which must be known)
+/// and the return's effects. The caller erases `call`.
 void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention);
 
 /// Emits before `call` (a lifted call in a flat copy) a call of `model` with `arguments`,

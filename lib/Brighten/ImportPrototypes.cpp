@@ -62,9 +62,15 @@ std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
   }
   if (!library->isFunction())
     return "is a data object, not a function";
-  if (library->isVariadic())
-    return "is variadic: which arguments a call passes is not in its prototype";
   ImportPrototype prototype;
+  if (library->isVariadic()) {
+    // System V passes variadic arguments as it passes the fixed ones (and AL, which LLVM
+    // sets); Win64 also copies floating-point ones to integer registers, not handled yet.
+    bool formatted = library->hasPrintfFormat() || library->hasScanfFormat();
+    if (!formatted || library->convention != CallingConvention::SysV)
+      return "is variadic: which arguments a call passes is not in its prototype";
+    prototype.format = library->hasPrintfFormat() ? FormatKind::Printf : FormatKind::Scanf;
+  }
   std::optional<CType> result = cTypeOf(library->result, library->convention, false);
   if (!result)
     return "returns a long double, vector, struct or 128-bit integer, which brightening does "

@@ -5,6 +5,8 @@
 // import, the DLL's own for a PE import), reduced to the types brightening passes.
 #pragma once
 
+#include "Brighten/FormatArguments.h"
+
 #include <llvm/ADT/StringRef.h>
 
 #include <optional>
@@ -21,12 +23,15 @@ struct ImportPrototype {
   CType result = CType::Void;
   std::vector<CType> arguments;
   bool noReturn = false; ///< declared noreturn: the code after a call of it is unreachable
+  /// Variadic with a printf or scanf format as its last parameter: each call passes what its
+  /// format converts (VariadicCalls.h).
+  std::optional<FormatKind> format = std::nullopt;
 };
 
 /// The prototype of the library function `name` imported from `dll` (empty for an ELF
-/// import), or why it cannot be called by name: no header declares it, it is variadic (the
-/// arguments a call passes are not in the prototype), or it passes a type brightening does
-/// not (long double, a struct by value).
+/// import), or why it cannot be called by name: no header declares it, it is variadic
+/// without a format that says what a call passes (or a Win64 one), or it passes a type
+/// brightening does not (long double, a struct by value).
 std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
                                                            llvm::StringRef dll);
 

@@ -42,8 +42,8 @@ bool isHandledIntrinsic(const llvm::CallBase &call) {
          calls(call, JmpIntrinsicName);
 }
 
-/// The address of the machine instruction `instruction` (or, for one the lifter added without
-/// one, the closest before it in its block or at the end of its single predecessor); 0 if none.
+} // namespace
+
 uint64_t pcOf(const llvm::Instruction &instruction) {
   auto tagged = [](const llvm::Instruction &candidate) -> std::optional<uint64_t> {
     if (llvm::MDNode *pc = candidate.getMetadata("hoist.pc"))
@@ -59,11 +59,10 @@ uint64_t pcOf(const llvm::Instruction &instruction) {
   return 0;
 }
 
-} // namespace
 
 std::optional<std::string> whyNotBrightenable(
     const llvm::Function &lifted,
-    llvm::function_ref<std::optional<std::string>(const llvm::Function &)> whyNotCallable) {
+    llvm::function_ref<std::optional<std::string>(const llvm::CallBase &)> whyNotCallable) {
   if (lifted.arg_size() != 2)
     return std::string("is not a lifted function (state, mem)");
   for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
@@ -79,7 +78,7 @@ std::optional<std::string> whyNotBrightenable(
       return llvm::formatv("calls {0} at {1}: control the lifter did not resolve",
                            callee->getName(), addressOf(instruction))
           .str();
-    if (std::optional<std::string> reason = whyNotCallable(*callee))
+    if (std::optional<std::string> reason = whyNotCallable(*call))
       return llvm::formatv("calls {0} at {1}, which {2}", callee->getName(),
                            addressOf(instruction), *reason)
           .str();
@@ -126,7 +125,8 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
         llvm::IRBuilder<> builder(call);
         builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(*call))})
             ->copyMetadata(*call);
-      } else if (auto known = callees.find(call->getCalledFunction()); known != callees.end()) {
+      } else if (auto known = callees.find(call->getCalledFunction());
+                 known != callees.end() && known->second.signatureAt(*call)) {
         emitTypedCall(*call, known->second, convention);
       } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
         // Only a resolution probe has them: brightening declines a function that keeps one.

@@ -53,12 +53,16 @@ llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module);
 /// Replaces every call of the marker left in `module` by llvm.trap, and removes it.
 void replaceUnresolvedJumpMarkers(llvm::Module &module);
 
+/// The address of the machine instruction `instruction` (or, for one the lifter added without
+/// one, the closest before it in its block or at the end of its single predecessor); 0 if none.
+uint64_t pcOf(const llvm::Instruction &instruction);
+
 /// Why `lifted` cannot be brightened by this slice (naming the instruction's address), or
-/// nullopt: it must only leave through `ret`, call only functions `whyNotCallable` accepts
+/// nullopt: it must only leave through `ret`, make only calls `whyNotCallable` accepts
 /// (returning nullopt; else the reason), and use %mem only as a flat address base.
 std::optional<std::string> whyNotBrightenable(
     const llvm::Function &lifted,
-    llvm::function_ref<std::optional<std::string>(const llvm::Function &)> whyNotCallable);
+    llvm::function_ref<std::optional<std::string>(const llvm::CallBase &)> whyNotCallable);
 
 /// A copy of `lifted` (internal, named "<name>.flat") in which every `gep i8, %mem, X` is
 /// `inttoptr X`, `ret`'s __hoist_ret call is gone (memory is the process's own), every

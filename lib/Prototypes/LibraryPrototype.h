@@ -53,7 +53,7 @@ struct AbiType {
 };
 
 namespace PrototypeFlag {
-enum : uint8_t {
+enum : uint16_t {
   Variadic = 1 << 0, ///< `...`: a call passes more than the parameters, and sets al
   NoReturn = 1 << 1, ///< __attribute__((noreturn)) or _Noreturn
   NoThrow = 1 << 2,  ///< glibc's __THROW: no exception leaves it
@@ -65,6 +65,12 @@ enum : uint8_t {
   /// It is given code of the program: a function pointer, or a struct holding one (by
   /// value or through a pointer): qsort's comparator, zlib's allocator in a z_stream.
   TakesCode = 1 << 6,
+  /// Variadic, and its last parameter is a printf format whose conversions are the variadic
+  /// arguments (`format(printf, N, N+1)`, or glibc's `__format`/`__fmt` name where the header
+  /// gives no attribute: `__fprintf_chk`).
+  PrintfFormat = 1 << 7,
+  /// The same with a scanf format: each conversion but `%*...` takes a pointer.
+  ScanfFormat = 1 << 8,
 };
 } // namespace PrototypeFlag
 
@@ -80,7 +86,7 @@ struct LibraryPrototype {
   AbiType result; ///< for a data object, the object's own type
   const AbiType *firstParameter;
   uint8_t parameterCount;
-  uint8_t flags;
+  uint16_t flags;
   const char *library = nullptr; ///< the DLL that exports it, in lower case; null on Linux
   CallingConvention convention = CallingConvention::SysV;
   const ParameterWrite *firstWrite = nullptr;
@@ -95,6 +101,8 @@ struct LibraryPrototype {
   bool isLeaf() const { return flags & PrototypeFlag::Leaf; }
   bool hasKnownWrites() const { return flags & PrototypeFlag::KnownWrites; }
   bool takesCode() const { return flags & PrototypeFlag::TakesCode; }
+  bool hasPrintfFormat() const { return flags & PrototypeFlag::PrintfFormat; }
+  bool hasScanfFormat() const { return flags & PrototypeFlag::ScanfFormat; }
   /// Whether a call may run code of the program before it returns: anything not a leaf, a
   /// leaf given code (glibc calls atexit a leaf), and a function that never returns (exit
   /// runs the program's exit handlers, though glibc calls it a leaf).

@@ -185,6 +185,33 @@ def takes_code(parameter_types):
     return False
 
 
+FORMAT_ATTRIBUTE = re.compile(r"__attribute__\(\(format\((\w+), (\d+), (\d+)\)\)\)")
+FORMAT_PARAMETER_NAMES = {"__format", "__fmt", "format", "fmt"}
+
+
+def format_flag(cursor, text, name):
+    """PrintfFormat or ScanfFormat for a variadic function whose last parameter is the format
+    that its variadic arguments follow: `format(printf, N, N + 1)` with N the last parameter,
+    or, where the header gives no attribute (glibc's __fprintf_chk), a last parameter
+    `const char *` named as glibc names formats. None otherwise (strfmon's format, execl)."""
+    parameters = list(cursor.get_arguments())
+    if not parameters:
+        return None
+    attribute = FORMAT_ATTRIBUTE.search(text)
+    if attribute:
+        archetype = attribute.group(1).strip("_").replace("gnu_", "")
+        if int(attribute.group(2)) != len(parameters) or \
+                int(attribute.group(3)) != len(parameters) + 1:
+            return None
+        return {"printf": "PrintfFormat", "scanf": "ScanfFormat"}.get(archetype)
+    last = parameters[-1]
+    pointee = last.type.get_canonical().get_pointee()
+    if last.spelling not in FORMAT_PARAMETER_NAMES or \
+            pointee.kind not in (TK.CHAR_S, TK.CHAR_U) or not pointee.is_const_qualified():
+        return None
+    return "ScanfFormat" if "scanf" in name else "PrintfFormat"
+
+
 def symbol_name(cursor):
     """The name a binary imports: the asm label if the declaration has one."""
     mangled = cursor.mangled_name or cursor.spelling
@@ -214,6 +241,9 @@ def collect(translation_unit, classify=None):
             flags = set()
             if function_type.kind == TK.FUNCTIONNOPROTO or function_type.is_function_variadic():
                 flags.add("Variadic")
+                if function_type.kind == TK.FUNCTIONPROTO:
+                    flags.add(format_flag(cursor, text, name))
+                    flags.discard(None)
             if "__attribute__((noreturn))" in function_type.spelling or "_Noreturn" in text \
                     or "[[noreturn]]" in text:
                 flags.add("NoReturn")

@@ -1,0 +1,185 @@
+#include "Brighten/VariadicCalls.h"
+
+#include "Brighten/LocalFrame.h"
+#include "hoist/Image.h"
+
+#include <llvm/ADT/StringSwitch.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/Support/FormatVariadic.h>
+
+#include <optional>
+
+namespace hoist {
+namespace {
+
+const llvm::Value *stripCasts(const llvm::Value *value) {
+  while (const auto *cast = llvm::dyn_cast<llvm::Operator>(value)) {
+    unsigned opcode = cast->getOpcode();
+    if (opcode != llvm::Instruction::PtrToInt && opcode != llvm::Instruction::IntToPtr &&
+        opcode != llvm::Instruction::BitCast)
+      break;
+    value = cast->getOperand(0);
+  }
+  return value;
+}
+
+/// The NUL-terminated string `value` points at: an address in the image, or a pointer into a
+/// constant global that carries an image section's bytes (ImageData.h).
+std::optional<std::string> constantString(const llvm::Value *value, const Image &image,
+                                          const llvm::DataLayout &layout) {
+  value = stripCasts(value);
+  if (const auto *address = llvm::dyn_cast<llvm::ConstantInt>(value)) {
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address->getZExtValue());
+    const uint8_t *end = llvm::find(bytes, 0);
+    if (end == bytes.end())
+      return std::nullopt;
+    return std::string(bytes.begin(), end);
+  }
+  if (!value->getType()->isPointerTy())
+    return std::nullopt;
+  llvm::APInt offset(64, 0);
+  const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(
+      value->stripAndAccumulateConstantOffsets(layout, offset, true));
+  if (!global || !global->isConstant() || !global->hasDefinitiveInitializer())
+    return std::nullopt;
+  const auto *data = llvm::dyn_cast<llvm::ConstantDataSequential>(global->getInitializer());
+  if (!data || offset.isNegative() || offset.getZExtValue() >= data->getRawDataValues().size())
+    return std::nullopt;
+  llvm::StringRef text = data->getRawDataValues().drop_front(offset.getZExtValue());
+  size_t end = text.find('\0');
+  if (end == llvm::StringRef::npos)
+    return std::nullopt;
+  return text.take_front(end).str();
+}
+
+/// The messages a gettext-family call translates, when `value` is its result and they are
+/// constant: the format is the translation, which keeps the message's conversions. Both
+/// messages of the plural forms (ngettext).
+std::vector<std::string> translatedMessages(const llvm::Value *value, const Image &image,
+                                            const llvm::DataLayout &layout) {
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(stripCasts(value));
+  const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee)
+    return {};
+  std::vector<unsigned> messages = llvm::StringSwitch<std::vector<unsigned>>(callee->getName())
+                                       .Case("gettext", {0})
+                                       .Cases("dgettext", "dcgettext", {1})
+                                       .Case("ngettext", {0, 1})
+                                       .Cases("dngettext", "dcngettext", {1, 2})
+                                       .Default({});
+  std::vector<std::string> texts;
+  for (unsigned argument : messages) {
+    if (argument >= call->arg_size())
+      return {};
+    std::optional<std::string> text = constantString(call->getArgOperand(argument), image, layout);
+    if (!text)
+      return {};
+    texts.push_back(*text);
+  }
+  return texts;
+}
+
+/// The variadic arguments the format `value` converts, or why they are not known.
+std::variant<std::vector<FormatArgument>, std::string>
+argumentsOfFormat(const llvm::Value *value, FormatKind kind, const Image &image,
+                  const llvm::DataLayout &layout) {
+  std::vector<std::string> formats;
+  if (std::optional<std::string> text = constantString(value, image, layout))
+    formats.push_back(*text);
+  else
+    formats = translatedMessages(value, image, layout);
+  if (formats.empty())
+    return std::string("is not a constant string nor gettext's translation of one");
+  std::optional<std::vector<FormatArgument>> agreed;
+  for (const std::string &format : formats) {
+    std::variant<std::vector<FormatArgument>, std::string> arguments =
+        formatArguments(format, kind);
+    if (auto *reason = std::get_if<std::string>(&arguments))
+      return *reason;
+    if (agreed && *agreed != std::get<std::vector<FormatArgument>>(arguments))
+      return std::string("has plural forms that convert different arguments");
+    agreed = std::get<std::vector<FormatArgument>>(arguments);
+  }
+  return *agreed;
+}
+
+} // namespace
+
+std::variant<Signature, std::string>
+variadicCallSignature(const Signature &fixed, const std::vector<FormatArgument> &arguments,
+                      CallingConvention convention) {
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
+  unsigned floats = floatArgumentRegisterCount(convention);
+  unsigned nextInteger = 0, nextFloat = 0, nextStack = 0;
+  for (const Signature::Argument &argument : fixed.arguments) {
+    if (argument.onStack)
+      ++nextStack;
+    else if (argument.isFloat)
+      ++nextFloat;
+    else
+      ++nextInteger;
+  }
+  Signature signature = fixed;
+  for (FormatArgument argument : arguments) {
+    bool isDouble = argument == FormatArgument::Double;
+    unsigned bits = argument == FormatArgument::Int32 ? 32 : 64;
+    if (isDouble && nextFloat < floats) {
+      signature.arguments.push_back({HOIST_FIELD_YMM, nextFloat++, 64, true});
+    } else if (!isDouble && nextInteger < integers.size()) {
+      signature.arguments.push_back({integers[nextInteger++], 0, bits, false});
+    } else {
+      if (nextStack == StackArgumentSlots)
+        return llvm::formatv("passes more than the {0} stack arguments brightening passes",
+                             StackArgumentSlots)
+            .str();
+      signature.arguments.push_back({HOIST_FIELD_RSP, nextStack++, bits, isDouble, true});
+    }
+  }
+  return signature;
+}
+
+std::map<uint64_t, std::pair<const llvm::Function *, std::variant<Signature, std::string>>>
+readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
+                  const KnownCallees &variadic, const Image &image,
+                  CallingConvention convention) {
+  const llvm::DataLayout &layout = probe.getParent()->getDataLayout();
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
+  std::map<const llvm::Function *, const llvm::Function *> importOf;
+  for (const auto &[import, reporter] : reporters)
+    importOf[reporter.function] = import;
+  std::map<uint64_t, std::pair<const llvm::Function *, std::variant<Signature, std::string>>>
+      found;
+  for (llvm::Instruction &instruction : llvm::instructions(probe)) {
+    auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+    auto import = call ? importOf.find(call->getCalledFunction()) : importOf.end();
+    if (import == importOf.end())
+      continue;
+    const KnownCallee &callee = variadic.at(import->second);
+    const Signature::Argument &format = callee.signature.arguments.back();
+    std::variant<Signature, std::string> result = std::string("passes its format on the stack");
+    if (const auto *reg = llvm::find(integers, format.field);
+        !format.onStack && reg != integers.end()) {
+      std::variant<std::vector<FormatArgument>, std::string> arguments = argumentsOfFormat(
+          call->getArgOperand(reg - integers.begin()), *callee.format, image, layout);
+      if (auto *reason = std::get_if<std::string>(&arguments))
+        result = "with a format that " + *reason;
+      else
+        result = variadicCallSignature(callee.signature,
+                                       std::get<std::vector<FormatArgument>>(arguments),
+                                       convention);
+    }
+    // The optimizer may have copied a call (a loop unrolled): each copy must agree.
+    uint64_t pc = pcOf(*call);
+    auto [previous, inserted] = found.try_emplace(pc, import->second, result);
+    if (!inserted && previous->second.second != result)
+      previous->second.second = std::string("whose copies pass different formats");
+  }
+  return found;
+}
+
+} // namespace hoist

@@ -1,0 +1,44 @@
+// Calls of variadic library functions whose last parameter is a printf or scanf format
+// (`fprintf`, `__fprintf_chk`, `error`, `sscanf`: the prototype table's PrintfFormat and
+// ScanfFormat): what each call passes after the fixed parameters is what its format converts.
+//
+// A probe of the caller in which each such call reports its argument registers shows, after
+// simplification, the format each call passes: a constant string in the image, or what a
+// gettext call returned for a constant message (translations keep the conversions: gettext's
+// msgfmt --check-format). The format's conversions give the call its own signature (an
+// int in the next integer register, a double in the next XMM register, the rest on the stack,
+// as System V passes them), and the brightened call passes exactly those:
+// `call i32 (ptr, i32, ptr, ...) @__fprintf_chk(ptr %stream, i32 1, ptr @.str, ptr %name,
+// i32 %n)`. A call whose format is not known this way (built at run time, numbered `%1$s`,
+// a long double) is not typed, and its caller declines with the reason.
+#pragma once
+
+#include "Brighten/CallShim.h"
+#include "Brighten/CallingConvention.h"
+
+#include <llvm/IR/Function.h>
+
+#include <map>
+#include <string>
+#include <variant>
+
+namespace hoist {
+
+class Image;
+
+/// For each call of a reporter in the simplified `probe` (InferredImports.h's
+/// argumentReporters, standing for the variadic imports in `variadic`), by the call's address:
+/// the import it calls, and the signature it passes or why that is not known.
+std::map<uint64_t, std::pair<const llvm::Function *, std::variant<Signature, std::string>>>
+readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
+                  const KnownCallees &variadic, const Image &image,
+                  CallingConvention convention);
+
+/// The signature of a call of a variadic function with the fixed parameters of `fixed` that
+/// passes `arguments` after them, or why it cannot (more than the stack slots brightening
+/// passes).
+std::variant<Signature, std::string>
+variadicCallSignature(const Signature &fixed, const std::vector<FormatArgument> &arguments,
+                      CallingConvention convention);
+
+} // namespace hoist

@@ -1,0 +1,14 @@
+#include <stdio.h>
+#include <error.h>
+#include <libintl.h>
+#define _(s) dcgettext(NULL, s, 5)
+int report(FILE *out, const char *name, int count, double ratio) {
+  return fprintf(out, "%s: %d items, %5.2f%% (%ld)\n", name, count, ratio * 100, (long)count * 3);
+}
+void warn_about(const char *name, int code) { error(0, 0, _("cannot open %s (code %d)"), name, code); }
+int parse_pair(const char *text, int *a, long *b) { return sscanf(text, "%d,%ld", a, b); }
+int many(FILE *out, int a, int b, int c, int d, int e, int f, double x) {
+  return fprintf(out, "%d %d %d %d %d %d %d %g %s\n", a, b, c, d, e, f, a + f, x, "end");
+}
+int dynamic(FILE *out, const char *format, int v) { return fprintf(out, format, v); }
+
