@@ -69,6 +69,10 @@ public:
     return relocatedPointers_;
   }
 
+  /// The copied object (R_X86_64_COPY) whose bytes hold `address`, if any.
+  const CopiedObject *copiedObjectAt(uint64_t address) const;
+  const std::vector<CopiedObject> &copiedObjects() const { return copiedObjects_; }
+
   /// The address of a function or object symbol (static, dynamic, COFF or export), if any.
   std::optional<uint64_t> lookupSymbol(llvm::StringRef name) const;
   /// The IFUNC symbol whose resolver is at `address`, if any (Symbol::indirect).
@@ -97,6 +101,7 @@ private:
   std::vector<Import> imports_;
   std::vector<Export> exports_;
   std::vector<std::pair<uint64_t, uint64_t>> relocatedPointers_;   ///< (slot, value), by slot
+  std::vector<CopiedObject> copiedObjects_;                        ///< by address
   std::map<uint64_t, size_t> importBySlot_, importByStub_;
   std::map<uint64_t, size_t> sectionByAddress_;          ///< mapped, non-overlapping, by start
   std::map<uint64_t, std::string> nameByAddress_;

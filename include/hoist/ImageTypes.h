@@ -51,6 +51,16 @@ struct Import {
   std::optional<uint64_t> definedAt;
 };
 
+/// An ELF executable's copy of a shared library's object (an R_X86_64_COPY relocation):
+/// `stdout`, `optind`, `environ` live at `address` in the executable's `.bss`, where the
+/// dynamic linker copies them from the library at load time and where the library then uses
+/// them too. The file's bytes there are zero: the value is the library's.
+struct CopiedObject {
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;
+};
+
 struct Export {
   std::string name;
   uint64_t address = 0;         ///< 0 for a forwarder

@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/CallShim.h"
+#include "Brighten/ExitingErrorCalls.h"
 #include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/ImageReferences.h"
@@ -16,6 +17,7 @@
 #include "Brighten/StackProtector.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/CallTargets.h"
+#include "Passes/ImpossibleSwitchDefaults.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
@@ -67,9 +69,12 @@ void simplify(llvm::Module &module, const Image &image, const FixpointExtras &ex
     passes.addPass(SplitStackPass());
     passes.addPass(ImageDataPass(image));
     passes.addPass(FoldNanPropagationPass());
+    passes.addPass(ExitingErrorCallsPass());
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
-    // is out of the stack (-O1 has no CVP).
+    // is out of the stack (-O1 has no CVP), also where InstCombine made the index an `and`
+    // of a register whose truncation the bounds check compared.
     passes.addPass(llvm::CorrelatedValuePropagationPass());
+    passes.addPass(ImpossibleSwitchDefaultsPass());
   });
   options.selectFunctions = std::move(select);
   optimizeModule(module, &image, options);
@@ -85,6 +90,8 @@ llvm::Function *declareBrightened(const llvm::Function &lifted, const Signature 
                              llvm::GlobalValue::ExternalLinkage, lifted.getName() + suffix, module);
   function->setCallingConv(llvmCallingConvention(convention));
   function->addFnAttr(BrightenedAttribute);
+  if (signature.noReturn)
+    function->setDoesNotReturn();
   return function;
 }
 
@@ -254,10 +261,12 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase
   auto known = callees_.find(&callee);
   if (known == callees_.end() || known->second.signatureAt(call))
     return std::nullopt;
+  // A call the probe did not see is on a path it found dead: the flat copy marks it like an
+  // unresolved jump, which declines the function if the path stays live.
   auto reason = untypedVariadicCalls_.find(pcOf(call));
-  return "is variadic, and this call " +
-         (reason != untypedVariadicCalls_.end() ? reason->second
-                                                : std::string("was not seen by its probe"));
+  if (reason == untypedVariadicCalls_.end())
+    return std::nullopt;
+  return "is variadic, and this call " + reason->second;
 }
 
 void ModuleBrightener::probeWithReporters(
@@ -288,7 +297,7 @@ void ModuleBrightener::resolveVariadicCalls(const Candidate &member) {
     if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
       if (const llvm::Function *callee = call->getCalledFunction();
           callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_") &&
-          !whyNotCallable(*callee) && callees_.at(callee).format)
+          !whyNotCallable(*callee) && callees_.at(callee).variadic)
         imports.insert(callee);
   if (imports.empty())
     return;

@@ -24,9 +24,10 @@ namespace hoist {
 struct KnownCallee {
   llvm::Function *function = nullptr;
   Signature signature;
-  /// A variadic library function whose format says what each call passes (printf's): the
-  /// signature is its fixed parameters', and each call it may be called from has its own,
-  /// by the call's address (VariadicCalls.h).
+  /// A variadic library function: the signature is its fixed parameters', and each call it
+  /// may be called from has its own, by the call's address (VariadicCalls.h), from its format
+  /// where it has one (printf's).
+  bool variadic = false;
   std::optional<FormatKind> format = std::nullopt;
   std::map<uint64_t, Signature> callSites = {};
 

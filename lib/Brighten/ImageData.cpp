@@ -108,7 +108,8 @@ llvm::Constant *pointerInto(llvm::GlobalVariable &global, uint64_t offset) {
 bool isProgramObject(const Symbol &symbol, const Image &image) {
   llvm::StringRef name = symbol.name;
   if (symbol.kind != Symbol::Kind::Object || symbol.source == Symbol::Source::Dynamic ||
-      name.empty() || name.starts_with("_") || name.contains('.'))
+      name.empty() || name.starts_with("_") || name.contains('.') ||
+      image.copiedObjectAt(symbol.address))
     return false;
   return llvm::none_of(image.imports(), [&](const Import &import) { return import.name == name; });
 }
@@ -130,6 +131,15 @@ bool isCarriedDataSection(const Section &section) {
 }
 
 llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint64_t address) {
+  // A library's object the executable holds a copy of (stdout, optind): the recompiled
+  // program's is the library's own, by name; the file's bytes there are only zeros.
+  if (const CopiedObject *copied = image.copiedObjectAt(address)) {
+    llvm::Type *bytes = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()),
+                                             std::max<uint64_t>(copied->size, 1));
+    auto *object = llvm::dyn_cast<llvm::GlobalVariable>(
+        module.getOrInsertGlobal(copied->name, bytes));
+    return object ? pointerInto(*object, address - copied->address) : nullptr;
+  }
   const Section *section = image.sectionAt(address);
   if (!section || !isCarriedDataSection(*section))
     return nullptr;
@@ -149,6 +159,13 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
   // A slot the optimizer found the address of only now.
   bool changed = replaceImportSlotLoads(function, image_);
   changed |= foldJoinedHalves(function);
+  // In a position-independent image every address the code computes is RIP-relative, and
+  // ImageReferences made each of those a pointer into its global before optimization. An
+  // integer constant here is then a number, whatever section address it equals: a struct
+  // field's offset (zlib's `s + 0xb68`, inside a library's .dynsym at base 0) taken for an
+  // address made a store through the struct a store into a constant global, which the
+  // optimizer deleted.
+  bool constantsAreAddresses = !image_.isPositionIndependent();
   // Constant addresses arrive folded: `load i64, ptr inttoptr (i64 0x4018 to ptr)`.
   for (llvm::Instruction &instruction : llvm::instructions(function))
     for (llvm::Use &operand : instruction.operands()) {
@@ -156,8 +173,9 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
       if (!expression || expression->getOpcode() != llvm::Instruction::IntToPtr)
         continue;
       auto *address = llvm::dyn_cast<llvm::ConstantInt>(expression->getOperand(0));
-      if (llvm::Constant *pointer = address ? imagePointer(function, address->getZExtValue())
-                                            : nullptr) {
+      if (llvm::Constant *pointer = address && constantsAreAddresses
+                                        ? imagePointer(function, address->getZExtValue())
+                                        : nullptr) {
         operand.set(pointer);
         changed = true;
       }
@@ -166,7 +184,7 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
   // (`ptrtoint @image.data + 8`) that comes back as an address.
   auto baseOf = [&](llvm::Value *term) -> llvm::Constant * {
     if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(term))
-      return imagePointer(function, constant->getZExtValue());
+      return constantsAreAddresses ? imagePointer(function, constant->getZExtValue()) : nullptr;
     if (auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(term);
         expression && expression->getOpcode() == llvm::Instruction::PtrToInt)
       return expression->getOperand(0);

@@ -66,9 +66,12 @@ std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
   if (library->isVariadic()) {
     // System V passes variadic arguments as it passes the fixed ones (and AL, which LLVM
     // sets); Win64 also copies floating-point ones to integer registers, not handled yet.
+    // Without a format, which registers a call passes is the caller's to know: one it passes
+    // on unchanged (`xopen(f, flags, mode)`) looks the same as one it does not pass.
     bool formatted = library->hasPrintfFormat() || library->hasScanfFormat();
     if (!formatted || library->convention != CallingConvention::SysV)
       return "is variadic: which arguments a call passes is not in its prototype";
+    prototype.variadic = true;
     prototype.format = library->hasPrintfFormat() ? FormatKind::Printf : FormatKind::Scanf;
   }
   std::optional<CType> result = cTypeOf(library->result, library->convention, false);

@@ -23,8 +23,9 @@ struct ImportPrototype {
   CType result = CType::Void;
   std::vector<CType> arguments;
   bool noReturn = false; ///< declared noreturn: the code after a call of it is unreachable
-  /// Variadic with a printf or scanf format as its last parameter: each call passes what its
-  /// format converts (VariadicCalls.h).
+  /// Variadic (System V) with a printf or scanf format as its last parameter: each call passes
+  /// what its format converts after these (VariadicCalls.h).
+  bool variadic = false;
   std::optional<FormatKind> format = std::nullopt;
 };
 

@@ -128,6 +128,12 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
       } else if (auto known = callees.find(call->getCalledFunction());
                  known != callees.end() && known->second.signatureAt(*call)) {
         emitTypedCall(*call, known->second, convention);
+      } else if (known != callees.end() && known->second.variadic) {
+        // A variadic call its callers' probe did not see (VariadicCalls.h): on a path the probe
+        // found dead, which must stay dead, like an unresolved jump's.
+        llvm::IRBuilder<> builder(call);
+        builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(*call))})
+            ->copyMetadata(*call);
       } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
         // Only a resolution probe has them: brightening declines a function that keeps one.
         emitUnresolvedCallModel(*call, ordinal->second);

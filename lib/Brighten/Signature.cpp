@@ -707,6 +707,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   if (auto *reason = std::get_if<std::string>(&assembled))
     return *reason;
   Signature signature = std::get<Signature>(assembled);
+  // The sink stands after the check that the function returned to its caller: once
+  // simplification removed every one, no path returns.
+  signature.noReturn = llvm::none_of(llvm::instructions(probe), [](const llvm::Instruction &i) {
+    return isProbeSink(&i);
+  });
 
   const llvm::Argument *raxIn = probe.getArg(0);
   bool raxWritten = false, xmm0Written = false;

@@ -45,6 +45,9 @@ struct Signature {
   bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64, or
                                      ///< all of XMM0 (128)
   VectorShape returnVector = VectorShape::None; ///< for 128 bits
+  /// No path returns to the caller (xalloc_die: error, then abort): the code after a call of
+  /// it is unreachable, as the compiler knew.
+  bool noReturn = false;
   bool operator==(const Signature &) const = default;
 };
 

@@ -108,6 +108,23 @@ argumentsOfFormat(const llvm::Value *value, FormatKind kind, const Image &image,
   return *agreed;
 }
 
+/// What `report` (a reporter's call standing for a call of the variadic `callee`) passes after
+/// the fixed parameters: what its format converts, or why that is not known.
+std::variant<std::vector<FormatArgument>, std::string>
+argumentsOfCall(const llvm::CallBase &report, const KnownCallee &callee, const Image &image,
+                const llvm::DataLayout &layout, CallingConvention convention) {
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
+  const Signature::Argument &format = callee.signature.arguments.back();
+  const HoistStateField *reg = llvm::find(integers, format.field);
+  if (format.onStack || reg == integers.end())
+    return std::string("passes its format on the stack");
+  std::variant<std::vector<FormatArgument>, std::string> arguments = argumentsOfFormat(
+      report.getArgOperand(reg - integers.begin()), *callee.format, image, layout);
+  if (auto *reason = std::get_if<std::string>(&arguments))
+    return "with a format that " + *reason;
+  return arguments;
+}
+
 } // namespace
 
 std::variant<Signature, std::string>
@@ -148,7 +165,6 @@ readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
                   const KnownCallees &variadic, const Image &image,
                   CallingConvention convention) {
   const llvm::DataLayout &layout = probe.getParent()->getDataLayout();
-  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
   std::map<const llvm::Function *, const llvm::Function *> importOf;
   for (const auto &[import, reporter] : reporters)
     importOf[reporter.function] = import;
@@ -159,20 +175,13 @@ readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
     auto import = call ? importOf.find(call->getCalledFunction()) : importOf.end();
     if (import == importOf.end())
       continue;
-    const KnownCallee &callee = variadic.at(import->second);
-    const Signature::Argument &format = callee.signature.arguments.back();
-    std::variant<Signature, std::string> result = std::string("passes its format on the stack");
-    if (const auto *reg = llvm::find(integers, format.field);
-        !format.onStack && reg != integers.end()) {
-      std::variant<std::vector<FormatArgument>, std::string> arguments = argumentsOfFormat(
-          call->getArgOperand(reg - integers.begin()), *callee.format, image, layout);
-      if (auto *reason = std::get_if<std::string>(&arguments))
-        result = "with a format that " + *reason;
-      else
-        result = variadicCallSignature(callee.signature,
-                                       std::get<std::vector<FormatArgument>>(arguments),
-                                       convention);
-    }
+    std::variant<std::vector<FormatArgument>, std::string> arguments = argumentsOfCall(
+        *call, variadic.at(import->second), image, layout, convention);
+    std::variant<Signature, std::string> result =
+        std::holds_alternative<std::string>(arguments)
+            ? std::get<std::string>(arguments)
+            : variadicCallSignature(variadic.at(import->second).signature,
+                                    std::get<std::vector<FormatArgument>>(arguments), convention);
     // The optimizer may have copied a call (a loop unrolled): each copy must agree.
     uint64_t pc = pcOf(*call);
     auto [previous, inserted] = found.try_emplace(pc, import->second, result);

@@ -65,7 +65,8 @@ llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &el
       uint32_t type = relocation.getType(/*isMips64EL=*/false);
       if (type == llvm::ELF::R_X86_64_RELATIVE)
         builder.addRelocatedPointer(relocation.r_offset, relocation.r_addend);
-      if (!isImportRelocation(type))
+      bool copy = type == llvm::ELF::R_X86_64_COPY;
+      if (!isImportRelocation(type) && !copy)
         continue;
       auto symbol = elf.getRelocationSymbol(relocation, *symbols);
       if (!symbol)
@@ -77,6 +78,10 @@ llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &el
         return name.takeError();
       if (name->empty())
         continue;
+      if (copy) {
+        builder.addCopiedObject({name->str(), relocation.r_offset, (*symbol)->st_size});
+        continue;
+      }
       Import import;
       import.name = name->str();
       import.slotAddress = relocation.r_offset;

@@ -153,6 +153,8 @@ llvm::Error Image::Builder::applyLoadBias(uint64_t bias) {
     slot += bias;
     value += bias;
   }
+  for (CopiedObject &object : image.copiedObjects_)
+    object.address += bias;
   image.entry_ += bias;
   image.imageBase_ += bias;
   image.loadBias_ = bias;
@@ -195,6 +197,8 @@ std::unique_ptr<Image> Image::Builder::finish() {
   }
 
   std::sort(image.relocatedPointers_.begin(), image.relocatedPointers_.end());
+  std::sort(image.copiedObjects_.begin(), image.copiedObjects_.end(),
+            [](const CopiedObject &a, const CopiedObject &b) { return a.address < b.address; });
   std::stable_sort(image.symbols_.begin(), image.symbols_.end(),
                    [](const Symbol &a, const Symbol &b) { return a.address < b.address; });
 
@@ -311,6 +315,16 @@ bool Image::readRelocated(uint64_t address, void *out, size_t size) const {
         dest[it->first + i - address] = bytes[i];
   }
   return true;
+}
+
+const CopiedObject *Image::copiedObjectAt(uint64_t address) const {
+  auto after = std::upper_bound(
+      copiedObjects_.begin(), copiedObjects_.end(), address,
+      [](uint64_t wanted, const CopiedObject &object) { return wanted < object.address; });
+  if (after == copiedObjects_.begin())
+    return nullptr;
+  const CopiedObject &object = *std::prev(after);
+  return address - object.address < std::max<uint64_t>(object.size, 1) ? &object : nullptr;
 }
 
 std::optional<uint64_t> Image::relocatedPointer(uint64_t slot) const {

@@ -37,6 +37,9 @@ struct Image::Builder {
   void addRelocatedPointer(uint64_t slot, uint64_t value) {
     image_->relocatedPointers_.emplace_back(slot, value);
   }
+  void addCopiedObject(CopiedObject object) {
+    image_->copiedObjects_.push_back(std::move(object));
+  }
 
   const std::vector<Section> &sections() const { return image_->sections_; }
   const std::vector<Symbol> &symbols() const { return image_->symbols_; }

@@ -1,5 +1,6 @@
 #include "hoist/Translate.h"
 
+#include "Passes/ImpossibleSwitchDefaults.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Translate/ClobberMarkers.h"
@@ -7,7 +8,6 @@
 #include "Translate/ElfProgram.h"
 #include "Translate/GuestAddresses.h"
 #include "Translate/HostObject.h"
-#include "Translate/ImpossibleSwitchDefaults.h"
 #include "Translate/ImportCalls.h"
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
@@ -15,6 +15,7 @@
 #include "Translate/UnexpectedReturns.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
+#include "Translate/RunPasses.h"
 #include "Translate/RuntimeLocation.h"
 #include "Translate/StatePointers.h"
 #include "Translate/Refusals.h"
@@ -30,6 +31,17 @@
 
 namespace hoist {
 namespace {
+
+/// Runs ImpossibleSwitchDefaults on every function of `module`; returns how many defaults it
+/// made unreachable. Once the optimizer has simplified the lifted code (its first round), so
+/// that the bounds checks are plain compares.
+unsigned removeImpossibleSwitchDefaults(llvm::Module &module) {
+  unsigned removed = 0;
+  llvm::ModulePassManager pipeline;
+  pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(ImpossibleSwitchDefaultsPass(&removed)));
+  runModulePasses(module, pipeline);
+  return removed;
+}
 
 llvm::Error refuse(const Image &image, const std::vector<Refusal> &refusals, bool allowable) {
   std::string message;

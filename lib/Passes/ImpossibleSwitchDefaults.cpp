@@ -1,14 +1,10 @@
-#include "Translate/ImpossibleSwitchDefaults.h"
-
-#include "Translate/RunPasses.h"
-#include "Translate/StatePointers.h"
+#include "Passes/ImpossibleSwitchDefaults.h"
 
 #include <llvm/Analysis/LazyValueInfo.h>
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
-#include <llvm/Passes/PassBuilder.h>
 
 namespace hoist {
 namespace {
@@ -57,8 +53,6 @@ bool casesCover(llvm::SwitchInst &switchInst, const llvm::ConstantRange &range) 
 
 llvm::PreservedAnalyses ImpossibleSwitchDefaultsPass::run(llvm::Function &function,
                                                           llvm::FunctionAnalysisManager &analyses) {
-  if (!isLiftedFunction(function))
-    return llvm::PreservedAnalyses::all();
   llvm::SmallVector<llvm::SwitchInst *, 8> impossible;
   {
     auto &values = analyses.getResult<llvm::LazyValueAnalysis>(function);
@@ -84,14 +78,6 @@ llvm::PreservedAnalyses ImpossibleSwitchDefaultsPass::run(llvm::Function &functi
   if (removed_)
     *removed_ += impossible.size();
   return impossible.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();
-}
-
-unsigned removeImpossibleSwitchDefaults(llvm::Module &module) {
-  unsigned removed = 0;
-  llvm::ModulePassManager pipeline;
-  pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(ImpossibleSwitchDefaultsPass(&removed)));
-  runModulePasses(module, pipeline);
-  return removed;
 }
 
 } // namespace hoist

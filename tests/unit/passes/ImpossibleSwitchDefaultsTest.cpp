@@ -1,12 +1,13 @@
 // ImpossibleSwitchDefaultsPass: a jump table's switch on `and %x, MASK`, behind a bounds check
 // of `trunc %x`, loses its default exactly when the checked range holds only cases.
-#include "Translate/ImpossibleSwitchDefaults.h"
+#include "Passes/ImpossibleSwitchDefaults.h"
 
 #include "ParseModule.h"
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <gtest/gtest.h>
@@ -14,19 +15,18 @@
 namespace hoist {
 namespace {
 
-/// A function @fn (lifted unless `lifted` is false) that checks `trunc %x to i8` against
+/// A function @fn that checks `trunc %x to i8` against
 /// `bound` (`ugt`: above it goes elsewhere), then switches on `and %x, 7` with cases `cases`
 /// (`i64 0, label %case` ...). With `checkX` false the check is of another value, `trunc %y`,
 /// and `trunc %x` only comes after the switch. Returns whether the default survived.
-bool defaultSurvives(int bound, const std::string &cases, bool lifted = true, bool checkX = true) {
+bool defaultSurvives(int bound, const std::string &cases, bool checkX = true) {
   llvm::LLVMContext context;
   std::string checked = checkX ? "%x" : "%y";
   std::string check = "  %t = trunc i64 " + checked +
                       " to i8\n"
                       "  %big = icmp ugt i8 %t, " +
                       std::to_string(bound) + "\n";
-  std::string text = std::string("define void @fn(ptr ") + (lifted ? "noalias nocapture " : "") +
-                     "%state, ptr %mem) {\n"
+  std::string text = std::string("define void @fn(ptr noalias nocapture %state, ptr %mem) {\n") +
                      "entry:\n"
                      "  %x = load i64, ptr %state\n"
                      "  %y = load i64, ptr %mem\n" +
@@ -50,7 +50,11 @@ bool defaultSurvives(int bound, const std::string &cases, bool lifted = true, bo
   std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
   if (!module)
     return true;
-  unsigned removed = removeImpossibleSwitchDefaults(*module);
+  unsigned removed = 0;
+  llvm::PassBuilder builder;
+  llvm::FunctionAnalysisManager analyses;
+  builder.registerFunctionAnalyses(analyses);
+  ImpossibleSwitchDefaultsPass(&removed).run(*module->getFunction("fn"), analyses);
   std::string problems;
   llvm::raw_string_ostream out(problems);
   EXPECT_FALSE(llvm::verifyModule(*module, &out)) << problems;
@@ -79,11 +83,7 @@ TEST(ImpossibleSwitchDefaults, AValueWithoutACaseKeepsTheDefault) {
 }
 
 TEST(ImpossibleSwitchDefaults, ACheckOfAnotherValueOrATruncAfterTheSwitchProvesNothing) {
-  EXPECT_TRUE(defaultSurvives(3, ZeroToThree, /*lifted=*/true, /*checkX=*/false));
-}
-
-TEST(ImpossibleSwitchDefaults, FunctionsThatAreNotLiftedStay) {
-  EXPECT_TRUE(defaultSurvives(3, ZeroToThree, /*lifted=*/false));
+  EXPECT_TRUE(defaultSurvives(3, ZeroToThree, /*checkX=*/false));
 }
 
 } // namespace
