@@ -150,7 +150,7 @@ void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *
 } // namespace
 
 const Signature *KnownCallee::signatureAt(const llvm::CallBase &call) const {
-  if (!variadic)
+  if (!format)
     return &signature;
   auto site = callSites.find(pcOf(call));
   return site == callSites.end() ? nullptr : &site->second;
@@ -257,17 +257,16 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   std::variant<KnownCallee, std::string> callee = declareLibraryCallee(
       module, name, library,
       llvm::FunctionType::get(typeOf(context, known.result), parameters,
-                              known.variadic),
+                              known.format.has_value()),
       *signature, convention);
   if (auto *declared = std::get_if<KnownCallee>(&callee)) {
-    declared->variadic = known.variadic;
     declared->format = known.format;
+    // The lifted call is followed by the return check and the next instruction's code, which
+    // the function may not even contain (gcc puts `call __stack_chk_fail` last): the
+    // attribute lets the optimizer end the path at the call, as the compiler did.
+    if (known.noReturn)
+      declared->function->setDoesNotReturn();
   }
-  // The lifted call is followed by the return check and the next instruction's code, which
-  // the function may not even contain (gcc puts `call __stack_chk_fail` last): the attribute
-  // lets the optimizer end the path at the call, as the compiler did.
-  if (auto *declared = std::get_if<KnownCallee>(&callee); declared && known.noReturn)
-    declared->function->setDoesNotReturn();
   return callee;
 }
 

@@ -24,10 +24,9 @@ namespace hoist {
 struct KnownCallee {
   llvm::Function *function = nullptr;
   Signature signature;
-  /// A variadic library function: the signature is its fixed parameters', and each call it
-  /// may be called from has its own, by the call's address (VariadicCalls.h), from its format
-  /// where it has one (printf's).
-  bool variadic = false;
+  /// Set for a variadic library function with a format (printf's): the signature is its fixed
+  /// parameters', and each call it may be called from has its own, by the call's address
+  /// (VariadicCalls.h).
   std::optional<FormatKind> format = std::nullopt;
   std::map<uint64_t, Signature> callSites = {};
 

@@ -71,7 +71,6 @@ std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
     bool formatted = library->hasPrintfFormat() || library->hasScanfFormat();
     if (!formatted || library->convention != CallingConvention::SysV)
       return "is variadic: which arguments a call passes is not in its prototype";
-    prototype.variadic = true;
     prototype.format = library->hasPrintfFormat() ? FormatKind::Printf : FormatKind::Scanf;
   }
   std::optional<CType> result = cTypeOf(library->result, library->convention, false);

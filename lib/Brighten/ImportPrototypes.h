@@ -23,9 +23,8 @@ struct ImportPrototype {
   CType result = CType::Void;
   std::vector<CType> arguments;
   bool noReturn = false; ///< declared noreturn: the code after a call of it is unreachable
-  /// Variadic (System V) with a printf or scanf format as its last parameter: each call passes
-  /// what its format converts after these (VariadicCalls.h).
-  bool variadic = false;
+  /// Set for a variadic function (System V) whose last parameter is a printf or scanf format:
+  /// each call passes what its format converts after these (VariadicCalls.h).
   std::optional<FormatKind> format = std::nullopt;
 };
 

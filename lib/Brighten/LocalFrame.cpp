@@ -59,7 +59,6 @@ uint64_t pcOf(const llvm::Instruction &instruction) {
   return 0;
 }
 
-
 std::optional<std::string> whyNotBrightenable(
     const llvm::Function &lifted,
     llvm::function_ref<std::optional<std::string>(const llvm::CallBase &)> whyNotCallable) {
@@ -110,6 +109,12 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
   llvm::SmallVector<llvm::Instruction *> users;
   for (llvm::User *user : mem->users())
     users.push_back(llvm::cast<llvm::Instruction>(user));
+  // A path that must turn out dead (UnresolvedJumpMarker), at the call's address.
+  auto markUnresolved = [flat](llvm::CallBase &call) {
+    llvm::IRBuilder<> builder(&call);
+    builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(call))})
+        ->copyMetadata(call);
+  };
   for (llvm::Instruction *user : users) {
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
       // A fault (divide error, ud2) stops the program as the original's would, by a trap
@@ -122,18 +127,14 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
         // A return check that fails or a jump table's default: with State.RIP not the
         // sentinel, the brightened function traps after the body. The marker says whether
         // the optimizer proved the path dead.
-        llvm::IRBuilder<> builder(call);
-        builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(*call))})
-            ->copyMetadata(*call);
+        markUnresolved(*call);
       } else if (auto known = callees.find(call->getCalledFunction());
                  known != callees.end() && known->second.signatureAt(*call)) {
         emitTypedCall(*call, known->second, convention);
-      } else if (known != callees.end() && known->second.variadic) {
+      } else if (known != callees.end() && known->second.format) {
         // A variadic call its callers' probe did not see (VariadicCalls.h): on a path the probe
         // found dead, which must stay dead, like an unresolved jump's.
-        llvm::IRBuilder<> builder(call);
-        builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(*call))})
-            ->copyMetadata(*call);
+        markUnresolved(*call);
       } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
         // Only a resolution probe has them: brightening declines a function that keeps one.
         emitUnresolvedCallModel(*call, ordinal->second);

@@ -51,6 +51,15 @@ std::vector<ProbeRegister> probeRegisters() {
   return registers;
 }
 
+/// The probe's parameter for register `field` (XMM `element`).
+const llvm::Argument *probeArgument(const llvm::Function &probe,
+                                    llvm::ArrayRef<ProbeRegister> registers,
+                                    HoistStateField field, unsigned element = 0) {
+  return probe.getArg(llvm::find_if(registers, [&](const ProbeRegister &reg) {
+                        return reg.field == field && reg.element == element;
+                      }) - registers.begin());
+}
+
 std::string registerName(const ProbeRegister &reg) {
   std::string name = llvm::StringRef(stateField(reg.field).name).lower();
   if (reg.field == HOIST_FIELD_YMM)
@@ -715,14 +724,8 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
 
   const llvm::Argument *raxIn = probe.getArg(0);
   bool raxWritten = false, xmm0Written = false;
-  const llvm::Argument *xmm0In = probe.getArg(
-      llvm::find_if(registers, [](const ProbeRegister &reg) {
-        return reg.field == HOIST_FIELD_YMM && reg.element == 0;
-      }) - registers.begin());
-  const llvm::Argument *fsBaseIn = probe.getArg(
-      llvm::find_if(registers, [](const ProbeRegister &reg) {
-        return reg.field == HOIST_FIELD_FS_BASE;
-      }) - registers.begin());
+  const llvm::Argument *xmm0In = probeArgument(probe, registers, HOIST_FIELD_YMM, 0);
+  const llvm::Argument *fsBaseIn = probeArgument(probe, registers, HOIST_FIELD_FS_BASE);
   bool guardCheckInRax = probe.hasFnAttribute(GuardCheckInRaxAttribute);
   unsigned bits = 0, floatResultBits = 0;
   // XMM0's low lane is the result when it holds a floating-point scalar and RAX is unchanged,
