@@ -297,7 +297,7 @@ void ModuleBrightener::resolveVariadicCalls(const Candidate &member) {
     if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
       if (const llvm::Function *callee = call->getCalledFunction();
           callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_") &&
-          !whyNotCallable(*callee) && callees_.at(callee).format)
+          !whyNotCallable(*callee) && callees_.at(callee).variadic)
         imports.insert(callee);
   if (imports.empty())
     return;

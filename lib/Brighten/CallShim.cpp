@@ -150,7 +150,7 @@ void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *
 } // namespace
 
 const Signature *KnownCallee::signatureAt(const llvm::CallBase &call) const {
-  if (!format)
+  if (!variadic)
     return &signature;
   auto site = callSites.find(pcOf(call));
   return site == callSites.end() ? nullptr : &site->second;
@@ -257,10 +257,10 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
   std::variant<KnownCallee, std::string> callee = declareLibraryCallee(
       module, name, library,
       llvm::FunctionType::get(typeOf(context, known.result), parameters,
-                              known.format.has_value()),
+                              known.variadic.has_value()),
       *signature, convention);
   if (auto *declared = std::get_if<KnownCallee>(&callee)) {
-    declared->format = known.format;
+    declared->variadic = known.variadic;
     // The lifted call is followed by the return check and the next instruction's code, which
     // the function may not even contain (gcc puts `call __stack_chk_fail` last): the
     // attribute lets the optimizer end the path at the call, as the compiler did.

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "Brighten/CallingConvention.h"
-#include "Brighten/FormatArguments.h"
+#include "Brighten/ImportPrototypes.h"
 #include "Brighten/Signature.h"
 
 #include <llvm/IR/InstrTypes.h>
@@ -24,10 +24,10 @@ namespace hoist {
 struct KnownCallee {
   llvm::Function *function = nullptr;
   Signature signature;
-  /// Set for a variadic library function with a format (printf's): the signature is its fixed
-  /// parameters', and each call it may be called from has its own, by the call's address
-  /// (VariadicCalls.h).
-  std::optional<FormatKind> format = std::nullopt;
+  /// Set for a variadic library function whose calls tell what they pass (printf's format,
+  /// open's flags): the signature is its fixed parameters', and each call it may be called
+  /// from has its own, by the call's address (VariadicCalls.h).
+  std::optional<VariadicRule> variadic = std::nullopt;
   std::map<uint64_t, Signature> callSites = {};
 
   /// The signature `call` (a lifted call of this callee) passes, or null for a variadic

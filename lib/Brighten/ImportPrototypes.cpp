@@ -43,7 +43,29 @@ std::optional<CType> cTypeOf(const AbiType &type, CallingConvention convention, 
   }
 }
 
+std::optional<VariadicRule> variadicRuleOf(const LibraryPrototype &library) {
+  if (library.hasPrintfFormat())
+    return VariadicRule::PrintfFormat;
+  if (library.hasScanfFormat())
+    return VariadicRule::ScanfFormat;
+  if (library.flags & PrototypeFlag::ModeIfCreating)
+    return VariadicRule::ModeIfCreating;
+  if (library.flags & PrototypeFlag::ArgumentByCommand)
+    return VariadicRule::ArgumentByCommand;
+  if (library.flags & PrototypeFlag::OneVariadicArgument)
+    return VariadicRule::OneArgument;
+  return std::nullopt;
+}
+
 } // namespace
+
+std::optional<FormatKind> formatKindOf(VariadicRule rule) {
+  if (rule == VariadicRule::PrintfFormat)
+    return FormatKind::Printf;
+  if (rule == VariadicRule::ScanfFormat)
+    return FormatKind::Scanf;
+  return std::nullopt;
+}
 
 bool isDeclaredImport(llvm::StringRef name, llvm::StringRef dll) {
   return findImportPrototype(name, dll);
@@ -66,12 +88,12 @@ std::variant<ImportPrototype, std::string> importPrototype(llvm::StringRef name,
   if (library->isVariadic()) {
     // System V passes variadic arguments as it passes the fixed ones (and AL, which LLVM
     // sets); Win64 also copies floating-point ones to integer registers, not handled yet.
-    // Without a format, which registers a call passes is the caller's to know: one it passes
-    // on unchanged (`xopen(f, flags, mode)`) looks the same as one it does not pass.
-    bool formatted = library->hasPrintfFormat() || library->hasScanfFormat();
-    if (!formatted || library->convention != CallingConvention::SysV)
+    // Without a format or a stated rule, which registers a call passes is the caller's to
+    // know: one it passes on unchanged (`xopen(f, flags, mode)`) looks the same as one it
+    // does not pass.
+    prototype.variadic = variadicRuleOf(*library);
+    if (!prototype.variadic || library->convention != CallingConvention::SysV)
       return "is variadic: which arguments a call passes is not in its prototype";
-    prototype.format = library->hasPrintfFormat() ? FormatKind::Printf : FormatKind::Scanf;
   }
   std::optional<CType> result = cTypeOf(library->result, library->convention, false);
   if (!result)

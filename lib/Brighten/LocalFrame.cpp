@@ -131,7 +131,7 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
       } else if (auto known = callees.find(call->getCalledFunction());
                  known != callees.end() && known->second.signatureAt(*call)) {
         emitTypedCall(*call, known->second, convention);
-      } else if (known != callees.end() && known->second.format) {
+      } else if (known != callees.end() && known->second.variadic) {
         // A variadic call its callers' probe did not see (VariadicCalls.h): on a path the probe
         // found dead, which must stay dead, like an unresolved jump's.
         markUnresolved(*call);

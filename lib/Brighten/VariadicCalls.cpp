@@ -108,21 +108,54 @@ argumentsOfFormat(const llvm::Value *value, FormatKind kind, const Image &image,
   return *agreed;
 }
 
+// open(2)'s flags that make it read the mode: O_CREAT, and __O_TMPFILE, the bit of O_TMPFILE
+// that O_DIRECTORY lacks (glibc's __OPEN_NEEDS_MODE).
+constexpr uint64_t OpenCreates = 0100, OpenTmpfile = 020000000;
+
+/// fcntl(2)'s commands that take no argument: F_GETFD, F_GETFL, F_GETOWN, F_GETSIG,
+/// F_GETLEASE, F_GETPIPE_SZ, F_GET_SEALS. Every other one reads an int or a pointer, and one
+/// it does not know reads its argument or ignores it: passing it is right either way.
+bool commandTakesNoArgument(uint64_t command) {
+  return llvm::is_contained({1, 3, 9, 11, 1025, 1032, 1034}, command);
+}
+
 /// What `report` (a reporter's call standing for a call of the variadic `callee`) passes after
-/// the fixed parameters: what its format converts, or why that is not known.
+/// the fixed parameters, from its last fixed argument: what its format converts, or what the
+/// function's rule says for the flags or command it passes; or why that is not known.
 std::variant<std::vector<FormatArgument>, std::string>
 argumentsOfCall(const llvm::CallBase &report, const KnownCallee &callee, const Image &image,
                 const llvm::DataLayout &layout, CallingConvention convention) {
   llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
-  const Signature::Argument &format = callee.signature.arguments.back();
-  const HoistStateField *reg = llvm::find(integers, format.field);
-  if (format.onStack || reg == integers.end())
-    return std::string("passes its format on the stack");
-  std::variant<std::vector<FormatArgument>, std::string> arguments = argumentsOfFormat(
-      report.getArgOperand(reg - integers.begin()), *callee.format, image, layout);
-  if (auto *reason = std::get_if<std::string>(&arguments))
-    return "with a format that " + *reason;
-  return arguments;
+  const Signature::Argument &last = callee.signature.arguments.back();
+  const HoistStateField *reg = llvm::find(integers, last.field);
+  if (last.onStack || reg == integers.end())
+    return std::string("passes its last fixed argument on the stack");
+  const llvm::Value *value = report.getArgOperand(reg - integers.begin());
+  // The fixed parameter is an int: the register's upper half is not the caller's.
+  const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value);
+  std::optional<uint64_t> low32 =
+      constant ? std::optional(constant->getZExtValue() & 0xffffffffu) : std::nullopt;
+  switch (*callee.variadic) {
+  case VariadicRule::PrintfFormat:
+  case VariadicRule::ScanfFormat: {
+    std::variant<std::vector<FormatArgument>, std::string> arguments =
+        argumentsOfFormat(value, *formatKindOf(*callee.variadic), image, layout);
+    if (auto *reason = std::get_if<std::string>(&arguments))
+      return "with a format that " + *reason;
+    return arguments;
+  }
+  case VariadicRule::ModeIfCreating:
+    if (low32 && !(*low32 & (OpenCreates | OpenTmpfile)))
+      return std::vector<FormatArgument>{};
+    return std::vector<FormatArgument>{FormatArgument::Int32};
+  case VariadicRule::ArgumentByCommand:
+    if (low32 && commandTakesNoArgument(*low32))
+      return std::vector<FormatArgument>{};
+    return std::vector<FormatArgument>{FormatArgument::Int64};
+  case VariadicRule::OneArgument:
+    return std::vector<FormatArgument>{FormatArgument::Int64};
+  }
+  return std::string("has a variadic rule brightening does not know");
 }
 
 } // namespace

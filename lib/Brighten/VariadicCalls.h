@@ -1,16 +1,23 @@
-// Calls of variadic library functions whose last parameter is a printf or scanf format
-// (`fprintf`, `__fprintf_chk`, `error`, `sscanf`: the prototype table's PrintfFormat and
-// ScanfFormat): what each call passes after the fixed parameters is what its format converts.
+// Calls of variadic library functions whose calls tell what they pass after the fixed
+// parameters (the prototype table's flags, ImportPrototypes.h's VariadicRule):
+// - a printf or scanf format as the last fixed parameter (`fprintf`, `__fprintf_chk`,
+//   `error`, `sscanf`: PrintfFormat, ScanfFormat) passes what the format converts;
+// - open and openat pass the mode, an int, when their flags have O_CREAT or O_TMPFILE;
+//   fcntl passes one int or pointer unless its command takes none; ioctl passes one
+//   (the manual pages' rules, stated in lib/Prototypes/VariadicAnnotations.h).
 //
 // A probe of the caller in which each such call reports its argument registers shows, after
-// simplification, the format each call passes: a constant string in the image, or what a
-// gettext call returned for a constant message (translations keep the conversions: gettext's
-// msgfmt --check-format). The format's conversions give the call its own signature (an
-// int in the next integer register, a double in the next XMM register, the rest on the stack,
-// as System V passes them), and the brightened call passes exactly those:
+// simplification, the last fixed argument each call passes: for a format, a constant string
+// in the image or what a gettext call returned for a constant message (translations keep the
+// conversions: gettext's msgfmt --check-format); for flags or a command, a constant or not
+// (then the argument is passed: a function that does not read it ignores it). The arguments
+// give the call its own signature (an int in the next integer register, a double in the next
+// XMM register, the rest on the stack, as System V passes them), and the brightened call
+// passes exactly those:
 // `call i32 (ptr, i32, ptr, ...) @__fprintf_chk(ptr %stream, i32 1, ptr @.str, ptr %name,
-// i32 %n)`. A call whose format is not known this way (built at run time, numbered `%1$s`,
-// a long double) is not typed, and its caller declines with the reason.
+// i32 %n)`, `call i32 (ptr, i32, ...) @open(ptr %path, i32 0)`. A call whose format is not
+// known this way (built at run time, numbered `%1$s`, a long double) is not typed, and its
+// caller declines with the reason.
 #pragma once
 
 #include "Brighten/CallShim.h"

@@ -62,3 +62,11 @@ void *__tls_get_addr(void *index) __attribute__((__nothrow__, __leaf__));
 typedef void (*__hoist_sighandler_t)(int);
 __hoist_sighandler_t bsd_signal(int signal, __hoist_sighandler_t handler)
     __attribute__((__nothrow__, __leaf__));
+
+/* The fortified open family, which <bits/fcntl2.h> declares only for compilers with
+   __va_arg_pack_len (GCC): a program built with _FORTIFY_SOURCE calls them where the mode
+   is not needed. */
+int __open_2(const char *path, int flags) __attribute__((__nonnull__(1)));
+int __open64_2(const char *path, int flags) __attribute__((__nonnull__(1)));
+int __openat_2(int directory, const char *path, int flags) __attribute__((__nonnull__(2)));
+int __openat64_2(int directory, const char *path, int flags) __attribute__((__nonnull__(2)));

@@ -21,6 +21,8 @@
 #define __attr_access_none(argno) __attr_access ((__none__, argno))
 /* Before <string.h>: an attribute cannot follow its fortified inline definition. */
 #include "AccessAnnotations.h"
+/* Before <fcntl.h> and <sys/ioctl.h>, for the same reason. */
+#include "VariadicAnnotations.h"
 
 /* C11 */
 #include <assert.h>

@@ -71,6 +71,13 @@ enum : uint16_t {
   PrintfFormat = 1 << 7,
   /// The same with a scanf format: each conversion but `%*...` takes a pointer.
   ScanfFormat = 1 << 8,
+  /// Variadic without a format (VariadicAnnotations.h): one int, the mode, when the last fixed
+  /// parameter has O_CREAT or O_TMPFILE (open, openat).
+  ModeIfCreating = 1 << 9,
+  /// One int or pointer unless the last fixed parameter is a command that takes none (fcntl).
+  ArgumentByCommand = 1 << 10,
+  /// One int or pointer (ioctl).
+  OneVariadicArgument = 1 << 11,
 };
 } // namespace PrototypeFlag
 

@@ -212,6 +212,15 @@ def format_flag(cursor, text, name):
     return "ScanfFormat" if "scanf" in name else "PrintfFormat"
 
 
+# What a variadic function without a format reads after its fixed parameters, from the
+# annotations of VariadicAnnotations.h.
+VARIADIC_RULES = {
+    "hoist-variadic:mode-if-creating": "ModeIfCreating",
+    "hoist-variadic:argument-by-command": "ArgumentByCommand",
+    "hoist-variadic:one-argument": "OneVariadicArgument",
+}
+
+
 def symbol_name(cursor):
     """The name a binary imports: the asm label if the declaration has one."""
     mangled = cursor.mangled_name or cursor.spelling
@@ -254,6 +263,8 @@ def collect(translation_unit, classify=None):
             if function_type.kind == TK.FUNCTIONPROTO and \
                     takes_code(function_type.argument_types()):
                 flags.add("TakesCode")
+            flags |= {VARIADIC_RULES[note] for note in annotations_of(cursor)
+                      if note in VARIADIC_RULES}
             if "static inline" in text or cursor.storage_class == ci.StorageClass.STATIC:
                 continue
             previous = entries.get(name)

@@ -11,6 +11,7 @@ sanitizer report, or another exit code. docs/ROBUSTNESS.md lists the mutations.
 
 The mutants are a pure function of --seed and --count: a failure is reproduced by the same
 command line, and --keep DIR keeps the failing files. Thousands of mutants: --count 5000.
+--seed fresh draws a new seed and prints it, so that each run tries mutants no run tried before.
 """
 import argparse
 import concurrent.futures
@@ -372,13 +373,26 @@ def main():
     parser.add_argument("inputs", nargs="+", help="ELF and PE files to mutate")
     parser.add_argument("--hoist", required=True)
     parser.add_argument("--count", type=int, default=300, help="mutants in all (default 300)")
-    parser.add_argument("--seed", default="hoist", help="the mutants are a function of it")
+    parser.add_argument("--seed", default="hoist",
+                        help="the mutants are a function of it; fresh: a new one, printed")
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--timeout", type=float, default=60, help="seconds per run (a hang)")
     parser.add_argument("--memory", type=int, default=4096,
                         help="address-space limit per run, MiB (0: none, for ASan builds)")
     parser.add_argument("--keep", help="copy failing mutants into this directory")
     args = parser.parse_args()
+    if args.seed == "fresh":
+        args.seed = str(random.SystemRandom().randrange(1 << 32))
+    print(f"seed: {args.seed}")
+    # The reproducing command names the seed, fresh or not.
+    command = []
+    arguments = iter(sys.argv)
+    for arg in arguments:
+        if arg == "--seed":
+            next(arguments, None)
+        elif not arg.startswith("--seed="):
+            command.append(arg)
+    command += ["--seed", args.seed]
 
     originals = {path: open(path, "rb").read() for path in args.inputs}
     start = time.monotonic()
@@ -409,7 +423,7 @@ def main():
     print(f"malformed inputs: {len(outcomes)} mutants, {len(failed)} failing, "
           f"{time.monotonic() - start:.1f} s wall, {usage.ru_utime + usage.ru_stime:.1f} s CPU")
     if failed:
-        print(f"reproduce: {' '.join(sys.argv)} --keep /tmp/hoist-failing-mutants")
+        print(f"reproduce: {' '.join(command)} --keep /tmp/hoist-failing-mutants")
         return 1
     print("malformed inputs: every run ended with exit 0 or a clear error")
     return 0

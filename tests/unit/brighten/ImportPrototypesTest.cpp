@@ -25,17 +25,37 @@ TEST(ImportPrototypes, FormattedVariadicFunctionsKnowTheirFormat) {
   for (const char *name : {"printf", "__fprintf_chk", "error", "__snprintf_chk", "syslog"}) {
     auto prototype = importPrototype(name, "");
     ASSERT_TRUE(std::holds_alternative<ImportPrototype>(prototype)) << name;
-    EXPECT_EQ(std::get<ImportPrototype>(prototype).format, FormatKind::Printf) << name;
+    EXPECT_EQ(std::get<ImportPrototype>(prototype).variadic, VariadicRule::PrintfFormat) << name;
   }
   auto scan = importPrototype("__isoc99_sscanf", "");
   ASSERT_TRUE(std::holds_alternative<ImportPrototype>(scan));
-  EXPECT_EQ(std::get<ImportPrototype>(scan).format, FormatKind::Scanf);
+  EXPECT_EQ(std::get<ImportPrototype>(scan).variadic, VariadicRule::ScanfFormat);
 }
 
-TEST(ImportPrototypes, VariadicFunctionsWithoutAFormatAreDeclinedWithTheReason) {
-  // open's mode and execl's list are not described by a format; strfmon's format is not
-  // printf's; msvcrt's printf is Win64, whose variadic calls are not typed yet.
-  for (auto [name, dll] : {std::pair{"open", ""}, {"execl", ""}, {"strfmon", ""},
+TEST(ImportPrototypes, VariadicFunctionsWithoutAFormatHaveTheirManualsRule) {
+  for (auto [name, rule] : {std::pair{"open", VariadicRule::ModeIfCreating},
+                            {"open64", VariadicRule::ModeIfCreating},
+                            {"openat", VariadicRule::ModeIfCreating},
+                            {"fcntl", VariadicRule::ArgumentByCommand},
+                            {"fcntl64", VariadicRule::ArgumentByCommand},
+                            {"ioctl", VariadicRule::OneArgument}}) {
+    auto prototype = importPrototype(name, "");
+    ASSERT_TRUE(std::holds_alternative<ImportPrototype>(prototype)) << name;
+    EXPECT_EQ(std::get<ImportPrototype>(prototype).variadic, rule) << name;
+    EXPECT_FALSE(formatKindOf(rule)) << name;
+  }
+  // The fortified open family is not variadic: a call passes no mode.
+  auto fortified = importPrototype("__openat_2", "");
+  ASSERT_TRUE(std::holds_alternative<ImportPrototype>(fortified));
+  EXPECT_FALSE(std::get<ImportPrototype>(fortified).variadic);
+  EXPECT_EQ(std::get<ImportPrototype>(fortified).arguments.size(), 3u);
+}
+
+TEST(ImportPrototypes, VariadicFunctionsWithoutARuleAreDeclinedWithTheReason) {
+  // execl's list is not described by a format or a rule; strfmon's format is not printf's;
+  // prctl's count depends on its option; msvcrt's printf is Win64, whose variadic calls are
+  // not typed yet.
+  for (auto [name, dll] : {std::pair{"prctl", ""}, {"execl", ""}, {"strfmon", ""},
                            {"printf", "msvcrt.dll"}}) {
     auto prototype = importPrototype(name, dll);
     ASSERT_TRUE(std::holds_alternative<std::string>(prototype)) << name;

@@ -1,0 +1,26 @@
+/* What the variadic functions without a format read after their fixed parameters, as their
+   manual pages define it; the generator turns each annotation into a flag of the table
+   (docs/PROTOTYPES.md), and brightening types each call from the fixed argument it names
+   (lib/Brighten/VariadicCalls.h). Before <fcntl.h> and <sys/ioctl.h>: an attribute cannot
+   follow a fortified inline definition. */
+
+/* open(2): the mode, one int, is read only when the flags (the last fixed parameter) ask to
+   create a file: O_CREAT or O_TMPFILE. */
+#define HOIST_MODE_IF_CREATING __attribute__((annotate("hoist-variadic:mode-if-creating")))
+/* fcntl(2): one argument, an int or a pointer, unless the command (the last fixed parameter)
+   is one of those that take none. */
+#define HOIST_ARGUMENT_BY_COMMAND __attribute__((annotate("hoist-variadic:argument-by-command")))
+/* ioctl(2): one argument, an int or a pointer. */
+#define HOIST_ONE_ARGUMENT __attribute__((annotate("hoist-variadic:one-argument")))
+
+extern int open(const char *path, int flags, ...) HOIST_MODE_IF_CREATING;
+extern int open64(const char *path, int flags, ...) HOIST_MODE_IF_CREATING;
+extern int openat(int directory, const char *path, int flags, ...) HOIST_MODE_IF_CREATING;
+extern int openat64(int directory, const char *path, int flags, ...) HOIST_MODE_IF_CREATING;
+extern int fcntl(int fd, int command, ...) HOIST_ARGUMENT_BY_COMMAND;
+extern int fcntl64(int fd, int command, ...) HOIST_ARGUMENT_BY_COMMAND;
+extern int ioctl(int fd, unsigned long request, ...) HOIST_ONE_ARGUMENT;
+
+#undef HOIST_MODE_IF_CREATING
+#undef HOIST_ARGUMENT_BY_COMMAND
+#undef HOIST_ONE_ARGUMENT
