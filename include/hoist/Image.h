@@ -69,6 +69,16 @@ public:
     return relocatedPointers_;
   }
 
+  /// The pointers to other modules' symbols the loader writes (R_X86_64_64), by slot.
+  llvm::ArrayRef<SymbolPointer> symbolPointers() const { return symbolPointers_; }
+  /// Slots the loader writes with what the image cannot tell: an IFUNC's chosen
+  /// implementation (R_X86_64_IRELATIVE), a TLS offset or module, a relocation type Hoist
+  /// does not model; by address. Their file bytes are not what the program reads.
+  llvm::ArrayRef<uint64_t> opaqueSlots() const { return opaqueSlots_; }
+  /// In an image without relocations (a non-PIE ELF executable), the 8-byte aligned slots of
+  /// its data whose value is an address in the image: pointers the linker wrote, or integers
+  /// that look like them; nothing tells which. By address.
+  llvm::ArrayRef<uint64_t> possiblePointers() const { return possiblePointers_; }
   /// The copied object (R_X86_64_COPY) whose bytes hold `address`, if any.
   const CopiedObject *copiedObjectAt(uint64_t address) const;
   const std::vector<CopiedObject> &copiedObjects() const { return copiedObjects_; }
@@ -102,6 +112,9 @@ private:
   std::vector<Export> exports_;
   std::vector<std::pair<uint64_t, uint64_t>> relocatedPointers_;   ///< (slot, value), by slot
   std::vector<CopiedObject> copiedObjects_;                        ///< by address
+  std::vector<SymbolPointer> symbolPointers_;                      ///< by slot
+  std::vector<uint64_t> opaqueSlots_;                              ///< by address
+  std::vector<uint64_t> possiblePointers_;                         ///< by address
   std::map<uint64_t, size_t> importBySlot_, importByStub_;
   std::map<uint64_t, size_t> sectionByAddress_;          ///< mapped, non-overlapping, by start
   std::map<uint64_t, std::string> nameByAddress_;

@@ -61,6 +61,15 @@ struct CopiedObject {
   uint64_t size = 0;
 };
 
+/// A pointer the dynamic linker writes at `slot` with the address of another module's symbol
+/// plus `addend` (an R_X86_64_64 relocation against an undefined symbol): a table of library
+/// functions, `&stderr` in initialized data. The file's bytes there are not the pointer.
+struct SymbolPointer {
+  uint64_t slot = 0;
+  std::string name;
+  int64_t addend = 0;
+};
+
 struct Export {
   std::string name;
   uint64_t address = 0;         ///< 0 for a forwarder

@@ -103,8 +103,15 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
   std::vector<RegisterInput> inputs;
   std::vector<llvm::Value *> stackArguments;
-  // Registers that are not arguments stay uninitialized: callee-saved ones are only saved and
-  // restored (the probe checked), the others are not read before written.
+  // Registers that are not arguments stay uninitialized, but for RAX and the callee-saved
+  // ones, which start at zero: the probe let through only their saves and restores, bits of
+  // them nothing depends on (`setne %r15b`), and RAX's upper bits merged into a bool result,
+  // all computed from zero there too (readSignatureProbe).
+  inputs.push_back({HOIST_FIELD_RAX, 0, builder.getInt64(0)});
+  for (HoistStateField field : {HOIST_FIELD_RBX, HOIST_FIELD_RBP, HOIST_FIELD_R12, HOIST_FIELD_R13,
+                                HOIST_FIELD_R14, HOIST_FIELD_R15, HOIST_FIELD_RDI, HOIST_FIELD_RSI})
+    if (isCalleeSaved(field, convention))
+      inputs.push_back({field, 0, builder.getInt64(0)});
   for (auto [argument, parameter] : llvm::zip(signature.arguments, function.args())) {
     llvm::Value *bits = &parameter;
     if (argument.isFloat)

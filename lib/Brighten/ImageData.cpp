@@ -11,6 +11,11 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ConstantRange.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/ADT/MapVector.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/IR/PatternMatch.h>
 
 #include <set>
@@ -74,32 +79,173 @@ bool foldJoinedHalves(llvm::Function &function) {
   return !joined.empty();
 }
 
+/// Records on `global` (carrying `section`) the slots at `slots` (addresses, sorted) under
+/// `kind` (PossiblePointersMetadata, OriginalAddressesMetadata): the section's address, then
+/// each slot's offset, followed by its value from `values` (by position in `slots`) if given.
+void markSlots(llvm::GlobalVariable &global, const Section &section,
+               llvm::ArrayRef<uint64_t> slots, const char *kind,
+               llvm::ArrayRef<uint64_t> values = {}) {
+  auto first = std::lower_bound(slots.begin(), slots.end(), section.address);
+  auto last = std::lower_bound(first, slots.end(), section.address + section.size);
+  if (first == last)
+    return;
+  llvm::Type *i64 = llvm::Type::getInt64Ty(global.getContext());
+  auto number = [&](uint64_t value) {
+    return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, value));
+  };
+  std::vector<llvm::Metadata *> operands = {number(section.address)};
+  for (auto slot = first; slot != last; ++slot) {
+    operands.push_back(number(*slot - section.address));
+    if (!values.empty())
+      operands.push_back(number(values[slot - slots.begin()]));
+  }
+  global.setMetadata(kind, llvm::MDNode::get(global.getContext(), operands));
+}
+
+/// A pointer `offset` bytes into `global`.
+llvm::Constant *pointerInto(llvm::GlobalVariable &global, uint64_t offset) {
+  llvm::Type *i64 = llvm::Type::getInt64Ty(global.getContext());
+  if (!global.getValueType()->isArrayTy())
+    return llvm::ConstantExpr::getGetElementPtr(llvm::Type::getInt8Ty(global.getContext()),
+                                                &global, llvm::ConstantInt::get(i64, offset));
+  return llvm::ConstantExpr::getGetElementPtr(
+      global.getValueType(), &global,
+      llvm::ArrayRef<llvm::Constant *>{llvm::ConstantInt::get(i64, 0),
+                                       llvm::ConstantInt::get(i64, offset)});
+}
+
+/// What the loader writes into `section`: each pointer slot (8 bytes) with the pointer's
+/// target, an address in the image (relocatedPointer) or another module's symbol.
+struct LoaderSlot {
+  uint64_t slot;
+  std::optional<uint64_t> target;
+  const SymbolPointer *symbol = nullptr;
+};
+
+std::vector<LoaderSlot> loaderSlotsIn(const Image &image, const Section &section) {
+  std::vector<LoaderSlot> slots;
+  uint64_t end = section.address + section.size;
+  auto relocated = std::lower_bound(image.relocatedPointers().begin(),
+                                    image.relocatedPointers().end(),
+                                    std::make_pair(section.address, uint64_t(0)));
+  for (; relocated != image.relocatedPointers().end() && relocated->first < end; ++relocated)
+    slots.push_back({relocated->first, relocated->second});
+  for (const SymbolPointer &pointer : image.symbolPointers())
+    if (pointer.slot >= section.address && pointer.slot < end)
+      slots.push_back({pointer.slot, std::nullopt, &pointer});
+  llvm::sort(slots, [](const LoaderSlot &a, const LoaderSlot &b) { return a.slot < b.slot; });
+  return slots;
+}
+
+/// What a pointer slot holds in the recompiled program: a pointer into the global carrying its
+/// target (or into the library's object an executable copies), or another module's symbol by
+/// name; null for a target brightened code does not carry (code: a jump table's or a VM's
+/// handler table, compared as the original addresses they are; the GOT), whose slot keeps the
+/// original address as an integer, as it did before it was known to be a pointer.
+llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const LoaderSlot &slot) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i8 = llvm::Type::getInt8Ty(context);
+  if (slot.symbol) {
+    llvm::Constant *object = module.getNamedValue(slot.symbol->name);
+    if (!object)
+      object = new llvm::GlobalVariable(module, i8, false, llvm::GlobalValue::ExternalLinkage,
+                                        nullptr, slot.symbol->name);
+    return llvm::ConstantExpr::getGetElementPtr(
+        i8, object, llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), slot.symbol->addend));
+  }
+  return imageDataPointer(module, image, *slot.target);
+}
+
 /// The global holding `section`'s bytes (zero past the file's): constant and private for
 /// read-only data; for writable data a variable with external linkage, since its state is
 /// what the brightened functions leave for their callers (and an internal one that is only
-/// written would lose its stores to the optimizer).
+/// written would lose its stores to the optimizer). Where the loader writes pointers, the
+/// global holds the pointers the recompiled program's loader writes instead (slotPointer): a
+/// packed struct of byte runs and pointers.
 llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
                                     const Section &section) {
   std::string name = "image" + section.name;
   if (llvm::GlobalVariable *existing = module.getNamedGlobal(name))
     return existing;
+  llvm::LLVMContext &context = module.getContext();
   std::vector<uint8_t> bytes(section.size, 0);
   image.read(section.address, bytes.data(), bytes.size());
-  auto *initializer = llvm::ConstantDataArray::get(module.getContext(), llvm::ArrayRef(bytes));
-  auto *global = new llvm::GlobalVariable(
-      module, initializer->getType(), !section.writable,
-      section.writable ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::PrivateLinkage,
-      initializer, name);
+  // `.data.rel.ro` is read-only once the loader has relocated it (RELRO).
+  bool constant = !section.writable || llvm::StringRef(section.name).starts_with(".data.rel.ro");
+  auto linkage = constant ? llvm::GlobalValue::PrivateLinkage : llvm::GlobalValue::ExternalLinkage;
+  std::vector<LoaderSlot> slots = loaderSlotsIn(image, section);
+  std::erase_if(slots, [&](const LoaderSlot &slot) {
+    return slot.slot + 8 > section.address + section.size;
+  });
+  // A slot whose target is not carried keeps the original address, as an integer.
+  std::vector<uint64_t> originalAddresses;
+  std::vector<uint64_t> originalTargets;
+  std::erase_if(slots, [&](const LoaderSlot &slot) {
+    if (slot.symbol)
+      return false;
+    const Section *target = image.sectionAt(*slot.target);
+    bool carried = image.copiedObjectAt(*slot.target) ||
+                   (target && isCarriedDataSection(image, *target));
+    if (!carried) {
+      uint64_t offset = slot.slot - section.address;
+      for (unsigned i = 0; i < 8 && offset + i < bytes.size(); ++i)
+        bytes[offset + i] = static_cast<uint8_t>(*slot.target >> (8 * i));
+      originalAddresses.push_back(slot.slot);
+      originalTargets.push_back(*slot.target);
+    }
+    return !carried;
+  });
+  // The slots come sorted (loaderSlotsIn), and so do these.
+  auto mark = [&](llvm::GlobalVariable &global) {
+    markSlots(global, section, image.possiblePointers(), PossiblePointersMetadata);
+    markSlots(global, section, originalAddresses, OriginalAddressesMetadata, originalTargets);
+  };
+  if (slots.empty()) {
+    auto *initializer = llvm::ConstantDataArray::get(context, llvm::ArrayRef(bytes));
+    auto *global = new llvm::GlobalVariable(module, initializer->getType(), constant, linkage,
+                                            initializer, name);
+    global->setAlignment(llvm::Align(16));
+    mark(*global);
+    return global;
+  }
+  // The type first: a slot may point into this very section.
+  std::vector<llvm::Type *> fields;
+  std::vector<std::pair<uint64_t, uint64_t>> runs;   // byte runs between the slots
+  uint64_t at = 0;
+  for (const LoaderSlot &slot : slots) {
+    uint64_t offset = slot.slot - section.address;
+    if (offset < at)
+      continue;   // overlapping slots: the first one wins, as it does in `runs`
+    if (offset > at) {
+      fields.push_back(llvm::ArrayType::get(llvm::Type::getInt8Ty(context), offset - at));
+      runs.emplace_back(at, offset);
+    }
+    fields.push_back(llvm::PointerType::getUnqual(context));
+    runs.emplace_back(offset, offset + 8);
+    at = offset + 8;
+  }
+  if (at < section.size) {
+    fields.push_back(llvm::ArrayType::get(llvm::Type::getInt8Ty(context), section.size - at));
+    runs.emplace_back(at, section.size);
+  }
+  llvm::StructType *type = llvm::StructType::get(context, fields, /*isPacked=*/true);
+  auto *global = new llvm::GlobalVariable(module, type, constant, linkage, nullptr, name);
   global->setAlignment(llvm::Align(16));
+  std::vector<llvm::Constant *> values;
+  auto slot = slots.begin();
+  for (auto [begin, end] : runs) {
+    if (fields[values.size()]->isPointerTy()) {
+      while (slot->slot - section.address != begin)
+        ++slot;
+      values.push_back(slotPointer(module, image, *slot));
+      continue;
+    }
+    values.push_back(llvm::ConstantDataArray::get(
+        context, llvm::ArrayRef(bytes).slice(begin, end - begin)));
+  }
+  global->setInitializer(llvm::ConstantStruct::get(type, values));
+  mark(*global);
   return global;
-}
-
-llvm::Constant *pointerInto(llvm::GlobalVariable &global, uint64_t offset) {
-  llvm::Type *i64 = llvm::Type::getInt64Ty(global.getContext());
-  return llvm::ConstantExpr::getGetElementPtr(
-      global.getValueType(), &global,
-      llvm::ArrayRef<llvm::Constant *>{llvm::ConstantInt::get(i64, 0),
-                                       llvm::ConstantInt::get(i64, offset)});
 }
 
 /// Whether `symbol` names an object of the program's own: not the toolchain's (`__dso_handle`,
@@ -114,17 +260,110 @@ bool isProgramObject(const Symbol &symbol, const Image &image) {
   return llvm::none_of(image.imports(), [&](const Import &import) { return import.name == name; });
 }
 
+/// The global `pointer` points into and the offsets it may have there (geps with constant and
+/// variable indices, each variable bounded by what ValueTracking knows of it), or nullopt.
+std::optional<std::pair<const llvm::GlobalVariable *, llvm::ConstantRange>>
+offsetsInto(const llvm::Value *pointer, const llvm::DataLayout &layout) {
+  llvm::ConstantRange offsets(llvm::APInt(64, 0));
+  for (unsigned depth = 0; depth < 8; ++depth) {
+    pointer = pointer->stripPointerCasts();
+    if (const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(pointer))
+      return std::pair{global, offsets};
+    const auto *gep = llvm::dyn_cast<llvm::GEPOperator>(pointer);
+    if (!gep)
+      break;
+    llvm::MapVector<llvm::Value *, llvm::APInt> variables;
+    llvm::APInt constant(64, 0);
+    if (!gep->collectOffset(layout, 64, variables, constant))
+      break;
+    offsets = offsets.add(llvm::ConstantRange(constant));
+    for (auto &[variable, scale] : variables) {
+      llvm::ConstantRange range =
+          llvm::computeConstantRange(variable, /*ForSigned=*/true).sextOrTrunc(64);
+      offsets = offsets.add(range.multiply(llvm::ConstantRange(scale)));
+    }
+    pointer = gep->getPointerOperand();
+  }
+  // Somewhere in a global, at an offset not followed.
+  if (const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(llvm::getUnderlyingObject(pointer)))
+    return std::pair{global, llvm::ConstantRange::getFull(64)};
+  return std::nullopt;
+}
+
+/// The address of a slot marked `kind` (markSlots) of the carried data `global` that an access
+/// of `size` bytes at an offset in `offsets` may overlap.
+std::optional<uint64_t> markedSlotInRange(const llvm::GlobalVariable &global, const char *kind,
+                                          const llvm::ConstantRange &offsets, uint64_t size) {
+  const llvm::MDNode *slots = global.getMetadata(kind);
+  if (!slots || slots->getNumOperands() == 0)
+    return std::nullopt;
+  uint64_t base = llvm::mdconst::extract<llvm::ConstantInt>(slots->getOperand(0))->getZExtValue();
+  unsigned stride = kind == llvm::StringRef(OriginalAddressesMetadata) ? 2 : 1;
+  for (unsigned i = 1; i < slots->getNumOperands(); i += stride) {
+    int64_t slot = static_cast<int64_t>(
+        llvm::mdconst::extract<llvm::ConstantInt>(slots->getOperand(i))->getZExtValue());
+    llvm::ConstantRange overlapping(llvm::APInt(64, slot - static_cast<int64_t>(size) + 1, true),
+                                    llvm::APInt(64, slot + 8, true));
+    if (!offsets.intersectWith(overlapping).isEmptySet())
+      return base + static_cast<uint64_t>(slot);
+  }
+  return std::nullopt;
+}
+
+/// Whether every use of `value` compares it with a constant: a jump's target checked against
+/// the targets the lifter resolved (a switch over a jump table's or a VM's handler addresses).
+bool isOnlyCompared(const llvm::Value &value) {
+  return llvm::all_of(value.users(), [&](const llvm::User *user) {
+    if (const auto *compare = llvm::dyn_cast<llvm::ICmpInst>(user))
+      return llvm::isa<llvm::Constant>(compare->getOperand(0)) ||
+             llvm::isa<llvm::Constant>(compare->getOperand(1));
+    if (const auto *branch = llvm::dyn_cast<llvm::SwitchInst>(user))
+      return branch->getCondition() == &value;
+    return false;
+  });
+}
+
+/// Why `load`, `size` bytes at `offsets` into `global`, may read what the recompiled program
+/// does not have, or nullopt.
+std::optional<std::string> whyUncarried(const llvm::LoadInst &load,
+                                        const llvm::GlobalVariable &global,
+                                        const llvm::ConstantRange &offsets, uint64_t size) {
+  if (std::optional<uint64_t> slot =
+          markedSlotInRange(global, OriginalAddressesMetadata, offsets, size);
+      slot && !isOnlyCompared(load))
+    return llvm::formatv("may read the original address stored at {0:x} in the binary's data "
+                         "(code or memory the recompiled program does not carry) and use it "
+                         "as a value",
+                         *slot)
+        .str();
+  if (std::optional<uint64_t> slot =
+          markedSlotInRange(global, PossiblePointersMetadata, offsets, size))
+    return llvm::formatv("may read the value at {0:x} in the binary's data, which may be an "
+                         "address the linker stored there (a position-dependent image has no "
+                         "relocation to tell), and the recompiled program's data is elsewhere",
+                         *slot)
+        .str();
+  return std::nullopt;
+}
+
 } // namespace
 
-bool isCarriedDataSection(const Section &section) {
+bool isCarriedDataSection(const Image &image, const Section &section) {
   if (section.executable || !section.mapped)
+    return false;
+  // A slot whose value the image cannot tell (an IFUNC's choice, a TLS offset) cannot be
+  // carried; the pointers the loader writes are (sectionGlobal).
+  auto opaque = std::lower_bound(image.opaqueSlots().begin(), image.opaqueSlots().end(),
+                                 section.address);
+  if (opaque != image.opaqueSlots().end() && *opaque < section.address + section.size)
     return false;
   if (!section.writable)
     return true;
-  // Writable sections that hold plain data; `.data.rel.ro`, the GOT, `.idata`, `.tls` and
-  // the like hold addresses the loader writes (or thread-local templates).
+  // Writable sections that hold data, and `.data.rel.ro`, whose pointers the loader writes
+  // (the image knows them only from an ELF's dynamic relocations); the GOT, `.idata`, `.tls`
+  // and the like hold imports' addresses (ImportSlots.h) or thread-local templates.
   llvm::StringRef name = section.name;
-  if (name.starts_with(".data.rel"))
+  if (name.starts_with(".data.rel") && image.format() != ImageFormat::Elf)
     return false;
   return name == ".data" || name == ".bss" || name.starts_with(".data.") ||
          name.starts_with(".bss.");
@@ -141,17 +380,50 @@ llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint6
     return object ? pointerInto(*object, address - copied->address) : nullptr;
   }
   const Section *section = image.sectionAt(address);
-  if (!section || !isCarriedDataSection(*section))
+  if (!section || !isCarriedDataSection(image, *section))
     return nullptr;
   return pointerInto(*sectionGlobal(module, image, *section), address - section->address);
 }
 
 llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t address) const {
-  if (llvm::Constant *pointer = imageDataPointer(*function.getParent(), image_, address))
+  if (llvm::Constant *pointer = imageDataPointer(*function.getParent(), image_, address)) {
+    listOriginalAddresses(function, image_, pointer);
     return pointer;
+  }
   if (image_.sectionAt(address))
     function.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(address, true));
   return nullptr;
+}
+
+void listOriginalAddresses(llvm::Function &function, const Image &image,
+                           const llvm::Constant *pointer) {
+  const auto *global =
+      llvm::dyn_cast<llvm::GlobalVariable>(llvm::getUnderlyingObject(pointer));
+  const llvm::MDNode *slots = global ? global->getMetadata(OriginalAddressesMetadata) : nullptr;
+  if (!slots)
+    return;
+  for (unsigned i = 2; i < slots->getNumOperands(); i += 2) {
+    uint64_t target =
+        llvm::mdconst::extract<llvm::ConstantInt>(slots->getOperand(i))->getZExtValue();
+    addListedAddress(function,
+                     image.isExecutable(target) ? CodeAddressAttribute : UncarriedAddressAttribute,
+                     target);
+  }
+}
+
+std::optional<std::string> whyReadsUncarriedSlot(const llvm::Function &probe) {
+  const llvm::DataLayout &layout = probe.getDataLayout();
+  for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
+    // Loads the optimizer could not fold: at a variable offset (`ops[i]`), or from writable
+    // data (a `.data` hook).
+    if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
+      if (auto into = offsetsInto(load->getPointerOperand(), layout))
+        if (std::optional<std::string> reason = whyUncarried(
+                *load, *into->first, into->second, layout.getTypeStoreSize(load->getType())))
+          return reason;
+    }
+  }
+  return std::nullopt;
 }
 
 llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,

@@ -8,15 +8,20 @@
 // whose address is a constant inside such a section plus any offset becomes a gep into its
 // global; ImageReferences.h turns the addresses code computes as integers (and hands out:
 // stores, passes, returns) into `ptrtoint` of such geps beforehand. Other
-// sections (code, the GOT, relocated pointers in `.data.rel.ro`, the PE import table) hold
-// what only the original process has: a function touching them gets the attribute
-// "hoist-image-data" with the address, and brightening declines it.
+// sections (code, the GOT, the PE import table, slots the loader fills with what the image
+// cannot tell) hold what only the original process has: a function touching them gets the
+// attribute "hoist-image-data" with the address, and brightening declines it. The pointers an
+// ELF's dynamic relocations or a PE's base relocations write into carried data (`.data`,
+// `.data.rel.ro`, `.rdata`) are the recompiled program's own: into the globals, or to a
+// library's symbol by name; a code address stays the original's integer (a jump table's), as
+// the lifted code compares it.
 #pragma once
 
 #include <llvm/IR/Constant.h>
 #include <llvm/IR/PassManager.h>
 
 #include <optional>
+#include <string>
 
 namespace hoist {
 
@@ -58,8 +63,30 @@ private:
 /// address is in no section brightened code carries.
 llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint64_t address);
 
-/// Whether brightened code carries `section`'s bytes as a global (writable: a variable).
-bool isCarriedDataSection(const Section &section);
+/// Whether brightened code carries `section` (of `image`) as a global (writable: a variable).
+bool isCarriedDataSection(const Image &image, const Section &section);
+
+/// On a section global of an image without relocations: the section's address, then the
+/// offsets of its possible pointers (Image::possiblePointers).
+inline constexpr const char *PossiblePointersMetadata = "hoist.possible.pointers";
+/// On a section global: the section's address, then the offsets of the slots that keep an
+/// original address the recompiled program does not have (code, the GOT).
+inline constexpr const char *OriginalAddressesMetadata = "hoist.original.addresses";
+
+/// Lists on `function` (CodeAddressAttribute, UncarriedAddressAttribute) the original
+/// addresses the data `pointer` points into keeps: a load the optimizer folds to one that
+/// survives simplification declines the function, as a code address it computed would.
+void listOriginalAddresses(llvm::Function &function, const Image &image,
+                           const llvm::Constant *pointer);
+
+/// Why the simplified `probe` may read from carried data what the recompiled program does not
+/// have, or nullopt: an original code address used as anything but a jump's target
+/// (compared with the targets the lifter resolved), or in an image without relocations a
+/// value that may be an address the linker stored; at a place the optimizer could not fold (a
+/// variable offset, writable data).
+/// (A value folded at a known place is an address only where the code uses it as one, and
+/// ImageDataPass makes those pointers.)
+std::optional<std::string> whyReadsUncarriedSlot(const llvm::Function &probe);
 
 /// Names the image's data objects (`counter`, `table`) inside the section globals of `module`:
 /// an external alias per symbol, so that a program linked with the brightened functions can

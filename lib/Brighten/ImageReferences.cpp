@@ -144,6 +144,7 @@ bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &secti
                          *address);
         continue;
       }
+      listOriginalAddresses(flat, image, pointer);
       operand.set(llvm::ConstantExpr::getTrunc(
           llvm::ConstantExpr::getPtrToInt(pointer, llvm::Type::getInt64Ty(flat.getContext())),
           constant->getType()));

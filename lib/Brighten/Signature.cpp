@@ -17,6 +17,9 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/ConstantRange.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/ADT/MapVector.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/FormatVariadic.h>
 
@@ -85,6 +88,53 @@ bool isRead(const llvm::Value &value, unsigned depth = 0) {
       return isRead(*user, depth + 1);
     return true;
   });
+}
+
+/// Whether every use of `argument` (a callee-saved register's entry value) saves it as it is,
+/// or computes something none of whose bits depend on it: `setne %r15b` merges into r15's
+/// upper bits, which only the restore (from the saved copy) reads back. The brightened
+/// function starts such registers at zero (defineBrightened), so no undefined value meets
+/// those instructions.
+bool isOnlySavedOrUndemanded(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+  return llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
+    const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
+    if (store && store->getValueOperand() == &argument)
+      return true;
+    return use.getUser()->getType()->isIntOrIntVectorTy() &&
+           demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).isZero();
+  });
+}
+
+/// Whether the entry value of RAX reaches nothing but the RAX the function returns, through
+/// integer computation: `cmp; setne %al; ret` leaves the caller's upper 56 bits in RAX next
+/// to a bool. RAX carries no argument in either convention (AL only for a variadic callee,
+/// whose `test %al,%al` is a branch, not this), so those bits are the caller's garbage, which
+/// no caller of a C function reads; the brightened function starts RAX at zero instead.
+bool onlyMergesIntoTheResult(const llvm::Argument &rax) {
+  std::vector<const llvm::Value *> pending = {&rax};
+  std::set<const llvm::Value *> seen;
+  while (!pending.empty()) {
+    const llvm::Value *value = pending.back();
+    pending.pop_back();
+    if (!seen.insert(value).second)
+      continue;
+    for (const llvm::Use &use : value->uses()) {
+      const llvm::User *user = use.getUser();
+      if (isProbeSink(user)) {
+        if (use.getOperandNo() != 0)
+          return false;
+        continue;
+      }
+      const auto *select = llvm::dyn_cast<llvm::SelectInst>(user);
+      bool computes = llvm::isa<llvm::BinaryOperator>(user) || llvm::isa<llvm::CastInst>(user) ||
+                      llvm::isa<llvm::PHINode>(user) ||
+                      (select && use.getOperandNo() != 0);
+      if (!computes || !user->getType()->isIntegerTy())
+        return false;
+      pending.push_back(user);
+    }
+  }
+  return true;
 }
 
 /// Whether `argument` is only stored: a callee-saved register saved in a frame the optimizer
@@ -612,6 +662,8 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                          "function, which the recompiled program does not have",
                          *code)
         .str();
+  if (std::optional<std::string> reason = whyReadsUncarriedSlot(probe))
+    return *reason;
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())
     return llvm::formatv("addresses the stack {0} bytes past the local stack's top (more "
@@ -636,6 +688,10 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     }
 
   std::vector<ProbeRegister> registers = probeRegisters();
+  // Read as the brightened function runs it, from zero (onlyMergesIntoTheResult).
+  if (auto *raxIn = const_cast<llvm::Argument *>(probeArgument(probe, registers, HOIST_FIELD_RAX));
+      raxIn && isRead(*raxIn) && onlyMergesIntoTheResult(*raxIn))
+    raxIn->replaceAllUsesWith(llvm::ConstantInt::get(raxIn->getType(), 0));
   llvm::DominatorTree dominators(probe);
   llvm::AssumptionCache assumptions(probe);
   llvm::DemandedBits demanded(probe, assumptions, dominators);
@@ -681,7 +737,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
       continue;
     }
     bool calleeSaved = isCalleeSaved(reg.field, convention);
-    if (calleeSaved && isOnlySaved(argument))
+    if (calleeSaved && isOnlySavedOrUndemanded(argument, demanded))
       continue;
     if (calleeSaved)
       return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "

@@ -84,17 +84,42 @@ std::vector<std::string> translatedMessages(const llvm::Value *value, const Imag
   return texts;
 }
 
+/// Every format `value` may be: a constant string, the messages a gettext call translates, or
+/// for a choice between such (`x ? "%d" : "%u"`, a message chosen on one path and another on
+/// the other: a phi or select), each of the choices'; empty when one of them is none of these.
+std::vector<std::string> possibleFormats(const llvm::Value *value, const Image &image,
+                                         const llvm::DataLayout &layout, unsigned depth = 0) {
+  value = stripCasts(value);
+  if (std::optional<std::string> text = constantString(value, image, layout))
+    return {*text};
+  std::vector<const llvm::Value *> choices;
+  if (const auto *phi = llvm::dyn_cast<llvm::PHINode>(value))
+    choices.assign(phi->incoming_values().begin(), phi->incoming_values().end());
+  else if (const auto *select = llvm::dyn_cast<llvm::SelectInst>(value))
+    choices = {select->getTrueValue(), select->getFalseValue()};
+  else
+    return translatedMessages(value, image, layout);
+  // A loop's phi that feeds itself is no choice among constants.
+  if (depth == 4)
+    return {};
+  std::vector<std::string> formats;
+  for (const llvm::Value *choice : choices) {
+    std::vector<std::string> texts = possibleFormats(choice, image, layout, depth + 1);
+    if (texts.empty())
+      return {};
+    formats.insert(formats.end(), texts.begin(), texts.end());
+  }
+  return formats;
+}
+
 /// The variadic arguments the format `value` converts, or why they are not known.
 std::variant<std::vector<FormatArgument>, std::string>
 argumentsOfFormat(const llvm::Value *value, FormatKind kind, const Image &image,
                   const llvm::DataLayout &layout) {
-  std::vector<std::string> formats;
-  if (std::optional<std::string> text = constantString(value, image, layout))
-    formats.push_back(*text);
-  else
-    formats = translatedMessages(value, image, layout);
+  std::vector<std::string> formats = possibleFormats(value, image, layout);
   if (formats.empty())
-    return std::string("is not a constant string nor gettext's translation of one");
+    return std::string("is not a constant string nor gettext's translation of one, nor a "
+                       "choice among such");
   std::optional<std::vector<FormatArgument>> agreed;
   for (const std::string &format : formats) {
     std::variant<std::vector<FormatArgument>, std::string> arguments =
@@ -102,7 +127,8 @@ argumentsOfFormat(const llvm::Value *value, FormatKind kind, const Image &image,
     if (auto *reason = std::get_if<std::string>(&arguments))
       return *reason;
     if (agreed && *agreed != std::get<std::vector<FormatArgument>>(arguments))
-      return std::string("has plural forms that convert different arguments");
+      return std::string("may be formats (plural forms, or chosen by a branch) that convert "
+                         "different arguments");
     agreed = std::get<std::vector<FormatArgument>>(arguments);
   }
   return *agreed;

@@ -42,7 +42,10 @@ bool isPltSection(llvm::StringRef name) {
   return name == ".plt" || name == ".plt.sec" || name == ".plt.bnd" || name == ".plt.got";
 }
 
-// Also records the pointers R_X86_64_RELATIVE relocations fill (Image::relocatedPointer).
+// Also records what the loader writes into data: the pointers R_X86_64_RELATIVE relocations
+// fill and R_X86_64_64 ones against the file's own symbols (Image::relocatedPointer), those
+// to other modules' symbols (Image::symbolPointers), and every other slot a dynamic
+// relocation writes (Image::opaqueSlots).
 llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &elf,
                                       ElfFile::Elf_Shdr_Range sections) {
   for (const auto &table : sections) {
@@ -63,19 +66,46 @@ llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &el
       return relocations.takeError();
     for (const auto &relocation : *relocations) {
       uint32_t type = relocation.getType(/*isMips64EL=*/false);
-      if (type == llvm::ELF::R_X86_64_RELATIVE)
-        builder.addRelocatedPointer(relocation.r_offset, relocation.r_addend);
-      bool copy = type == llvm::ELF::R_X86_64_COPY;
-      if (!isImportRelocation(type) && !copy)
+      if (type == llvm::ELF::R_X86_64_NONE)
         continue;
+      if (type == llvm::ELF::R_X86_64_RELATIVE) {
+        builder.addRelocatedPointer(relocation.r_offset, relocation.r_addend);
+        continue;
+      }
+      bool copy = type == llvm::ELF::R_X86_64_COPY;
+      bool absolute = type == llvm::ELF::R_X86_64_64;
+      if (!isImportRelocation(type) && !copy && !absolute) {
+        builder.addOpaqueSlot(relocation.r_offset);
+        continue;
+      }
       auto symbol = elf.getRelocationSymbol(relocation, *symbols);
       if (!symbol)
         return symbol.takeError();
-      if (!*symbol)
+      if (!*symbol) {
+        // No symbol: the addend alone, an address in this file.
+        if (absolute)
+          builder.addRelocatedPointer(relocation.r_offset, relocation.r_addend);
         continue;
+      }
       auto name = (*symbol)->getName(*strings);
       if (!name)
         return name.takeError();
+      if (absolute) {
+        // Another module's symbol, unless this file defines it (and no other library
+        // interposes it, as own-export calls assume: docs/BRIGHTEN.md).
+        // An IFUNC's value is its resolver, not the pointer the loader writes.
+        if ((*symbol)->getType() == llvm::ELF::STT_GNU_IFUNC)
+          builder.addOpaqueSlot(relocation.r_offset);
+        else if ((*symbol)->st_shndx != llvm::ELF::SHN_UNDEF &&
+                 (*symbol)->st_shndx < llvm::ELF::SHN_LORESERVE)
+          builder.addRelocatedPointer(relocation.r_offset,
+                                      (*symbol)->st_value + relocation.r_addend);
+        else if (!name->empty())
+          builder.addSymbolPointer({relocation.r_offset, name->str(), relocation.r_addend});
+        else
+          builder.addOpaqueSlot(relocation.r_offset);
+        continue;
+      }
       if (name->empty())
         continue;
       if (copy) {

@@ -5,8 +5,11 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Support/Endian.h>
+#include <llvm/Support/MathExtras.h>
 
 #include <algorithm>
+#include <map>
 
 namespace hoist {
 namespace {
@@ -221,6 +224,30 @@ llvm::Error addSegmentsAsSections(Image::Builder &builder, Elf::Elf_Phdr_Range s
   return llvm::Error::success();
 }
 
+/// A non-PIE executable's data holds the absolute addresses the linker wrote with no
+/// relocation left to say where (`char *greeting = "hello"` in .data, a table of strings in
+/// .rodata): every 8-byte aligned value of a data section that is an address in a mapped
+/// section may be one (Image::possiblePointers).
+void addPossiblePointers(Image::Builder &builder) {
+  std::map<uint64_t, uint64_t> mapped;   // start -> end
+  for (const Section &section : builder.sections())
+    if (section.mapped && section.size > 0)
+      mapped.emplace(section.address, section.address + section.size);
+  auto isMapped = [&](uint64_t value) {
+    auto after = mapped.upper_bound(value);
+    return after != mapped.begin() && value < std::prev(after)->second;
+  };
+  for (const Section &section : builder.sections()) {
+    if (!section.mapped || section.executable || section.fileSize == 0)
+      continue;
+    llvm::ArrayRef<uint8_t> bytes = builder.sectionBytes(section);
+    uint64_t first = llvm::alignTo(section.address, 8) - section.address;
+    for (uint64_t offset = first; offset + 8 <= bytes.size(); offset += 8)
+      if (isMapped(llvm::support::endian::read64le(bytes.data() + offset)))
+        builder.addPossiblePointer(section.address + offset);
+  }
+}
+
 llvm::Error loadElfImage(Image::Builder &builder) {
   auto elfOrError = Elf::create(llvm::toStringRef(builder.fileBytes()));
   if (!elfOrError)
@@ -261,7 +288,11 @@ llvm::Error loadElfImage(Image::Builder &builder) {
     return error;
   if (llvm::Error error = addSymbols(builder, elf, *sections))
     return error;
-  return loadElfImports(builder, elf, *sections);
+  if (llvm::Error error = loadElfImports(builder, elf, *sections))
+    return error;
+  if (!dynamic)
+    addPossiblePointers(builder);
+  return llvm::Error::success();
 }
 
 } // namespace

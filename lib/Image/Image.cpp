@@ -155,6 +155,12 @@ llvm::Error Image::Builder::applyLoadBias(uint64_t bias) {
   }
   for (CopiedObject &object : image.copiedObjects_)
     object.address += bias;
+  for (SymbolPointer &pointer : image.symbolPointers_)
+    pointer.slot += bias;
+  for (uint64_t &slot : image.opaqueSlots_)
+    slot += bias;
+  for (uint64_t &slot : image.possiblePointers_)
+    slot += bias;
   image.entry_ += bias;
   image.imageBase_ += bias;
   image.loadBias_ = bias;
@@ -197,6 +203,10 @@ std::unique_ptr<Image> Image::Builder::finish() {
   }
 
   std::sort(image.relocatedPointers_.begin(), image.relocatedPointers_.end());
+  std::sort(image.symbolPointers_.begin(), image.symbolPointers_.end(),
+            [](const SymbolPointer &a, const SymbolPointer &b) { return a.slot < b.slot; });
+  std::sort(image.opaqueSlots_.begin(), image.opaqueSlots_.end());
+  std::sort(image.possiblePointers_.begin(), image.possiblePointers_.end());
   std::sort(image.copiedObjects_.begin(), image.copiedObjects_.end(),
             [](const CopiedObject &a, const CopiedObject &b) { return a.address < b.address; });
   std::stable_sort(image.symbols_.begin(), image.symbols_.end(),

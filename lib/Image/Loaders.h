@@ -40,6 +40,11 @@ struct Image::Builder {
   void addCopiedObject(CopiedObject object) {
     image_->copiedObjects_.push_back(std::move(object));
   }
+  void addSymbolPointer(SymbolPointer pointer) {
+    image_->symbolPointers_.push_back(std::move(pointer));
+  }
+  void addOpaqueSlot(uint64_t slot) { image_->opaqueSlots_.push_back(slot); }
+  void addPossiblePointer(uint64_t slot) { image_->possiblePointers_.push_back(slot); }
 
   const std::vector<Section> &sections() const { return image_->sections_; }
   const std::vector<Symbol> &symbols() const { return image_->symbols_; }

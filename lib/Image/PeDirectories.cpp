@@ -1,4 +1,4 @@
-// The PE import and export directories.
+// The PE import, export and base relocation directories.
 //
 // They are read here rather than through llvm::object's import/export iterators, which check
 // only the first byte of what an RVA points to and scan thunk tables for their null entry
@@ -29,6 +29,7 @@ constexpr uint32_t maxImportDescriptors = 1u << 16;
 constexpr uint32_t maxImportThunks = 1u << 20;   // over all descriptors together
 constexpr uint32_t maxExportEntries = 1u << 16;  // ordinals are 16-bit
 constexpr size_t maxNameLength = 4096;
+constexpr uint32_t maxBaseRelocations = 1u << 22;  // 4M slots, over all blocks
 
 /// The file-backed bytes of the image by RVA.
 class RvaReader {
@@ -253,6 +254,52 @@ llvm::Error readExports(Image::Builder &builder, const RvaReader &reader, uint64
   return llvm::Error::success();
 }
 
+/// The pointers the loader rebases (PE format, "The .reloc Section"): blocks of a page RVA,
+/// the block's size, and 16-bit entries of a type (high 4 bits) and an offset in the page. A
+/// DIR64 entry's slot holds an absolute address at the preferred base (Image::relocatedPointer);
+/// any other type but padding writes what Hoist does not model (Image::opaqueSlots).
+llvm::Error readBaseRelocations(Image::Builder &builder, const RvaReader &reader,
+                                uint64_t imageBase, const llvm::object::data_directory &directory) {
+  uint64_t at = directory.RelativeVirtualAddress;
+  uint64_t end = at + directory.Size;
+  uint32_t budget = maxBaseRelocations;
+  while (at + 8 <= end) {
+    auto header = reader.bytes(at, 8, "base relocation block");
+    if (!header)
+      return header.takeError();
+    uint32_t page = read32le(header->data());
+    uint32_t blockSize = read32le(header->data() + 4);
+    if (blockSize < 8 || blockSize > end - at)
+      return makeError("base relocation block at RVA {0} claims {1} bytes", formatAddress(at),
+                       blockSize);
+    auto entries = reader.bytes(at + 8, blockSize - 8, "base relocation entries");
+    if (!entries)
+      return entries.takeError();
+    for (size_t i = 0; i + 2 <= entries->size(); i += 2) {
+      if (budget-- == 0)
+        return makeError("more than {0} base relocations", maxBaseRelocations);
+      uint16_t entry = read16le(entries->data() + i);
+      unsigned type = entry >> 12;
+      uint64_t rva = uint64_t(page) + (entry & 0xfff);
+      if (type == COFF::IMAGE_REL_BASED_ABSOLUTE)
+        continue;   // padding
+      if (type != COFF::IMAGE_REL_BASED_DIR64) {
+        builder.addOpaqueSlot(imageBase + rva);
+        continue;
+      }
+      // A slot outside the file's bytes (in a section's zero fill) holds nothing to rebase.
+      auto slot = reader.bytes(rva, 8, "base-relocated pointer");
+      if (!slot) {
+        llvm::consumeError(slot.takeError());
+        continue;
+      }
+      builder.addRelocatedPointer(imageBase + rva, read64le(slot->data()));
+    }
+    at += blockSize;
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error loadPeDirectories(Image::Builder &builder, const llvm::object::COFFObjectFile &coff,
@@ -265,6 +312,9 @@ llvm::Error loadPeDirectories(Image::Builder &builder, const llvm::object::COFFO
   }
   if (const auto *exports = directory(coff, COFF::EXPORT_TABLE))
     if (llvm::Error error = readExports(builder, reader, imageBase, *exports))
+      return error;
+  if (const auto *relocations = directory(coff, COFF::BASE_RELOCATION_TABLE))
+    if (llvm::Error error = readBaseRelocations(builder, reader, imageBase, *relocations))
       return error;
   return llvm::Error::success();
 }

@@ -11,6 +11,11 @@ int many(FILE *out, int a, int b, int c, int d, int e, int f, double x) {
   return fprintf(out, "%d %d %d %d %d %d %d %g %s\n", a, b, c, d, e, f, a + f, x, "end");
 }
 int dynamic(FILE *out, const char *format, int v) { return fprintf(out, format, v); }
+/* A format chosen among constants that convert the same arguments, and among ones that do not. */
+int choose(FILE *out, int v, int hex) { return fprintf(out, hex ? "%#x\n" : "%d\n", v); }
+int disagree(FILE *out, int v, int twice) {
+  return fprintf(out, twice ? "%d %d\n" : "%d\n", v, v);
+}
 
 #include <unistd.h>
 /* Variadic without a format or a rule: which registers a call passes is the caller's to know. */

@@ -13,7 +13,7 @@ op_sub: acc -= *pc++; goto *handlers[*pc++];
 op_ret: return acc;
 }
 
-// A real read of .data.rel.ro: the relocated pointers stay what only the process has.
+// A real read of .data.rel.ro: pointers the loader writes from R_X86_64_RELATIVE relocations.
 static const char *const names[] = {"even", "odd"};
 __attribute__((noinline)) const char *parity_name(long x) { return names[x & 1]; }
 
