@@ -78,6 +78,8 @@ struct CfgCommandOptions {
   std::vector<std::string> functions;   ///< names or 0x addresses
   bool all = false;                     ///< every function discovery finds
   bool json = false;
+  bool dot = false;                     ///< Graphviz dot (CfgDot.h) instead of text or JSON
+  std::string outputPath = "-";
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
 

@@ -129,6 +129,12 @@ cl::list<std::string> CfgFunctions("function",
                                    cl::value_desc("name|0xaddr"), cl::sub(CfgCmd));
 cl::opt<bool> CfgAll("all", cl::desc("Every function discovery finds"), cl::sub(CfgCmd));
 cl::opt<bool> CfgJson("json", cl::desc("Print JSON"), cl::sub(CfgCmd));
+cl::opt<bool> CfgDot("dot",
+                     cl::desc("Print a Graphviz graph: a cluster per function, blocks with "
+                              "their assembly, edges by kind (render with dot -Tsvg)"),
+                     cl::sub(CfgCmd));
+cl::opt<std::string> CfgOutput("o", cl::desc("Output file (default: stdout)"),
+                               cl::value_desc("file"), cl::init("-"), cl::sub(CfgCmd));
 
 cl::list<std::string> StatsInputs(cl::Positional, cl::desc("<binary>..."), cl::OneOrMore,
                                   cl::sub(StatsCmd), cl::cat(InputCategory));
@@ -255,7 +261,11 @@ int main(int argc, char **argv) {
     options.input = input;
     options.functions.assign(CfgFunctions.begin(), CfgFunctions.end());
     options.all = CfgAll;
+    if (CfgJson && CfgDot)
+      return usageError("--json and --dot are two output formats: choose one");
     options.json = CfgJson;
+    options.dot = CfgDot;
+    options.outputPath = CfgOutput;
     options.budgets = budgets;
     return hoist::runCfg(options);
   }
