@@ -2,6 +2,7 @@
 // functions with their blocks, resolved jump tables, calls and tail calls (docs/CFG.md).
 #include "CfgDot.h"
 #include "Commands.h"
+#include "DiagnosticReport.h"
 
 #include "Decode/Decoder.h"
 #include "Discover/ProgramDiscovery.h"
@@ -253,8 +254,7 @@ int runCfg(const CfgCommandOptions &options) {
     printText(image, cfg, out);
   }
   output.keep();
-  for (const Diagnostic &d : diagnostics.all())
-    llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
+  printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   return 0;
 }
 
