@@ -41,6 +41,9 @@ def main():
             case = CASE.search(m[4])
             edges.append((m[1], m[2], m[3], int(case[1]) if case else None))
     functions = {int(f["entry"], 16): f for f in cfg["functions"]}
+    edges_from = {}      # source node -> its edges, so that each check reads only its own
+    for edge in edges:
+        edges_from.setdefault(edge[0], []).append(edge)
     if set(blocks) != set(functions):
         fail(f"clusters {sorted(map(hex, blocks))} but functions {sorted(map(hex, functions))}")
 
@@ -62,13 +65,13 @@ def main():
             fail(f"{entry:#x}: nodes {sorted(map(hex, blocks[entry]))}, blocks {sorted(map(hex, starts))}")
         for b in function["blocks"]:
             source = node(entry, int(b["start"], 16))
-            drawn = {to for f, to, kind, _ in edges if f == source and kind in IN_FUNCTION}
+            drawn = {to for _, to, kind, _ in edges_from.get(source, []) if kind in IN_FUNCTION}
             wanted = {node(entry, int(s, 16)) for s in b["successors"]}
             if drawn != wanted:
                 fail(f"{source}: edges to {sorted(drawn)}, successors {sorted(wanted)}")
         for table in function["jump_tables"]:
             source = holder(function, int(table["jump"], 16))
-            cases = [(index, to) for f, to, kind, index in edges if f == source and kind == "case"]
+            cases = [(index, to) for _, to, kind, index in edges_from.get(source, []) if kind == "case"]
             indices = sorted(index for index, _ in cases)
             if indices != list(range(len(indices))) or not indices:
                 fail(f"{source}: case indices {indices}")
@@ -78,15 +81,16 @@ def main():
             if call["target"] is None:
                 continue
             wanted = (holder(function, int(call["at"], 16)), callee(call["target"]), "call")
-            if wanted not in {e[:3] for e in edges}:
+            if wanted not in {e[:3] for e in edges_from.get(wanted[0], [])}:
                 fail(f"no call edge {wanted}")
+        tail_calls = {to for s in starts for _, to, kind, _ in edges_from.get(node(entry, s), [])
+                      if kind == "tail_call"}
         for target in function["tail_calls"]:
-            if not any(f in {node(entry, s) for s in starts} and to == callee(target) and kind == "tail_call"
-                       for f, to, kind, _ in edges):
+            if callee(target) not in tail_calls:
                 fail(f"{entry:#x}: no tail_call edge to {target}")
         for jump in function["unresolved_jumps"]:
             source = holder(function, int(jump["jump"], 16))
-            targets = [to for f, to, kind, _ in edges if f == source and kind == "unresolved"]
+            targets = [to for _, to, kind, _ in edges_from.get(source, []) if kind == "unresolved"]
             if len(targets) != 1 or unresolved.get(targets[0]) != jump["reason"]:
                 fail(f"{source}: unresolved edges {targets}, reason {jump['reason']!r}")
     print(f"check_cfg_dot: {len(functions)} functions, {sum(map(len, blocks.values()))} blocks, "
