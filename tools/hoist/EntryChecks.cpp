@@ -2,6 +2,7 @@
 #include "EntryChecks.h"
 
 #include "Decode/Decoder.h"
+#include "Discover/UnwindTables.h"
 #include "Support/Error.h"
 #include "hoist/ControlFlow.h"
 #include "hoist/Program.h"
@@ -13,13 +14,31 @@
 namespace hoist {
 namespace {
 
-/// The function symbol whose extent holds `address` past its first byte.
-const Symbol *enclosingFunction(const Image &image, uint64_t address) {
+struct EnclosingFunction {
+  uint64_t start = 0;
+  std::string name;   ///< its symbol's, else "the function at 0x..."
+};
+
+/// The function whose extent holds `address` past its first byte: a sized function symbol's,
+/// else an unwind table's range (.eh_frame, .pdata), which stripped binaries keep.
+std::optional<EnclosingFunction> enclosingFunction(const Image &image, uint64_t address) {
   for (const Symbol &symbol : image.symbols())
     if (symbol.kind == Symbol::Kind::Function && symbol.size > 0 &&
         symbol.address < address && address < symbol.address + symbol.size)
-      return &symbol;
-  return nullptr;
+      return EnclosingFunction{symbol.address, symbol.name};
+  llvm::Expected<std::vector<CodeRange>> ranges = image.format() == ImageFormat::Pe
+                                                      ? pdataFunctionRanges(image)
+                                                      : ehFrameFunctionRanges(image);
+  if (!ranges) {
+    llvm::consumeError(ranges.takeError());   // discovery reports a broken table
+    return std::nullopt;
+  }
+  for (const CodeRange &range : *ranges)
+    if (range.start < address && address < range.start + range.size)
+      return EnclosingFunction{
+          range.start,
+          image.nameAt(range.start).value_or("the function at " + formatAddress(range.start))};
+  return std::nullopt;
 }
 
 /// The instruction of `function`'s blocks that holds `address` past its first byte, if any.
@@ -55,19 +74,19 @@ void warnMidInstructionEntries(const Image &image, const std::vector<std::string
       llvm::consumeError(address.takeError());   // the lift reports it
       continue;
     }
-    const Symbol *symbol = enclosingFunction(image, *address);
-    if (!symbol)
+    std::optional<EnclosingFunction> enclosing = enclosingFunction(image, *address);
+    if (!enclosing)
       continue;
     // Discovery's own messages about the enclosing function are not this run's business.
     DiagnosticSink discoveryDiagnostics;
     llvm::Expected<ControlFlow> flow =
-        discoverControlFlow(image, {symbol->address}, false, budgets, discoveryDiagnostics);
+        discoverControlFlow(image, {enclosing->start}, false, budgets, discoveryDiagnostics);
     if (!flow) {
       llvm::consumeError(flow.takeError());
       continue;
     }
     for (const CfgFunction &function : flow->functions) {
-      if (function.entry != symbol->address)
+      if (function.entry != enclosing->start)
         continue;
       if (std::optional<Instr> around = instructionAround(image, function, *address))
         diagnostics.warning(
@@ -76,7 +95,7 @@ void warnMidInstructionEntries(const Image &image, const std::vector<std::string
                           "`{1}` at {2} in {3}; lifted from {0} as asked, which reads the "
                           "bytes as instructions {3} does not run",
                           formatAddress(*address), around->text(),
-                          formatAddress(around->address), symbol->name)
+                          formatAddress(around->address), enclosing->name)
                 .str());
     }
   }

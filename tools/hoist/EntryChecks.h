@@ -11,10 +11,10 @@
 namespace hoist {
 
 /// Warns (code `mid-instruction-entry`) for each `--function 0xADDR` that lies inside an
-/// instruction of the function whose symbol covers it, as discovery decodes that function:
-/// lifted from there, the bytes are read as instructions the program never runs. The address
-/// is still lifted, as asked. Names and addresses without a sized function symbol around them
-/// are not checked.
+/// instruction of the function around it (a sized function symbol's, else an unwind table's
+/// range), as discovery decodes that function: lifted from there, the bytes are read as
+/// instructions the program never runs. The address is still lifted, as asked. An address no
+/// symbol or unwind range covers is not checked.
 void warnMidInstructionEntries(const Image &image, const std::vector<std::string> &specs,
                                const LiftOptions &budgets, DiagnosticSink &diagnostics);
 
