@@ -1,7 +1,8 @@
 # `cmake --install BUILD --prefix P`: libhoist (shared and static), the public headers under
 # include/hoist, the translation runtime under LIBDIR/hoist (where RuntimeLocation.cpp looks),
-# the hoist executable, the CMake package (find_package(Hoist CONFIG): Hoist::hoist and
-# Hoist::hoist_static) and hoist.pc for pkg-config. docs/API.md shows a consumer.
+# hoist-rt beside libhoist (for objects of `hoist lift --emit obj`), the hoist executable, the
+# CMake package (find_package(Hoist CONFIG): Hoist::hoist and Hoist::hoist_static) and hoist.pc
+# for pkg-config. docs/API.md shows a consumer.
 include(CMakePackageConfigHelpers)
 
 set(HOIST_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Hoist)
@@ -10,6 +11,7 @@ install(TARGETS hoist_shared hoist_static EXPORT HoistTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS hoist_translate_runtime ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}/hoist)
+install(TARGETS hoist_rt ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS hoist RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hoist ${PROJECT_BINARY_DIR}/include/hoist
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -11,6 +11,8 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%example_elf", config.example_elf))
 config.substitutions.append(("%example_pe", config.example_pe))
 config.substitutions.append(("%calls_o2", config.calls_o2))
+config.substitutions.append(("%hoist_rt", config.hoist_rt))
+config.substitutions.append(("%hoist_include", config.hoist_include))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 
 # Host CPU features some translate tests need (a translation runs on the translating CPU).

@@ -2,7 +2,7 @@
 # The installed package, as a user gets it (docs/API.md): `cmake --install` into a temporary
 # prefix, then examples/consumer configured against it with -DCMAKE_PREFIX_PATH, built and run
 # on the example binary; the same program compiled from `pkg-config --cflags --libs hoist`; the
-# installed hoist's --version; and `hoist translate` from the prefix, which must find the
+# installed hoist's --version; hoist-rt beside libhoist; and `hoist translate` from the prefix, which must find the
 # runtime installed next to it; and the installed Python module, when there is one.
 #   install-and-consume.sh BUILD_DIR SOURCE_DIR CXX EXAMPLE_ELF WORK_DIR
 set -euo pipefail
@@ -16,8 +16,10 @@ for file in include/hoist/Hoist.h include/hoist/Version.h bin/hoist; do
   [[ -e $prefix/$file ]] || { echo "not installed: $file"; exit 1; }
 done
 libdir=$(dirname "$(find "$prefix" -name libhoist.so -print -quit)")
-[[ -e $libdir/libhoist.a && -e $libdir/hoist/libhoist_translate_runtime.a ]] ||
-  { echo "libhoist.a or the translate runtime missing next to $libdir/libhoist.so"; exit 1; }
+[[ -e $libdir/libhoist.a && -e $libdir/libhoist-rt.a &&
+   -e $libdir/hoist/libhoist_translate_runtime.a ]] ||
+  { echo "libhoist.a, libhoist-rt.a or the translate runtime missing next to $libdir/libhoist.so"
+    exit 1; }
 
 # find_package(Hoist CONFIG): LLVM and Zydis come through find_dependency.
 cmake -S "$source/examples/consumer" -B "$work/consumer" -G Ninja \

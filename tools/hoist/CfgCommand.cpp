@@ -1,6 +1,8 @@
-// `hoist cfg`: the control flow that discovery recovers, as JSON or text: functions with their
-// blocks, resolved jump tables, calls and tail calls (docs/CFG.md).
+// `hoist cfg`: the control flow that discovery recovers, as text, JSON or Graphviz dot:
+// functions with their blocks, resolved jump tables, calls and tail calls (docs/CFG.md).
+#include "CfgDot.h"
 #include "Commands.h"
+#include "DiagnosticReport.h"
 
 #include "Decode/Decoder.h"
 #include "Discover/ProgramDiscovery.h"
@@ -8,8 +10,10 @@
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -223,12 +227,20 @@ int runCfg(const CfgCommandOptions &options) {
 
   DiagnosticSink diagnostics;
   ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
-  if (options.json) {
+  std::error_code error;
+  llvm::ToolOutputFile output(options.outputPath, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return reportFailure(
+        makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
+  llvm::raw_ostream &out = output.os();
+  if (options.dot) {
+    writeCfgDot(image, cfg, out);
+  } else if (options.json) {
     // Streamed a function at a time: the whole document as one json::Value took 1.9 GB for
     // a 5 MB binary whose text listing needs 190 MB. The keys go out in the order json::Object
     // sorts them to, so the output is the same byte for byte as the document printed whole.
     SharedCode shared = findSharedCode(image, cfg);
-    llvm::json::OStream json(llvm::outs(), /*IndentSize=*/2);
+    llvm::json::OStream json(out, /*IndentSize=*/2);
     json.object([&] {
       json.attribute("binary", image.path());
       json.attribute("format", image.format() == ImageFormat::Pe ? "pe" : "elf");
@@ -237,12 +249,12 @@ int runCfg(const CfgCommandOptions &options) {
           json.value(functionToJson(image, cfg, function, shared));
       });
     });
-    llvm::outs() << "\n";
+    out << "\n";
   } else {
-    printText(image, cfg, llvm::outs());
+    printText(image, cfg, out);
   }
-  for (const Diagnostic &d : diagnostics.all())
-    llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
+  output.keep();
+  printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   return 0;
 }
 

@@ -4,6 +4,8 @@
 // of --timeout ended a run that overran its deadline (Support/TimeBudget.h).
 #pragma once
 
+#include "DiagnosticReport.h"
+
 #include "Deobf/Concolic/DeobfuscateOptions.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
@@ -56,6 +58,9 @@ struct LiftCommandOptions {
   /// --deobfuscate (or =passes): the passes of lib/Deobf/Passes in every fixpoint round.
   bool deobfuscatePasses = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
+  /// -q: no closing line on stderr, no note about the callees lifted with --function.
+  bool quiet = false;
+  unsigned maxWarnings = DefaultMaxWarnings;   ///< --max-warnings (DiagnosticReport.h)
   /// --deobfuscate (or =concolic): the named functions are lifted concolically
   /// (lib/Deobf/Concolic).
   std::optional<DeobfuscateOptions> deobfuscate;
@@ -78,6 +83,9 @@ struct CfgCommandOptions {
   std::vector<std::string> functions;   ///< names or 0x addresses
   bool all = false;                     ///< every function discovery finds
   bool json = false;
+  bool dot = false;                     ///< Graphviz dot (CfgDot.h) instead of text or JSON
+  std::string outputPath = "-";
+  unsigned maxWarnings = DefaultMaxWarnings;   ///< --max-warnings (DiagnosticReport.h)
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
 };
 

@@ -131,8 +131,6 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
                                          const LiftCommandOptions &options,
                                          DiagnosticSink &diagnostics,
                                          llvm::json::Array &deobfuscation) {
-  if (options.outputPath == "-")
-    return makeError("-j writes one module per chunk of functions: -o must name a directory");
   if (std::error_code error = llvm::sys::fs::create_directories(options.outputPath))
     return makeError("{0}: cannot create the output directory: {1}", options.outputPath,
                      error.message());

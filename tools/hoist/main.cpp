@@ -4,8 +4,11 @@
 #include "Support/TimeBudget.h"
 #include "hoist/Version.h"
 
+#include "DiagnosticReport.h"
+
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 using namespace llvm;
@@ -78,6 +81,16 @@ cl::opt<bool> ValueNames("names",
                          cl::desc("Name values and blocks after registers and addresses "
                                   "(%rax, %bb_401000); slower, so off by default"),
                          cl::sub(LiftCmd));
+cl::opt<bool> Quiet("q",
+                    cl::desc("Quiet: no closing summary and no note about the callees lifted "
+                             "(warnings and errors are still printed)"),
+                    cl::sub(LiftCmd));
+cl::opt<unsigned> MaxWarnings("max-warnings",
+                              cl::desc("Print at most N warnings in full; past N, one line per "
+                                       "warning code with its count and first addresses "
+                                       "(--diagnostics lists every one)"),
+                              cl::value_desc("N"), cl::init(hoist::DefaultMaxWarnings),
+                              cl::sub(LiftCmd), cl::sub(CfgCmd));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
@@ -129,6 +142,12 @@ cl::list<std::string> CfgFunctions("function",
                                    cl::value_desc("name|0xaddr"), cl::sub(CfgCmd));
 cl::opt<bool> CfgAll("all", cl::desc("Every function discovery finds"), cl::sub(CfgCmd));
 cl::opt<bool> CfgJson("json", cl::desc("Print JSON"), cl::sub(CfgCmd));
+cl::opt<bool> CfgDot("dot",
+                     cl::desc("Print a Graphviz graph: a cluster per function, blocks with "
+                              "their assembly, edges by kind (render with dot -Tsvg)"),
+                     cl::sub(CfgCmd));
+cl::opt<std::string> CfgOutput("o", cl::desc("Output file (default: stdout)"),
+                               cl::value_desc("file"), cl::init("-"), cl::sub(CfgCmd));
 
 cl::list<std::string> StatsInputs(cl::Positional, cl::desc("<binary>..."), cl::OneOrMore,
                                   cl::sub(StatsCmd), cl::cat(InputCategory));
@@ -146,8 +165,39 @@ void printVersion(raw_ostream &out) {
 }
 
 int usageError(const Twine &message) {
-  errs() << "hoist: " << message << "\n";
+  errs() << "hoist: error: " << message << "\n";
   return 2;
+}
+
+/// LLVM's parser starts its messages with the program's name alone; hoist's usage errors read
+/// "hoist: error: ...", whoever reported them.
+void printParseErrors(StringRef programName, StringRef errors) {
+  SmallVector<StringRef> lines;
+  errors.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string prefix = (programName + ": ").str();
+  for (StringRef line : lines) {
+    if (line.consume_front(prefix))
+      errs() << programName << (line.starts_with("Did you mean") ? ": note: " : ": error: ")
+             << line << "\n";
+    else
+      errs() << line << "\n";
+  }
+}
+
+/// An -O level other than -O0..-O3 (also spelled --O7): LLVM's parser would answer "Did you
+/// mean '--O0'?", which names an option spelling hoist never uses in its messages.
+std::optional<std::string> unknownOptimizationLevel(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "--")
+      break;
+    if (!arg.consume_front("-"))
+      continue;
+    arg.consume_front("-");
+    if (arg.consume_front("O") && !(arg.size() == 1 && arg[0] >= '0' && arg[0] <= '3'))
+      return ("-O" + arg).str();
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -157,11 +207,14 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&InputCategory});
   cl::SetVersionPrinter(printVersion);
 
+  if (std::optional<std::string> level = unknownOptimizationLevel(argc, argv))
+    return usageError("unknown optimization level " + *level + " (use -O0..-O3)");
+
   std::string parseErrors;
   raw_string_ostream errorStream(parseErrors);
   if (!cl::ParseCommandLineOptions(argc, argv, "Hoist: x86-64 machine code to LLVM IR\n",
                                    &errorStream)) {
-    errs() << errorStream.str();
+    printParseErrors(sys::path::filename(argv[0]), errorStream.str());
     return 2;
   }
 
@@ -206,10 +259,15 @@ int main(int argc, char **argv) {
     options.verifyEachFunction = VerifyEach;
     options.verify = Verify;
     options.valueNames = ValueNames;
+    options.quiet = Quiet;
+    options.maxWarnings = MaxWarnings;
     options.budgets = budgets;
     if (Jobs.getNumOccurrences()) {
       if (Jobs < 0 || !LiftAll)
         return usageError("-j N needs --all and N >= 0 (0: every core)");
+      if (Output == "-")
+        return usageError("-j N writes one module per chunk of functions: -o must name a "
+                          "directory");
       // The parallel path writes lifted chunks as IR; brightening and objects need one module.
       if (Brighten.getNumOccurrences() || Emit == "obj")
         return usageError("-j N writes lifted IR per chunk: it does not take --brighten or --emit obj");
@@ -255,7 +313,12 @@ int main(int argc, char **argv) {
     options.input = input;
     options.functions.assign(CfgFunctions.begin(), CfgFunctions.end());
     options.all = CfgAll;
+    if (CfgJson && CfgDot)
+      return usageError("--json and --dot are two output formats: choose one");
     options.json = CfgJson;
+    options.dot = CfgDot;
+    options.outputPath = CfgOutput;
+    options.maxWarnings = MaxWarnings;
     options.budgets = budgets;
     return hoist::runCfg(options);
   }
