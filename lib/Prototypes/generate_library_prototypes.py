@@ -8,7 +8,9 @@ so that the C++ side finds one by binary search. The output depends only on the 
 same headers give the same bytes.
 
 A second parse, of CxxLibraryHeaders.h in C++ mode (cxx_prototypes.py), adds the C++
-library's functions under their mangled names; a name both parses declare keeps its C entry.
+library's functions under their mangled names, and a third (cxx_instantiations.py) the members
+of the template specializations libstdc++.so.6 exports; a name both the C and a C++ parse
+declare keeps its C entry.
 
 Usage: generate_library_prototypes.py LibraryHeaders.h CxxLibraryHeaders.h OUTPUT.inc [DEPFILE]
 """
@@ -20,6 +22,7 @@ import sys
 
 import clang.cindex as ci
 
+import cxx_instantiations
 import cxx_prototypes
 
 LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
@@ -460,12 +463,18 @@ def main():
         if known is not None:
             writes[name] = known
     cxx_unit = parse(cxx_source, cxx_prototypes.PARSE_ARGUMENTS)
-    for name, entry in cxx_prototypes.collect(cxx_unit, LIBCLANG, pretty_printer(cxx_unit),
-                                              abi_type, takes_code).items():
+    collector = cxx_prototypes.Collector(LIBCLANG, pretty_printer(cxx_unit), abi_type,
+                                         takes_code)
+    cxx_prototypes.collect(cxx_unit, collector)
+    instantiations = cxx_instantiations.collect(collector, cxx_unit, cxx_prototypes.PARSE_ARGUMENTS,
+                                                os.path.dirname(os.path.abspath(output)))
+    for name, entry in collector.entries.items():
         entries.setdefault(name, entry)
     write_table(entries, writes, output)
     if len(sys.argv) == 5:
-        write_depfile([translation_unit, cxx_unit], [source, cxx_source], output, sys.argv[4])
+        units = [translation_unit, cxx_unit] + ([instantiations] if instantiations else [])
+        extra = [cxx_instantiations.LIBSTDCXX] if instantiations else []
+        write_depfile(units, [source, cxx_source] + extra, output, sys.argv[4])
 
 
 if __name__ == "__main__":
