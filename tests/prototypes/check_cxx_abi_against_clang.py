@@ -98,8 +98,8 @@ def call_expression(signature, entry, namespaces, parameter_list):
 def write_program(path, calls):
     lines = ["#include <bits/stdc++.h>", "#include <cxxabi.h>",
              "template <class T> using hoist_id = T;"]
-    for index, (_, expression) in enumerate(calls):
-        lines.append('extern "C" void call_%d() { %s; }' % (index, expression))
+    for index, (symbol, expression) in enumerate(calls):
+        lines.append('extern "C" void call_%d() { %s; } // %s' % (index, expression, symbol))
     with open(path, "w") as stream:
         stream.write("\n".join(lines) + "\n")
 
