@@ -27,10 +27,19 @@ import cxx_prototypes
 
 LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
 
+# Where libraries keep headers that include each other by names relative to their own
+# directory (`pkg-config --cflags glib-2.0 dbus-1 ext2fs` on Debian 12). A directory that is
+# not there is skipped by the compiler, and LibraryHeaders.h includes such a library only when
+# its header is found.
+INCLUDE_DIRECTORIES = ["/usr/include/glib-2.0", "/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                       "/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+                       "/usr/include/et"]
+
 # The parse as a Debian C program sees the headers: GNU C11, GNU extensions, and the fortified
 # variants that _FORTIFY_SOURCE=2 declares when optimizing.
 PARSE_ARGUMENTS = ["-x", "c", "-std=gnu11", "-target", "x86_64-pc-linux-gnu",
-                   "-D_GNU_SOURCE", "-D_FORTIFY_SOURCE=2", "-O2"]
+                   "-D_GNU_SOURCE", "-D_FORTIFY_SOURCE=2", "-O2"] + \
+    ["-I" + directory for directory in INCLUDE_DIRECTORIES]
 
 TK = ci.TypeKind
 
@@ -420,7 +429,7 @@ def known_writes(entry, accesses):
 # is installed: a directory's time changes when a file is added, so the table is generated
 # again then.
 OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include/acl",
-                               "/usr/include/selinux"]
+                               "/usr/include/selinux", "/usr/include/x86_64-linux-gnu"]
 
 
 def write_depfile(translation_units, sources, output, depfile):

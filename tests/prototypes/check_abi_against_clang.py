@@ -303,6 +303,14 @@ def main():
     inc, headers, workdir = sys.argv[1:4]
     if "--windows" in sys.argv[4:]:
         ABI = Win64
+    else:
+        # The libraries' include directories, as the generator parses the headers with them.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(headers)))
+        import generate_library_prototypes
+        includes = ["-I" + directory
+                    for directory in generate_library_prototypes.INCLUDE_DIRECTORIES]
+        SystemV.parse_arguments = SystemV.parse_arguments + includes
+        SystemV.compiler = SystemV.compiler + includes
     os.makedirs(workdir, exist_ok=True)
     table = read_table(inc, mutate="--mutate" in sys.argv[4:])
     picked = pick(table)

@@ -156,3 +156,35 @@ TEST(LibraryPrototype, WritesStayUnknownWhereTheHeadersDoNotTell) {
   for (const char *name : {"fwrite", "fclose", "strtol", "readv", "printf", "qsort", "read"})
     EXPECT_FALSE(prototype(name).hasKnownWrites()) << name;
 }
+
+TEST(LibraryPrototype, OtherLibrariesWhenTheirHeadersAreInstalled) {
+  // LibraryHeaders.h includes each under __has_include: an entry is there only with its -dev
+  // package (scripts/install-deps.sh installs them), and then it must be right.
+  unsigned found = 0;
+  if (const LibraryPrototype *bioPrintf = findLibraryPrototype("BIO_printf")) { // OpenSSL
+    ++found;
+    EXPECT_TRUE(bioPrintf->hasPrintfFormat());
+    EXPECT_EQ(bioPrintf->parameters().size(), 2u);
+    EXPECT_EQ(bioPrintf->result, integer(4));
+  }
+  if (const LibraryPrototype *gcryFree = findLibraryPrototype("gcry_free")) { // libgcrypt
+    ++found;
+    ASSERT_EQ(gcryFree->parameters().size(), 1u);
+    EXPECT_EQ(gcryFree->parameters()[0], pointer(false));
+  }
+  if (const LibraryPrototype *mpzClear = findLibraryPrototype("__gmpz_clear")) { // GMP's mpz_clear
+    ++found;
+    EXPECT_EQ(mpzClear->parameters().size(), 1u);
+  }
+  if (const LibraryPrototype *log = findLibraryPrototype("g_log")) { // GLib, through -I
+    ++found;
+    EXPECT_TRUE(log->hasPrintfFormat());
+    EXPECT_EQ(log->parameters()[1], integer(4)); // GLogLevelFlags, an enum
+  }
+  if (const LibraryPrototype *get = findLibraryPrototype("mnl_attr_get_u32")) { // libmnl
+    ++found;
+    EXPECT_EQ(get->result, integer(4));
+  }
+  if (!found)
+    GTEST_SKIP() << "none of these libraries' -dev packages is installed";
+}
