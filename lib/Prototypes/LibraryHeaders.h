@@ -230,5 +230,50 @@
 #if __has_include(<libmnl/libmnl.h>)
 #include <libmnl/libmnl.h>
 #endif
+/* systemd's public library, GnuPG's libassuan and libksba, util-linux's libmount, libblkid
+   and libsmartcols, MPFR, libcurl, elfutils' libelf and libdw, Python's C API (its
+   version's directory on the include path). */
+#if __has_include(<systemd/sd-bus.h>)
+#include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-device.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-hwdb.h>
+#include <systemd/sd-id128.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-login.h>
+#endif
+#if __has_include(<assuan.h>)
+#include <assuan.h>
+#endif
+#if __has_include(<ksba.h>)
+#include <ksba.h>
+#endif
+#if __has_include(<libmount/libmount.h>)
+#include <libmount/libmount.h>
+#endif
+#if __has_include(<blkid/blkid.h>)
+#include <blkid/blkid.h>
+#endif
+#if __has_include(<libsmartcols/libsmartcols.h>)
+#include <libsmartcols/libsmartcols.h>
+#endif
+#if __has_include(<mpfr.h>)
+#include <mpfr.h>
+#endif
+#if __has_include(<curl/curl.h>)
+#include <curl/curl.h>
+#endif
+#if __has_include(<libelf.h>)
+#include <gelf.h>
+#include <libelf.h>
+#endif
+#if __has_include(<elfutils/libdw.h>)
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#endif
+#if __has_include(<Python.h>)
+#include <Python.h>
+#endif
 
 #include "AbiSymbols.h"

@@ -16,6 +16,7 @@ Usage: generate_library_prototypes.py LibraryHeaders.h CxxLibraryHeaders.h OUTPU
 """
 
 import ctypes
+import glob
 import os
 import re
 import sys
@@ -33,7 +34,9 @@ LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
 # its header is found.
 INCLUDE_DIRECTORIES = ["/usr/include/glib-2.0", "/usr/lib/x86_64-linux-gnu/glib-2.0/include",
                        "/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
-                       "/usr/include/et"]
+                       "/usr/include/et"] + \
+    sorted(glob.glob("/usr/include/python3.[0-9]*"),  # python3-dev's, the newest
+           key=lambda path: [int(number) for number in re.findall(r"\d+", path)])[-1:]
 
 # The parse as a Debian C program sees the headers: GNU C11, GNU extensions, and the fortified
 # variants that _FORTIFY_SOURCE=2 declares when optimizing.
