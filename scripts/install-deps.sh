@@ -18,6 +18,7 @@ packages=(
   libext2fs-dev libmnl-dev libsystemd-dev libassuan-dev libksba-dev libmount-dev
   libblkid-dev libsmartcols-dev libmpfr-dev libcurl4-openssl-dev libelf-dev libdw-dev
                      # and these, the C libraries /usr/bin calls most after libc
+  libjsoncpp-dev     # and the C++ library it calls most after libstdc++
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
   pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
   python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster

@@ -1,13 +1,13 @@
-"""The members of the class and function template specializations libstdc++ instantiates
-explicitly (`extern template class basic_string<char>;`, the stream inserters), under the
-symbols libstdc++.so.6 exports.
+"""The exported C++ functions the cursors of CxxLibraryHeaders.h do not give: above all the
+members of the class and function template specializations libstdc++ instantiates explicitly
+(`extern template class basic_string<char>;`, the stream inserters), and functions with a
+class by value, under the symbols the C++ libraries (libstdc++.so.6, libjsoncpp) export.
 
 libclang's cursors do not reach the members of an explicit instantiation, but they do reach
 what an expression names. So the exported symbols are demangled (llvm-cxxfilt) and each
-becomes a few lines of C++ that name it: `&Scope::name` passed to a function template whose
-parameter has the symbol's parameter types (deduction picks the one overload with exactly
-those), a construction for a constructor, a destructor call for a destructor. clang resolves
-them; the entry is the declaration clang found, typed by clang, and keyed by clang's own
+becomes a function that calls it with arguments of exactly its parameter types (a method on
+`*self`, a constructor by placement new, a destructor by a destructor call). clang resolves
+the calls; the entry is the declaration clang found, typed by clang, and keyed by clang's own
 mangling of it, kept only where that is an exported symbol. A name the demangled text got
 wrong resolves to nothing or to another symbol, never to a wrong entry.
 
@@ -26,15 +26,15 @@ import clang.cindex as ci
 import demangled_names
 
 CK = ci.CursorKind
-LIBSTDCXX = "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"
+# The C++ libraries whose exports get entries; CxxLibraryHeaders.h includes their headers.
+LIBRARIES = ["/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+             "/usr/lib/x86_64-linux-gnu/libjsoncpp.so.25"]
 NM = "/usr/lib/llvm-19/bin/llvm-nm"
 CXXFILT = "/usr/lib/llvm-19/bin/llvm-cxxfilt"
 FUNCTION_KINDS = (CK.FUNCTION_DECL, CK.CXX_METHOD, CK.CONSTRUCTOR, CK.DESTRUCTOR,
                   CK.CONVERSION_FUNCTION)
 
-PRELUDE = """#include <bits/stdc++.h>
-#include <cxxabi.h>
-template <class T> using hoist_id = T;
+PRELUDE = """template <class T> using hoist_id = T;
 // Itanium C++ ABI 3.1.2: a trivial destructor, and each copy and move constructor trivial
 // or deleted, not all of them deleted (access does not count: -fno-access-control).
 template <class T> constexpr bool hoist_trivial_for_calls() {
@@ -53,7 +53,12 @@ template <class... T> constexpr unsigned long hoist_mask() {
 """
 
 
-def exported_functions(library=LIBSTDCXX):
+def libraries():
+    """The LIBRARIES installed here."""
+    return [library for library in LIBRARIES if os.path.exists(library)]
+
+
+def exported_functions(library):
     """{symbol: demangled} of the C++ functions the library defines, without versions."""
     listing = subprocess.run([NM, "-D", "--defined-only", library], check=True,
                              capture_output=True, text=True).stdout
@@ -127,10 +132,10 @@ def namespaces_of(translation_unit):
     return names
 
 
-def translation_unit_text(symbols, namespaces):
-    """The C++ naming each of `symbols` ({symbol: demangled}), and the symbol of each
-    snippet's index."""
-    parts, order = [PRELUDE], []
+def translation_unit_text(symbols, namespaces, headers):
+    """The C++ naming each of `symbols` ({symbol: demangled}) after including `headers`, and
+    the symbol of each snippet's index."""
+    parts, order = ['#include "%s"\n' % headers, PRELUDE], []
     for symbol, demangled in sorted(symbols.items()):
         signature = demangled_names.split(demangled)
         if signature is None:
@@ -158,17 +163,20 @@ def resolve(translation_unit):
     return found
 
 
-def collect(collector, headers_unit, parse_arguments, workdir):
-    """Adds the exported members of libstdc++'s explicit instantiations to collector (a
+def collect(collector, headers_unit, headers, parse_arguments, workdir):
+    """Adds the exported functions of the installed LIBRARIES to collector (a
     cxx_prototypes.Collector), but for symbols it holds already; headers_unit is the parse
-    of the same headers, which tells namespaces from classes. The translation unit parsed,
-    for the depfile (None without libstdc++.so.6)."""
-    if not os.path.exists(LIBSTDCXX):
+    of `headers` (CxxLibraryHeaders.h), which tells namespaces from classes. The translation
+    unit parsed, for the depfile (None without any of the libraries)."""
+    exports = {}
+    for library in libraries():
+        exports.update(exported_functions(library))
+    if not exports:
         return None
-    exports = exported_functions()
     text, order = translation_unit_text(
         {symbol: demangled for symbol, demangled in exports.items()
-         if symbol not in collector.entries}, namespaces_of(headers_unit))
+         if symbol not in collector.entries}, namespaces_of(headers_unit),
+        os.path.abspath(headers))
     source = os.path.join(workdir, "CxxInstantiations.cpp")
     with open(source, "w") as stream:
         stream.write(text)

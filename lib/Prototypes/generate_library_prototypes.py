@@ -478,14 +478,15 @@ def main():
     collector = cxx_prototypes.Collector(LIBCLANG, pretty_printer(cxx_unit), abi_type,
                                          takes_code)
     cxx_prototypes.collect(cxx_unit, collector)
-    instantiations = cxx_instantiations.collect(collector, cxx_unit, cxx_prototypes.PARSE_ARGUMENTS,
+    instantiations = cxx_instantiations.collect(collector, cxx_unit, cxx_source,
+                                                cxx_prototypes.PARSE_ARGUMENTS,
                                                 os.path.dirname(os.path.abspath(output)))
     for name, entry in collector.entries.items():
         entries.setdefault(name, entry)
     write_table(entries, writes, output)
     if len(sys.argv) == 5:
         units = [translation_unit, cxx_unit] + ([instantiations] if instantiations else [])
-        extra = [cxx_instantiations.LIBSTDCXX] if instantiations else []
+        extra = cxx_instantiations.libraries() if instantiations else []
         write_depfile(units, [source, cxx_source] + extra, output, sys.argv[4])
 
 

@@ -95,9 +95,8 @@ def call_expression(signature, entry, namespaces, parameter_list):
     return "%s::%s(%s)" % (signature.scope, signature.name, values)
 
 
-def write_program(path, calls):
-    lines = ["#include <bits/stdc++.h>", "#include <cxxabi.h>",
-             "template <class T> using hoist_id = T;"]
+def write_program(path, headers, calls):
+    lines = ['#include "%s"' % os.path.abspath(headers), "template <class T> using hoist_id = T;"]
     for index, (symbol, expression) in enumerate(calls):
         lines.append('extern "C" void call_%d() { %s; } // %s' % (index, expression, symbol))
     with open(path, "w") as stream:
@@ -174,9 +173,9 @@ def main():
         if expression:
             calls.append((name, expression))
     source = os.path.join(workdir, "calls.cpp")
-    write_program(source, calls)
+    write_program(source, headers, calls)
     calls = resolved(source, calls, cxx_prototypes)
-    write_program(source, calls)
+    write_program(source, headers, calls)
     object_file = os.path.join(workdir, "calls.o")
     subprocess.run(COMPILER + ["-o", object_file, source], check=True)
     checked_names = [name for name, _ in calls]

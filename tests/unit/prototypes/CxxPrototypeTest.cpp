@@ -153,3 +153,17 @@ TEST(CxxPrototype, OnlyExportedSymbolsAndNoHeaderStatics) {
   // glibc's static __bswap_32 is every program's own: C++ mangles it as internal (_ZL).
   EXPECT_EQ(findLibraryPrototype("_ZL10__bswap_32j"), nullptr);
 }
+
+TEST(CxxPrototype, JsoncppWhenItsHeadersAreInstalled) {
+  // CxxLibraryHeaders.h includes jsoncpp's headers under __has_include, and libjsoncpp.so.25's
+  // exports get entries as libstdc++'s do.
+  const LibraryPrototype *destructor = findLibraryPrototype("_ZN4Json5ValueD1Ev");
+  if (!destructor)
+    GTEST_SKIP() << "libjsoncpp-dev is not installed";
+  EXPECT_EQ(destructor->parameters().size(), 1u);
+  // std::string Json::Value::asString() const: through a hidden pointer, then `this`.
+  EXPECT_EQ(prototype("_ZNK4Json5Value8asStringB5cxx11Ev").result, inMemory(32));
+  // Json::Value &Json::Value::operator[](const char *).
+  EXPECT_EQ(parametersOf("_ZN4Json5ValueixEPKc"),
+            (std::vector<AbiType>{pointer(false), pointer(true)}));
+}
