@@ -17,6 +17,7 @@ packages=(
   libgcrypt20-dev libgpg-error-dev libssl-dev libgmp-dev libglib2.0-dev libdbus-1-dev
   libext2fs-dev libmnl-dev libsystemd-dev libassuan-dev libksba-dev libmount-dev
   libblkid-dev libsmartcols-dev libmpfr-dev libcurl4-openssl-dev libelf-dev libdw-dev
+  libncurses-dev
                      # and these, the C libraries /usr/bin calls most after libc
   libjsoncpp-dev     # and the C++ library it calls most after libstdc++
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)

@@ -277,3 +277,10 @@
 #endif
 
 #include "AbiSymbols.h"
+
+/* ncurses and its terminfo interface, last: <term.h> defines capability names such as
+   `lines` and `columns` as macros, which would rename any later header's parameters. */
+#if __has_include(<term.h>) && __has_include(<curses.h>)
+#include <curses.h>
+#include <term.h>
+#endif
