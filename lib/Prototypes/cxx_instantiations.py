@@ -71,6 +71,7 @@ def exported_functions(library):
 
 
 def parameter_list(signature):
+    """The parameter types a demangled signature spells, each a C++ type-id."""
     return [] if not signature.parameters else \
         demangled_names.split_top_level(signature.parameters, ", ")
 
