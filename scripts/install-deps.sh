@@ -15,6 +15,12 @@ packages=(
   python3-clang-19 libclang1-19 libclang-19-dev   # lib/Prototypes: the table from the headers
   zlib1g-dev libbz2-dev liblzma-dev libsqlite3-dev libacl1-dev libpcre2-dev
   libselinux1-dev    # these libraries' headers join the prototype table too
+  libgcrypt20-dev libgpg-error-dev libssl-dev libgmp-dev libglib2.0-dev libdbus-1-dev
+  libext2fs-dev libmnl-dev libsystemd-dev libassuan-dev libksba-dev libmount-dev
+  libblkid-dev libsmartcols-dev libmpfr-dev libcurl4-openssl-dev libelf-dev libdw-dev
+  libncurses-dev
+                     # and these, the C libraries /usr/bin calls most after libc
+  libjsoncpp-dev     # and the C++ library it calls most after libstdc++
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
   pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
   python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster

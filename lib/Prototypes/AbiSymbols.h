@@ -63,10 +63,16 @@ typedef void (*__hoist_sighandler_t)(int);
 __hoist_sighandler_t bsd_signal(int signal, __hoist_sighandler_t handler)
     __attribute__((__nothrow__, __leaf__));
 
-/* The fortified open family, which <bits/fcntl2.h> declares only for compilers with
-   __va_arg_pack_len (GCC): a program built with _FORTIFY_SOURCE calls them where the mode
-   is not needed. */
+/* The fortified open family, which <bits/fcntl2.h> declares only for compilers with GCC's
+   __va_arg_pack_len (clang has none), as glibc defines them: GCC's _FORTIFY_SOURCE turns an
+   open() without a mode into these. */
 int __open_2(const char *path, int flags) __attribute__((__nonnull__(1)));
 int __open64_2(const char *path, int flags) __attribute__((__nonnull__(1)));
 int __openat_2(int directory, const char *path, int flags) __attribute__((__nonnull__(2)));
 int __openat64_2(int directory, const char *path, int flags) __attribute__((__nonnull__(2)));
+
+/* nl_langinfo_l under glibc's exported internal name, which libstdc++'s locale code calls:
+   a program linked with -static-libstdc++ (binutils' gold and dwp) imports it. No C header
+   declares it. */
+#include <langinfo.h>
+char *__nl_langinfo_l(nl_item item, locale_t locale) __attribute__((__nothrow__, __leaf__));

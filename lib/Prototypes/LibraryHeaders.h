@@ -180,4 +180,109 @@
 #include <selinux/selinux.h>
 #endif
 
+/* The C libraries /usr/bin calls most after the C library (docs/PROTOTYPES.md, "Coverage"),
+   when their -dev package is installed: GnuPG's libgcrypt and libgpg-error (gpgrt_*), OpenSSL,
+   GMP (whose mpz_* macros name the exported __gmpz_* functions). */
+#if __has_include(<gcrypt.h>)
+#include <gcrypt.h>
+#endif
+#if __has_include(<gpg-error.h>)
+#include <gpg-error.h>
+#endif
+#if __has_include(<openssl/ssl.h>)
+#include <openssl/asn1.h>
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/conf.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/ocsp.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#endif
+#if __has_include(<gmp.h>)
+#include <gmp.h>
+#endif
+/* GLib, GObject and GIO, D-Bus, e2fsprogs' libext2fs and com_err, libmnl: their directories
+   are on the parse's include path (generate_library_prototypes.py, INCLUDE_DIRECTORIES), as
+   pkg-config gives them. */
+#if __has_include(<glib.h>)
+#include <glib.h>
+#include <glib-object.h>
+#include <gio/gio.h>
+#endif
+#if __has_include(<dbus/dbus.h>)
+#include <dbus/dbus.h>
+#endif
+#if __has_include(<ext2fs/ext2fs.h>)
+#include <ext2fs/ext2fs.h>
+#endif
+#if __has_include(<et/com_err.h>)
+#include <et/com_err.h>
+#endif
+#if __has_include(<libmnl/libmnl.h>)
+#include <libmnl/libmnl.h>
+#endif
+/* systemd's public library, GnuPG's libassuan and libksba, util-linux's libmount, libblkid
+   and libsmartcols, MPFR, libcurl, elfutils' libelf and libdw, Python's C API (its
+   version's directory on the include path). */
+#if __has_include(<systemd/sd-bus.h>)
+#include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-device.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-hwdb.h>
+#include <systemd/sd-id128.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-login.h>
+#endif
+#if __has_include(<assuan.h>)
+#include <assuan.h>
+#endif
+#if __has_include(<ksba.h>)
+#include <ksba.h>
+#endif
+#if __has_include(<libmount/libmount.h>)
+#include <libmount/libmount.h>
+#endif
+#if __has_include(<blkid/blkid.h>)
+#include <blkid/blkid.h>
+#endif
+#if __has_include(<libsmartcols/libsmartcols.h>)
+#include <libsmartcols/libsmartcols.h>
+#endif
+#if __has_include(<mpfr.h>)
+#include <mpfr.h>
+#endif
+#if __has_include(<curl/curl.h>)
+#include <curl/curl.h>
+#endif
+#if __has_include(<libelf.h>)
+#include <gelf.h>
+#include <libelf.h>
+#endif
+#if __has_include(<elfutils/libdw.h>)
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#endif
+#if __has_include(<Python.h>)
+#include <Python.h>
+#endif
+
 #include "AbiSymbols.h"
+
+/* ncurses and its terminfo interface, last: <term.h> defines capability names such as
+   `lines` and `columns` as macros, which would rename any later header's parameters. */
+#if __has_include(<term.h>) && __has_include(<curses.h>)
+#include <curses.h>
+#include <term.h>
+#endif

@@ -8,26 +8,41 @@ so that the C++ side finds one by binary search. The output depends only on the 
 same headers give the same bytes.
 
 A second parse, of CxxLibraryHeaders.h in C++ mode (cxx_prototypes.py), adds the C++
-library's functions under their mangled names; a name both parses declare keeps its C entry.
+library's functions under their mangled names, and a third (cxx_instantiations.py) the members
+of the template specializations libstdc++.so.6 exports; a name both the C and a C++ parse
+declare keeps its C entry.
 
 Usage: generate_library_prototypes.py LibraryHeaders.h CxxLibraryHeaders.h OUTPUT.inc [DEPFILE]
 """
 
 import ctypes
+import glob
 import os
 import re
 import sys
 
 import clang.cindex as ci
 
+import cxx_instantiations
 import cxx_prototypes
 
 LIBCLANG = "/usr/lib/llvm-19/lib/libclang-19.so.1"
 
+# Where libraries keep headers that include each other by names relative to their own
+# directory (`pkg-config --cflags glib-2.0 dbus-1 ext2fs` on Debian 12). A directory that is
+# not there is skipped by the compiler, and LibraryHeaders.h includes such a library only when
+# its header is found.
+INCLUDE_DIRECTORIES = ["/usr/include/glib-2.0", "/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                       "/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+                       "/usr/include/et"] + \
+    sorted(glob.glob("/usr/include/python3.[0-9]*"),  # python3-dev's, the newest
+           key=lambda path: [int(number) for number in re.findall(r"\d+", path)])[-1:]
+
 # The parse as a Debian C program sees the headers: GNU C11, GNU extensions, and the fortified
 # variants that _FORTIFY_SOURCE=2 declares when optimizing.
 PARSE_ARGUMENTS = ["-x", "c", "-std=gnu11", "-target", "x86_64-pc-linux-gnu",
-                   "-D_GNU_SOURCE", "-D_FORTIFY_SOURCE=2", "-O2"]
+                   "-D_GNU_SOURCE", "-D_FORTIFY_SOURCE=2", "-O2"] + \
+    ["-I" + directory for directory in INCLUDE_DIRECTORIES]
 
 TK = ci.TypeKind
 
@@ -428,7 +443,7 @@ def known_writes(entry, accesses):
 # is installed: a directory's time changes when a file is added, so the table is generated
 # again then.
 OPTIONAL_HEADER_DIRECTORIES = ["/usr/include", "/usr/include/sys", "/usr/include/acl",
-                               "/usr/include/selinux"]
+                               "/usr/include/selinux", "/usr/include/x86_64-linux-gnu"]
 
 
 def write_depfile(translation_units, sources, output, depfile):
@@ -471,12 +486,19 @@ def main():
         if known is not None:
             writes[name] = known
     cxx_unit = parse(cxx_source, cxx_prototypes.PARSE_ARGUMENTS)
-    for name, entry in cxx_prototypes.collect(cxx_unit, LIBCLANG, pretty_printer(cxx_unit),
-                                              abi_type, takes_code).items():
+    collector = cxx_prototypes.Collector(LIBCLANG, pretty_printer(cxx_unit), abi_type,
+                                         takes_code)
+    cxx_prototypes.collect(cxx_unit, collector)
+    instantiations = cxx_instantiations.collect(collector, cxx_unit, cxx_source,
+                                                cxx_prototypes.PARSE_ARGUMENTS,
+                                                os.path.dirname(os.path.abspath(output)))
+    for name, entry in collector.entries.items():
         entries.setdefault(name, entry)
     write_table(entries, writes, output)
     if len(sys.argv) == 5:
-        write_depfile([translation_unit, cxx_unit], [source, cxx_source], output, sys.argv[4])
+        units = [translation_unit, cxx_unit] + ([instantiations] if instantiations else [])
+        extra = cxx_instantiations.libraries() if instantiations else []
+        write_depfile(units, [source, cxx_source] + extra, output, sys.argv[4])
 
 
 if __name__ == "__main__":

@@ -262,31 +262,9 @@ def call_setups(object_file):
     return setups
 
 
-def main():
-    global ABI
-    inc, headers, workdir = sys.argv[1:4]
-    if "--windows" in sys.argv[4:]:
-        ABI = Win64
-    os.makedirs(workdir, exist_ok=True)
-    table = read_table(inc, mutate="--mutate" in sys.argv[4:])
-    picked = pick(table)
-    types = declared_types(headers, set(picked))
-    calls, checked_names = [], []
-    for name in picked:
-        if name not in types or len(types[name]) != len(table[name]["parameters"]):
-            continue
-        arguments = [argument_expression(c_type, parameter[0], index) for index, (c_type, parameter)
-                     in enumerate(zip(types[name], table[name]["parameters"]))]
-        if "Variadic" in table[name]["flags"] and ABI.variadic_extra:
-            arguments.append(ABI.variadic_extra)
-        calls.append((name, ", ".join(arguments)))
-        checked_names.append(name)
-    source = os.path.join(workdir, "calls.c")
-    object_file = os.path.join(workdir, "calls.o")
-    write_program(source, os.path.abspath(headers), calls)
-    subprocess.run(ABI.compiler + ["-o", object_file, source], check=True)
-    setups = call_setups(object_file)
-
+def compare(table, checked_names, setups):
+    """(failures, unattributed): each call_<index> of setups checked against the table's entry
+    of checked_names[index]."""
     failures, unattributed = [], []
     for index, name in enumerate(checked_names):
         entry = table[name]
@@ -317,18 +295,62 @@ def main():
             failures.append("%s: al is %s, the table says %d vector registers"
                             % (name, setup["al"], len(xmms)))
 
+    return failures, unattributed
+
+
+def main():
+    global ABI
+    inc, headers, workdir = sys.argv[1:4]
+    if "--windows" in sys.argv[4:]:
+        ABI = Win64
+    else:
+        # The libraries' include directories, as the generator parses the headers with them.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(headers)))
+        import generate_library_prototypes
+        includes = ["-I" + directory
+                    for directory in generate_library_prototypes.INCLUDE_DIRECTORIES]
+        SystemV.parse_arguments = SystemV.parse_arguments + includes
+        SystemV.compiler = SystemV.compiler + includes
+    os.makedirs(workdir, exist_ok=True)
+    table = read_table(inc, mutate="--mutate" in sys.argv[4:])
+    picked = pick(table)
+    types = declared_types(headers, set(picked))
+    calls, checked_names = [], []
+    for name in picked:
+        if name not in types or len(types[name]) != len(table[name]["parameters"]):
+            continue
+        arguments = [argument_expression(c_type, parameter[0], index) for index, (c_type, parameter)
+                     in enumerate(zip(types[name], table[name]["parameters"]))]
+        if "Variadic" in table[name]["flags"] and ABI.variadic_extra:
+            arguments.append(ABI.variadic_extra)
+        calls.append((name, ", ".join(arguments)))
+        checked_names.append(name)
+    source = os.path.join(workdir, "calls.c")
+    object_file = os.path.join(workdir, "calls.o")
+    write_program(source, os.path.abspath(headers), calls)
+    subprocess.run(ABI.compiler + ["-o", object_file, source], check=True)
+    setups = call_setups(object_file)
+
+    failures, unattributed = compare(table, checked_names, setups)
+
     print("checked %d calls of %d picked functions (%d not declared under their symbol name "
           "or with a different parameter count)" % (len(checked_names), len(picked),
                                                     len(picked) - len(checked_names)))
+    finish(len(checked_names), failures, unattributed, "--mutate" in sys.argv[4:])
+
+
+def finish(checked, failures, unattributed, mutated, minimum=200):
+    """Prints the verdict and exits: a mutated table must disagree somewhere; a real one
+    nowhere, with at most a tenth of `checked` unattributed and at least `minimum` checked."""
     for line in unattributed:
         print("unattributed: " + line)
     for line in failures:
         print("FAIL: " + line)
     print("%d agree, %d unattributed, %d disagree" % (
-        len(checked_names) - len(unattributed) - len(failures), len(unattributed), len(failures)))
-    if "--mutate" in sys.argv[4:]:
+        checked - len(unattributed) - len(failures), len(unattributed), len(failures)))
+    if mutated:
         sys.exit(0 if failures else "the mutated table was not caught")
-    if failures or len(unattributed) * 10 > len(checked_names) or len(checked_names) < 200:
+    if failures or len(unattributed) * 10 > checked or checked < minimum:
         sys.exit(1)
 
 

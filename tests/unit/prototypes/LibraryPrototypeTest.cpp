@@ -122,45 +122,6 @@ TEST(LibraryPrototype, TheTableIsSortedAndLarge) {
     EXPECT_LT(llvm::StringRef(table[i - 1].name), llvm::StringRef(table[i].name));
 }
 
-TEST(LibraryPrototype, CxxRuntimeUnderMangledNames) {
-  // operator delete(void*, unsigned long), operator new(unsigned long).
-  const LibraryPrototype &sizedDelete = prototype("_ZdlPvm");
-  EXPECT_EQ(sizedDelete.result.abiClass, AbiClass::Void);
-  ASSERT_EQ(sizedDelete.parameters().size(), 2u);
-  EXPECT_EQ(sizedDelete.parameters()[0], pointer(false));
-  EXPECT_EQ(sizedDelete.parameters()[1], integer(8));
-  EXPECT_TRUE(sizedDelete.isNoThrow());
-  EXPECT_EQ(prototype("_Znwm").result, pointer(false));
-  EXPECT_FALSE(prototype("_Znwm").isNoThrow()); // throws std::bad_alloc
-  // std::__throw_length_error(const char*) never returns.
-  const LibraryPrototype &lengthError = prototype("_ZSt20__throw_length_errorPKc");
-  EXPECT_TRUE(lengthError.isNoReturn());
-  ASSERT_EQ(lengthError.parameters().size(), 1u);
-  EXPECT_EQ(lengthError.parameters()[0], pointer(true));
-  // cxxabi.h's C entry points keep their C names.
-  EXPECT_EQ(prototype("__cxa_guard_acquire").result, integer(4));
-}
-
-TEST(LibraryPrototype, CxxMethodsTakeThisAndEveryStructorSymbolIsThere) {
-  // std::ios_base::~ios_base(), base-object (D2) and complete-object (D1) destructors:
-  // `this` only, no result.
-  for (const char *name : {"_ZNSt8ios_baseD2Ev", "_ZNSt8ios_baseD1Ev"}) {
-    const LibraryPrototype &destructor = prototype(name);
-    EXPECT_EQ(destructor.result.abiClass, AbiClass::Void) << name;
-    ASSERT_EQ(destructor.parameters().size(), 1u) << name;
-    EXPECT_EQ(destructor.parameters()[0], pointer(false)) << name;
-  }
-  // std::_Rb_tree_decrement(std::_Rb_tree_node_base*): a free function, no `this`.
-  EXPECT_EQ(prototype("_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base").parameters().size(),
-            1u);
-}
-
-TEST(LibraryPrototype, CxxClassesByValueAreLeftOut) {
-  // std::locale::global(const std::locale&) returns a std::locale by value: whether it comes
-  // back in registers or through a hidden pointer is not decided, so there is no entry.
-  EXPECT_EQ(findLibraryPrototype("_ZNSt6locale6globalERKS_"), nullptr);
-}
-
 namespace {
 
 std::vector<std::tuple<unsigned, unsigned, int>> writesOf(llvm::StringRef name) {
@@ -194,4 +155,36 @@ TEST(LibraryPrototype, WritesStayUnknownWhereTheHeadersDoNotTell) {
   // a function that is not a leaf (read may run a signal handler of the program).
   for (const char *name : {"fwrite", "fclose", "strtol", "readv", "printf", "qsort", "read"})
     EXPECT_FALSE(prototype(name).hasKnownWrites()) << name;
+}
+
+TEST(LibraryPrototype, OtherLibrariesWhenTheirHeadersAreInstalled) {
+  // LibraryHeaders.h includes each under __has_include: an entry is there only with its -dev
+  // package (scripts/install-deps.sh installs them), and then it must be right.
+  unsigned found = 0;
+  if (const LibraryPrototype *bioPrintf = findLibraryPrototype("BIO_printf")) { // OpenSSL
+    ++found;
+    EXPECT_TRUE(bioPrintf->hasPrintfFormat());
+    EXPECT_EQ(bioPrintf->parameters().size(), 2u);
+    EXPECT_EQ(bioPrintf->result, integer(4));
+  }
+  if (const LibraryPrototype *gcryFree = findLibraryPrototype("gcry_free")) { // libgcrypt
+    ++found;
+    ASSERT_EQ(gcryFree->parameters().size(), 1u);
+    EXPECT_EQ(gcryFree->parameters()[0], pointer(false));
+  }
+  if (const LibraryPrototype *mpzClear = findLibraryPrototype("__gmpz_clear")) { // GMP's mpz_clear
+    ++found;
+    EXPECT_EQ(mpzClear->parameters().size(), 1u);
+  }
+  if (const LibraryPrototype *log = findLibraryPrototype("g_log")) { // GLib, through -I
+    ++found;
+    EXPECT_TRUE(log->hasPrintfFormat());
+    EXPECT_EQ(log->parameters()[1], integer(4)); // GLogLevelFlags, an enum
+  }
+  if (const LibraryPrototype *get = findLibraryPrototype("mnl_attr_get_u32")) { // libmnl
+    ++found;
+    EXPECT_EQ(get->result, integer(4));
+  }
+  if (!found)
+    GTEST_SKIP() << "none of these libraries' -dev packages is installed";
 }
