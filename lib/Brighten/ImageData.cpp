@@ -328,6 +328,11 @@ bool isOnlyCompared(const llvm::Value &value) {
 std::optional<std::string> whyUncarried(const llvm::LoadInst &load,
                                         const llvm::GlobalVariable &global,
                                         const llvm::ConstantRange &offsets, uint64_t size) {
+  // Narrower than a pointer, it does not carry one: an integer array's element beside a
+  // function pointer (gzip's ct_tally counts in arrays next to one), whose index the
+  // optimizer cannot bound, reads the slot only if the index runs out of its array.
+  if (size < 8)
+    return std::nullopt;
   if (std::optional<uint64_t> slot =
           markedSlotInRange(global, OriginalAddressesMetadata, offsets, size);
       slot && !isOnlyCompared(load))

@@ -105,13 +105,21 @@ bool isOnlySavedOrUndemanded(const llvm::Argument &argument, llvm::DemandedBits 
   });
 }
 
-/// Whether the entry value of RAX reaches nothing but the RAX the function returns, through
-/// integer computation: `cmp; setne %al; ret` leaves the caller's upper 56 bits in RAX next
-/// to a bool. RAX carries no argument in either convention (AL only for a variadic callee,
-/// whose `test %al,%al` is a branch, not this), so those bits are the caller's garbage, which
-/// no caller of a C function reads; the brightened function starts RAX at zero instead.
+/// Whether the entry value of RAX only keeps its upper bits beside a byte written into AL,
+/// and that reaches nothing but the RAX the function returns: `cmp; setne %al; ret` leaves the
+/// caller's upper 56 bits in RAX next to a bool (`and %rax, ~0xff`, then `or` with the byte).
+/// RAX carries no argument in either convention (AL only for a variadic callee, whose
+/// `test %al,%al` is a branch, not this), so those bits are the caller's garbage, which no
+/// caller of a C function reads; the brightened function starts RAX at zero instead.
 bool onlyMergesIntoTheResult(const llvm::Argument &rax) {
-  std::vector<const llvm::Value *> pending = {&rax};
+  for (const llvm::User *user : rax.users()) {
+    const auto *mask = llvm::dyn_cast<llvm::BinaryOperator>(user);
+    const auto *bits = mask ? llvm::dyn_cast<llvm::ConstantInt>(mask->getOperand(1)) : nullptr;
+    if (!mask || mask->getOpcode() != llvm::Instruction::And || !bits ||
+        (bits->getZExtValue() & 0xff) != 0)
+      return false;
+  }
+  std::vector<const llvm::Value *> pending(rax.user_begin(), rax.user_end());
   std::set<const llvm::Value *> seen;
   while (!pending.empty()) {
     const llvm::Value *value = pending.back();

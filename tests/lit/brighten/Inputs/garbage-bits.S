@@ -32,6 +32,14 @@ uses_rbx:
         ret
         .size   uses_rbx, .-uses_rbx
 
+# RAX's entry value computed with: not garbage beside a byte, so not an argument either.
+        .globl  adds_to_rax
+        .type   adds_to_rax, @function
+adds_to_rax:
+        leaq    1(%rax), %rax
+        ret
+        .size   adds_to_rax, .-adds_to_rax
+
 # AL tested: a variadic function's vector-register count, a branch on the caller's RAX.
         .globl  tests_al
         .type   tests_al, @function
