@@ -102,6 +102,15 @@ void markSlots(llvm::GlobalVariable &global, const Section &section,
   global.setMetadata(kind, llvm::MDNode::get(global.getContext(), operands));
 }
 
+/// Whether brightened code carries the memory at `address`: a library's object an executable
+/// copies (by name), or a carried data section (as a global).
+bool isCarriedAddress(const Image &image, uint64_t address) {
+  if (image.copiedObjectAt(address))
+    return true;
+  const Section *section = image.sectionAt(address);
+  return section && isCarriedDataSection(image, *section);
+}
+
 /// A pointer `offset` bytes into `global`.
 llvm::Constant *pointerInto(llvm::GlobalVariable &global, uint64_t offset) {
   llvm::Type *i64 = llvm::Type::getInt64Ty(global.getContext());
@@ -130,9 +139,11 @@ std::vector<LoaderSlot> loaderSlotsIn(const Image &image, const Section &section
                                     std::make_pair(section.address, uint64_t(0)));
   for (; relocated != image.relocatedPointers().end() && relocated->first < end; ++relocated)
     slots.push_back({relocated->first, relocated->second});
-  for (const SymbolPointer &pointer : image.symbolPointers())
-    if (pointer.slot >= section.address && pointer.slot < end)
-      slots.push_back({pointer.slot, std::nullopt, &pointer});
+  auto symbol = std::lower_bound(
+      image.symbolPointers().begin(), image.symbolPointers().end(), section.address,
+      [](const SymbolPointer &pointer, uint64_t address) { return pointer.slot < address; });
+  for (; symbol != image.symbolPointers().end() && symbol->slot < end; ++symbol)
+    slots.push_back({symbol->slot, std::nullopt, &*symbol});
   llvm::sort(slots, [](const LoaderSlot &a, const LoaderSlot &b) { return a.slot < b.slot; });
   return slots;
 }
@@ -183,9 +194,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   std::erase_if(slots, [&](const LoaderSlot &slot) {
     if (slot.symbol)
       return false;
-    const Section *target = image.sectionAt(*slot.target);
-    bool carried = image.copiedObjectAt(*slot.target) ||
-                   (target && isCarriedDataSection(image, *target));
+    bool carried = isCarriedAddress(image, *slot.target);
     if (!carried) {
       uint64_t offset = slot.slot - section.address;
       for (unsigned i = 0; i < 8 && offset + i < bytes.size(); ++i)
@@ -384,9 +393,9 @@ llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint6
         module.getOrInsertGlobal(copied->name, bytes));
     return object ? pointerInto(*object, address - copied->address) : nullptr;
   }
-  const Section *section = image.sectionAt(address);
-  if (!section || !isCarriedDataSection(image, *section))
+  if (!isCarriedAddress(image, address))
     return nullptr;
+  const Section *section = image.sectionAt(address);
   return pointerInto(*sectionGlobal(module, image, *section), address - section->address);
 }
 

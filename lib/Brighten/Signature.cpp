@@ -90,6 +90,12 @@ bool isRead(const llvm::Value &value, unsigned depth = 0) {
   });
 }
 
+/// Whether `user` stores `argument` as it is (a register saved, to be restored).
+bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
+  const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+  return store && store->getValueOperand() == &argument;
+}
+
 /// Whether every use of `argument` (a callee-saved register's entry value) saves it as it is,
 /// or computes something none of whose bits depend on it: `setne %r15b` merges into r15's
 /// upper bits, which only the restore (from the saved copy) reads back. The brightened
@@ -97,8 +103,7 @@ bool isRead(const llvm::Value &value, unsigned depth = 0) {
 /// those instructions.
 bool isOnlySavedOrUndemanded(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
   return llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
-    const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
-    if (store && store->getValueOperand() == &argument)
+    if (savesArgument(use.getUser(), argument))
       return true;
     return use.getUser()->getType()->isIntOrIntVectorTy() &&
            demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).isZero();
@@ -148,10 +153,8 @@ bool onlyMergesIntoTheResult(const llvm::Argument &rax) {
 /// Whether `argument` is only stored: a callee-saved register saved in a frame the optimizer
 /// could not dissolve (its restore reads the frame, not the register).
 bool isOnlySaved(const llvm::Argument &argument) {
-  return llvm::all_of(argument.users(), [&argument](const llvm::User *user) {
-    const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
-    return store && store->getValueOperand() == &argument;
-  });
+  return llvm::all_of(argument.users(),
+                      [&argument](const llvm::User *user) { return savesArgument(user, argument); });
 }
 
 /// Whether something but stores and the keeper reads the probe's caller area (a load
