@@ -8,6 +8,7 @@
 #include "Brighten/ImageReferences.h"
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/ImportSlots.h"
+#include "Brighten/CodePointers.h"
 #include "Brighten/IndirectCalls.h"
 #include "Brighten/InferredImports.h"
 #include "Brighten/LocalFrame.h"
@@ -143,6 +144,14 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
   llvm::Type *returnType = function.getReturnType();
   if (returnType->isVoidTy()) {
     builder.CreateRetVoid();
+  } else if (signature.returnsPassedThrough) {
+    llvm::Value *rax = builder.CreateLoad(builder.getInt64Ty(),
+                                          stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
+    llvm::Value *xmm0 = builder.CreateLoad(builder.getInt128Ty(),
+                                           stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
+    llvm::Value *result = builder.CreateInsertValue(llvm::PoisonValue::get(returnType), rax, 0);
+    builder.CreateRet(builder.CreateInsertValue(
+        result, builder.CreateBitCast(xmm0, returnType->getStructElementType(1)), 1));
   } else if (signature.returnsFloat) {
     llvm::Value *lane = builder.CreateLoad(builder.getIntNTy(signature.returnBits),
                                            stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
@@ -200,8 +209,10 @@ private:
   /// globals that carry it (ImageReferences.h). With `everyImportSlot`, the slots of imports
   /// without a known prototype read as their addresses too (for a resolution probe, which
   /// only looks at call targets).
+  /// `resolving`: for a resolution probe, which models the unresolved calls and reads every
+  /// import slot (resolveImportCalls).
   llvm::Function *flatCopy(llvm::Function &lifted, const KnownCallees &callees,
-                           bool everyImportSlot = false);
+                           bool resolving = false);
 
   llvm::Module &module_;
   const Image &image_;
@@ -220,11 +231,13 @@ private:
 };
 
 llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees,
-                                           bool everyImportSlot) {
-  llvm::Function *flat = makeFlatCopy(lifted, callees, convention_);
+                                           bool resolving) {
+  llvm::Function *flat =
+      makeFlatCopy(lifted, callees, convention_,
+                   resolving ? UnresolvedCallForm::Modeled : UnresolvedCallForm::ThroughPointer);
   if (checksTheStackGuardInRax(lifted, image_))
     flat->addFnAttr(GuardCheckInRaxAttribute);
-  replaceImportSlotLoads(*flat, image_, everyImportSlot);
+  replaceImportSlotLoads(*flat, image_, resolving);
   rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
   return flat;
 }
@@ -262,6 +275,11 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::Function
 }
 
 std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase &call) {
+  if (isUnresolvedCall(call)) {
+    if (convention_ != CallingConvention::SysV)
+      return std::string("brightening passes only in the SysV convention");
+    return std::nullopt;
+  }
   const llvm::Function &callee = *call.getCalledFunction();
   if (std::optional<std::string> reason = whyNotCallable(callee))
     return reason;
@@ -551,7 +569,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     }
   }
   scc_.clear();
-  for (const char *name : {ProbeSinkName, ModeledCallName})
+  for (const char *name : {ProbeSinkName, ModeledCallName, CodePointerName})
     if (llvm::Function *declared = module_.getFunction(name); declared && declared->use_empty())
       declared->eraseFromParent();
   if (done_.empty()) {
@@ -600,6 +618,10 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     }
     report_.brightened.push_back(candidate.brightened->getName().str());
   }
+  std::vector<std::pair<uint64_t, llvm::Function *>> addresses;
+  for (const Candidate &candidate : done_)
+    addresses.emplace_back(candidate.address, candidate.brightened);
+  defineCodePointerMap(module_, image_, addresses);
   simplify(module_, image_, extras_);
   nameImportAddresses(module_, convention_);
   replaceUnresolvedJumpMarkers(module_);

@@ -1,5 +1,7 @@
 #include "Brighten/CallShim.h"
 
+#include "Brighten/CodePointers.h"
+
 #include "Arch/StateLayout.h"
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
@@ -110,6 +112,8 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
                            ? valueType(context, signature.returnBits, signature.returnsFloat,
                                        signature.returnVector)
                            : llvm::Type::getVoidTy(context);
+  if (signature.returnsPassedThrough)
+    result = passedThroughResultType(context);
   return llvm::FunctionType::get(result, parameters, false);
 }
 
@@ -197,7 +201,10 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   // must not show the caller's own RAX flowing through the call.
   llvm::Type *resultType = type->getReturnType();
   llvm::Value *xmm0 = nullptr, *rax = nullptr;
-  if (resultType->isFloatingPointTy() || resultType->isVectorTy())
+  if (resultType->isStructTy()) {   // returnsPassedThrough
+    rax = builder.CreateExtractValue(result, 0);
+    xmm0 = builder.CreateBitCast(builder.CreateExtractValue(result, 1), builder.getInt128Ty());
+  } else if (resultType->isFloatingPointTy() || resultType->isVectorTy())
     xmm0 = builder.CreateZExt(
         builder.CreateBitCast(result, builder.getIntNTy(resultType->getPrimitiveSizeInBits())),
         builder.getInt128Ty());
@@ -215,6 +222,67 @@ void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
   llvm::CallInst *result = builder.CreateCall(model, arguments);
   result->copyMetadata(call);
   leaveCall(builder, frame, result, builder.CreateZExt(result, builder.getInt128Ty()));
+}
+
+llvm::StructType *passedThroughResultType(llvm::LLVMContext &context) {
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  return llvm::StructType::get(context, {i64, llvm::FixedVectorType::get(i64, 2)});
+}
+
+bool isPointerCallResult(const llvm::Value *value, unsigned index) {
+  const auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(value);
+  if (!extract || extract->getNumIndices() != 1 || extract->getIndices()[0] != index)
+    return false;
+  const auto *call = llvm::dyn_cast<llvm::CallBase>(extract->getAggregateOperand());
+  return call && call->isIndirectCall() && call->getFunctionType()->isVarArg() &&
+         call->getType()->isStructTy() && call->getType()->getStructNumElements() == 4;
+}
+
+void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp) {
+  llvm::IRBuilder<> builder(&call);
+  llvm::LLVMContext &context = builder.getContext();
+  llvm::Module &module = *call.getModule();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Type *i128 = builder.getInt128Ty();
+  llvm::Type *vector = llvm::FixedVectorType::get(i64, 2);
+  CallFrame frame = enterCall(builder, call);
+
+  llvm::Value *target = builder.CreateCall(codePointerMap(module), {call.getArgOperand(2)});
+
+  llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(CallingConvention::SysV);
+  std::vector<llvm::Value *> arguments;
+  for (HoistStateField field : integers)
+    arguments.push_back(builder.CreateLoad(i64, stateFieldPointer(builder, frame.state, field)));
+  for (unsigned xmm = 0; xmm < floatArgumentRegisterCount(CallingConvention::SysV); ++xmm)
+    arguments.push_back(builder.CreateBitCast(
+        builder.CreateLoad(i128, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, xmm)),
+        vector));
+  // A slot at or above the caller's own return address is not the caller's to pass (it would
+  // read the caller's return address and stack arguments as if they were arguments): it passes
+  // 0 there. The depth is a constant once RSP's arithmetic folds, and the loads of the slots
+  // outside the frame then go; until then each reads a slot inside it.
+  llvm::Value *depth = builder.CreateSub(entryRsp, frame.rsp);
+  for (unsigned slot = 0; slot < StackArgumentSlots; ++slot) {
+    uint64_t offset = stackArgumentOffset(slot, CallingConvention::SysV);
+    llvm::Value *inFrame = builder.CreateICmpULT(builder.getInt64(offset), depth);
+    llvm::Value *address = builder.CreateSelect(
+        inFrame, builder.CreateAdd(frame.rsp, builder.getInt64(offset)), frame.rsp);
+    arguments.push_back(
+        builder.CreateSelect(inFrame, loadQuad(builder, address), builder.getInt64(0)));
+  }
+  llvm::Type *result = llvm::StructType::get(context, {i64, i64, vector, vector});
+  auto *type = llvm::FunctionType::get(
+      result, std::vector<llvm::Type *>(integers.size(), i64), true);
+  llvm::CallInst *returned = builder.CreateCall(type, target, arguments);
+  returned->copyMetadata(call);
+
+  auto lane = [&](unsigned index) {
+    return builder.CreateBitCast(builder.CreateExtractValue(returned, index), i128);
+  };
+  builder.CreateStore(builder.CreateExtractValue(returned, 1),
+                      stateFieldPointer(builder, frame.state, HOIST_FIELD_RDX));
+  builder.CreateStore(lane(3), stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 1));
+  leaveCall(builder, frame, builder.CreateExtractValue(returned, 0), lane(2));
 }
 
 namespace {

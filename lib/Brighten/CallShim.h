@@ -53,6 +53,23 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
 void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
                      llvm::ArrayRef<llvm::Value *> arguments);
 
+/// Emits before `call` (an unresolved call `__hoist_call(state, mem, target)` in a flat copy)
+/// the call through the target's code pointer (CodePointers.h). The callee's prototype is unknown, so the call
+/// passes what any callee of the SysV convention may read: RDI..R9, XMM0..XMM7 whole, and the
+/// stack slots above the return address that lie in the caller's frame (at most
+/// StackArgumentSlots; `entryRsp` is RSP at the caller's entry, its return address), as a
+/// variadic call (AL = 8 bounds the vector registers a variadic callee saves); and it takes
+/// back what any may return: RAX, RDX, XMM0 and XMM1. The caller erases `call`.
+void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp);
+
+/// Whether `value` is element `index` (0 RAX, 1 RDX, 2 XMM0, 3 XMM1) of what a call
+/// emitPointerCall made returned.
+bool isPointerCallResult(const llvm::Value *value, unsigned index);
+
+/// `{i64, <2 x i64>}`: RAX and XMM0, the result of a function that returns what a call through
+/// a pointer returned (Signature::returnsPassedThrough).
+llvm::StructType *passedThroughResultType(llvm::LLVMContext &context);
+
 /// The external declaration of the library function `name` imported from `library` (a
 /// DLL; empty for an ELF import) with its C prototype, called in `convention` (the
 /// binary's: `win64cc` for a DLL's function), and the registers a caller in `convention`

@@ -1,5 +1,6 @@
 #include "Brighten/ImageData.h"
 
+#include "Brighten/CodePointers.h"
 #include "Brighten/ImportSlots.h"
 #include "Brighten/IntToPtrRewrite.h"
 
@@ -321,14 +322,22 @@ std::optional<uint64_t> markedSlotInRange(const llvm::GlobalVariable &global, co
 
 /// Whether every use of `value` compares it with a constant: a jump's target checked against
 /// the targets the lifter resolved (a switch over a jump table's or a VM's handler addresses).
-bool isOnlyCompared(const llvm::Value &value) {
+/// Whether `value` is only called through the code-pointer map.
+bool isOnlyCalled(const llvm::Value &value) {
+  return llvm::all_of(value.users(),
+                      [](const llvm::User *user) { return isCodePointerMapping(*user); });
+}
+
+/// Whether `value`, an original code address, is only compared (a jump target) or called
+/// (through the code-pointer map, which knows the original addresses).
+bool isOnlyComparedOrCalled(const llvm::Value &value) {
   return llvm::all_of(value.users(), [&](const llvm::User *user) {
     if (const auto *compare = llvm::dyn_cast<llvm::ICmpInst>(user))
       return llvm::isa<llvm::Constant>(compare->getOperand(0)) ||
              llvm::isa<llvm::Constant>(compare->getOperand(1));
     if (const auto *branch = llvm::dyn_cast<llvm::SwitchInst>(user))
       return branch->getCondition() == &value;
-    return false;
+    return isCodePointerMapping(*user);
   });
 }
 
@@ -344,14 +353,15 @@ std::optional<std::string> whyUncarried(const llvm::LoadInst &load,
     return std::nullopt;
   if (std::optional<uint64_t> slot =
           markedSlotInRange(global, OriginalAddressesMetadata, offsets, size);
-      slot && !isOnlyCompared(load))
+      slot && !isOnlyComparedOrCalled(load))
     return llvm::formatv("may read the original address stored at {0:x} in the binary's data "
                          "(code or memory the recompiled program does not carry) and use it "
                          "as a value",
                          *slot)
         .str();
   if (std::optional<uint64_t> slot =
-          markedSlotInRange(global, PossiblePointersMetadata, offsets, size))
+          markedSlotInRange(global, PossiblePointersMetadata, offsets, size);
+      slot && !isOnlyCalled(load))
     return llvm::formatv("may read the value at {0:x} in the binary's data, which may be an "
                          "address the linker stored there (a position-dependent image has no "
                          "relocation to tell), and the recompiled program's data is elsewhere",
@@ -526,7 +536,10 @@ std::optional<uint64_t> listedAddressSurvives(const llvm::Function &function,
   for (llvm::StringRef hex : listed)
     if (uint64_t address = 0; !hex.drop_front(2).getAsInteger(16, address))
       addresses.insert(address);
-  for (const llvm::Instruction &instruction : llvm::instructions(function))
+  for (const llvm::Instruction &instruction : llvm::instructions(function)) {
+    // Called through the code-pointer map, an original code address is what the map expects.
+    if (isCodePointerMapping(instruction))
+      continue;
     for (const llvm::Value *operand : instruction.operands())
       if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand)) {
         unsigned bits = constant->getBitWidth();
@@ -537,6 +550,7 @@ std::optional<uint64_t> listedAddressSurvives(const llvm::Function &function,
           if (value == (bits == 64 ? address : address & 0xffffffffu))
             return address;
       }
+  }
   return std::nullopt;
 }
 

@@ -26,13 +26,16 @@ llvm::FunctionCallee modeledCall(llvm::Module &module) {
 
 } // namespace
 
+bool isUnresolvedCall(const llvm::CallBase &call) {
+  const llvm::Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == CallIntrinsicName && call.arg_size() == 3;
+}
+
 std::vector<llvm::CallBase *> unresolvedCalls(llvm::Function &function) {
   std::vector<llvm::CallBase *> found;
   for (llvm::Instruction &instruction : llvm::instructions(function))
-    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
-      if (const llvm::Function *callee = call->getCalledFunction();
-          callee && callee->getName() == CallIntrinsicName && call->arg_size() == 3)
-        found.push_back(call);
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction); call && isUnresolvedCall(*call))
+      found.push_back(call);
   return found;
 }
 

@@ -24,6 +24,9 @@ namespace hoist {
 /// `i64 (i64 ordinal, i64 target)`: the modeled callee of a resolution probe.
 inline constexpr const char *ModeledCallName = "__hoist_modeled_call";
 
+/// Whether `call` is an unresolved call of lifted code: `__hoist_call(state, mem, target)`.
+bool isUnresolvedCall(const llvm::CallBase &call);
+
 /// The unresolved calls of `function` (lifted, or its flat copy), in instruction order.
 std::vector<llvm::CallBase *> unresolvedCalls(llvm::Function &function);
 

@@ -73,6 +73,13 @@ std::optional<std::string> whyNotBrightenable(
       continue;
     if (!callee)
       return llvm::formatv("calls an indirect target at {0}", addressOf(instruction)).str();
+    if (isUnresolvedCall(*call)) {
+      if (std::optional<std::string> reason = whyNotCallable(*call))
+        return llvm::formatv("calls through a pointer at {0}, which {1}", addressOf(instruction),
+                             *reason)
+            .str();
+      continue;
+    }
     if (callee->getName().starts_with("__hoist_"))
       return llvm::formatv("calls {0} at {1}: control the lifter did not resolve",
                            callee->getName(), addressOf(instruction))
@@ -97,7 +104,7 @@ std::optional<std::string> whyNotBrightenable(
 }
 
 llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees,
-                             CallingConvention convention) {
+                             CallingConvention convention, UnresolvedCallForm form) {
   llvm::ValueToValueMapTy map;
   llvm::Function *flat = llvm::CloneFunction(&lifted, map);
   flat->setName(lifted.getName() + ".flat");
@@ -106,6 +113,14 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
   std::map<llvm::CallBase *, unsigned> unresolved;
   for (llvm::CallBase *call : unresolvedCalls(*flat))
     unresolved.emplace(call, unresolved.size());
+  // RSP as the caller entered: where the frame a call through a pointer passes slots of ends.
+  llvm::Value *entryRsp = nullptr;
+  if (!unresolved.empty() && form == UnresolvedCallForm::ThroughPointer) {
+    llvm::IRBuilder<> builder(&*flat->getEntryBlock().getFirstInsertionPt());
+    entryRsp = builder.CreateLoad(builder.getInt64Ty(),
+                                  stateFieldPointer(builder, flat->getArg(0), HOIST_FIELD_RSP),
+                                  "entry.rsp");
+  }
   llvm::SmallVector<llvm::Instruction *> users;
   for (llvm::User *user : mem->users())
     users.push_back(llvm::cast<llvm::Instruction>(user));
@@ -136,8 +151,10 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
         // found dead, which must stay dead, like an unresolved jump's.
         markUnresolved(*call);
       } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
-        // Only a resolution probe has them: brightening declines a function that keeps one.
-        emitUnresolvedCallModel(*call, ordinal->second);
+        if (form == UnresolvedCallForm::Modeled)
+          emitUnresolvedCallModel(*call, ordinal->second);
+        else
+          emitPointerCall(*call, entryRsp);
       }
       call->eraseFromParent();
       continue;

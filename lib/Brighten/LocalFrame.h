@@ -64,12 +64,18 @@ std::optional<std::string> whyNotBrightenable(
     const llvm::Function &lifted,
     llvm::function_ref<std::optional<std::string>(const llvm::CallBase &)> whyNotCallable);
 
+/// What a flat copy makes of an unresolved call (`__hoist_call`).
+enum class UnresolvedCallForm {
+  Modeled,        ///< the model of a resolution probe (IndirectCalls.h)
+  ThroughPointer, ///< a call through the target's code pointer (emitPointerCall)
+};
+
 /// A copy of `lifted` (internal, named "<name>.flat") in which every `gep i8, %mem, X` is
 /// `inttoptr X`, `ret`'s __hoist_ret call is gone (memory is the process's own), every
 /// call of a function in `callees` is the typed call of its brightened (or library) version,
-/// and every unresolved call the model of a resolution probe (IndirectCalls.h).
+/// and every unresolved call is in `form`.
 llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees,
-                             CallingConvention convention);
+                             CallingConvention convention, UnresolvedCallForm form);
 
 struct RegisterInput {
   HoistStateField field;

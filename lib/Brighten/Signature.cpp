@@ -809,16 +809,23 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // + (int)y` leaves (int)y in EAX as scratch; `(int)(x*2)` leaves x*2 in XMM0). Which one the
   // callers read decides it, which this probe cannot see: declined, never guessed.
   bool ambiguousResult = false;
+  // A call through a pointer returns in RAX or XMM0, which of them its unknown prototype says:
+  // where both reach a return as it left them, the function returns both.
+  bool passedThrough = false;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
     const llvm::Value *rax = call->getArgOperand(0);
     const llvm::Value *xmm0 = call->getArgOperand(1);
+    bool raxFromPointerCall = isPointerCallResult(rax, 0);
+    bool xmm0FromPointerCall = isPointerCallResult(stripViews(xmm0), 2);
+    passedThrough |= raxFromPointerCall && xmm0FromPointerCall;
     // Poison: a call clobbered RAX (its callee returns in XMM0 or nothing). A guard check in
-    // RAX clobbers it as well.
+    // RAX clobbers it as well, and so does a call through a pointer next to a computed XMM0.
     bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax) ||
-                        (guardCheckInRax && isLeftByTheGuardCheck(rax, *fsBaseIn));
+                        (guardCheckInRax && isLeftByTheGuardCheck(rax, *fsBaseIn)) ||
+                        (raxFromPointerCall && !xmm0FromPointerCall);
     if (rax != raxIn && !raxClobbered) {
       raxWritten = true;
       const llvm::Value *source = stripViews(rax);
@@ -849,6 +856,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     }
     floatResult &= floatingPoint && scalarBits && *scalarBits && raxAgrees;
     floatResultBits = std::max(floatResultBits, scalarBits.value_or(0));
+  }
+  if (passedThrough) {
+    signature.returnsPassedThrough = true;
+    signature.returnBits = 64;
+    return signature;
   }
   if (ambiguousResult)
     return "RAX and XMM0 both hold a floating-point computation at a return and neither is "

@@ -45,6 +45,10 @@ struct Signature {
   bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64, or
                                      ///< all of XMM0 (128)
   VectorShape returnVector = VectorShape::None; ///< for 128 bits
+  /// What a call through a pointer left in RAX and XMM0 reaches a return unchanged in both
+  /// (`return hook();`, the hook's prototype unknown): the result is `{i64, <2 x i64>}`, RAX
+  /// and XMM0 both, which a caller expecting either (or nothing) reads right.
+  bool returnsPassedThrough = false;
   /// No path returns to the caller (xalloc_die: error, then abort): the code after a call of
   /// it is unreachable, as the compiler knew.
   bool noReturn = false;

@@ -1,0 +1,88 @@
+#include "Brighten/CodePointers.h"
+
+#include "hoist/Image.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace hoist {
+
+bool isCodePointerMapping(const llvm::User &user) {
+  const auto *call = llvm::dyn_cast<llvm::CallBase>(&user);
+  const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee && callee->getName() == CodePointerName;
+}
+
+llvm::FunctionCallee codePointerMap(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionCallee map = module.getOrInsertFunction(
+      CodePointerName, llvm::FunctionType::get(llvm::PointerType::getUnqual(context),
+                                               {llvm::Type::getInt64Ty(context)}, false));
+  if (auto *function = llvm::dyn_cast<llvm::Function>(map.getCallee())) {
+    function->setDoesNotAccessMemory();
+    function->setDoesNotThrow();
+  }
+  return map;
+}
+
+void defineCodePointerMap(llvm::Module &module, const Image &image,
+                          llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions) {
+  llvm::Function *map = module.getFunction(CodePointerName);
+  if (!map)
+    return;
+  std::map<uint64_t, llvm::Function *> byAddress(functions.begin(), functions.end());
+  for (llvm::User *user : llvm::make_early_inc_range(map->users())) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    auto *address = call ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
+    if (!address)
+      continue;
+    if (auto known = byAddress.find(address->getZExtValue()); known != byAddress.end()) {
+      call->replaceAllUsesWith(known->second);
+      call->eraseFromParent();
+    }
+  }
+  if (map->use_empty()) {
+    map->eraseFromParent();
+    return;
+  }
+
+  uint64_t low = std::numeric_limits<uint64_t>::max(), high = 0;
+  for (const Section &section : image.sections())
+    if (section.mapped) {
+      low = std::min(low, section.address);
+      high = std::max(high, section.address + section.size);
+    }
+  llvm::LLVMContext &context = module.getContext();
+  map->setLinkage(llvm::GlobalValue::InternalLinkage);
+  map->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());   // the trap
+  llvm::Argument *address = map->getArg(0);
+  address->setName("address");
+  auto *entry = llvm::BasicBlock::Create(context, "entry", map);
+  auto *outside = llvm::BasicBlock::Create(context, "outside", map);
+  auto *process = llvm::BasicBlock::Create(context, "made.by.the.process", map);
+  auto *missing = llvm::BasicBlock::Create(context, "no.function.there", map);
+  llvm::IRBuilder<> builder(entry);
+  llvm::SwitchInst *choice = builder.CreateSwitch(address, outside, byAddress.size());
+  for (auto [original, function] : byAddress) {
+    auto *found = llvm::BasicBlock::Create(context, function->getName(), map);
+    llvm::ReturnInst::Create(context, function, found);
+    choice->addCase(builder.getInt64(original), found);
+  }
+  builder.SetInsertPoint(outside);
+  llvm::Value *inImage = builder.CreateAnd(builder.CreateICmpUGE(address, builder.getInt64(low)),
+                                           builder.CreateICmpULT(address, builder.getInt64(high)));
+  builder.CreateCondBr(inImage, missing, process);
+  builder.SetInsertPoint(process);
+  builder.CreateRet(builder.CreateIntToPtr(address, builder.getPtrTy()));
+  builder.SetInsertPoint(missing);
+  builder.CreateCall(llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::trap));
+  builder.CreateUnreachable();
+}
+
+} // namespace hoist

@@ -1,0 +1,36 @@
+#include <stdio.h>
+#include <stdlib.h>
+struct pair { long first, second; };
+int apply(int (*function)(int), int value);
+int run_operation(unsigned index, int value);
+long apply8(long (*function)(long, long, long, long, long, long, long, long), long x);
+double apply_double(double (*function)(double, double), double x);
+long pair_difference(struct pair (*function)(long), long x);
+long forward(long (*hook)(void));
+
+static int square(int value) { return value * value; }
+static long weigh(long a, long b, long c, long d, long e, long f, long g, long h) {
+  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
+}
+static double scale(double x, double by) { return x * by + 1.0; }
+static struct pair split(long x) { return (struct pair){x * 3, x}; }
+static long seven(void) { return 7; }
+static double half(void) { return 0.5; }
+
+int main(int argc, char **argv) {
+  printf("apply %d\n", apply(square, 7));
+  printf("apply8 %ld\n", apply8(weigh, 100));
+  printf("double %.2f\n", apply_double(scale, 3.0));
+  printf("pair %ld\n", pair_difference(split, 21));
+  printf("increment %d\n", run_operation(0, 41));
+  /* forward hands on RAX or XMM0, whichever its hook returns in. */
+  printf("forward %ld\n", forward(seven));
+  double (*forward_double)(double (*)(void)) = (double (*)(double (*)(void)))forward;
+  printf("forward %.1f\n", forward_double(half));
+  fflush(stdout);
+  /* With a second argument: the function the table holds there, which the recompiled program
+     may not have. */
+  if (argc > 1)
+    printf("decrement %d\n", run_operation(1, 41));
+  return 0;
+}

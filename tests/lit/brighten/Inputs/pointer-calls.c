@@ -1,0 +1,31 @@
+/* Calls through code pointers brightening cannot resolve: callbacks the caller passes (a
+   function of the recompiled program, outside the image), and a table in data of the
+   program's own functions (original addresses, mapped to the brightened functions). */
+struct pair { long first, second; };
+
+static int increment(int value) { return value + 1; }
+static int decrement(int value) { return value - 1; }
+static int (*const operations[])(int) = {increment, decrement};
+
+int apply(int (*function)(int), int value) { return function(value) * 10; }
+int run_operation(unsigned index, int value) { return operations[index & 1](value) * 2; }
+/* Eight integer arguments: the last two on the stack. */
+long apply8(long (*function)(long, long, long, long, long, long, long, long), long x) {
+  return function(x, x + 1, x + 2, x + 3, x + 4, x + 5, x + 6, x + 7) + 1;
+}
+double apply_double(double (*function)(double, double), double x) {
+  return function(x, 0.5) * 2.0;
+}
+/* A result in RAX and RDX. */
+long pair_difference(struct pair (*function)(long), long x) {
+  struct pair result = function(x);
+  return result.first - result.second;
+}
+/* Returns whatever the hook returns: in RAX or XMM0, as its unknown prototype says. Not a
+   tail call: it counts the calls after. */
+int forwarded;
+long forward(long (*hook)(void)) {
+  long result = hook();
+  ++forwarded;
+  return result;
+}
