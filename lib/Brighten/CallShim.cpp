@@ -160,7 +160,29 @@ const Signature *KnownCallee::signatureAt(const llvm::CallBase &call) const {
   return site == callSites.end() ? nullptr : &site->second;
 }
 
-void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention) {
+namespace {
+
+/// Stack argument slot `slot` of a call at `frame` in `convention`, as the callee reads it. A
+/// call pushed a return address below the caller's frame: a slot at or above the caller's own
+/// return address (`entryRsp`) is none the caller wrote, and passes 0, so that the caller's
+/// return address and stack arguments do not become arguments it takes. A tail call (RSP still
+/// at the caller's return address) hands on the caller's own stack arguments there. The depth
+/// is a constant once RSP's arithmetic folds; until then each load reads a slot the caller has.
+llvm::Value *stackArgument(llvm::IRBuilder<> &builder, const CallFrame &frame,
+                           llvm::Value *entryRsp, unsigned slot, CallingConvention convention) {
+  llvm::Value *offset = builder.getInt64(stackArgumentOffset(slot, convention));
+  llvm::Value *depth = builder.CreateSub(entryRsp, frame.rsp);
+  llvm::Value *passed = builder.CreateOr(builder.CreateICmpEQ(depth, builder.getInt64(0)),
+                                         builder.CreateICmpULT(offset, depth));
+  llvm::Value *address =
+      builder.CreateSelect(passed, builder.CreateAdd(frame.rsp, offset), frame.rsp);
+  return builder.CreateSelect(passed, loadQuad(builder, address), builder.getInt64(0));
+}
+
+} // namespace
+
+void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention,
+                   llvm::Value *entryRsp) {
   llvm::IRBuilder<> builder(&call);
   llvm::Type *i64 = builder.getInt64Ty();
   // The lifted call pushed the return address: RSP points at it, stack arguments lie above.
@@ -177,9 +199,9 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
             ? type->getParamType(position)
             : valueType(builder.getContext(), argument.bits, argument.isFloat, argument.vector);
     if (argument.onStack) {
-      llvm::Value *slot = builder.CreateAdd(
-          frame.rsp, builder.getInt64(stackArgumentOffset(argument.element, convention)));
-      arguments.push_back(fromQuad(builder, loadQuad(builder, slot), parameterType));
+      arguments.push_back(fromQuad(
+          builder, stackArgument(builder, frame, entryRsp, argument.element, convention),
+          parameterType));
     } else if (argument.isFloat) {
       llvm::Type *bits = builder.getIntNTy(parameterType->getPrimitiveSizeInBits());
       llvm::Value *lane = builder.CreateLoad(
@@ -238,8 +260,9 @@ bool isPointerCallResult(const llvm::Value *value, unsigned index) {
          call->getType()->isStructTy() && call->getType()->getStructNumElements() == 4;
 }
 
-void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp) {
-  llvm::IRBuilder<> builder(&call);
+void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
+                     llvm::Instruction *insertBefore) {
+  llvm::IRBuilder<> builder(insertBefore ? insertBefore : &call);
   llvm::LLVMContext &context = builder.getContext();
   llvm::Module &module = *call.getModule();
   llvm::Type *i64 = builder.getInt64Ty();
@@ -257,19 +280,8 @@ void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp) {
     arguments.push_back(builder.CreateBitCast(
         builder.CreateLoad(i128, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, xmm)),
         vector));
-  // A slot at or above the caller's own return address is not the caller's to pass (it would
-  // read the caller's return address and stack arguments as if they were arguments): it passes
-  // 0 there. The depth is a constant once RSP's arithmetic folds, and the loads of the slots
-  // outside the frame then go; until then each reads a slot inside it.
-  llvm::Value *depth = builder.CreateSub(entryRsp, frame.rsp);
-  for (unsigned slot = 0; slot < StackArgumentSlots; ++slot) {
-    uint64_t offset = stackArgumentOffset(slot, CallingConvention::SysV);
-    llvm::Value *inFrame = builder.CreateICmpULT(builder.getInt64(offset), depth);
-    llvm::Value *address = builder.CreateSelect(
-        inFrame, builder.CreateAdd(frame.rsp, builder.getInt64(offset)), frame.rsp);
-    arguments.push_back(
-        builder.CreateSelect(inFrame, loadQuad(builder, address), builder.getInt64(0)));
-  }
+  for (unsigned slot = 0; slot < StackArgumentSlots; ++slot)
+    arguments.push_back(stackArgument(builder, frame, entryRsp, slot, CallingConvention::SysV));
   llvm::Type *result = llvm::StructType::get(context, {i64, i64, vector, vector});
   auto *type = llvm::FunctionType::get(
       result, std::vector<llvm::Type *>(integers.size(), i64), true);

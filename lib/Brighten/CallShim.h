@@ -45,7 +45,10 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
 /// Emits before `call` (a lifted call in a flat copy, whose first argument is the State) the
 /// typed call of `callee` (with the signature `callee.signatureAt(call)`, which must be known)
 /// and the return's effects. The caller erases `call`.
-void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention);
+/// `entryRsp` is RSP at the caller's entry (its return address): a stack slot at or above it is
+/// the caller's own, which a call (not a tail call) does not pass.
+void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConvention convention,
+                   llvm::Value *entryRsp);
 
 /// Emits before `call` (a lifted call in a flat copy) a call of `model` with `arguments`,
 /// standing for a callee that keeps the calling convention: its i64 result is RAX (and XMM0),
@@ -54,13 +57,15 @@ void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
                      llvm::ArrayRef<llvm::Value *> arguments);
 
 /// Emits before `call` (an unresolved call `__hoist_call(state, mem, target)` in a flat copy)
-/// the call through the target's code pointer (CodePointers.h). The callee's prototype is unknown, so the call
-/// passes what any callee of the SysV convention may read: RDI..R9, XMM0..XMM7 whole, and the
-/// stack slots above the return address that lie in the caller's frame (at most
-/// StackArgumentSlots; `entryRsp` is RSP at the caller's entry, its return address), as a
-/// variadic call (AL = 8 bounds the vector registers a variadic callee saves); and it takes
-/// back what any may return: RAX, RDX, XMM0 and XMM1. The caller erases `call`.
-void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp);
+/// the call through the target's code pointer (CodePointers.h), at `insertBefore` (else before
+/// `call`). The callee's prototype is unknown, so the call passes what any callee of the SysV
+/// convention may read: RDI..R9, XMM0..XMM7 whole, and StackArgumentSlots stack slots as
+/// emitTypedCall passes them, as a variadic call (AL = 8 bounds the vector registers a
+/// variadic callee saves); and it takes back what any may return: RAX, RDX, XMM0 and XMM1.
+/// `call` may also be an unresolved jump (`__hoist_jmp`) with RSP at the caller's return
+/// address: a tail call. The caller erases `call`.
+void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
+                     llvm::Instruction *insertBefore = nullptr);
 
 /// Whether `value` is element `index` (0 RAX, 1 RDX, 2 XMM0, 3 XMM1) of what a call
 /// emitPointerCall made returned.

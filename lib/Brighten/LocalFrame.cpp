@@ -10,6 +10,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 namespace hoist {
@@ -113,22 +114,33 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
   std::map<llvm::CallBase *, unsigned> unresolved;
   for (llvm::CallBase *call : unresolvedCalls(*flat))
     unresolved.emplace(call, unresolved.size());
-  // RSP as the caller entered: where the frame a call through a pointer passes slots of ends.
-  llvm::Value *entryRsp = nullptr;
-  if (!unresolved.empty() && form == UnresolvedCallForm::ThroughPointer) {
-    llvm::IRBuilder<> builder(&*flat->getEntryBlock().getFirstInsertionPt());
-    entryRsp = builder.CreateLoad(builder.getInt64Ty(),
-                                  stateFieldPointer(builder, flat->getArg(0), HOIST_FIELD_RSP),
-                                  "entry.rsp");
-  }
+  // RSP as the caller entered, at its return address: where the stack slots its calls pass
+  // end (emitTypedCall), and where a jump is a tail call.
+  llvm::IRBuilder<> entry(&*flat->getEntryBlock().getFirstInsertionPt());
+  llvm::Value *entryRsp =
+      entry.CreateLoad(entry.getInt64Ty(),
+                       stateFieldPointer(entry, flat->getArg(0), HOIST_FIELD_RSP), "entry.rsp");
   llvm::SmallVector<llvm::Instruction *> users;
   for (llvm::User *user : mem->users())
     users.push_back(llvm::cast<llvm::Instruction>(user));
   // A path that must turn out dead (UnresolvedJumpMarker), at the call's address.
-  auto markUnresolved = [flat](llvm::CallBase &call) {
-    llvm::IRBuilder<> builder(&call);
+  auto markUnresolved = [flat](llvm::CallBase &call, llvm::Instruction *at = nullptr) {
+    llvm::IRBuilder<> builder(at ? at : &call);
     builder.CreateCall(unresolvedJumpMarker(*flat->getParent()), {builder.getInt64(pcOf(call))})
         ->copyMetadata(call);
+  };
+  // An unresolved jump with RSP at the return address may be a tail call through a pointer
+  // (`jmp *hook(%rip)`), which the code-pointer map tells from a jump into the function's own
+  // code (which traps there); with any other RSP it is a jump the path must not reach.
+  auto tailCallOrMarker = [&](llvm::CallBase &call) {
+    llvm::IRBuilder<> builder(&call);
+    llvm::Value *rsp = builder.CreateLoad(
+        builder.getInt64Ty(), stateFieldPointer(builder, call.getArgOperand(0), HOIST_FIELD_RSP));
+    llvm::Instruction *tail = nullptr, *other = nullptr;
+    llvm::SplitBlockAndInsertIfThenElse(builder.CreateICmpEQ(rsp, entryRsp), &call, &tail,
+                                        &other);
+    emitPointerCall(call, entryRsp, tail);
+    markUnresolved(call, other);
   };
   for (llvm::Instruction *user : users) {
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
@@ -142,10 +154,13 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
         // A return check that fails or a jump table's default: with State.RIP not the
         // sentinel, the brightened function traps after the body. The marker says whether
         // the optimizer proved the path dead.
-        markUnresolved(*call);
+        if (form == UnresolvedCallForm::ThroughPointer && convention == CallingConvention::SysV)
+          tailCallOrMarker(*call);
+        else
+          markUnresolved(*call);
       } else if (auto known = callees.find(call->getCalledFunction());
                  known != callees.end() && known->second.signatureAt(*call)) {
-        emitTypedCall(*call, known->second, convention);
+        emitTypedCall(*call, known->second, convention, entryRsp);
       } else if (known != callees.end() && known->second.variadic) {
         // A variadic call its callers' probe did not see (VariadicCalls.h): on a path the probe
         // found dead, which must stay dead, like an unresolved jump's.

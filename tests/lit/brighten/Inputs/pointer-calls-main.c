@@ -7,6 +7,10 @@ long apply8(long (*function)(long, long, long, long, long, long, long, long), lo
 double apply_double(double (*function)(double, double), double x);
 long pair_difference(struct pair (*function)(long), long x);
 long forward(long (*hook)(void));
+extern long (*hook)(long);
+long tail_call(long x);
+long tail_call7(long (*function)(long, long, long, long, long, long, long), long a, long b,
+                long c, long d, long e, long f);
 
 static int square(int value) { return value * value; }
 static long weigh(long a, long b, long c, long d, long e, long f, long g, long h) {
@@ -15,6 +19,10 @@ static long weigh(long a, long b, long c, long d, long e, long f, long g, long h
 static double scale(double x, double by) { return x * by + 1.0; }
 static struct pair split(long x) { return (struct pair){x * 3, x}; }
 static long seven(void) { return 7; }
+static long negate(long x) { return -x; }
+static long weigh7(long a, long b, long c, long d, long e, long f, long g) {
+  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g;
+}
 static double half(void) { return 0.5; }
 
 int main(int argc, char **argv) {
@@ -27,6 +35,9 @@ int main(int argc, char **argv) {
   printf("forward %ld\n", forward(seven));
   double (*forward_double)(double (*)(void)) = (double (*)(double (*)(void)))forward;
   printf("forward %.1f\n", forward_double(half));
+  hook = negate;
+  printf("tail %ld\n", tail_call(41));
+  printf("tail7 %ld\n", tail_call7(weigh7, 1, 2, 3, 4, 5, 6));
   fflush(stdout);
   /* With a second argument: the function the table holds there, which the recompiled program
      may not have. */

@@ -29,3 +29,11 @@ long forward(long (*hook)(void)) {
   ++forwarded;
   return result;
 }
+/* Tail calls through a pointer: `jmp *hook(%rip)`; and one whose seventh argument gcc writes
+   into the caller's own stack argument slot before `jmp *%rax`. */
+long (*hook)(long);
+long tail_call(long x) { return hook(x + 1); }
+long tail_call7(long (*function)(long, long, long, long, long, long, long), long a, long b,
+                long c, long d, long e, long f) {
+  return function(a, b, c, d, e, f, a);
+}
