@@ -251,13 +251,29 @@ llvm::StructType *passedThroughResultType(llvm::LLVMContext &context) {
   return llvm::StructType::get(context, {i64, llvm::FixedVectorType::get(i64, 2)});
 }
 
-bool isPointerCallResult(const llvm::Value *value, unsigned index) {
-  const auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(value);
-  if (!extract || extract->getNumIndices() != 1 || extract->getIndices()[0] != index)
-    return false;
-  const auto *call = llvm::dyn_cast<llvm::CallBase>(extract->getAggregateOperand());
+namespace {
+
+/// Operands of a call emitPointerCall made: the integer argument registers, the XMM ones, then
+/// the stack slots.
+constexpr unsigned PointerCallRegisterOperands = 6 + 8;
+
+bool isPointerCall(const llvm::User *user) {
+  const auto *call = llvm::dyn_cast_or_null<llvm::CallBase>(user);
   return call && call->isIndirectCall() && call->getFunctionType()->isVarArg() &&
          call->getType()->isStructTy() && call->getType()->getStructNumElements() == 4;
+}
+
+} // namespace
+
+bool isPointerCallResult(const llvm::Value *value, unsigned index) {
+  const auto *extract = llvm::dyn_cast<llvm::ExtractValueInst>(value);
+  return extract && extract->getNumIndices() == 1 && extract->getIndices()[0] == index &&
+         isPointerCall(llvm::dyn_cast<llvm::User>(extract->getAggregateOperand()));
+}
+
+bool isPointerCallStackSlot(const llvm::Use &use) {
+  return isPointerCall(use.getUser()) && use.getOperandNo() >= PointerCallRegisterOperands &&
+         use.getOperandNo() < llvm::cast<llvm::CallBase>(use.getUser())->arg_size();
 }
 
 void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
@@ -280,6 +296,7 @@ void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
     arguments.push_back(builder.CreateBitCast(
         builder.CreateLoad(i128, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, xmm)),
         vector));
+  assert(arguments.size() == PointerCallRegisterOperands);
   for (unsigned slot = 0; slot < StackArgumentSlots; ++slot)
     arguments.push_back(stackArgument(builder, frame, entryRsp, slot, CallingConvention::SysV));
   llvm::Type *result = llvm::StructType::get(context, {i64, i64, vector, vector});

@@ -71,6 +71,11 @@ void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
 /// emitPointerCall made returned.
 bool isPointerCallResult(const llvm::Value *value, unsigned index);
 
+/// Whether `use` passes a stack slot to a call emitPointerCall made. The slots are the caller's
+/// frame, where its saved registers lie too (`push %rbx`, `push %rax` to align the stack): a
+/// callee reads its stack arguments, which the caller wrote, never those.
+bool isPointerCallStackSlot(const llvm::Use &use);
+
 /// `{i64, <2 x i64>}`: RAX and XMM0, the result of a function that returns what a call through
 /// a pointer returned (Signature::returnsPassedThrough).
 llvm::StructType *passedThroughResultType(llvm::LLVMContext &context);

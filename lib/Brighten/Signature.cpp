@@ -103,7 +103,7 @@ bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
 /// those instructions.
 bool isOnlySavedOrUndemanded(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
   return llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
-    if (savesArgument(use.getUser(), argument))
+    if (savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use))
       return true;
     return use.getUser()->getType()->isIntOrIntVectorTy() &&
            demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).isZero();
@@ -755,6 +755,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                            "argument",
                            registerName(reg), callingConventionName(convention))
           .str();
+    // `push %rax` aligns the stack: the saved value reaches a call through a pointer only as
+    // one of the frame's slots.
+    if (reg.field == HOIST_FIELD_RAX &&
+        llvm::all_of(argument.uses(), [](const llvm::Use &use) { return isPointerCallStackSlot(use); }))
+      continue;
     if (reg.field == HOIST_FIELD_RAX)
       return std::string("reads rax before writing it, which is not an argument register");
     // The brightened function finds the guard through its own thread pointer

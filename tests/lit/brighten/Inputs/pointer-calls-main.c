@@ -9,6 +9,7 @@ long pair_difference(struct pair (*function)(long), long x);
 long forward(long (*hook)(void));
 extern long (*hook)(long);
 long tail_call(long x);
+long call_twice(long (*function)(long), long x);
 long tail_call7(long (*function)(long, long, long, long, long, long, long), long a, long b,
                 long c, long d, long e, long f);
 
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
   hook = negate;
   printf("tail %ld\n", tail_call(41));
   printf("tail7 %ld\n", tail_call7(weigh7, 1, 2, 3, 4, 5, 6));
+  printf("twice %ld\n", call_twice(negate, 5));
   fflush(stdout);
   /* With a second argument: the function the table holds there, which the recompiled program
      may not have. */

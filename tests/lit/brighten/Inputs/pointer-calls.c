@@ -37,3 +37,9 @@ long tail_call7(long (*function)(long, long, long, long, long, long, long), long
                 long c, long d, long e, long f) {
   return function(a, b, c, d, e, f, a);
 }
+/* Keeps the pointer and x in callee-saved registers across the calls: their saved values lie
+   in the frame slots the calls pass, and are no arguments of either. */
+long call_twice(long (*function)(long), long x) {
+  long first = function(x);
+  return first + function(first + x);
+}
