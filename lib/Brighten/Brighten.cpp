@@ -621,7 +621,12 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   std::vector<std::pair<uint64_t, llvm::Function *>> addresses;
   for (const Candidate &candidate : done_)
     addresses.emplace_back(candidate.address, candidate.brightened);
-  defineCodePointerMap(module_, image_, addresses);
+  for (const UnmappedCodeAddress &unmapped : defineCodePointerMap(module_, image_, addresses))
+    diagnostics_.warning(
+        "brighten-code-pointer", unmapped.address,
+        llvm::formatv("{0} holds the code address {1:x}, which is no brightened function's: it traps "
+                      "where it is called or handed to a library",
+                      unmapped.user->getName(), unmapped.address));
   simplify(module_, image_, extras_);
   nameImportAddresses(module_, convention_);
   replaceUnresolvedJumpMarkers(module_);

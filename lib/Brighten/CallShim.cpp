@@ -54,6 +54,7 @@ llvm::Type *typeOf(llvm::LLVMContext &context, CType type) {
   case CType::Long:
     return llvm::Type::getInt64Ty(context);
   case CType::Pointer:
+  case CType::CodePointer:
     return llvm::PointerType::getUnqual(context);
   case CType::Double:
     return llvm::Type::getDoubleTy(context);
@@ -86,11 +87,12 @@ std::optional<Signature> signatureFor(const ImportPrototype &prototype,
     }
     if (!floating && nextInteger < integers.size()) {
       signature.arguments.push_back({integers[nextInteger++], 0, bits, false});
-      continue;
+    } else {
+      if (nextStack == StackArgumentSlots)
+        return std::nullopt;
+      signature.arguments.push_back({HOIST_FIELD_RSP, nextStack++, bits, floating, true});
     }
-    if (nextStack == StackArgumentSlots)
-      return std::nullopt;
-    signature.arguments.push_back({HOIST_FIELD_RSP, nextStack++, bits, floating, true});
+    signature.arguments.back().isCode = type == CType::CodePointer;
   }
   signature.returnsFloat = isFloating(prototype.result);
   signature.returnBits = prototype.result == CType::Void                            ? 0
@@ -129,11 +131,62 @@ struct CallFrame {
   llvm::Value *returnAddress;   ///< read before the callee runs
 };
 
+/// The store of the return address the lifted `call` pushed just before `call` (the stores of
+/// RSP, RIP and the flags, and what they are computed from, between them), or null. Its pointer is `gep %mem, RSP` or, once the
+/// flat copy rewrote it, `inttoptr RSP`.
+llvm::StoreInst *returnAddressPush(llvm::CallBase &call, llvm::Value *rspPointer) {
+  const llvm::DataLayout &layout = call.getDataLayout();
+  // State fields are equal by their offset from the State, not by the instruction (lifted
+  // code addresses them with `gep i8`, stateFieldPointer with a struct gep).
+  auto offsetInState = [&](llvm::Value *pointer) -> std::optional<int64_t> {
+    llvm::APInt offset(64, 0);
+    if (pointer->stripAndAccumulateConstantOffsets(layout, offset, true) !=
+        call.getArgOperand(0))
+      return std::nullopt;
+    return offset.getSExtValue();
+  };
+  std::optional<int64_t> rspField = offsetInState(rspPointer);
+  llvm::Value *rsp = nullptr;
+  for (llvm::Instruction *at = call.getPrevNode(); at && rspField; at = at->getPrevNode()) {
+    // Computations (the flags' values, enterCall's own reads of the State) stand between.
+    if (!at->mayWriteToMemory() && !at->mayHaveSideEffects())
+      continue;
+    auto *store = llvm::dyn_cast<llvm::StoreInst>(at);
+    if (!store)
+      return nullptr;
+    llvm::Value *pointer = store->getPointerOperand();
+    if (!rsp) {
+      // The last store of RSP before the call is the push's.
+      if (offsetInState(pointer) == rspField)
+        rsp = store->getValueOperand();
+      continue;
+    }
+    llvm::Value *address = nullptr;
+    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer))
+      address = cast->getOperand(0);
+    else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer);
+             gep && gep->getNumIndices() == 1 && llvm::isa<llvm::Argument>(gep->getPointerOperand()))
+      address = gep->getOperand(1);
+    if (address == rsp && llvm::isa<llvm::ConstantInt>(store->getValueOperand()))
+      return store;
+  }
+  return nullptr;
+}
+
 CallFrame enterCall(llvm::IRBuilder<> &builder, llvm::CallBase &call) {
   CallFrame frame;
   frame.state = call.getArgOperand(0);
   frame.rspPointer = stateFieldPointer(builder, frame.state, HOIST_FIELD_RSP);
   frame.rsp = builder.CreateLoad(builder.getInt64Ty(), frame.rspPointer);
+  // The callee is a function of the recompiled program, which pushes its own return address:
+  // the lifted push is only where the return check finds the address. Left in the stack, it
+  // would stay there for a callee given a pointer into the stack (a local's address), which
+  // LLVM must assume reads it, and the original's code address would survive.
+  if (llvm::StoreInst *push = returnAddressPush(call, frame.rspPointer)) {
+    frame.returnAddress = push->getValueOperand();
+    push->eraseFromParent();
+    return frame;
+  }
   // Read before the callee runs: a callee that takes a pointer into the stack (memset of a
   // local array) could write it as far as LLVM knows.
   frame.returnAddress = loadQuad(builder, frame.rsp);
@@ -198,7 +251,14 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
         position < type->getNumParams()
             ? type->getParamType(position)
             : valueType(builder.getContext(), argument.bits, argument.isFloat, argument.vector);
-    if (argument.onStack) {
+    if (argument.isCode) {
+      // The library calls it: the recompiled program's function, not the original address.
+      llvm::Value *quad =
+          argument.onStack
+              ? stackArgument(builder, frame, entryRsp, argument.element, convention)
+              : builder.CreateLoad(i64, stateFieldPointer(builder, frame.state, argument.field));
+      arguments.push_back(builder.CreateCall(codePointerMap(*call.getModule()), {quad}));
+    } else if (argument.onStack) {
       arguments.push_back(fromQuad(
           builder, stackArgument(builder, frame, entryRsp, argument.element, convention),
           parameterType));

@@ -31,11 +31,13 @@ llvm::FunctionCallee codePointerMap(llvm::Module &module) {
   return map;
 }
 
-void defineCodePointerMap(llvm::Module &module, const Image &image,
-                          llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions) {
+std::vector<UnmappedCodeAddress>
+defineCodePointerMap(llvm::Module &module, const Image &image,
+                     llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions) {
+  std::vector<UnmappedCodeAddress> unmapped;
   llvm::Function *map = module.getFunction(CodePointerName);
   if (!map)
-    return;
+    return unmapped;
   std::map<uint64_t, llvm::Function *> byAddress(functions.begin(), functions.end());
   for (llvm::User *user : llvm::make_early_inc_range(map->users())) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(user);
@@ -45,11 +47,13 @@ void defineCodePointerMap(llvm::Module &module, const Image &image,
     if (auto known = byAddress.find(address->getZExtValue()); known != byAddress.end()) {
       call->replaceAllUsesWith(known->second);
       call->eraseFromParent();
+    } else {
+      unmapped.push_back({call->getFunction(), address->getZExtValue()});
     }
   }
   if (map->use_empty()) {
     map->eraseFromParent();
-    return;
+    return unmapped;
   }
 
   uint64_t low = std::numeric_limits<uint64_t>::max(), high = 0;
@@ -83,6 +87,7 @@ void defineCodePointerMap(llvm::Module &module, const Image &image,
   builder.SetInsertPoint(missing);
   builder.CreateCall(llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::trap));
   builder.CreateUnreachable();
+  return unmapped;
 }
 
 } // namespace hoist

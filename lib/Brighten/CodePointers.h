@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace hoist {
 
@@ -30,10 +31,18 @@ bool isCodePointerMapping(const llvm::User &user);
 /// The map's declaration in `module`: it reads no memory, so that it does not keep stores alive.
 llvm::FunctionCallee codePointerMap(llvm::Module &module);
 
+/// A constant code address brightened code holds that is no brightened function's: a call
+/// through it, or a library calling it back, traps.
+struct UnmappedCodeAddress {
+  const llvm::Function *user;
+  uint64_t address;
+};
+
 /// Defines the map in `module` if brightened code calls it, for the brightened `functions`
 /// (original address, function) of `image`; a call with a constant address of one of them
-/// becomes that function.
-void defineCodePointerMap(llvm::Module &module, const Image &image,
-                          llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions);
+/// becomes that function. Returns the constant addresses that are none of them.
+std::vector<UnmappedCodeAddress>
+defineCodePointerMap(llvm::Module &module, const Image &image,
+                     llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions);
 
 } // namespace hoist

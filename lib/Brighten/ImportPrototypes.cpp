@@ -29,7 +29,7 @@ std::optional<CType> cTypeOf(const AbiType &type, CallingConvention convention, 
       return CType::Long;
     return std::nullopt;
   case AbiClass::Pointer:
-    return CType::Pointer;
+    return type.pointsToCode ? CType::CodePointer : CType::Pointer;
   case AbiClass::Float:
     return CType::Float;
   case AbiClass::Double:

@@ -17,7 +17,7 @@
 namespace hoist {
 
 /// A C type as a calling convention sees it.
-enum class CType { Void, Int, Long, Pointer, Double, Float };
+enum class CType { Void, Int, Long, Pointer, CodePointer, Double, Float };
 
 /// What tells which variadic arguments a call passes after the fixed parameters
 /// (VariadicCalls.h): its printf or scanf format (the last fixed parameter), or for the

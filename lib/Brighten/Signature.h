@@ -34,6 +34,9 @@ struct Signature {
     bool onStack = false;  ///< in stack slot `element` above the return address
     bool isPointer = false; ///< 64 bits used as an address: a `ptr` parameter
     VectorShape vector = VectorShape::None; ///< for 128 bits
+    /// A function pointer a library function takes (qsort's comparator): the code address
+    /// brightened code holds goes through the code-pointer map (CodePointers.h).
+    bool isCode = false;
     bool operator==(const Argument &) const = default;
   };
   /// SysV: integer arguments in the convention's order, then floating-point ones (SysV assigns

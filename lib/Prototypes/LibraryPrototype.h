@@ -45,6 +45,7 @@ struct AbiType {
   uint16_t size = 0; ///< bytes
   Eightbyte low = Eightbyte::None, high = Eightbyte::None;
   bool pointsToConst = false; ///< a Pointer whose pointee is const-qualified
+  bool pointsToCode = false;  ///< a Pointer to a function (qsort's comparator)
 
   bool isFloatingPoint() const {
     return abiClass == AbiClass::Float || abiClass == AbiClass::Double;

@@ -145,6 +145,9 @@ def abi_type(type_, pretty, parameter=False):
     if kind in INTEGER_KINDS:
         return ("Integer", canonical.get_size(), "None", "None", False)
     if kind in (TK.POINTER, TK.BLOCKPOINTER):
+        # A sixth element for a pointer to a function: the code it points to is the program's.
+        if is_code_pointer(canonical):
+            return ("Pointer", 8, "None", "None", False, True)
         return ("Pointer", 8, "None", "None", canonical.get_pointee().is_const_qualified())
     if kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
         return ("Aggregate", max(canonical.get_size(), 0), "None", "None",
@@ -303,9 +306,10 @@ def collect(translation_unit, classify=None):
 
 
 def cxx_type(abi):
-    abi_class, size, low, high, const = abi
-    return "{AbiClass::%s, %d, Eightbyte::%s, Eightbyte::%s, %s}" % (
-        abi_class, size, low, high, "true" if const else "false")
+    abi_class, size, low, high, const = abi[:5]
+    code = ", true" if len(abi) > 5 and abi[5] else ""
+    return "{AbiClass::%s, %d, Eightbyte::%s, Eightbyte::%s, %s%s}" % (
+        abi_class, size, low, high, "true" if const else "false", code)
 
 
 def write_prototype_table(output, header, rows):

@@ -101,7 +101,7 @@ ARRAY_KINDS = (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKi
 # An entry; a Windows entry goes on with its DLL, convention and writes.
 ENTRY = re.compile(r'^    \{"([^"]+)", (\{[^}]*\}), GeneratedParameters \+ (\d+), (\d+), '
                    r'([^,}]*)(?:, (?:"([^"]+)"|nullptr), [^}]*)?\},$')
-ABI_TYPE = re.compile(r"\{AbiClass::(\w+), (\d+), Eightbyte::(\w+), Eightbyte::(\w+), (\w+)\}")
+ABI_TYPE = re.compile(r"\{AbiClass::(\w+), (\d+), Eightbyte::(\w+), Eightbyte::(\w+), (\w+)(?:, \w+)?\}")
 
 
 def read_table(path, mutate=False):

@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 struct pair { long first, second; };
 int apply(int (*function)(int), int value);
 int run_operation(unsigned index, int value);
@@ -10,6 +11,7 @@ long forward(long (*hook)(void));
 extern long (*hook)(long);
 long tail_call(long x);
 long call_twice(long (*function)(long), long x);
+void sort_numbers(int *numbers, size_t count);
 long tail_call7(long (*function)(long, long, long, long, long, long, long), long a, long b,
                 long c, long d, long e, long f);
 
@@ -41,9 +43,18 @@ int main(int argc, char **argv) {
   printf("tail7 %ld\n", tail_call7(weigh7, 1, 2, 3, 4, 5, 6));
   printf("twice %ld\n", call_twice(negate, 5));
   fflush(stdout);
-  /* With a second argument: the function the table holds there, which the recompiled program
-     may not have. */
-  if (argc > 1)
-    printf("decrement %d\n", run_operation(1, 41));
+  /* Each argument runs what the recompiled program may lack: the function the table holds
+     at 1, qsort's comparator. */
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "decrement") == 0)
+      printf("decrement %d\n", run_operation(1, 41));
+    if (strcmp(argv[i], "sort") == 0) {
+      int numbers[] = {5, 3, 9, 1, 7};
+      sort_numbers(numbers, 5);
+      printf("sorted %d %d %d %d %d\n", numbers[0], numbers[1], numbers[2], numbers[3],
+             numbers[4]);
+    }
+    fflush(stdout);
+  }
   return 0;
 }

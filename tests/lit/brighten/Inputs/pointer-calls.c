@@ -43,3 +43,11 @@ long call_twice(long (*function)(long), long x) {
   long first = function(x);
   return first + function(first + x);
 }
+/* Hands a function of its own to the library, which calls it back. */
+#include <stdlib.h>
+static int compare_ints(const void *a, const void *b) {
+  return *(const int *)a - *(const int *)b;
+}
+void sort_numbers(int *numbers, size_t count) {
+  qsort(numbers, count, sizeof *numbers, compare_ints);
+}
