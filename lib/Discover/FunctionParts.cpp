@@ -2,6 +2,8 @@
 
 #include "Discover/Registry.h"
 
+#include <algorithm>
+
 namespace hoist {
 
 std::map<uint64_t, std::set<uint64_t>>
@@ -43,6 +45,22 @@ bool jumpsBack(const DiscoveredFunction &part, uint64_t parent, uint64_t stretch
   return false;
 }
 
+/// Whether `parent` enters `start`, outside its own stretch, only by conditional branches: no
+/// jmp (which would be a tail call) and no block running into it.
+bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t stretchEnd) {
+  if ((start >= parent.explored.entry && start < stretchEnd) ||
+      std::count(parent.tailCalls.begin(), parent.tailCalls.end(), start))
+    return false;
+  bool branched = false;
+  for (const auto &[from, block] : parent.explored.blocks) {
+    bool enters = std::count(block.successors.begin(), block.successors.end(), start) > 0;
+    if (enters && (block.endAddress == start || block.successors.size() != 2))
+      return false;   // runs into it, or jumps to it unconditionally
+    branched |= enters;
+  }
+  return branched;
+}
+
 } // namespace
 
 bool hasOnlyPartReasons(uint32_t reasons) {
@@ -50,15 +68,18 @@ bool hasOnlyPartReasons(uint32_t reasons) {
   return !(reasons & FunctionStartReasons & ~PartReasons);
 }
 
-bool isPartOf(const PartCandidate &candidate, uint64_t parent,
-              std::optional<llvm::StringRef> parentName, uint64_t stretchEnd) {
-  if (candidate.start == parent || !hasOnlyPartReasons(candidate.reasons))
+bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
+              std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts) {
+  uint64_t entry = parent.explored.entry;
+  if (candidate.start == entry || !hasOnlyPartReasons(candidate.reasons))
     return false;
   bool named = candidate.name && parentName && isColdPartName(*candidate.name, *parentName);
   if ((candidate.reasons & ReasonSymbol) && !named)
     return false;   // a symbol of its own: a function, whatever jumps to it
+  uint64_t stretchEnd = runEnd(parent.explored, entry, starts);
   return named || candidate.continuesFrame ||
-         (candidate.asFunction && jumpsBack(*candidate.asFunction, parent, stretchEnd));
+         (candidate.asFunction && jumpsBack(*candidate.asFunction, entry, stretchEnd)) ||
+         onlyBranchedTo(parent, candidate.start, stretchEnd);
 }
 
 uint64_t runEnd(const ExploredFunction &function, uint64_t from,

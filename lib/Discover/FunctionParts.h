@@ -41,11 +41,13 @@ bool hasOnlyPartReasons(uint32_t reasons);
 /// are an unwind entry, a jump that leaves its function, or a symbol named `<parent>.cold` or
 /// `<parent>.cold.N` may be one (a call, a pointer, an export make it a function); and there
 /// must be evidence beyond the jump, because a function reached only by a tail call is a
-/// function: that symbol, an unwind entry that starts mid-frame, or a jump back into the
-/// parent's own stretch of code (`stretchEnd`: where the run of the parent's blocks from its
-/// entry ends).
-bool isPartOf(const PartCandidate &candidate, uint64_t parent,
-              std::optional<llvm::StringRef> parentName, uint64_t stretchEnd);
+/// function: that symbol, an unwind entry that starts mid-frame, a jump back into the parent's
+/// own stretch of code (the run of its blocks from its entry; `starts` bound it), or a parent
+/// that only branches to it conditionally from outside its stretch (gcc's `ja f.cold` from a
+/// function without a frame, whose part is `mov eax, -2; ret`: a compiler of this corpus does
+/// not tail-call conditionally a function that nothing else calls).
+bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
+              std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts);
 
 /// The end of the run of `function`'s blocks from `from`: blocks follow one another while no
 /// address of `starts` lies between one's end and the next one's start (filler may).

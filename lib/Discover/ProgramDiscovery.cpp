@@ -60,7 +60,9 @@ public:
         if (owners == blockOwners_.end())
           continue;
         for (uint64_t entry : owners->second)
-          if (entry != address && cfg_.functions.at(entry).explored.blocks.count(address))
+          if (auto owner = cfg_.functions.find(entry);
+              entry != address && owner != cfg_.functions.end() &&
+              owner->second.explored.blocks.count(address))
             todo.insert(entry);
       }
       if (todo.empty()) {
@@ -196,7 +198,14 @@ private:
       part = cfg_.parts.erase(part);
     }
     std::set<uint64_t> starts = cfg_.functionStarts();
-    for (const auto &[start, referrers] : jumpReferences(cfg_.functions, starts)) {
+    for (const auto &[start, jumpers] : jumpReferences(cfg_.functions, starts)) {
+      // A function found a part earlier in this loop jumps for its parent.
+      std::set<uint64_t> referrers;
+      for (uint64_t jumper : jumpers)
+        referrers.insert(cfg_.parts.count(jumper) ? cfg_.parts.at(jumper) : jumper);
+      referrers.erase(start);
+      if (referrers.empty())
+        continue;
       PartCandidate candidate;
       candidate.start = start;
       candidate.reasons = cfg_.registry.reasons(start);
@@ -205,10 +214,13 @@ private:
       if (auto explored = cfg_.functions.find(start); explored != cfg_.functions.end())
         candidate.asFunction = &explored->second;
       auto partOf = [&](uint64_t parent) {
+        auto function = cfg_.functions.find(parent);
+        if (function == cfg_.functions.end())
+          return false;
         std::optional<std::string> parentName = image_.nameAt(parent);
-        return isPartOf(candidate, parent,
+        return isPartOf(candidate, function->second,
                         parentName ? std::optional<llvm::StringRef>(*parentName) : std::nullopt,
-                        runEnd(cfg_.functions.at(parent).explored, parent, starts));
+                        starts);
       };
       if (referrers.size() > 1) {
         if (fixedPoint && std::any_of(referrers.begin(), referrers.end(), partOf) &&
