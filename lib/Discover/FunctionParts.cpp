@@ -64,7 +64,8 @@ bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t s
 } // namespace
 
 bool hasOnlyPartReasons(uint32_t reasons) {
-  constexpr uint32_t PartReasons = ReasonEhFrame | ReasonLeavesFunction | ReasonSymbol;
+  constexpr uint32_t PartReasons =
+      ReasonEhFrame | ReasonPdata | ReasonLeavesFunction | ReasonSymbol;
   return !(reasons & FunctionStartReasons & ~PartReasons);
 }
 

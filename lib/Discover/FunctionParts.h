@@ -34,7 +34,8 @@ jumpReferences(const std::map<uint64_t, DiscoveredFunction> &functions,
                const std::set<uint64_t> &starts);
 
 /// Whether a start with these registry reasons may be a part: its reasons to be a function are
-/// at most an unwind entry, a jump that leaves its function and a symbol (of the part's name).
+/// at most an unwind entry (.eh_frame, .pdata), a jump that leaves its function and a symbol
+/// (of the part's name).
 bool hasOnlyPartReasons(uint32_t reasons);
 
 /// Whether `candidate`, jumped to by `parent` alone, is a part of it. Only a start whose reasons
