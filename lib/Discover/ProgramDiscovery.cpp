@@ -183,13 +183,21 @@ private:
 
   /// At a fixed point: a start that is a part of the one function that jumps to it
   /// (FunctionParts.h) becomes that function's code, and so do the starts only its jumps back
-  /// registered; a part that has since gained a reason of a function's (a call, a pointer) is
-  /// a function again. Returns the functions to explore (again). Code that looks like a part
-  /// of several functions stays a function, with a note at the fixed point.
+  /// registered; a part that has since gained a reason of a function's (a call, a pointer), or
+  /// that its parent no longer enters, is a start again, weighed anew. Returns the functions to
+  /// explore (again). Code that looks like a part of several functions stays a function, with a
+  /// note at the fixed point.
   std::set<uint64_t> settleParts(bool fixedPoint) {
     std::set<uint64_t> todo;
     for (auto part = cfg_.parts.begin(); part != cfg_.parts.end();) {
-      if (hasOnlyPartReasons(cfg_.registry.reasons(part->first))) {
+      // Its parent still enters it: the parent may have been code another function ran into
+      // and jumped from (sed's quotearg_n_options, first explored inside its tail-caller).
+      auto parent = cfg_.functions.find(part->second);
+      bool entered = parent != cfg_.functions.end() &&
+                     (parent->second.explored.blocks.count(part->first) ||
+                      std::count(parent->second.tailCalls.begin(),
+                                 parent->second.tailCalls.end(), part->first));
+      if (entered && hasOnlyPartReasons(cfg_.registry.reasons(part->first))) {
         ++part;
         continue;
       }
