@@ -8,7 +8,7 @@ namespace {
 
 void addStarts(const Image &image, llvm::Expected<std::vector<CodeRange>> ranges,
                uint32_t reason, JumpTargetRegistry &registry, UnwindRanges &known,
-               DiagnosticSink &diagnostics) {
+               std::set<uint64_t> &continuingFrames, DiagnosticSink &diagnostics) {
   if (!ranges) {
     diagnostics.warning("unwind-table", std::nullopt, llvm::toString(ranges.takeError()));
     return;
@@ -20,6 +20,8 @@ void addStarts(const Image &image, llvm::Expected<std::vector<CodeRange>> ranges
       registry.add(range.start, reason);
       uint64_t &size = known[range.start];
       size = std::max(size, range.size);
+      if (range.continuesFrame)
+        continuingFrames.insert(range.start);
     }
   }
 }
@@ -54,6 +56,7 @@ bool insideUnwindRange(const UnwindRanges &ranges, uint64_t address) {
 }
 
 UnwindRanges registerFunctionStarts(const Image &image, JumpTargetRegistry &registry,
+                                    std::set<uint64_t> &continuingFrames,
                                     DiagnosticSink &diagnostics) {
   UnwindRanges ranges;
   if (image.isExecutable(image.entryPoint()))
@@ -64,8 +67,10 @@ UnwindRanges registerFunctionStarts(const Image &image, JumpTargetRegistry &regi
   for (const Export &exported : image.exports())
     if (exported.forwarder.empty() && image.isExecutable(exported.address))
       registry.add(exported.address, ReasonExport);
-  addStarts(image, ehFrameFunctionRanges(image), ReasonEhFrame, registry, ranges, diagnostics);
-  addStarts(image, pdataFunctionRanges(image), ReasonPdata, registry, ranges, diagnostics);
+  addStarts(image, ehFrameFunctionRanges(image), ReasonEhFrame, registry, ranges,
+            continuingFrames, diagnostics);
+  addStarts(image, pdataFunctionRanges(image), ReasonPdata, registry, ranges,
+            continuingFrames, diagnostics);
   if (image.format() == ImageFormat::Elf)
     addInitCode(image, registry);
   return ranges;

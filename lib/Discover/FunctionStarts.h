@@ -6,6 +6,8 @@
 #include "Discover/UnwindTables.h"
 #include "hoist/Image.h"
 
+#include <set>
+
 namespace hoist {
 
 class DiagnosticSink;
@@ -15,9 +17,12 @@ class DiagnosticSink;
 using UnwindRanges = std::map<uint64_t, uint64_t>;
 
 /// Adds every function start the image records to `registry` and returns the unwind ranges.
+/// The starts of the ranges whose stack is not a called function's (CodeRange::continuesFrame)
+/// go to `continuingFrames`: they are more likely parts of a function than functions.
 /// A malformed unwinding table is a warning (its starts are skipped), never an error: the other
 /// sources still count.
 UnwindRanges registerFunctionStarts(const Image &image, JumpTargetRegistry &registry,
+                                    std::set<uint64_t> &continuingFrames,
                                     DiagnosticSink &diagnostics);
 
 /// Whether `address` is inside (not at the start of) one of `ranges`, or at its start.

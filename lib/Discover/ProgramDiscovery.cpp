@@ -1,11 +1,14 @@
 #include "Discover/ProgramDiscovery.h"
 
 #include "Discover/CodePointers.h"
+#include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
 #include "Discover/ParallelExplorer.h"
 #include "Support/Diagnostics.h"
 #include "Support/TimeBudget.h"
+
+#include <utility>
 
 namespace hoist {
 namespace {
@@ -27,10 +30,12 @@ public:
   }
 
   ProgramCfg run() {
-    unwindRanges_ = registerFunctionStarts(image_, cfg_.registry, diagnostics_);
+    unwindRanges_ =
+        registerFunctionStarts(image_, cfg_.registry, continuingFrames_, diagnostics_);
     for (uint64_t root : request_.roots)
       cfg_.registry.add(root, ReasonEntry);
     cfg_.noreturnCallees = knownNoReturnCallees(image_);
+    declaredNoReturn_ = cfg_.noreturnCallees;
     cfg_.noreturnWhenStatusNonzero = noReturnWhenStatusNonzeroCallees(image_);
     std::set<uint64_t> wanted(request_.roots.begin(), request_.roots.end());
     if (request_.all)
@@ -39,26 +44,25 @@ public:
 
     while (budgetLeft()) {
       std::vector<uint64_t> changed = cfg_.registry.takeChanged();
-      std::set<uint64_t> starts = cfg_.registry.functionStarts();
-      // A jmp to an import's stub is a tail call to the import.
-      for (const Import &import : image_.imports())
-        if (import.stubAddress)
-          starts.insert(*import.stubAddress);
-      std::set<uint64_t> todo;
+      std::set<uint64_t> starts = currentStarts();
+      // The parents of the parts the last round found, which explore them as their own code.
+      std::set<uint64_t> todo = std::exchange(partParentsToExplore_, {});
       for (uint64_t address : changed)
-        if (cfg_.registry.isFunctionStart(address) && (request_.all || wanted.count(address)) &&
+        if (cfg_.isFunctionStart(address) && (request_.all || wanted.count(address)) &&
             !cfg_.functions.count(address))
           todo.insert(address);
       // A function that ran into an address that is now another function's start (a tail
       // call, not its own code) is explored again.
       for (uint64_t address : changed) {
-        if (!cfg_.registry.isFunctionStart(address))
+        if (!cfg_.isFunctionStart(address))
           continue;
         auto owners = blockOwners_.find(address);
         if (owners == blockOwners_.end())
           continue;
         for (uint64_t entry : owners->second)
-          if (entry != address && cfg_.functions.at(entry).explored.blocks.count(address))
+          if (auto owner = cfg_.functions.find(entry);
+              entry != address && owner != cfg_.functions.end() &&
+              owner->second.explored.blocks.count(address))
             todo.insert(entry);
       }
       if (todo.empty()) {
@@ -72,6 +76,11 @@ public:
           for (const CallSite &call : function.calls)
             if (!call.noreturn && call.target && newlyNoReturn.count(*call.target))
               todo.insert(entry);
+        if (todo.empty()) {
+          // Then the parts: their parents explore them as their own code.
+          todo = settleParts(/*fixedPoint=*/true);
+          starts = currentStarts();
+        }
         if (todo.empty()) {
           // Only now, with every function known for a better reason explored and its jump
           // tables resolved, are code pointers weighed: most that point into a function's
@@ -89,6 +98,9 @@ public:
         break;
       }
       exploreRound(todo, starts);
+      // Parts are settled after each round too, before a part explored as a function has its
+      // jumps back into its parent taken for tail calls, which would split the parent.
+      partParentsToExplore_ = settleParts(/*fixedPoint=*/false);
     }
     reportStop();
     return std::move(cfg_);
@@ -135,6 +147,11 @@ private:
       auto [rank, address] = *candidates_.begin();
       uint32_t reason = rank == CodeReferenceRank ? ReasonCodeReference : ReasonDataPointer;
       candidates_.erase(candidates_.begin());
+      // A part's start is its parent's code, and a case target a label of its switch: a
+      // pointer to either is not evidence of a function.
+      if (cfg_.parts.count(address) || cfg_.withdrawnStarts.count(address) ||
+          (cfg_.registry.reasons(address) & ReasonJumpTable))
+        continue;
       if (cfg_.registry.isFunctionStart(address)) {
         // One more reason, for the record; a start already, so nothing to explore again.
         cfg_.registry.add(address, reason);
@@ -152,6 +169,122 @@ private:
       accepted = true;
     }
     return accepted;
+  }
+
+  /// The starts explorations are told: the functions' and the imports' stubs (a jmp to one is a
+  /// tail call to the import).
+  std::set<uint64_t> currentStarts() const {
+    std::set<uint64_t> starts = cfg_.functionStarts();
+    for (const Import &import : image_.imports())
+      if (import.stubAddress)
+        starts.insert(*import.stubAddress);
+    return starts;
+  }
+
+  /// At a fixed point: a start that is a part of the one function that jumps to it
+  /// (FunctionParts.h) becomes that function's code, and so do the starts only its jumps back
+  /// registered; a part that has since gained a reason of a function's (a call, a pointer), or
+  /// that its parent no longer enters, is a start again, weighed anew. Returns the functions to
+  /// explore (again). Code that looks like a part of several functions stays a function, with a
+  /// note at the fixed point.
+  std::set<uint64_t> settleParts(bool fixedPoint) {
+    std::set<uint64_t> todo;
+    for (auto part = cfg_.parts.begin(); part != cfg_.parts.end();) {
+      // Its parent still enters it: the parent may have been code another function ran into
+      // and jumped from (sed's quotearg_n_options, first explored inside its tail-caller).
+      auto parent = cfg_.functions.find(part->second);
+      bool entered = parent != cfg_.functions.end() &&
+                     (parent->second.explored.blocks.count(part->first) ||
+                      std::count(parent->second.tailCalls.begin(),
+                                 parent->second.tailCalls.end(), part->first));
+      if (entered && hasOnlyPartReasons(cfg_.registry.reasons(part->first))) {
+        ++part;
+        continue;
+      }
+      todo.insert(part->first);
+      todo.insert(part->second);
+      part = cfg_.parts.erase(part);
+    }
+    std::set<uint64_t> starts = cfg_.functionStarts();
+    for (const auto &[start, jumpers] : jumpReferences(cfg_.functions, starts)) {
+      // A function found a part earlier in this loop jumps for its parent.
+      std::set<uint64_t> referrers;
+      for (uint64_t jumper : jumpers)
+        referrers.insert(cfg_.parts.count(jumper) ? cfg_.parts.at(jumper) : jumper);
+      referrers.erase(start);
+      if (referrers.empty())
+        continue;
+      PartCandidate candidate;
+      candidate.start = start;
+      candidate.reasons = cfg_.registry.reasons(start);
+      candidate.name = image_.nameAt(start);
+      candidate.continuesFrame = continuingFrames_.count(start) > 0;
+      if (auto explored = cfg_.functions.find(start); explored != cfg_.functions.end())
+        candidate.asFunction = &explored->second;
+      auto partOf = [&](uint64_t parent) {
+        auto function = cfg_.functions.find(parent);
+        if (function == cfg_.functions.end())
+          return false;
+        std::optional<std::string> parentName = image_.nameAt(parent);
+        return isPartOf(candidate, function->second,
+                        parentName ? std::optional<llvm::StringRef>(*parentName) : std::nullopt,
+                        starts);
+      };
+      if (referrers.size() > 1) {
+        if (fixedPoint && std::any_of(referrers.begin(), referrers.end(), partOf) &&
+            notedSharedParts_.insert(start).second)
+          diagnostics_.report(Severity::Note, "shared-part", start,
+                            "code that looks like a part of a function (gcc's .cold) is "
+                            "jumped to by " + std::to_string(referrers.size()) +
+                                " functions: kept a function of its own");
+        continue;
+      }
+      uint64_t parent = *referrers.begin();
+      if (todo.count(start) || !partOf(parent))
+        continue;
+      cfg_.parts[start] = parent;
+      forget(start);
+      todo.insert(parent);
+    }
+    // The starts that only a part's jumps registered (leaves_function) are its parent's code.
+    for (bool withdrew = true; withdrew;) {
+      withdrew = false;
+      for (const auto &[target, sources] : leavingSources_) {
+        uint32_t reasons = cfg_.registry.reasons(target) & FunctionStartReasons;
+        if (reasons != ReasonLeavesFunction || cfg_.withdrawnStarts.count(target) ||
+            cfg_.parts.count(target) ||
+            !std::all_of(sources.begin(), sources.end(), [&](uint64_t source) {
+              return cfg_.parts.count(source) || cfg_.withdrawnStarts.count(source);
+            }))
+          continue;
+        cfg_.withdrawnStarts.insert(target);
+        forget(target);
+        for (uint64_t source : sources)
+          todo.insert(cfg_.parts.count(source) ? cfg_.parts.at(source) : source);
+        withdrew = true;
+      }
+    }
+    for (auto it = todo.begin(); it != todo.end();)
+      it = cfg_.isFunctionStart(*it) ? std::next(it) : todo.erase(it);
+    return todo;
+  }
+
+  /// Drops what was recorded of the function at `entry`, which is no function after all.
+  void forget(uint64_t entry) {
+    auto old = cfg_.functions.find(entry);
+    if (old == cfg_.functions.end())
+      return;
+    dropExtents(old->second);
+    cfg_.functions.erase(old);
+  }
+
+  void dropExtents(const DiscoveredFunction &function) {
+    for (const auto &[start, block] : function.explored.blocks) {
+      auto extents = blockExtents_.find(start);
+      extents->second.erase(extents->second.find(block.endAddress));
+      if (extents->second.empty())
+        blockExtents_.erase(extents);
+    }
   }
 
   bool insideExploredBlock(uint64_t address) const { return exploredBlockEnd(address) != 0; }
@@ -202,7 +335,7 @@ private:
       while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
-          closed = transferEnds_.count(blockEnd) > 0;
+          closed = transferEnds_.count(blockEnd) > 0 || endsInDeclaredNoReturnCall(blockEnd);
           continue;
         }
         const DecodedAt *decoded = cache_->at(gapCursor_);
@@ -232,6 +365,37 @@ private:
       }
     }
     return false;
+  }
+
+  /// Whether an explored block ending at `blockEnd` ends in a call that the compiler itself knew
+  /// never to return, so that it put nothing of the caller after it (sed's `call panic`, right
+  /// before `ck_fdopen`). A callee that discovery found not to return but the compiler did not
+  /// know (bash's `command_error`) is followed by the caller's dead code. The compiler knew
+  /// when the callee is an import its header declares noreturn, or a function of the program
+  /// after every other call of which, and there is one, comes no dead code: another block, a
+  /// function's start, filler or the end of the code.
+  bool endsInDeclaredNoReturnCall(uint64_t blockEnd) {
+    auto call = noreturnCallEnds_.find(blockEnd);
+    if (call == noreturnCallEnds_.end())
+      return false;
+    uint64_t callee = call->second;
+    if (declaredNoReturn_.count(callee))
+      return true;
+    if (!cfg_.functions.count(callee))
+      return false;
+    unsigned others = 0;
+    for (const auto &[end, target] : noreturnCallEnds_) {
+      if (target != callee || end == blockEnd)
+        continue;
+      ++others;
+      const DecodedAt *next = cache_->at(end);
+      bool accounted = insideExploredBlock(end) || cfg_.isFunctionStart(end) ||
+                       !image_.isExecutable(end) ||
+                       (next && next->status == DecodeStatus::Ok && isFiller(next->instr));
+      if (!accounted)
+        return false;
+    }
+    return others > 0;
   }
 
   /// `[endbr64;] push rbp; mov rbp, rsp`: the frame every function of gcc's and clang's -O0
@@ -394,17 +558,15 @@ private:
     // A function explored again (a callee found not to return, a tail call found) replaces
     // its blocks: the old extents go.
     if (auto old = cfg_.functions.find(entry); old != cfg_.functions.end())
-      for (const auto &[start, block] : old->second.explored.blocks) {
-        auto extents = blockExtents_.find(start);
-        extents->second.erase(extents->second.find(block.endAddress));
-        if (extents->second.empty())
-          blockExtents_.erase(extents);
-      }
+      dropExtents(old->second);
     for (auto &[start, block] : function.explored.blocks) {
       blockExtents_[start].insert(block.endAddress);
       if (!block.instrs.empty() && (block.instrs.back()->category == ZYDIS_CATEGORY_RET ||
                                     block.instrs.back()->category == ZYDIS_CATEGORY_UNCOND_BR))
         transferEnds_.insert(block.endAddress);
+      if (block.end == MachineBlock::End::NoReturnCall && !block.instrs.empty())
+        if (std::optional<uint64_t> callee = directTarget(*block.instrs.back()))
+          noreturnCallEnds_[block.endAddress] = *callee;
       if (start != entry)
         blockOwners_[start].insert(entry);
       // What the program's CFG keeps of a block is its extent and edges: the instructions stay
@@ -430,6 +592,15 @@ private:
   void registerLeavingJumps(uint64_t entry, const DiscoveredFunction &function,
                             const std::set<uint64_t> &starts) {
     auto own = unwindRanges_.find(entry);
+    // A jump from code the function reached away from its own stretch (a part, gcc's
+    // `.cold`) back into that stretch does not leave: its target is a block that the
+    // function's other blocks fall or branch into too.
+    uint64_t stretchEnd = runEnd(function.explored, entry, starts);
+    auto inStretch = [&](uint64_t address) { return address >= entry && address < stretchEnd; };
+    std::map<uint64_t, unsigned> predecessors;
+    for (const auto &[start, block] : function.explored.blocks)
+      for (uint64_t successor : block.successors)
+        ++predecessors[successor];
     for (const auto &[start, block] : function.explored.blocks) {
       if (block.instrs.empty())
         continue;
@@ -438,14 +609,20 @@ private:
       if ((!unconditional && jmp.category != ZYDIS_CATEGORY_COND_BR) || !jmp.op(0).isImm())
         continue;
       uint64_t target = jmp.next() + jmp.op(0).imm;
+      if (auto reached = predecessors.find(target); reached != predecessors.end() &&
+                                                     reached->second > 1 &&
+                                                     !inStretch(jmp.address) && inStretch(target))
+        continue;
       bool leaves = own != unwindRanges_.end()
                         ? unconditional && target - own->first >= own->second
                         : (unconditional && jmp.address >= entry && target < entry) ||
                               crossesFunctionStart(starts, entry, jmp.address, target);
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
-          !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt"))
+          !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt")) {
         cfg_.registry.add(target, ReasonLeavesFunction);
+        leavingSources_[target].insert(entry);
+      }
     }
   }
 
@@ -473,6 +650,11 @@ private:
   std::unique_ptr<ParallelExplorer> parallel_;
   ProgramCfg cfg_;
   UnwindRanges unwindRanges_;
+  std::set<uint64_t> continuingFrames_;   ///< unwind entries that start mid-frame
+  /// Start -> the functions whose jumps registered it as leaving them (leaves_function).
+  std::map<uint64_t, std::set<uint64_t>> leavingSources_;
+  std::set<uint64_t> notedSharedParts_;   ///< parts kept functions, each noted once
+  std::set<uint64_t> partParentsToExplore_;   ///< what settleParts found after a round
   /// Block start -> the functions that have a block there (they may have had it once: a set
   /// that only grows; the function's current blocks are checked on use).
   std::map<uint64_t, std::set<uint64_t>> blockOwners_;
@@ -487,6 +669,10 @@ private:
   size_t gapSection_ = 0;    ///< where acceptGap resumes: a section index and an address
   uint64_t gapCursor_ = 0;
   std::set<uint64_t> transferEnds_;   ///< ends of blocks whose last instruction is a ret or jmp
+  /// Ends of blocks that end in a direct call that does not return -> the callee.
+  std::map<uint64_t, uint64_t> noreturnCallEnds_;
+  /// The callees of the imports whose headers declare them noreturn (NoReturn.h).
+  std::set<uint64_t> declaredNoReturn_;
   uint64_t explorations_ = 0;         ///< calls of explore()
   uint64_t gapPassExplorations_ = 0;  ///< explorations_ when the current gap pass began
   unsigned waves_ = 0;   ///< rounds that weighed code pointers and accepted some
@@ -494,6 +680,15 @@ private:
 };
 
 } // namespace
+
+std::set<uint64_t> ProgramCfg::functionStarts() const {
+  std::set<uint64_t> starts = registry.functionStarts();
+  for (const auto &[part, parent] : parts)
+    starts.erase(part);
+  for (uint64_t withdrawn : withdrawnStarts)
+    starts.erase(withdrawn);
+  return starts;
+}
 
 ProgramCfg discoverProgram(const Image &image, const ProgramDiscoveryRequest &request,
                            const LiftOptions &options, DiagnosticSink &diagnostics) {

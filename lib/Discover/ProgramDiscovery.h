@@ -20,8 +20,22 @@ struct ProgramCfg {
   std::map<uint64_t, DiscoveredFunction> functions;
   std::set<uint64_t> noreturnCallees;                 ///< imports' stubs and slots, functions
   std::set<uint64_t> noreturnWhenStatusNonzero;       ///< error(), error_at_line()
+  /// Parts of functions (FunctionParts.h), by start -> their parent's entry. The registry has
+  /// them as starts (an unwind entry, a jump that left the parent), but they are explored as
+  /// their parent's code and are not in `functions`.
+  std::map<uint64_t, uint64_t> parts;
+  /// Starts registered only by a jump out of a part (back into its parent, before the part was
+  /// known as one): its parent's code, not functions.
+  std::set<uint64_t> withdrawnStarts;
   unsigned rounds = 0;
   bool budgetExhausted = false;
+
+  bool isFunctionStart(uint64_t address) const {
+    return registry.isFunctionStart(address) && !parts.count(address) &&
+           !withdrawnStarts.count(address);
+  }
+  /// The registry's function starts but the parts and the withdrawn starts.
+  std::set<uint64_t> functionStarts() const;
 };
 
 struct ProgramDiscoveryRequest {

@@ -16,6 +16,25 @@ const Section *findSection(const Image &image, llvm::StringRef name) {
   return nullptr;
 }
 
+/// Whether the CFA at the FDE's first address is anything but rsp+8, the stack a call leaves.
+/// An FDE whose instructions cannot be evaluated says nothing either way.
+bool continuesFrame(const llvm::dwarf::FDE &fde) {
+  constexpr uint32_t DwarfRsp = 7;
+  llvm::Expected<llvm::dwarf::UnwindTable> table = llvm::dwarf::UnwindTable::create(&fde);
+  if (!table) {
+    llvm::consumeError(table.takeError());
+    return false;
+  }
+  if (table->size() == 0)
+    return false;
+  const llvm::dwarf::UnwindRow &first = *table->begin();
+  if (!first.hasAddress() || first.getAddress() != fde.getInitialLocation())
+    return false;
+  const llvm::dwarf::UnwindLocation &cfa = first.getCFAValue();
+  return cfa.getLocation() != llvm::dwarf::UnwindLocation::RegPlusOffset ||
+         cfa.getRegister() != DwarfRsp || cfa.getOffset() != 8;
+}
+
 } // namespace
 
 llvm::Expected<std::vector<CodeRange>> ehFrameFunctionRanges(const Image &image) {
@@ -35,7 +54,8 @@ llvm::Expected<std::vector<CodeRange>> ehFrameFunctionRanges(const Image &image)
   for (const llvm::dwarf::FrameEntry &entry : frame.entries())
     if (const auto *fde = llvm::dyn_cast<llvm::dwarf::FDE>(&entry))
       if (fde->getAddressRange() != 0)
-        starts.push_back({fde->getInitialLocation(), fde->getAddressRange()});
+        starts.push_back(
+            {fde->getInitialLocation(), fde->getAddressRange(), continuesFrame(*fde)});
   return starts;
 }
 

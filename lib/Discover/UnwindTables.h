@@ -12,6 +12,10 @@ namespace hoist {
 struct CodeRange {
   uint64_t start = 0;
   uint64_t size = 0;
+  /// The stack at `start` is not a called function's (the CFA is not rsp+8 there): the range
+  /// continues a frame set up elsewhere, as a part of a function that the compiler moved away
+  /// (gcc's `f.cold`, entered by a jump from the middle of `f`) does.
+  bool continuesFrame = false;
 };
 
 /// The code range of every FDE in .eh_frame (parsed with LLVM's DWARF library); empty when the

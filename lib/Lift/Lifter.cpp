@@ -206,7 +206,8 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
   request.roots = roots;
   request.all = all;
   ProgramCfg cfg = discoverProgram(impl.image, request, impl.options, impl.diagnostics);
-  std::set<uint64_t> starts = cfg.registry.functionStarts();
+  // A function's parts (gcc's `.cold`) are not starts: a jmp to one goes on in its parent.
+  std::set<uint64_t> starts = cfg.functionStarts();
   // A jmp to an import's stub is a tail call to the import, as discovery has it.
   for (const Import &import : impl.image.imports())
     if (import.stubAddress)

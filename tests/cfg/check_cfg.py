@@ -53,7 +53,7 @@ def lift_tables(hoist, binary, cfg):
     return tables, switches
 
 
-def compare(truth_tables, truth_entries, cfg):
+def compare(truth_tables, truth_entries, cfg, truth_parts=None):
     found_tables = [frozenset(int(t, 16) for t in jt["targets"])
                     for f in cfg["functions"] for jt in f["jump_tables"]]
     found_targets = set().union(*found_tables) if found_tables else set()
@@ -68,7 +68,17 @@ def compare(truth_tables, truth_entries, cfg):
         for target in jump["targets"] if target.startswith("0x")
         and target not in {b["start"] for b in f["blocks"]}
         and int(target, 16) not in truth_entries)
+    # Parts (gcc's f.cold): found when reported under the true parent (or any, when the parent's
+    # name is ambiguous); every reported part must be a true one.
+    truth_parts = truth_parts or {}
+    parts = {int(p["start"], 16): int(f["entry"], 16)
+             for f in cfg["functions"] for p in f.get("parts", [])}
+    parts_found = sorted(start for start, parent in parts.items()
+                         if start in truth_parts and truth_parts[start] in (None, parent))
     return dict(
+        parts=len(truth_parts), parts_found=len(parts_found), parts_reported=len(parts),
+        missed_parts=sorted(set(truth_parts) - set(parts_found)),
+        wrong_parts=sorted(set(parts) - set(parts_found)),
         computed=sum(len(f.get("computed_jumps", [])) for f in cfg["functions"]),
         unresolved=sum(len(f.get("unresolved_jumps", [])) for f in cfg["functions"]),
         wrong_computed=wrong_computed,
@@ -100,8 +110,14 @@ def print_row(name, result):
 def new_totals():
     """The counts compare() and the coverage check give, summed over binaries."""
     return dict(tables=0, tables_found=0, targets=0, targets_found=0, targets_reported=0,
-                entries=0, entries_found=0, entries_reported=0, instructions=0, covered=0,
+                entries=0, entries_found=0, entries_reported=0, parts=0, parts_found=0,
+                parts_reported=0, instructions=0, covered=0,
                 filler=0, computed=0, unresolved=0)
+
+
+def parts_summary(total):
+    return (f"parts of functions {total['parts_found']}/{total['parts']} "
+            f"(reported {total['parts_reported']})")
 
 
 def indirect_summary(total):
@@ -146,7 +162,8 @@ def main():
             build(cc, opt, pie, source, full)
             elf = elf_truth.Elf(full)
             truth = (elf_truth.jump_tables(elf), elf_truth.function_entries(elf),
-                     coverage.emitted(elf, coverage.disassemble(full)))
+                     coverage.emitted(elf, coverage.disassemble(full)),
+                     elf_truth.function_parts(elf))
             binaries += 1
             for variant, make in VARIANTS.items():
                 copy = f"{full}.{variant}"
@@ -163,7 +180,7 @@ def main():
               f"function entries {total['entries_found']}/{total['entries']} "
               f"(recall {ratio(total['entries_found'], total['entries']):.2f}% "
               f"precision {ratio(total['entries_found'], total['entries_reported']):.2f}% "
-              f"F1 {f1(total):.2f}%), "
+              f"F1 {f1(total):.2f}%), {parts_summary(total)}, "
               f"emitted instructions in a block {total['covered']}/"
               f"{total['instructions'] - total['filler']} "
               f"(+{total['filler']} unreachable filler), {indirect_summary(total)}")
@@ -322,9 +339,9 @@ def check_binary(hoist, name, binary, truth, total, failures, exact_entries, sel
     Jump tables and coverage must be exact in every copy; function entries must be exact when
     `exact_entries` (the F1 goal is checked on the totals), and then, with `lift`, every jump
     table must be lifted as a switch."""
-    true_tables, true_entries, emitted = truth
+    true_tables, true_entries, emitted, true_parts = truth
     cfg = hoist_cfg(hoist, binary)
-    result = compare(true_tables, true_entries, cfg)
+    result = compare(true_tables, true_entries, cfg, true_parts)
     covered, filler, uncovered = coverage.check(emitted, cfg)
     result.update(instructions=len(emitted), covered=covered, filler=filler)
     if self_test and coverage.self_test(emitted, cfg):
@@ -339,9 +356,9 @@ def check_binary(hoist, name, binary, truth, total, failures, exact_entries, sel
     for key in total:
         total[key] += result[key]
     print_row(name, result)
-    keys = ["missed_targets", "wrong_targets", "wrong_computed"]
+    keys = ["missed_targets", "wrong_targets", "wrong_computed", "wrong_parts"]
     if exact_entries:
-        keys += ["missed_entries", "wrong_entries"]
+        keys += ["missed_entries", "wrong_entries", "missed_parts"]
     for key in keys:
         if result[key]:
             failures.append(f"{name}: {key}: " + " ".join(hex(a) for a in result[key][:10]))

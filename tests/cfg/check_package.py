@@ -27,7 +27,8 @@ def main():
     for binary in args.binaries:
         elf = elf_truth.Elf(binary)
         truth = (elf_truth.jump_tables(elf), elf_truth.function_entries(elf),
-                 coverage.emitted(elf, coverage.disassemble(binary)))
+                 coverage.emitted(elf, coverage.disassemble(binary)),
+                 elf_truth.function_parts(elf))
         name = os.path.basename(binary)
         for variant, make in check_cfg.VARIANTS.items():
             copy = os.path.join(args.work, f"{name}.{variant}")
@@ -41,7 +42,8 @@ def main():
               f"{total['targets_found']}/{total['targets']} (precision "
               f"{check_cfg.ratio(total['targets_found'], total['targets_reported']):.2f}%), "
               f"function entries {total['entries_found']}/{total['entries']} (reported "
-              f"{total['entries_reported']}, F1 {check_cfg.f1(total):.2f}%), emitted "
+              f"{total['entries_reported']}, F1 {check_cfg.f1(total):.2f}%), "
+              f"{check_cfg.parts_summary(total)}, emitted "
               f"instructions in a block {total['covered']}/"
               f"{total['instructions'] - total['filler']}, {check_cfg.indirect_summary(total)}")
     for failure in failures:

@@ -1,10 +1,11 @@
-"""The compiler's truth about an ELF built with `-g -Wa,-L -Wl,-q`: function entries from the
-symbol table, jump tables from the kept local labels and the relocations of .rodata.
+"""The compiler's truth about an ELF built with `-g -Wa,-L -Wl,-q`: function entries and gcc's
+parts of functions (`f.cold`) from the symbol table, jump tables from the kept local labels and the relocations of .rodata.
 
 A jump table is a run of .rela.rodata relocations whose nearest preceding .rodata symbol is a
 local label (.L4 for gcc, .LJTI0_0 for clang) and all of whose entries point into code. Its entries are read from the linked bytes:
 R_X86_64_PC32 entries are table-relative (target = table + sext32(entry)), R_X86_64_64
 entries are absolute (target = entry). Only the standard library is used."""
+import re
 import struct
 
 R_X86_64_64, R_X86_64_PC32 = 1, 2
@@ -61,9 +62,37 @@ class Elf:
                    for s in self.sections)
 
 
+def _code_symbols(elf):
+    return [sym for sym in elf.symbols()
+            if sym["type"] == STT_FUNC and sym["shndx"] != 0 and elf.executable(sym["value"])]
+
+
+def part_parent_name(name):
+    """`f` for gcc's `f.cold` and `f.cold.N` (a part of `f` moved away from it), else None."""
+    match = re.fullmatch(r"(.+)\.cold(\.[0-9]+)?", name)
+    return match.group(1) if match else None
+
+
 def function_entries(elf):
-    return {sym["value"] for sym in elf.symbols()
-            if sym["type"] == STT_FUNC and sym["shndx"] != 0 and elf.executable(sym["value"])}
+    """The functions' entries: their symbols, but the parts of functions (`f.cold`)."""
+    parts = function_parts(elf)
+    return {sym["value"] for sym in _code_symbols(elf)} - set(parts)
+
+
+def function_parts(elf):
+    """{part start: its parent's entry, or None when two functions have the parent's name
+    (static functions of different files)}."""
+    symbols = _code_symbols(elf)
+    by_name = {}
+    for sym in symbols:
+        by_name.setdefault(sym["name"], set()).add(sym["value"])
+    parts = {}
+    for sym in symbols:
+        parent = part_parent_name(sym["name"])
+        if parent is not None:
+            entries = by_name.get(parent, set())
+            parts[sym["value"]] = next(iter(entries)) if len(entries) == 1 else None
+    return parts
 
 
 def jump_tables(elf):

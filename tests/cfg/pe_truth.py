@@ -10,6 +10,10 @@ import os
 import re
 import struct
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from elf_truth import part_parent_name  # noqa: E402
 
 TABLE_LABEL = re.compile(r"^(\.L\d+):$")
 TABLE_ENTRY = re.compile(r"^\s*\.long\s+(\.L\d+)-(\.L\d+)\s*$")
@@ -88,11 +92,12 @@ class Pe:
 
 
 def function_entries(pe):
-    """Symbols typed as functions in executable sections, import thunks left out. Functions
-    written in assembly (`___chkstk_ms`) have no type, so they are not in the truth."""
+    """Symbols typed as functions in executable sections, import thunks and gcc's parts of
+    functions (`f.cold`) left out. Functions written in assembly (`___chkstk_ms`) have no type,
+    so they are not in the truth."""
     return {address for name, address, section, kind in pe.symbols()
             if kind & 0x30 == DTYPE_FUNCTION and section["flags"] & IMAGE_SCN_MEM_EXECUTE
-            and not pe.is_import_thunk(address)}
+            and not pe.is_import_thunk(address) and part_parent_name(name) is None}
 
 
 def jump_tables(pe, assembly_path):

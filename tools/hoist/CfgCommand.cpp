@@ -5,6 +5,7 @@
 #include "DiagnosticReport.h"
 
 #include "Decode/Decoder.h"
+#include "Discover/FunctionParts.h"
 #include "Discover/ProgramDiscovery.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
@@ -91,8 +92,17 @@ SharedCode findSharedCode(const Image &image, const ProgramCfg &cfg) {
 }
 
 llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
+                                  const std::set<uint64_t> &starts,
                                   const DiscoveredFunction &function, const SharedCode &shared) {
   const ExploredFunction &explored = function.explored;
+  llvm::json::Array parts;
+  for (const CodeRange &part : partExtents(explored, cfg.parts, starts)) {
+    std::optional<std::string> name = image.nameAt(part.start);
+    parts.push_back(llvm::json::Object{
+        {"start", hex(part.start)},
+        {"end", hex(part.start + part.size)},
+        {"name", name ? llvm::json::Value(*name) : llvm::json::Value(nullptr)}});
+  }
   llvm::json::Array blocks;
   for (const auto &[start, block] : explored.blocks)
     blocks.push_back(llvm::json::Object{{"start", hex(start)},
@@ -145,6 +155,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       // The function is an IFUNC's resolver: it returns the implementation's address.
       {"ifunc_resolver", image.indirectFunctionAt(explored.entry) != nullptr},
       {"blocks", std::move(blocks)},
+      {"parts", std::move(parts)},
       {"jump_tables", std::move(tables)},
       {"computed_jumps", std::move(computed)},
       {"unresolved_jumps", std::move(unresolved)},
@@ -156,6 +167,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
 
 void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out) {
   size_t tables = 0, targets = 0, unresolved = 0, computed = 0;
+  std::set<uint64_t> starts = cfg.functionStarts();
   for (const auto &[entry, function] : cfg.functions) {
     std::optional<std::string> name = image.nameAt(entry);
     out << "function " << hex(entry) << " " << (name ? *name : "-") << " ["
@@ -164,6 +176,12 @@ void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out
         << (image.indirectFunctionAt(entry) ? " ifunc-resolver" : "") << ": "
         << function.explored.blocks.size()
         << " blocks, " << function.calls.size() << " calls\n";
+    for (const CodeRange &part : partExtents(function.explored, cfg.parts, starts)) {
+      std::optional<std::string> partName = image.nameAt(part.start);
+      out << "  part " << hex(part.start) << ".." << hex(part.start + part.size)
+          << (partName ? " " + *partName : "") << " ["
+          << llvm::join(reasonNames(cfg.registry.reasons(part.start)), ",") << "]\n";
+    }
     for (const auto &[jump, table] : function.explored.jumpTables) {
       if (table.shape == JumpTable::Shape::Computed)
         continue;   // listed with the other computed jumps below
@@ -240,13 +258,14 @@ int runCfg(const CfgCommandOptions &options) {
     // a 5 MB binary whose text listing needs 190 MB. The keys go out in the order json::Object
     // sorts them to, so the output is the same byte for byte as the document printed whole.
     SharedCode shared = findSharedCode(image, cfg);
+    std::set<uint64_t> starts = cfg.functionStarts();
     llvm::json::OStream json(out, /*IndentSize=*/2);
     json.object([&] {
       json.attribute("binary", image.path());
       json.attribute("format", image.format() == ImageFormat::Pe ? "pe" : "elf");
       json.attributeArray("functions", [&] {
         for (const auto &[entry, function] : cfg.functions)
-          json.value(functionToJson(image, cfg, function, shared));
+          json.value(functionToJson(image, cfg, starts, function, shared));
       });
     });
     out << "\n";

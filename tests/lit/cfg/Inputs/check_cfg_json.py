@@ -34,7 +34,7 @@ def main():
     wanted = set(sys.argv[1:])
     names = set()
     for f in data["functions"]:
-        keys = {"entry", "name", "noreturn", "ifunc_resolver", "blocks", "jump_tables",
+        keys = {"entry", "name", "noreturn", "ifunc_resolver", "blocks", "parts", "jump_tables",
                 "computed_jumps", "unresolved_jumps", "calls", "tail_calls", "shared_blocks",
                 "overlapping_instructions"}
         if set(f) != keys:
@@ -57,6 +57,13 @@ def main():
             starts.add(b["start"])
         if f["entry"] not in starts:
             fail(f"function {f['entry']} has no block at its entry")
+        for p in f["parts"]:
+            if set(p) != {"start", "end", "name"}:
+                fail(f"part keys {sorted(p)}")
+            check_hex(p["start"], "part start")
+            check_hex(p["end"], "part end")
+            if p["start"] not in starts or int(p["end"], 16) <= int(p["start"], 16):
+                fail(f"part {p['start']}..{p['end']} is not a run of blocks of {f['entry']}")
         for b in f["blocks"]:
             for s in b["successors"]:
                 if s not in starts:

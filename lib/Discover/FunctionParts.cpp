@@ -1,0 +1,117 @@
+#include "Discover/FunctionParts.h"
+
+#include "Discover/Registry.h"
+
+#include <algorithm>
+
+namespace hoist {
+
+std::map<uint64_t, std::set<uint64_t>>
+jumpReferences(const std::map<uint64_t, DiscoveredFunction> &functions,
+               const std::set<uint64_t> &starts) {
+  std::map<uint64_t, std::set<uint64_t>> references;
+  for (const auto &[entry, function] : functions) {
+    for (uint64_t target : function.tailCalls)
+      if (target != entry && starts.count(target))
+        references[target].insert(entry);
+    for (const auto &[start, block] : function.explored.blocks)
+      if (start != entry && starts.count(start))
+        references[start].insert(entry);
+  }
+  return references;
+}
+
+namespace {
+
+bool isColdPartName(llvm::StringRef name, llvm::StringRef parent) {
+  if (!name.consume_front(parent) || !name.consume_front(".cold"))
+    return false;
+  // gcc numbers the parts of one function when there are several: f.cold.0, f.cold.1
+  return name.empty() || (name.consume_front(".") && !name.empty() &&
+                          name.find_first_not_of("0123456789") == llvm::StringRef::npos);
+}
+
+/// Whether the part's own code, explored as a function, jumps into its parent's stretch past
+/// the entry: no function jumps into the middle of another, a part jumps back to where its
+/// parent goes on.
+bool jumpsBack(const DiscoveredFunction &part, uint64_t parent, uint64_t stretchEnd) {
+  auto inStretch = [&](uint64_t address) { return address > parent && address < stretchEnd; };
+  for (uint64_t target : part.tailCalls)
+    if (inStretch(target))
+      return true;
+  for (const auto &[start, block] : part.explored.blocks)
+    if (inStretch(start))
+      return true;
+  return false;
+}
+
+/// Whether `parent` enters `start`, outside its own stretch, only by conditional branches: no
+/// jmp (which would be a tail call) and no block running into it.
+bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t stretchEnd) {
+  if ((start >= parent.explored.entry && start < stretchEnd) ||
+      std::count(parent.tailCalls.begin(), parent.tailCalls.end(), start))
+    return false;
+  bool branched = false;
+  for (const auto &[from, block] : parent.explored.blocks) {
+    bool enters = std::count(block.successors.begin(), block.successors.end(), start) > 0;
+    if (enters && (block.endAddress == start || block.successors.size() != 2))
+      return false;   // runs into it, or jumps to it unconditionally
+    branched |= enters;
+  }
+  return branched;
+}
+
+} // namespace
+
+bool hasOnlyPartReasons(uint32_t reasons) {
+  constexpr uint32_t PartReasons =
+      ReasonEhFrame | ReasonPdata | ReasonLeavesFunction | ReasonSymbol;
+  return !(reasons & FunctionStartReasons & ~PartReasons);
+}
+
+bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
+              std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts) {
+  uint64_t entry = parent.explored.entry;
+  if (candidate.start == entry || !hasOnlyPartReasons(candidate.reasons))
+    return false;
+  bool named = candidate.name && parentName && isColdPartName(*candidate.name, *parentName);
+  if ((candidate.reasons & ReasonSymbol) && !named)
+    return false;   // a symbol of its own: a function, whatever jumps to it
+  uint64_t stretchEnd = runEnd(parent.explored, entry, starts);
+  return named || candidate.continuesFrame ||
+         (candidate.asFunction && jumpsBack(*candidate.asFunction, entry, stretchEnd)) ||
+         onlyBranchedTo(parent, candidate.start, stretchEnd);
+}
+
+uint64_t runEnd(const ExploredFunction &function, uint64_t from,
+                const std::set<uint64_t> &starts) {
+  auto block = function.blocks.find(from);
+  if (block == function.blocks.end())
+    return from;
+  uint64_t end = block->second.endAddress;
+  for (++block; block != function.blocks.end(); ++block) {
+    auto between = starts.lower_bound(end);
+    if (between != starts.end() && *between <= block->first)
+      break;
+    end = std::max(end, block->second.endAddress);
+  }
+  return end;
+}
+
+std::vector<CodeRange> partExtents(const ExploredFunction &function,
+                                   const std::map<uint64_t, uint64_t> &parts,
+                                   const std::set<uint64_t> &starts) {
+  std::vector<CodeRange> extents;
+  for (const auto &[start, parent] : parts)
+    if (parent == function.entry && function.blocks.count(start)) {
+      // The part's own start bounds the parent's run, and the parent's bounds the part's.
+      std::set<uint64_t> bounds = starts;
+      bounds.insert(function.entry);
+      for (const auto &[other, otherParent] : parts)
+        bounds.insert(other);
+      extents.push_back({start, runEnd(function, start, bounds) - start});
+    }
+  return extents;
+}
+
+} // namespace hoist
