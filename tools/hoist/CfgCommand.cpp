@@ -3,6 +3,7 @@
 #include "CfgDot.h"
 #include "Commands.h"
 #include "DiagnosticReport.h"
+#include "RecognizedFunctions.h"
 
 #include "Decode/Decoder.h"
 #include "Discover/ProgramDiscovery.h"
@@ -90,8 +91,26 @@ SharedCode findSharedCode(const Image &image, const ProgramCfg &cfg) {
   return shared;
 }
 
+/// The library function a signature names, or the names that collide there; null if none.
+llvm::json::Value recognitionToJson(const std::map<uint64_t, Recognition> &recognized,
+                                    uint64_t entry) {
+  auto found = recognized.find(entry);
+  if (found == recognized.end())
+    return nullptr;
+  const Recognition &recognition = found->second;
+  llvm::json::Array candidates;
+  for (const std::string &candidate : recognition.candidates)
+    candidates.push_back(candidate);
+  return llvm::json::Object{
+      {"name", recognition.name.empty() ? llvm::json::Value(nullptr) : recognition.name},
+      {"library", recognition.library.empty() ? llvm::json::Value(nullptr) : recognition.library},
+      {"candidates", std::move(candidates)},
+      {"ifunc_resolver", recognition.indirect}};
+}
+
 llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
-                                  const DiscoveredFunction &function, const SharedCode &shared) {
+                                  const DiscoveredFunction &function, const SharedCode &shared,
+                                  const std::map<uint64_t, Recognition> &recognized) {
   const ExploredFunction &explored = function.explored;
   llvm::json::Array blocks;
   for (const auto &[start, block] : explored.blocks)
@@ -138,7 +157,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
   for (const CallSite &call : function.calls)
     calls.push_back(llvm::json::Object{{"at", hex(call.at)}, {"target", callTarget(call)}});
   std::optional<std::string> name = image.nameAt(explored.entry);
-  return llvm::json::Object{
+  llvm::json::Object object{
       {"entry", hex(explored.entry)},
       {"name", name ? llvm::json::Value(*name) : llvm::json::Value(nullptr)},
       {"noreturn", cfg.noreturnCallees.count(explored.entry) > 0 || function.noreturn},
@@ -152,12 +171,22 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"tail_calls", hexArray(function.tailCalls)},
       {"shared_blocks", hexArray(sharedBlocks)},
       {"overlapping_instructions", hexArray(overlapping)}};
+  // Only where a signature matched, so that other binaries' listings stay as they were.
+  if (recognized.count(explored.entry))
+    object["recognized"] = recognitionToJson(recognized, explored.entry);
+  return object;
 }
 
-void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out) {
+void printText(const Image &image, const ProgramCfg &cfg,
+               const std::map<uint64_t, Recognition> &recognized, llvm::raw_ostream &out) {
   size_t tables = 0, targets = 0, unresolved = 0, computed = 0;
   for (const auto &[entry, function] : cfg.functions) {
     std::optional<std::string> name = image.nameAt(entry);
+    // A symbol's name stays; a signature's shows where there is none, with its library.
+    auto signature = recognized.find(entry);
+    if (!name && signature != recognized.end())
+      name = recognizedLabel(signature->second) +
+             (signature->second.library.empty() ? "" : " (" + signature->second.library + ")");
     out << "function " << hex(entry) << " " << (name ? *name : "-") << " ["
         << llvm::join(reasonNames(cfg.registry.reasons(entry)), ",") << "]"
         << (function.noreturn ? " noreturn" : "")
@@ -227,6 +256,7 @@ int runCfg(const CfgCommandOptions &options) {
 
   DiagnosticSink diagnostics;
   ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
+  std::map<uint64_t, Recognition> recognized = recognizeProgram(image, cfg.functions);
   std::error_code error;
   llvm::ToolOutputFile output(options.outputPath, error, llvm::sys::fs::OF_Text);
   if (error)
@@ -246,12 +276,12 @@ int runCfg(const CfgCommandOptions &options) {
       json.attribute("format", image.format() == ImageFormat::Pe ? "pe" : "elf");
       json.attributeArray("functions", [&] {
         for (const auto &[entry, function] : cfg.functions)
-          json.value(functionToJson(image, cfg, function, shared));
+          json.value(functionToJson(image, cfg, function, shared, recognized));
       });
     });
     out << "\n";
   } else {
-    printText(image, cfg, out);
+    printText(image, cfg, recognized, out);
   }
   output.keep();
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());

@@ -42,6 +42,9 @@ struct LiftCommandOptions {
   std::vector<std::string> functions;   ///< names or 0x addresses; empty: main, else entry
   bool all = false;                     ///< every function program discovery finds
   bool callees = true;                  ///< also lift what lifted functions call, transitively
+  /// Lift library functions recognized by signature too; by default an ELF's are called by
+  /// name as imports are (docs/SIGNATURES.md).
+  bool liftRecognized = false;
   std::string outputPath = "-";
   std::string emit = "ll";              ///< ll | bc | obj
   std::string brighten;                 ///< empty: no; "default", "sysv" or "win64"

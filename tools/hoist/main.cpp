@@ -44,6 +44,10 @@ cl::list<std::string> Functions("function",
 cl::opt<bool> LiftAll("all",
                       cl::desc("Lift every function program discovery finds, into one module"),
                       cl::sub(LiftCmd));
+cl::opt<bool> LiftRecognized("lift-recognized",
+                             cl::desc("Lift library functions recognized by signature too, "
+                                      "instead of calling them by name (docs/SIGNATURES.md)"),
+                             cl::sub(LiftCmd));
 cl::opt<bool> LiftCallees("callees",
                           cl::desc("Also lift the functions lifted code calls, transitively "
                                    "(default true; --callees=false declares them and calls "
@@ -252,6 +256,7 @@ int main(int argc, char **argv) {
     options.functions.assign(Functions.begin(), Functions.end());
     options.all = LiftAll;
     options.callees = LiftCallees;
+    options.liftRecognized = LiftRecognized;
     options.outputPath = Output;
     options.emit = Emit;
     options.optLevel = OptLevel;

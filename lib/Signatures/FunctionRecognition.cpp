@@ -1,0 +1,142 @@
+#include "Signatures/FunctionRecognition.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringSet.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace hoist {
+
+using namespace signatures;
+
+namespace {
+
+/// The name a function is shown under among its aliases: the one with the fewest leading
+/// underscores, then the shortest (`malloc` over `__libc_malloc`, `puts` over `_IO_puts`).
+bool preferredName(llvm::StringRef a, llvm::StringRef b) {
+  size_t ua = a.size() - a.ltrim('_').size(), ub = b.size() - b.ltrim('_').size();
+  if (ua != ub)
+    return ua < ub;
+  if (a.size() != b.size())
+    return a.size() < b.size();
+  return a < b;
+}
+
+using Candidates = std::map<uint64_t, llvm::SmallVector<uint32_t, 2>>;
+
+bool hasName(const SignatureDatabase &database, const FunctionRecord &function,
+             llvm::StringRef name) {
+  for (uint32_t i = 0; i < function.nameCount; ++i)
+    if (database.name(function, i) == name)
+      return true;
+  return false;
+}
+
+/// False when a call or jmp of `function`, placed at `entry`, reaches a function whose every
+/// remaining signature has another name than the one `function` calls there.
+bool calleesAgree(const Image &image, const SignatureDatabase &database,
+                  const FunctionRecord &function, uint64_t entry, const Candidates &candidates) {
+  for (const RelocationRecord &relocation : database.relocations(function)) {
+    if (relocation.callee == NoString)
+      continue;
+    int32_t displacement = 0;
+    if (!image.read(entry + relocation.field, &displacement, sizeof displacement))
+      return false;
+    // R_X86_64_PC32/PLT32 wrote S + A - P at P = entry + field.
+    uint64_t target = entry + relocation.field + int64_t(displacement) - relocation.addend;
+    auto there = candidates.find(target);
+    if (there == candidates.end())
+      continue;   // a function no signature matched (an IFUNC's PLT stub): no evidence
+    llvm::StringRef callee = database.string(relocation.callee);
+    bool anyAgrees = llvm::any_of(there->second, [&](uint32_t index) {
+      return hasName(database, database.function(index), callee);
+    });
+    if (!anyAgrees)
+      return false;
+  }
+  return true;
+}
+
+Recognition describe(const SignatureDatabase &database, llvm::ArrayRef<uint32_t> matched) {
+  Recognition recognition;
+  // The names every remaining signature has: one function under several aliases.
+  llvm::SmallVector<llvm::StringRef, 4> common;
+  const FunctionRecord &first = database.function(matched.front());
+  for (uint32_t i = 0; i < first.nameCount; ++i) {
+    llvm::StringRef name = database.name(first, i);
+    if (llvm::all_of(matched, [&](uint32_t index) {
+          return hasName(database, database.function(index), name);
+        }))
+      common.push_back(name);
+  }
+  std::set<std::string> candidates;
+  for (uint32_t index : matched) {
+    const FunctionRecord &function = database.function(index);
+    llvm::StringRef best = database.name(function, 0);
+    for (uint32_t i = 1; i < function.nameCount; ++i)
+      if (preferredName(database.name(function, i), best))
+        best = database.name(function, i);
+    candidates.insert(best.str());
+    recognition.indirect |= (function.flags & IndirectFunction) != 0;
+  }
+  recognition.candidates.assign(candidates.begin(), candidates.end());
+  if (common.empty())
+    return recognition;
+  recognition.name = *std::min_element(common.begin(), common.end(), preferredName);
+  recognition.library = database.library(first).str();
+  recognition.localOnly = llvm::all_of(matched, [&](uint32_t index) {
+    return (database.function(index).flags & LocalOnly) != 0;
+  });
+  return recognition;
+}
+
+} // namespace
+
+std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
+                                                   const SignatureDatabase &database,
+                                                   llvm::ArrayRef<DiscoveredExtent> functions) {
+  Candidates candidates;
+  for (const DiscoveredExtent &function : functions) {
+    if (!image.isExecutable(function.entry))
+      continue;
+    llvm::ArrayRef<uint8_t> code = image.bytesAt(function.entry);
+    llvm::SmallVector<uint32_t, 4> matched;
+    database.matches(code, matched);
+    llvm::erase_if(matched, [&](uint32_t index) {
+      const FunctionRecord &record = database.function(index);
+      return (function.end && function.entry + record.length < function.end) ||
+             database.fixedBytes(record) < MinimumFixedBytes;
+    });
+    if (!matched.empty())
+      candidates[function.entry].assign(matched.begin(), matched.end());
+  }
+
+  // Callees refute signatures until nothing changes; each round removes at least one
+  // signature, so the rounds are bounded by how many there are.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = candidates.begin(); it != candidates.end();) {
+      // Kept apart first: a recursive function's callee is its own entry.
+      llvm::SmallVector<uint32_t, 2> kept;
+      for (uint32_t index : it->second)
+        if (calleesAgree(image, database, database.function(index), it->first, candidates))
+          kept.push_back(index);
+      if (kept.size() == it->second.size()) {
+        ++it;
+        continue;
+      }
+      changed = true;
+      it->second = std::move(kept);
+      it = it->second.empty() ? candidates.erase(it) : std::next(it);
+    }
+  }
+
+  std::map<uint64_t, Recognition> recognized;
+  for (const auto &[entry, matched] : candidates)
+    recognized.emplace(entry, describe(database, matched));
+  return recognized;
+}
+
+} // namespace hoist
