@@ -34,18 +34,27 @@ bool hasName(const SignatureDatabase &database, const FunctionRecord &function,
   return false;
 }
 
-/// False when a call or jmp of `function`, placed at `entry`, reaches a function whose every
-/// remaining signature has another name than the one `function` calls there.
-bool calleesAgree(const Image &image, const SignatureDatabase &database,
-                  const FunctionRecord &function, uint64_t entry, const Candidates &candidates) {
+/// False when what `function`, placed at `entry`, reaches through a PC-relative reference is
+/// not what the library's reference reaches: a function whose every remaining signature has
+/// another name, or read-only data with other bytes.
+bool referencesAgree(const Image &image, const SignatureDatabase &database,
+                     const FunctionRecord &function, uint64_t entry, const Candidates &candidates) {
   for (const RelocationRecord &relocation : database.relocations(function)) {
-    if (relocation.callee == NoString)
+    if (relocation.callee == NoString && relocation.dataLength == 0)
       continue;
     int32_t displacement = 0;
     if (!image.read(entry + relocation.field, &displacement, sizeof displacement))
       return false;
-    // R_X86_64_PC32/PLT32 wrote S + A - P at P = entry + field.
-    uint64_t target = entry + relocation.field + int64_t(displacement) - relocation.addend;
+    // The field ends its instruction: the CPU adds it to the field's end.
+    uint64_t target = entry + relocation.field + 4 + int64_t(displacement);
+    if (relocation.dataLength) {
+      llvm::ArrayRef<uint8_t> expected = database.data(relocation);
+      llvm::SmallVector<uint8_t, 16> actual(expected.size());
+      if (!image.read(target, actual.data(), actual.size()) ||
+          !std::equal(expected.begin(), expected.end(), actual.begin()))
+        return false;
+      continue;
+    }
     auto there = candidates.find(target);
     if (there == candidates.end())
       continue;   // a function no signature matched (an IFUNC's PLT stub): no evidence
@@ -113,7 +122,7 @@ std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
       candidates[function.entry].assign(matched.begin(), matched.end());
   }
 
-  // Callees refute signatures until nothing changes; each round removes at least one
+  // References refute signatures until nothing changes; each round removes at least one
   // signature, so the rounds are bounded by how many there are.
   for (bool changed = true; changed;) {
     changed = false;
@@ -121,7 +130,7 @@ std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
       // Kept apart first: a recursive function's callee is its own entry.
       llvm::SmallVector<uint32_t, 2> kept;
       for (uint32_t index : it->second)
-        if (calleesAgree(image, database, database.function(index), it->first, candidates))
+        if (referencesAgree(image, database, database.function(index), it->first, candidates))
           kept.push_back(index);
       if (kept.size() == it->second.size()) {
         ++it;

@@ -38,8 +38,9 @@ struct Recognition {
 inline constexpr uint32_t MinimumFixedBytes = 8;
 
 /// Matches every function of `functions` against `database`; the map holds those with at
-/// least one signature left after callees have refuted what they could: a signature whose
-/// call or jmp to `f` lands on a function recognized as something other than `f` is dropped.
+/// least one signature left after references have refuted what they could: a signature whose
+/// call, jmp or lea of `f` lands on a function recognized as something other than `f`, or
+/// whose read-only data differs from the program's there, is dropped.
 std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
                                                    const SignatureDatabase &database,
                                                    llvm::ArrayRef<DiscoveredExtent> functions);

@@ -70,27 +70,54 @@ struct Relocation {
   uint64_t offset;   ///< in the section
   uint32_t type;
   int64_t addend;
-  std::string callee;   ///< a named, non-local symbol, for call/jmp rel32
+  std::string symbol;                     ///< a named symbol's name; empty for a section's
+  std::optional<uint64_t> symbolSection;  ///< where the symbol is defined, if here
+  uint64_t symbolValue = 0;
 };
 
 struct LibraryFunction {
   std::vector<std::string> names;
   uint32_t library = 0;
   std::vector<uint8_t> code;
-  std::vector<RelocationRecord> relocations;   ///< callee as an index into `callees`
+  std::vector<RelocationRecord> relocations;   ///< callee into `callees`, data into `data`
   std::vector<std::string> callees;
+  std::vector<std::vector<uint8_t>> data;
   uint32_t flags = 0;
 };
 
-bool isBranchField(ArrayRef<uint8_t> section, uint64_t field) {
-  if (field >= 1 && (section[field - 1] == 0xe8 || section[field - 1] == 0xe9))
-    return true;
-  return field >= 2 && section[field - 2] == 0x0f && (section[field - 1] & 0xf0) == 0x80;
+/// The read-only bytes a reference reaches, as far as nothing relocates them: a string up to
+/// its NUL, other data up to 16 bytes.
+std::vector<uint8_t> referencedData(const object::SectionRef &section, uint64_t offset,
+                                    const std::vector<Relocation> &relocations) {
+  constexpr uint64_t MaximumBytes = 16;
+  Expected<StringRef> contents = section.getContents();
+  if (!contents) {
+    consumeError(contents.takeError());
+    return {};
+  }
+  if (offset >= contents->size())
+    return {};
+  uint64_t end = std::min<uint64_t>(contents->size(), offset + MaximumBytes);
+  for (const Relocation &relocation : relocations)
+    if (relocation.offset >= offset && relocation.offset < end)
+      end = relocation.offset;
+  const bool strings = object::ELFSectionRef(section).getFlags() & ELF::SHF_STRINGS;
+  std::vector<uint8_t> bytes;
+  for (uint64_t i = offset; i < end; ++i) {
+    bytes.push_back(static_cast<uint8_t>((*contents)[i]));
+    if (strings && (*contents)[i] == '\0')
+      break;
+  }
+  return bytes;
 }
 
 /// The functions of one ELF relocatable object.
 Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
                  std::vector<LibraryFunction> &functions) {
+  std::map<uint64_t, object::SectionRef> sections;
+  for (const object::SectionRef &section : object.sections())
+    sections[section.getIndex()] = section;
+
   // Relocations by the section they apply to.
   std::map<uint64_t, std::vector<Relocation>> relocationsBySection;
   for (const object::SectionRef &relocations : object.sections()) {
@@ -100,7 +127,7 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
     if (*target == object.section_end())
       continue;
     for (const object::RelocationRef &relocation : relocations.relocations()) {
-      Relocation entry{relocation.getOffset(), static_cast<uint32_t>(relocation.getType()), 0, {}};
+      Relocation entry{relocation.getOffset(), static_cast<uint32_t>(relocation.getType()), 0};
       if (Expected<int64_t> addend = object::ELFRelocationRef(relocation).getAddend())
         entry.addend = *addend;
       else
@@ -108,16 +135,86 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
       object::symbol_iterator symbol = relocation.getSymbol();
       if (symbol != object.symbol_end()) {
         object::ELFSymbolRef elfSymbol(*symbol);
-        if (elfSymbol.getBinding() != ELF::STB_LOCAL && elfSymbol.getELFType() != ELF::STT_SECTION) {
+        if (elfSymbol.getELFType() != ELF::STT_SECTION) {
           if (Expected<StringRef> name = symbol->getName())
-            entry.callee = name->str();
+            entry.symbol = name->str();
           else
             consumeError(name.takeError());
         }
+        Expected<object::section_iterator> section = symbol->getSection();
+        Expected<uint64_t> value = symbol->getValue();
+        if (section && value && *section != object.section_end()) {
+          entry.symbolSection = (*section)->getIndex();
+          entry.symbolValue = *value;
+        }
+        if (!section)
+          consumeError(section.takeError());
+        if (!value)
+          consumeError(value.takeError());
       }
       relocationsBySection[(*target)->getIndex()].push_back(std::move(entry));
     }
   }
+
+  // Every function symbol's name by (section, offset), for what references reach.
+  std::map<std::pair<uint64_t, uint64_t>, std::string> functionAt;
+  for (const object::ELFSymbolRef symbol : object.symbols()) {
+    uint8_t type = symbol.getELFType();
+    Expected<object::section_iterator> section = symbol.getSection();
+    Expected<StringRef> name = symbol.getName();
+    Expected<uint64_t> value = symbol.getValue();
+    if ((type == ELF::STT_FUNC || type == ELF::STT_GNU_IFUNC) && section && name && value &&
+        *section != object.section_end())
+      functionAt.try_emplace({(*section)->getIndex(), *value}, name->str());
+    if (!section)
+      consumeError(section.takeError());
+    if (!name)
+      consumeError(name.takeError());
+    if (!value)
+      consumeError(value.takeError());
+  }
+
+  // What a PC-relative reference whose field ends its instruction reaches (the CPU adds the
+  // field to the field's end, so the target is the symbol plus addend plus 4): a function by
+  // name, or read-only data by its bytes.
+  auto describeTarget = [&](const Relocation &relocation, RelocationRecord &record,
+                            LibraryFunction &function) {
+    using namespace llvm::ELF;
+    if (relocation.type != R_X86_64_PC32 && relocation.type != R_X86_64_PLT32 &&
+        relocation.type != R_X86_64_GOTPCRELX && relocation.type != R_X86_64_REX_GOTPCRELX)
+      return;
+    const int64_t offset = int64_t(relocation.symbolValue) + relocation.addend + 4;
+    if (!relocation.symbolSection) {
+      // Defined elsewhere: the reference is to the symbol itself only with addend -4.
+      if (!relocation.symbol.empty() && relocation.addend == -4) {
+        record.callee = function.callees.size();
+        function.callees.push_back(relocation.symbol);
+      }
+      return;
+    }
+    if (offset < 0)
+      return;
+    const object::SectionRef &section = sections[*relocation.symbolSection];
+    if (section.isText()) {
+      auto named = functionAt.find({*relocation.symbolSection, uint64_t(offset)});
+      if (named != functionAt.end()) {
+        record.callee = function.callees.size();
+        function.callees.push_back(named->second);
+      }
+      return;
+    }
+    uint64_t flags = object::ELFSectionRef(section).getFlags();
+    if ((flags & SHF_ALLOC) && !(flags & SHF_WRITE) && !(flags & SHF_EXECINSTR) &&
+        !section.isBSS()) {
+      std::vector<uint8_t> bytes = referencedData(
+          section, offset, relocationsBySection[*relocation.symbolSection]);
+      if (!bytes.empty()) {
+        record.data = function.data.size();
+        record.dataLength = bytes.size();
+        function.data.push_back(std::move(bytes));
+      }
+    }
+  };
 
   // Function symbols grouped by address: one member's aliases are one function.
   struct Defined {
@@ -148,9 +245,6 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
     defined.global |= symbol.getBinding() != ELF::STB_LOCAL;
   }
 
-  std::map<uint64_t, object::SectionRef> sections;
-  for (const object::SectionRef &section : object.sections())
-    sections[section.getIndex()] = section;
   for (const auto &[where, defined] : bySectionAndValue) {
     const auto [sectionIndex, value] = where;
     Expected<StringRef> contents = sections[sectionIndex].getContents();
@@ -180,13 +274,9 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
         function.code[i] = 0;
       RelocationRecord record{static_cast<uint32_t>(begin), static_cast<uint32_t>(end),
                               static_cast<uint32_t>(field), static_cast<int32_t>(relocation.addend),
-                              NoString};
-      bool pcRelative = relocation.type == ELF::R_X86_64_PC32 ||
-                        relocation.type == ELF::R_X86_64_PLT32;
-      if (pcRelative && !relocation.callee.empty() && isBranchField(bytes, relocation.offset)) {
-        record.callee = function.callees.size();
-        function.callees.push_back(relocation.callee);
-      }
+                              NoString, 0, 0};
+      if (field + 4 <= int64_t(defined.size))
+        describeTarget(relocation, record, function);
       function.relocations.push_back(record);
     }
     // The matcher compares the gaps between masked ranges in this order.
@@ -260,6 +350,11 @@ public:
     for (RelocationRecord relocation : function.relocations) {
       if (relocation.callee != NoString)
         relocation.callee = string(function.callees[relocation.callee]);
+      if (relocation.dataLength) {
+        const std::vector<uint8_t> &bytes = function.data[relocation.data];
+        relocation.data = code_.size();
+        code_.insert(code_.end(), bytes.begin(), bytes.end());
+      }
       relocations_.push_back(relocation);
     }
     record.flags = function.flags;
@@ -310,10 +405,14 @@ private:
 std::string identity(const LibraryFunction &function) {
   std::string key = join(function.names, ",") + '\0' + std::to_string(function.library) + '\0';
   key.append(function.code.begin(), function.code.end());
-  for (const RelocationRecord &relocation : function.relocations)
-    key += formatv("{0},{1},{2};", relocation.maskBegin, relocation.maskEnd,
+  for (const RelocationRecord &relocation : function.relocations) {
+    key += formatv("{0},{1},{2},", relocation.maskBegin, relocation.maskEnd,
                    relocation.callee == NoString ? std::string()
                                                  : function.callees[relocation.callee]).str();
+    if (relocation.dataLength)
+      key.append(function.data[relocation.data].begin(), function.data[relocation.data].end());
+    key += ';';
+  }
   return key;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace hoist {
 
@@ -11,11 +12,12 @@ using namespace signatures;
 
 namespace {
 
-uint64_t prefixHash(llvm::ArrayRef<uint8_t> prefix) {
-  uint64_t hash = 0xcbf29ce484222325ull;   // FNV-1a
-  for (uint8_t byte : prefix)
+/// FNV-1a of the window's bytes, mixed with where the window is.
+uint64_t prefixHash(llvm::ArrayRef<uint8_t> window, unsigned start) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint8_t byte : window)
     hash = (hash ^ byte) * 0x100000001b3ull;
-  return hash ^ (prefix.size() * 0x9e3779b97f4a7c15ull);
+  return hash ^ ((window.size() | uint64_t(start) << 8) * 0x9e3779b97f4a7c15ull);
 }
 
 /// Takes `count` records of T from `bytes` at `offset`, advancing it; false if they do not fit.
@@ -63,7 +65,8 @@ llvm::Expected<SignatureDatabase> SignatureDatabase::fromBytes(llvm::ArrayRef<ui
       return malformed("a name out of range");
   for (const RelocationRecord &relocation : database.relocations_)
     if (relocation.maskBegin > relocation.maskEnd ||
-        (relocation.callee != NoString && !validString(relocation.callee)))
+        (relocation.callee != NoString && !validString(relocation.callee)) ||
+        uint64_t(relocation.data) + relocation.dataLength > database.code_.size())
       return malformed("a relocation out of range");
   for (const FunctionRecord &function : database.functions_) {
     if (uint64_t(function.firstName) + function.nameCount > database.names_.size() ||
@@ -78,24 +81,22 @@ llvm::Expected<SignatureDatabase> SignatureDatabase::fromBytes(llvm::ArrayRef<ui
         return malformed("a relocation outside its function");
   }
 
-  // The index: each function under the bytes before its first masked byte.
+  // The index: each function under its first run of unmasked bytes (at most PrefixBytes),
+  // which starts after any relocated bytes at its entry (`mov x@gottpoff(%rip), %rax`).
   database.index_.reserve(database.functions_.size());
-  std::vector<bool> lengthUsed(PrefixBytes + 1);
+  std::set<std::pair<unsigned, unsigned>> windows;
   for (uint32_t i = 0; i < database.functions_.size(); ++i) {
     const FunctionRecord &function = database.functions_[i];
-    uint32_t prefix = std::min<uint32_t>(PrefixBytes, function.length);
-    for (const RelocationRecord &relocation : database.relocations(function))
-      if (relocation.maskEnd > relocation.maskBegin)
-        prefix = std::min(prefix, relocation.maskBegin);
-    if (prefix == 0)
-      continue;   // its first byte is the linker's: nothing to look it up by
-    database.index_.emplace_back(prefixHash(database.code_.slice(function.code, prefix)), i);
-    lengthUsed[prefix] = true;
+    std::optional<std::pair<unsigned, unsigned>> window = database.indexWindow(function);
+    if (!window)
+      continue;   // every byte is the linker's: nothing to look it up by
+    auto [start, length] = *window;
+    database.index_.emplace_back(
+        prefixHash(database.code_.slice(function.code + start, length), start), i);
+    windows.insert(*window);
   }
   std::sort(database.index_.begin(), database.index_.end());
-  for (unsigned length = 1; length <= PrefixBytes; ++length)
-    if (lengthUsed[length])
-      database.prefixLengths_.push_back(length);
+  database.windows_.assign(windows.begin(), windows.end());
   return database;
 }
 
@@ -115,11 +116,28 @@ llvm::ArrayRef<RelocationRecord> SignatureDatabase::relocations(const FunctionRe
   return relocations_.slice(function.firstRelocation, function.relocationCount);
 }
 
-uint32_t SignatureDatabase::fixedBytes(const FunctionRecord &function) const {
+std::vector<bool> SignatureDatabase::maskedBytes(const FunctionRecord &function) const {
   std::vector<bool> masked(function.length);
   for (const RelocationRecord &relocation : relocations(function))
     std::fill(masked.begin() + relocation.maskBegin, masked.begin() + relocation.maskEnd, true);
+  return masked;
+}
+
+uint32_t SignatureDatabase::fixedBytes(const FunctionRecord &function) const {
+  std::vector<bool> masked = maskedBytes(function);
   return std::count(masked.begin(), masked.end(), false);
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+SignatureDatabase::indexWindow(const FunctionRecord &function) const {
+  std::vector<bool> masked = maskedBytes(function);
+  auto first = std::find(masked.begin(), masked.end(), false);
+  if (first == masked.end())
+    return std::nullopt;
+  unsigned start = first - masked.begin();
+  auto stop = std::find(first, masked.end(), true);
+  unsigned length = std::min<unsigned>(PrefixBytes, stop - first);
+  return std::pair(start, length);
 }
 
 bool SignatureDatabase::sameBytes(const FunctionRecord &function,
@@ -142,10 +160,10 @@ bool SignatureDatabase::sameBytes(const FunctionRecord &function,
 
 void SignatureDatabase::matches(llvm::ArrayRef<uint8_t> code,
                                 llvm::SmallVectorImpl<uint32_t> &out) const {
-  for (unsigned length : prefixLengths_) {
-    if (length > code.size())
-      break;
-    uint64_t hash = prefixHash(code.take_front(length));
+  for (auto [start, length] : windows_) {
+    if (start + length > code.size())
+      continue;
+    uint64_t hash = prefixHash(code.slice(start, length), start);
     auto range = std::equal_range(index_.begin(), index_.end(), std::pair(hash, 0u),
                                   [](const auto &a, const auto &b) { return a.first < b.first; });
     for (auto it = range.first; it != range.second; ++it)

@@ -7,7 +7,7 @@
 
 namespace hoist::signatures {
 
-inline constexpr char FileMagic[8] = {'H', 'O', 'S', 'I', 'G', '0', '0', '1'};
+inline constexpr char FileMagic[8] = {'H', 'O', 'S', 'I', 'G', '0', '0', '2'};
 inline constexpr uint32_t NoString = UINT32_MAX;
 
 struct FileHeader {
@@ -49,13 +49,17 @@ struct NameRecord {
 };
 
 /// What the linker may write into the function's bytes: the bytes [maskBegin, maskEnd) of the
-/// function differ from program to program. A call or jmp rel32 to a named symbol also
-/// records the name (`callee`), so that a callee Hoist recognized can confirm or refute it.
+/// function differ from program to program. A PC-relative field that ends its instruction
+/// (call, jmp, lea, a load: the target is the field's end plus its value) also records what it
+/// reaches, so that the program's own bytes there can refute the signature: the name of a
+/// function (`callee`), or the first bytes of read-only data (`data`, a string up to its NUL).
 struct RelocationRecord {
   uint32_t maskBegin, maskEnd;
-  uint32_t field;      ///< offset of the rel32 of a call/jmp, for `callee`
-  int32_t addend;      ///< the relocation's addend (target = field address + rel32 - addend)
-  uint32_t callee;     ///< string offset of the called symbol, or NoString
+  uint32_t field;        ///< offset of the rel32, for `callee` and `data`
+  int32_t addend;        ///< the relocation's addend
+  uint32_t callee;       ///< string offset of the function reached, or NoString
+  uint32_t data;         ///< offset of the expected data bytes in the code bytes
+  uint32_t dataLength;   ///< 0: no data recorded
 };
 
 } // namespace hoist::signatures
