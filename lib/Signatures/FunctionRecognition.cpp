@@ -105,21 +105,19 @@ Recognition describe(const SignatureDatabase &database, llvm::ArrayRef<uint32_t>
 
 std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
                                                    const SignatureDatabase &database,
-                                                   llvm::ArrayRef<DiscoveredExtent> functions) {
+                                                   llvm::ArrayRef<uint64_t> entries) {
   Candidates candidates;
-  for (const DiscoveredExtent &function : functions) {
-    if (!image.isExecutable(function.entry))
+  for (uint64_t entry : entries) {
+    if (!image.isExecutable(entry))
       continue;
-    llvm::ArrayRef<uint8_t> code = image.bytesAt(function.entry);
+    llvm::ArrayRef<uint8_t> code = image.bytesAt(entry);
     llvm::SmallVector<uint32_t, 4> matched;
     database.matches(code, matched);
     llvm::erase_if(matched, [&](uint32_t index) {
-      const FunctionRecord &record = database.function(index);
-      return (function.end && function.entry + record.length < function.end) ||
-             database.fixedBytes(record) < MinimumFixedBytes;
+      return database.fixedBytes(database.function(index)) < MinimumFixedBytes;
     });
     if (!matched.empty())
-      candidates[function.entry].assign(matched.begin(), matched.end());
+      candidates[entry].assign(matched.begin(), matched.end());
   }
 
   // References refute signatures until nothing changes; each round removes at least one

@@ -14,13 +14,6 @@
 
 namespace hoist {
 
-/// A function discovery found: its entry and the end of its furthest instruction (0 when not
-/// known). A signature shorter than the code discovery reached there is not that function.
-struct DiscoveredExtent {
-  uint64_t entry = 0;
-  uint64_t end = 0;
-};
-
 struct Recognition {
   /// The library function's name when every signature left agrees on it; empty when several
   /// functions have these bytes (a collision: `candidates` lists them, none is chosen).
@@ -37,12 +30,12 @@ struct Recognition {
 /// name anything.
 inline constexpr uint32_t MinimumFixedBytes = 8;
 
-/// Matches every function of `functions` against `database`; the map holds those with at
+/// Matches the function at each of `entries` against `database`; the map holds those with at
 /// least one signature left after references have refuted what they could: a signature whose
 /// call, jmp or lea of `f` lands on a function recognized as something other than `f`, or
 /// whose read-only data differs from the program's there, is dropped.
 std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
                                                    const SignatureDatabase &database,
-                                                   llvm::ArrayRef<DiscoveredExtent> functions);
+                                                   llvm::ArrayRef<uint64_t> entries);
 
 } // namespace hoist

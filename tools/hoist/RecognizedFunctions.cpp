@@ -9,33 +9,15 @@
 
 namespace hoist {
 
-namespace {
-
-/// Where the function's code that starts at its entry ends: the blocks that follow each other
-/// from the entry, with room for alignment padding between them. A part the compiler moved
-/// away (`foo.cold`) is not counted: the library's symbol does not cover it either.
-uint64_t contiguousEnd(const ExploredFunction &function) {
-  constexpr uint64_t PaddingAllowed = 16;
-  uint64_t end = function.entry;
-  for (auto it = function.blocks.lower_bound(function.entry); it != function.blocks.end(); ++it) {
-    if (it->first > end + PaddingAllowed)
-      break;
-    end = std::max(end, it->second.endAddress);
-  }
-  return end;
-}
-
-} // namespace
-
 std::map<uint64_t, Recognition>
 recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction> &functions) {
   if (image.format() != ImageFormat::Elf)
     return {};
-  std::vector<DiscoveredExtent> extents;
-  extents.reserve(functions.size());
+  std::vector<uint64_t> entries;
+  entries.reserve(functions.size());
   for (const auto &[entry, function] : functions)
-    extents.push_back({entry, contiguousEnd(function.explored)});
-  return recognizeFunctions(image, SignatureDatabase::builtIn(), extents);
+    entries.push_back(entry);
+  return recognizeFunctions(image, SignatureDatabase::builtIn(), entries);
 }
 
 std::string recognizedLabel(const Recognition &recognition) {

@@ -21,7 +21,7 @@ TEST(FunctionRecognition, RenamedFunctionGivesBothCandidatesAndNoName) {
   ASSERT_FALSE(code.empty());
   std::unique_ptr<Image> image = Image::fromRawBytes(code, Base);
   std::map<uint64_t, Recognition> recognized =
-      recognizeFunctions(*image, *database, {{Base, 0}});
+      recognizeFunctions(*image, *database, {Base});
   ASSERT_EQ(recognized.count(Base), 1u);
   EXPECT_EQ(recognized[Base].name, "");
   EXPECT_EQ(recognized[Base].candidates, (std::vector<std::string>{"alpha", "beta"}));
@@ -53,13 +53,13 @@ TEST(FunctionRecognition, RecognizedCalleeDecidesBetweenEqualCallers) {
   ASSERT_FALSE(code.empty());
   std::unique_ptr<Image> image = Image::fromRawBytes(code, Base);
   // Without the callee, wrap_one and wrap_two are the same bytes.
-  std::map<uint64_t, Recognition> alone = recognizeFunctions(*image, *database, {{Base, 0}});
+  std::map<uint64_t, Recognition> alone = recognizeFunctions(*image, *database, {Base});
   ASSERT_EQ(alone.count(Base), 1u);
   EXPECT_EQ(alone[Base].name, "");
   EXPECT_EQ(alone[Base].candidates, (std::vector<std::string>{"wrap_one", "wrap_two"}));
   // With it recognized as helper_one, only wrap_one agrees.
   std::map<uint64_t, Recognition> recognized =
-      recognizeFunctions(*image, *database, {{Base, 0}, {Base + 0x100, 0}});
+      recognizeFunctions(*image, *database, {Base, Base + 0x100});
   EXPECT_EQ(recognized[Base + 0x100].name, "helper_one");
   EXPECT_EQ(recognized[Base].name, "wrap_one");
   EXPECT_EQ(recognized[Base].library, "test wrap_one.o");
@@ -79,22 +79,9 @@ TEST(FunctionRecognition, CallerOfALibraryFunctionIsNotNamedAfterIt) {
   code.insert(code.end(), helpers.begin(), helpers.end());
   std::unique_ptr<Image> image = Image::fromRawBytes(code, Base);
   std::map<uint64_t, Recognition> recognized =
-      recognizeFunctions(*image, *database, {{Base, Base + sizeof own}, {Base + 0x100, 0}});
+      recognizeFunctions(*image, *database, {Base, Base + 0x100});
   EXPECT_EQ(recognized.count(Base), 0u);
   EXPECT_EQ(recognized[Base + 0x100].name, "helper_one");
-}
-
-TEST(FunctionRecognition, SignatureShorterThanTheDiscoveredCodeIsNotIt) {
-  TestDatabase test;
-  llvm::Expected<SignatureDatabase> database = test.load();
-  ASSERT_TRUE(bool(database)) << llvm::toString(database.takeError());
-  std::vector<uint8_t> code = readTestFile("helpers.text");
-  ASSERT_FALSE(code.empty());
-  std::unique_ptr<Image> image = Image::fromRawBytes(code, Base);
-  // Discovery reached past helper_one's last byte: the function there is something longer.
-  std::map<uint64_t, Recognition> recognized =
-      recognizeFunctions(*image, *database, {{Base, Base + code.size() + 1}});
-  EXPECT_EQ(recognized.count(Base), 0u);
 }
 
 } // namespace
