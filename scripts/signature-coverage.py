@@ -9,6 +9,8 @@ runs `hoist cfg --all --json` on it, and counts:
   named    of those, named by a signature with one of the names the twin has there
   wrong    functions named with a name the twin does not have there (library or the program's)
   collided library functions matched by several names, none chosen
+A `.cold` symbol (a function's part the compiler moved away) is not a function: it is left
+out of `linked` and counted apart; a name given to one is still checked.
 Usage: signature-coverage.py HOIST [--work DIR] [--markdown] [--check MIN_RECALL MAX_WRONG]
 """
 import argparse
@@ -69,7 +71,10 @@ def build(work, label, compiler, options):
 def measure(hoist, work, label, compiler, options):
     unstripped, stripped, own = build(work, label, compiler, options)
     truth = function_symbols(unstripped)
-    library = {address: names for address, names in truth.items() if not names & own}
+    # A function's part the compiler moved away (`foo.cold`) is not a function: counted apart.
+    cold = {address for address, names in truth.items() if all('.cold' in n for n in names)}
+    library = {address: names for address, names in truth.items()
+               if not names & own and address not in cold}
     listing = json.loads(run([hoist, 'cfg', '--all', '--json', stripped]))
     recognized = {int(f['entry'], 16): f['recognized'] for f in listing['functions']
                   if f.get('recognized')}
@@ -91,7 +96,7 @@ def measure(hoist, work, label, compiler, options):
         else:
             missed['no signature: ' + min(names)] += 1
     return {'configuration': label, 'linked': len(library), 'named': named,
-            'wrong': len(wrong), 'collided': collided, 'wrong_list': wrong,
+            'wrong': len(wrong), 'collided': collided, 'wrong_list': wrong, 'cold': len(cold),
             'missed': sorted(missed)}
 
 
@@ -107,8 +112,8 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix='hoist-signatures-')
     failed = False
     if args.markdown:
-        print('| Configuration | Library functions linked | Named | Wrong | Collisions |')
-        print('|---|---|---|---|---|')
+        print('| Configuration | Library functions linked | Named | Wrong | Collisions | `.cold` parts (apart) |')
+        print('|---|---|---|---|---|---|')
     for label, compiler, options in CONFIGURATIONS:
         if not shutil.which(compiler):
             print(f'{label}: {compiler} is not installed', file=sys.stderr)
@@ -120,10 +125,11 @@ def main():
         wrong = 100.0 * result['wrong'] / linked
         if args.markdown:
             print(f"| {label} | {result['linked']} | {result['named']} ({recall:.1f}%) | "
-                  f"{result['wrong']} ({wrong:.2f}%) | {result['collided']} |")
+                  f"{result['wrong']} ({wrong:.2f}%) | {result['collided']} | {result['cold']} |")
         else:
             print(f"{label}: {result['named']}/{result['linked']} named ({recall:.1f}%), "
-                  f"{result['wrong']} wrong ({wrong:.2f}%), {result['collided']} collisions")
+                  f"{result['wrong']} wrong ({wrong:.2f}%), {result['collided']} collisions, "
+                  f"{result['cold']} .cold parts apart")
         for entry in result['wrong_list']:
             print('  wrong:', *entry, file=sys.stderr)
         if args.verbose:

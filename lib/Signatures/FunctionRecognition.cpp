@@ -36,12 +36,20 @@ bool hasName(const SignatureDatabase &database, const FunctionRecord &function,
 
 /// False when what `function`, placed at `entry`, reaches through a PC-relative reference is
 /// not what the library's reference reaches: a function whose every remaining signature has
-/// another name, or read-only data with other bytes.
+/// another name, or read-only data with other bytes. With `confirmed`, also false unless
+/// there is a reference and each reaches a function every remaining signature of which has
+/// the name, or the data.
 bool referencesAgree(const Image &image, const SignatureDatabase &database,
-                     const FunctionRecord &function, uint64_t entry, const Candidates &candidates) {
+                     const FunctionRecord &function, uint64_t entry, const Candidates &candidates,
+                     bool confirmed) {
+  bool any = false;
   for (const RelocationRecord &relocation : database.relocations(function)) {
-    if (relocation.callee == NoString && relocation.dataLength == 0)
+    if (relocation.callee == NoString && relocation.dataLength == 0) {
+      if (confirmed && relocation.maskEnd > relocation.maskBegin)
+        return false;   // a relocated field nothing can confirm
       continue;
+    }
+    any = true;
     int32_t displacement = 0;
     if (!image.read(entry + relocation.field, &displacement, sizeof displacement))
       return false;
@@ -56,16 +64,19 @@ bool referencesAgree(const Image &image, const SignatureDatabase &database,
       continue;
     }
     auto there = candidates.find(target);
-    if (there == candidates.end())
+    if (there == candidates.end()) {
+      if (confirmed)
+        return false;
       continue;   // a function no signature matched (an IFUNC's PLT stub): no evidence
+    }
     llvm::StringRef callee = database.string(relocation.callee);
-    bool anyAgrees = llvm::any_of(there->second, [&](uint32_t index) {
+    auto named = [&](uint32_t index) {
       return hasName(database, database.function(index), callee);
-    });
-    if (!anyAgrees)
+    };
+    if (confirmed ? !llvm::all_of(there->second, named) : !llvm::any_of(there->second, named))
       return false;
   }
-  return true;
+  return !confirmed || any;
 }
 
 Recognition describe(const SignatureDatabase &database, llvm::ArrayRef<uint32_t> matched) {
@@ -113,9 +124,6 @@ std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
     llvm::ArrayRef<uint8_t> code = image.bytesAt(entry);
     llvm::SmallVector<uint32_t, 4> matched;
     database.matches(code, matched);
-    llvm::erase_if(matched, [&](uint32_t index) {
-      return database.fixedBytes(database.function(index)) < MinimumFixedBytes;
-    });
     if (!matched.empty())
       candidates[entry].assign(matched.begin(), matched.end());
   }
@@ -127,9 +135,12 @@ std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
     for (auto it = candidates.begin(); it != candidates.end();) {
       // Kept apart first: a recursive function's callee is its own entry.
       llvm::SmallVector<uint32_t, 2> kept;
-      for (uint32_t index : it->second)
-        if (referencesAgree(image, database, database.function(index), it->first, candidates))
+      for (uint32_t index : it->second) {
+        const FunctionRecord &function = database.function(index);
+        bool weak = database.fixedBytes(function) < MinimumFixedBytes;
+        if (referencesAgree(image, database, function, it->first, candidates, weak))
           kept.push_back(index);
+      }
       if (kept.size() == it->second.size()) {
         ++it;
         continue;

@@ -27,7 +27,10 @@ struct Recognition {
 };
 
 /// Signatures with fewer fixed bytes (a lone `jmp rel32` has one) match too much code to
-/// name anything.
+/// name anything by their bytes: they name a function only when every reference they make
+/// is confirmed (it reaches a function recognized under the name the library's reaches, or
+/// the same read-only data), so that `xor ecx, ecx; jmp ____strtol_l_internal` is
+/// `__strtol_internal` and a program's own `jmp memcpy` stays unnamed.
 inline constexpr uint32_t MinimumFixedBytes = 8;
 
 /// Matches the function at each of `entries` against `database`; the map holds those with at
