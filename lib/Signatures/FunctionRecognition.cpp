@@ -37,18 +37,15 @@ bool hasName(const SignatureDatabase &database, const FunctionRecord &function,
 /// False when what `function`, placed at `entry`, reaches through a PC-relative reference is
 /// not what the library's reference reaches: a function whose every remaining signature has
 /// another name, or read-only data with other bytes. With `confirmed`, also false unless
-/// there is a reference and each reaches a function every remaining signature of which has
-/// the name, or the data.
+/// there is such a reference and each reaches a function every remaining signature of which
+/// has the name, or the data.
 bool referencesAgree(const Image &image, const SignatureDatabase &database,
                      const FunctionRecord &function, uint64_t entry, const Candidates &candidates,
                      bool confirmed) {
   bool any = false;
   for (const RelocationRecord &relocation : database.relocations(function)) {
-    if (relocation.callee == NoString && relocation.dataLength == 0) {
-      if (confirmed && relocation.maskEnd > relocation.maskBegin)
-        return false;   // a relocated field nothing can confirm
-      continue;
-    }
+    if (relocation.callee == NoString && relocation.dataLength == 0)
+      continue;   // a TLS offset, an absolute address: nothing to compare
     any = true;
     int32_t displacement = 0;
     if (!image.read(entry + relocation.field, &displacement, sizeof displacement))
