@@ -256,7 +256,9 @@ int runCfg(const CfgCommandOptions &options) {
 
   DiagnosticSink diagnostics;
   ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
-  std::map<uint64_t, Recognition> recognized = recognizeProgram(image, cfg.functions);
+  std::map<uint64_t, Recognition> recognized;
+  if (options.recognize)
+    recognized = recognizeProgram(image, cfg.functions);
   std::error_code error;
   llvm::ToolOutputFile output(options.outputPath, error, llvm::sys::fs::OF_Text);
   if (error)

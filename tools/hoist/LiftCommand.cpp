@@ -216,7 +216,7 @@ int runLift(const LiftCommandOptions &options) {
     addresses = lifter.discover(*selected, options.all);
   }
   std::map<uint64_t, Recognition> recognized;
-  {
+  if (options.recognize) {
     auto scope = profile.time("recognize");
     recognized = recognizeProgram(*image, lifter.discoveredFunctions());
     if (!options.liftRecognized) {

@@ -1,11 +1,14 @@
 #include "RecognizedFunctions.h"
 
+#include "Discover/FunctionStarts.h"
 #include "Lift/CallTargets.h"
+#include "Support/Diagnostics.h"
 #include "Prototypes/LibraryPrototype.h"
 
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
+#include <set>
 
 namespace hoist {
 
@@ -13,10 +16,22 @@ std::map<uint64_t, Recognition>
 recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction> &functions) {
   if (image.format() != ImageFormat::Elf)
     return {};
-  std::vector<uint64_t> entries;
-  entries.reserve(functions.size());
-  for (const auto &[entry, function] : functions)
-    entries.push_back(entry);
+  // Beyond what discovery explored (with --function, the named function alone): every start
+  // the image records (.eh_frame covers nearly all of a static C library) and every direct
+  // callee, so that lifting on demand finds the callees recognized and their references
+  // have something to be checked against.
+  JumpTargetRegistry registry;
+  DiagnosticSink ignored;   // a malformed table is discovery's to report
+  registerFunctionStarts(image, registry, ignored);
+  std::set<uint64_t> starts = registry.functionStarts();
+  for (const auto &[entry, function] : functions) {
+    starts.insert(entry);
+    for (const CallSite &call : function.calls)
+      if (call.target && call.import.empty())
+        starts.insert(*call.target);
+    starts.insert(function.tailCalls.begin(), function.tailCalls.end());
+  }
+  std::vector<uint64_t> entries(starts.begin(), starts.end());
   return recognizeFunctions(image, SignatureDatabase::builtIn(), entries);
 }
 

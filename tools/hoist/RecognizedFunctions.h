@@ -13,7 +13,8 @@
 
 namespace hoist {
 
-/// Every discovered function that a signature of the built-in database matches, by entry.
+/// Every function that a signature of the built-in database matches, by entry: of those
+/// discovery explored, the functions they call directly and every start the image records.
 /// Only ELF images are matched: the database holds Linux libraries.
 std::map<uint64_t, Recognition>
 recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction> &functions);
