@@ -125,31 +125,41 @@ std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
       candidates[entry].assign(matched.begin(), matched.end());
   }
 
-  // References refute signatures until nothing changes; each round removes at least one
-  // signature, so the rounds are bounded by how many there are.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (auto it = candidates.begin(); it != candidates.end();) {
-      // Kept apart first: a recursive function's callee is its own entry.
-      llvm::SmallVector<uint32_t, 2> kept;
-      for (uint32_t index : it->second) {
+  // What a reference is checked against: every strong signature left at its target, and the
+  // short ones whose own references are confirmed (a `ret` alone is evidence of nothing).
+  auto isWeak = [&](uint32_t index) {
+    return database.fixedBytes(database.function(index)) < MinimumFixedBytes;
+  };
+  Candidates evidence;
+  for (const auto &[entry, matched] : candidates)
+    for (uint32_t index : matched)
+      if (!isWeak(index))
+        evidence[entry].push_back(index);
+
+  // Rounds until nothing changes. Refuting only removes signatures, but a short signature's
+  // confirmation can come and go with its callee's, so the rounds are also bounded.
+  constexpr unsigned MaximumRounds = 64;
+  for (unsigned round = 0; round < MaximumRounds; ++round) {
+    Candidates kept, confirmed;
+    for (const auto &[entry, matched] : candidates)
+      for (uint32_t index : matched) {
         const FunctionRecord &function = database.function(index);
-        bool weak = database.fixedBytes(function) < MinimumFixedBytes;
-        if (referencesAgree(image, database, function, it->first, candidates, weak))
-          kept.push_back(index);
+        if (!referencesAgree(image, database, function, entry, evidence, false))
+          continue;
+        kept[entry].push_back(index);
+        if (!isWeak(index) ||
+            referencesAgree(image, database, function, entry, evidence, true))
+          confirmed[entry].push_back(index);
       }
-      if (kept.size() == it->second.size()) {
-        ++it;
-        continue;
-      }
-      changed = true;
-      it->second = std::move(kept);
-      it = it->second.empty() ? candidates.erase(it) : std::next(it);
-    }
+    bool changed = kept != candidates || confirmed != evidence;
+    candidates = std::move(kept);
+    evidence = std::move(confirmed);
+    if (!changed)
+      break;
   }
 
   std::map<uint64_t, Recognition> recognized;
-  for (const auto &[entry, matched] : candidates)
+  for (const auto &[entry, matched] : evidence)
     recognized.emplace(entry, describe(database, matched));
   return recognized;
 }
