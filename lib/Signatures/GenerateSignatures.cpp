@@ -71,6 +71,7 @@ struct Relocation {
   uint32_t type;
   int64_t addend;
   std::string symbol;                     ///< a named symbol's name; empty for a section's
+  bool global = false;                    ///< the symbol is global or weak: the link may bind it elsewhere
   std::optional<uint64_t> symbolSection;  ///< where the symbol is defined, if here
   uint64_t symbolValue = 0;
 };
@@ -135,6 +136,7 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
       object::symbol_iterator symbol = relocation.getSymbol();
       if (symbol != object.symbol_end()) {
         object::ELFSymbolRef elfSymbol(*symbol);
+        entry.global = elfSymbol.getBinding() != ELF::STB_LOCAL;
         if (elfSymbol.getELFType() != ELF::STT_SECTION) {
           if (Expected<StringRef> name = symbol->getName())
             entry.symbol = name->str();
@@ -184,8 +186,10 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
         relocation.type != R_X86_64_GOTPCRELX && relocation.type != R_X86_64_REX_GOTPCRELX)
       return;
     const int64_t offset = int64_t(relocation.symbolValue) + relocation.addend + 4;
-    if (!relocation.symbolSection) {
-      // Defined elsewhere: the reference is to the symbol itself only with addend -4.
+    if (!relocation.symbolSection || relocation.global) {
+      // Defined elsewhere, or here but weak or global, which another member's definition may
+      // override (musl's `exit` calls its weak `__funcs_on_exit`, atexit.o's in a program
+      // that uses atexit): the symbol itself, when the addend reaches it.
       if (!relocation.symbol.empty() && relocation.addend == -4) {
         record.callee = function.callees.size();
         function.callees.push_back(relocation.symbol);

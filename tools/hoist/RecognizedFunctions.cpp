@@ -38,7 +38,13 @@ recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction
 std::string recognizedLabel(const Recognition &recognition) {
   if (!recognition.name.empty())
     return recognition.name;
-  return "?" + llvm::join(recognition.candidates, "|");
+  // Equal `.cold` parts collide by the dozen: the first few say what the set is.
+  constexpr size_t Shown = 4;
+  const std::vector<std::string> &candidates = recognition.candidates;
+  if (candidates.size() <= Shown)
+    return "?" + llvm::join(candidates, "|");
+  return "?" + llvm::join(candidates.begin(), candidates.begin() + Shown, "|") + "|... (" +
+         std::to_string(candidates.size()) + " names)";
 }
 
 std::vector<Import> callableByName(const std::map<uint64_t, Recognition> &recognized) {

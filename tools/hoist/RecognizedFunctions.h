@@ -19,7 +19,7 @@ namespace hoist {
 std::map<uint64_t, Recognition>
 recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction> &functions);
 
-/// "memcpy"; a collision is shown as "?a|b".
+/// "memcpy"; a collision is shown as "?a|b" (the first four names and a count past four).
 std::string recognizedLabel(const Recognition &recognition);
 
 /// The recognized functions that lifted code calls by name (Image::callByName) rather than
