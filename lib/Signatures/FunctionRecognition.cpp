@@ -102,6 +102,8 @@ Recognition describe(const SignatureDatabase &database, llvm::ArrayRef<uint32_t>
   if (common.empty())
     return recognition;
   recognition.name = *std::min_element(common.begin(), common.end(), preferredName);
+  if (!llvm::is_contained(recognition.candidates, recognition.name))
+    recognition.candidates = {recognition.name};
   recognition.library = database.library(first).str();
   recognition.localOnly = llvm::all_of(matched, [&](uint32_t index) {
     return (database.function(index).flags & LocalOnly) != 0;

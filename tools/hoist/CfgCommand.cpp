@@ -157,7 +157,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
   for (const CallSite &call : function.calls)
     calls.push_back(llvm::json::Object{{"at", hex(call.at)}, {"target", callTarget(call)}});
   std::optional<std::string> name = image.nameAt(explored.entry);
-  llvm::json::Object object{
+  return llvm::json::Object{
       {"entry", hex(explored.entry)},
       {"name", name ? llvm::json::Value(*name) : llvm::json::Value(nullptr)},
       {"noreturn", cfg.noreturnCallees.count(explored.entry) > 0 || function.noreturn},
@@ -170,11 +170,8 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"calls", std::move(calls)},
       {"tail_calls", hexArray(function.tailCalls)},
       {"shared_blocks", hexArray(sharedBlocks)},
-      {"overlapping_instructions", hexArray(overlapping)}};
-  // Only where a signature matched, so that other binaries' listings stay as they were.
-  if (recognized.count(explored.entry))
-    object["recognized"] = recognitionToJson(recognized, explored.entry);
-  return object;
+      {"overlapping_instructions", hexArray(overlapping)},
+      {"recognized", recognitionToJson(recognized, explored.entry)}};
 }
 
 void printText(const Image &image, const ProgramCfg &cfg,
