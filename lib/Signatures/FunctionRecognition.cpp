@@ -130,7 +130,7 @@ std::map<uint64_t, Recognition> recognizeFunctions(const Image &image,
   // What a reference is checked against: every strong signature left at its target, and the
   // short ones whose own references are confirmed (a `ret` alone is evidence of nothing).
   auto isWeak = [&](uint32_t index) {
-    return database.fixedBytes(database.function(index)) < MinimumFixedBytes;
+    return database.fixedBytes(index) < MinimumFixedBytes;
   };
   Candidates evidence;
   for (const auto &[entry, matched] : candidates)

@@ -84,9 +84,12 @@ llvm::Expected<SignatureDatabase> SignatureDatabase::fromBytes(llvm::ArrayRef<ui
   // The index: each function under its first run of unmasked bytes (at most PrefixBytes),
   // which starts after any relocated bytes at its entry (`mov x@gottpoff(%rip), %rax`).
   database.index_.reserve(database.functions_.size());
+  database.fixedBytes_.reserve(database.functions_.size());
   std::set<std::pair<unsigned, unsigned>> windows;
   for (uint32_t i = 0; i < database.functions_.size(); ++i) {
     const FunctionRecord &function = database.functions_[i];
+    std::vector<bool> masked = database.maskedBytes(function);
+    database.fixedBytes_.push_back(std::count(masked.begin(), masked.end(), false));
     std::optional<std::pair<unsigned, unsigned>> window = database.indexWindow(function);
     if (!window)
       continue;   // every byte is the linker's: nothing to look it up by
@@ -121,11 +124,6 @@ std::vector<bool> SignatureDatabase::maskedBytes(const FunctionRecord &function)
   for (const RelocationRecord &relocation : relocations(function))
     std::fill(masked.begin() + relocation.maskBegin, masked.begin() + relocation.maskEnd, true);
   return masked;
-}
-
-uint32_t SignatureDatabase::fixedBytes(const FunctionRecord &function) const {
-  std::vector<bool> masked = maskedBytes(function);
-  return std::count(masked.begin(), masked.end(), false);
 }
 
 std::optional<std::pair<unsigned, unsigned>>

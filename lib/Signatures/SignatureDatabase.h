@@ -36,8 +36,8 @@ public:
   llvm::ArrayRef<signatures::RelocationRecord>
   relocations(const signatures::FunctionRecord &function) const;
   llvm::StringRef string(uint32_t offset) const;
-  /// Bytes of the function not covered by a relocation.
-  uint32_t fixedBytes(const signatures::FunctionRecord &function) const;
+  /// Bytes of the function not covered by a relocation (counted when the database loads).
+  uint32_t fixedBytes(uint32_t index) const { return fixedBytes_[index]; }
   /// The expected bytes of read-only data a relocation reaches (empty when none recorded).
   llvm::ArrayRef<uint8_t> data(const signatures::RelocationRecord &relocation) const {
     return code_.slice(relocation.data, relocation.dataLength);
@@ -63,6 +63,7 @@ private:
   /// (hash of the index window, function), sorted; `windows_` the distinct windows.
   std::vector<std::pair<uint64_t, uint32_t>> index_;
   std::vector<std::pair<unsigned, unsigned>> windows_;
+  std::vector<uint32_t> fixedBytes_;   ///< by function
 };
 
 } // namespace hoist

@@ -42,7 +42,7 @@ TEST(SignatureDatabase, CallIsMaskedAndNamesItsCallee) {
     const signatures::RelocationRecord &call = database->relocations(function)[0];
     EXPECT_EQ(database->string(call.callee), "helper_one");
     EXPECT_EQ(call.maskEnd - call.maskBegin, 4u);
-    EXPECT_EQ(database->fixedBytes(function), function.length - 4);
+    EXPECT_EQ(database->fixedBytes(i), function.length - 4);
   }
   EXPECT_TRUE(found);
 }
