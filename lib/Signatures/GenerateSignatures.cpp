@@ -87,8 +87,10 @@ struct LibraryFunction {
 };
 
 /// The read-only bytes a reference reaches, as far as nothing relocates them: a string up to
-/// its NUL, other data up to 16 bytes.
-std::vector<uint8_t> referencedData(const object::SectionRef &section, uint64_t offset,
+/// its NUL, a merged constant (`.rodata.cst8`) its entry's size, whose neighbours the linker
+/// chooses, other data up to 16 bytes.
+std::vector<uint8_t> referencedData(const object::ELF64LEObjectFile &object,
+                                    const object::SectionRef &section, uint64_t offset,
                                     const std::vector<Relocation> &relocations) {
   constexpr uint64_t MaximumBytes = 16;
   Expected<StringRef> contents = section.getContents();
@@ -102,7 +104,14 @@ std::vector<uint8_t> referencedData(const object::SectionRef &section, uint64_t 
   for (const Relocation &relocation : relocations)
     if (relocation.offset >= offset && relocation.offset < end)
       end = relocation.offset;
-  const bool strings = object::ELFSectionRef(section).getFlags() & ELF::SHF_STRINGS;
+  const uint64_t flags = object::ELFSectionRef(section).getFlags();
+  const bool strings = flags & ELF::SHF_STRINGS;
+  if ((flags & ELF::SHF_MERGE) && !strings) {
+    uint64_t entrySize = object.getSection(section.getRawDataRefImpl())->sh_entsize;
+    if (entrySize == 0)
+      return {};
+    end = std::min(end, offset + entrySize);
+  }
   std::vector<uint8_t> bytes;
   for (uint64_t i = offset; i < end; ++i) {
     bytes.push_back(static_cast<uint8_t>((*contents)[i]));
@@ -211,7 +220,7 @@ Error readObject(const object::ELF64LEObjectFile &object, uint32_t library,
     if ((flags & SHF_ALLOC) && !(flags & SHF_WRITE) && !(flags & SHF_EXECINSTR) &&
         !section.isBSS()) {
       std::vector<uint8_t> bytes = referencedData(
-          section, offset, relocationsBySection[*relocation.symbolSection]);
+          object, section, offset, relocationsBySection[*relocation.symbolSection]);
       if (!bytes.empty()) {
         record.data = function.data.size();
         record.dataLength = bytes.size();
