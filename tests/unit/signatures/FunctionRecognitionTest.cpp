@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace hoist {
@@ -82,6 +83,43 @@ TEST(FunctionRecognition, CallerOfALibraryFunctionIsNotNamedAfterIt) {
       recognizeFunctions(*image, *database, {Base, Base + 0x100});
   EXPECT_EQ(recognized.count(Base), 0u);
   EXPECT_EQ(recognized[Base + 0x100].name, "helper_one");
+}
+
+/// greet_a's code at Base, its `lea rdi, [rip+string]` pointed at `text` placed at Base + 0x100.
+std::vector<uint8_t> greeterWithString(const std::string &text) {
+  std::vector<uint8_t> greet = readTestFile("greet_a.text");
+  if (greet.empty() || greet.size() > 0x100)
+    return {};
+  std::vector<uint8_t> code(0x100, 0xcc);
+  std::copy(greet.begin(), greet.end(), code.begin());
+  code.insert(code.end(), text.begin(), text.end());
+  code.push_back(0);
+  const uint8_t lea[] = {0x48, 0x8d, 0x3d};
+  auto at = std::search(code.begin(), code.begin() + greet.size(), std::begin(lea), std::end(lea));
+  if (at == code.begin() + greet.size())
+    return {};
+  size_t field = at - code.begin() + 3;
+  int32_t displacement = int32_t(0x100 - (field + 4));
+  std::memcpy(&code[field], &displacement, 4);
+  return code;
+}
+
+TEST(FunctionRecognition, ReferencedStringDecidesBetweenEqualCode) {
+  TestDatabase test;
+  llvm::Expected<SignatureDatabase> database = test.load();
+  ASSERT_TRUE(bool(database)) << llvm::toString(database.takeError());
+  for (auto [text, name] : {std::pair<std::string, std::string>{"hello from a", "greet_a"},
+                            {"hello from b", "greet_b"}}) {
+    std::vector<uint8_t> code = greeterWithString(text);
+    ASSERT_FALSE(code.empty());
+    std::unique_ptr<Image> image = Image::fromRawBytes(code, Base);
+    std::map<uint64_t, Recognition> recognized = recognizeFunctions(*image, *database, {Base});
+    EXPECT_EQ(recognized[Base].name, name) << text;
+  }
+  // Other data refutes both.
+  std::vector<uint8_t> code = greeterWithString("hello from c");
+  std::unique_ptr<Image> image = Image::fromRawBytes(code, Base);
+  EXPECT_EQ(recognizeFunctions(*image, *database, {Base}).count(Base), 0u);
 }
 
 } // namespace
