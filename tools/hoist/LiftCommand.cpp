@@ -221,7 +221,7 @@ int runLift(const LiftCommandOptions &options) {
     recognized = recognizeProgram(*image, lifter.discoveredFunctions());
     if (!options.liftRecognized) {
       // Called by name from now on, and not lifted unless asked for by name or address.
-      std::vector<Import> byName = callableByName(recognized);
+      std::vector<Import> byName = callableByName(*image, recognized);
       std::set<uint64_t> outlined;
       for (const Import &function : byName)
         outlined.insert(*function.stubAddress);

@@ -47,8 +47,13 @@ std::string recognizedLabel(const Recognition &recognition) {
          std::to_string(candidates.size()) + " names)";
 }
 
-std::vector<Import> callableByName(const std::map<uint64_t, Recognition> &recognized) {
+std::vector<Import> callableByName(const Image &image,
+                                   const std::map<uint64_t, Recognition> &recognized) {
   std::vector<Import> callable;
+  // A program that imports anything, or a library (libm.so.6 matches its own libm.a), keeps
+  // its own code: it is not the statically linked program this is for.
+  if (image.format() != ImageFormat::Elf || image.isLibrary() || !image.imports().empty())
+    return callable;
   for (const auto &[entry, recognition] : recognized) {
     if (recognition.name.empty() || recognition.indirect || recognition.localOnly ||
         !findLibraryPrototype(recognition.name))

@@ -23,10 +23,12 @@ recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction
 std::string recognizedLabel(const Recognition &recognition);
 
 /// The recognized functions that lifted code calls by name (Image::callByName) rather than
-/// lifting them: named uniquely, declared by the C library's headers (the host has them), and
-/// neither an IFUNC's resolver (its callers get an implementation's address from it, not the
-/// function's work) nor a `static` function of the library.
-std::vector<Import> callableByName(const std::map<uint64_t, Recognition> &recognized);
+/// lifting them, in a statically linked ELF executable (no imports): named uniquely, declared
+/// by the C library's headers (the host has them), and neither an IFUNC's resolver (its
+/// callers get an implementation's address from it, not the function's work) nor a `static`
+/// function of the library.
+std::vector<Import> callableByName(const Image &image,
+                                   const std::map<uint64_t, Recognition> &recognized);
 
 /// Marks each lifted function (`fn_<hex>`) that a signature named with "hoist-recognized" (its
 /// library) and "hoist-recognized-name".
