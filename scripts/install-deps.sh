@@ -24,6 +24,7 @@ packages=(
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
   pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
   python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster
+  libc6-dev musl-dev musl-tools   # lib/Signatures: the static C libraries signatures are made from; musl-gcc builds the test programs
 )
 
 missing=()

@@ -90,7 +90,15 @@ public:
   /// The best name for an address (symbol or export), if any.
   std::optional<std::string> nameAt(uint64_t address) const;
   const Import *importAtSlot(uint64_t slotAddress) const;
+  /// The import whose stub is at `stubAddress`, or the library function called by name there
+  /// (callByName).
   const Import *importAtStub(uint64_t stubAddress) const;
+
+  /// Makes calls of the image's own functions at these entries calls by name, as of an
+  /// import: library functions recognized by signature (lib/Signatures), whose callers then
+  /// call the host's implementation. Each Import has `recognizedFrom` set and its entry as
+  /// `stubAddress`; they are not listed by imports(). Called once, before lifting.
+  void callByName(std::vector<Import> functions);
 
   // For the loaders in lib/Image.
   struct Builder;
@@ -116,6 +124,8 @@ private:
   std::vector<uint64_t> opaqueSlots_;                              ///< by address
   std::vector<uint64_t> possiblePointers_;                         ///< by address
   std::map<uint64_t, size_t> importBySlot_, importByStub_;
+  std::vector<Import> calledByName_;
+  std::map<uint64_t, size_t> calledByNameAt_;
   std::map<uint64_t, size_t> sectionByAddress_;          ///< mapped, non-overlapping, by start
   std::map<uint64_t, std::string> nameByAddress_;
   std::map<std::string, uint64_t, std::less<>> addressByName_;

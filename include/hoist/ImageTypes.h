@@ -49,6 +49,10 @@ struct Import {
   /// built with -fPIC calls its own exported functions through its PLT, so that another
   /// library can interpose them; without interposition the call reaches this address.
   std::optional<uint64_t> definedAt;
+  /// A library function of the image's own code that a signature recognized
+  /// (Image::callByName): the library it comes from ("glibc 2.36-9 libc.a"); empty for an
+  /// import. `stubAddress` is then its entry and `slotAddress` 0.
+  std::string recognizedFrom;
 };
 
 /// An ELF executable's copy of a shared library's object (an R_X86_64_COPY relocation):

@@ -55,6 +55,7 @@
 namespace hoist {
 
 class DiagnosticSink;
+struct DiscoveredFunction;
 
 struct LiftStats {
   uint64_t instructionsLifted = 0;
@@ -89,6 +90,9 @@ public:
   /// function start is a tail call, a call to a noreturn function ends its block. Returns the
   /// entries of the functions discovery explored (`roots` first).
   std::vector<uint64_t> discover(const std::vector<uint64_t> &roots, bool all);
+  /// What discover() found, by entry (empty before it ran): for the stages that look at the
+  /// program between discovery and lifting (recognizing library functions, docs/SIGNATURES.md).
+  const std::map<uint64_t, DiscoveredFunction> &discoveredFunctions() const;
 
   /// Lifts every function lifted code calls but that is not lifted yet, and what those call,
   /// until none is left, LiftOptions::maxFunctions is reached or the deadline has passed. A function that fails to lift

@@ -376,8 +376,18 @@ const Import *Image::importAtSlot(uint64_t slotAddress) const {
 }
 
 const Import *Image::importAtStub(uint64_t stubAddress) const {
-  auto it = importByStub_.find(stubAddress);
-  return it == importByStub_.end() ? nullptr : &imports_[it->second];
+  if (auto it = importByStub_.find(stubAddress); it != importByStub_.end())
+    return &imports_[it->second];
+  auto it = calledByNameAt_.find(stubAddress);
+  return it == calledByNameAt_.end() ? nullptr : &calledByName_[it->second];
+}
+
+void Image::callByName(std::vector<Import> functions) {
+  calledByName_ = std::move(functions);
+  calledByNameAt_.clear();
+  for (size_t i = 0; i < calledByName_.size(); ++i)
+    if (calledByName_[i].stubAddress)
+      calledByNameAt_.emplace(*calledByName_[i].stubAddress, i);
 }
 
 } // namespace hoist

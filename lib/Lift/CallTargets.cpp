@@ -80,6 +80,8 @@ llvm::Function *declareImport(llvm::Module &module, const Import &import) {
   function->addFnAttr("hoist-import", import.name);
   if (!import.library.empty())
     function->addFnAttr("hoist-library", import.library);
+  if (!import.recognizedFrom.empty())
+    function->addFnAttr("hoist-recognized", import.recognizedFrom);
   return function;
 }
 

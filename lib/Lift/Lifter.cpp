@@ -225,6 +225,11 @@ std::vector<uint64_t> Lifter::discover(const std::vector<uint64_t> &roots, bool 
   return entries;
 }
 
+const std::map<uint64_t, DiscoveredFunction> &Lifter::discoveredFunctions() const {
+  static const std::map<uint64_t, DiscoveredFunction> none;
+  return impl_->discovered ? *impl_->discovered : none;
+}
+
 uint64_t Lifter::liftCallees() {
   Impl &impl = *impl_;
   uint64_t lifted = 0;

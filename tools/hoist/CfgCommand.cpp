@@ -3,6 +3,7 @@
 #include "CfgDot.h"
 #include "Commands.h"
 #include "DiagnosticReport.h"
+#include "RecognizedFunctions.h"
 
 #include "Decode/Decoder.h"
 #include "Discover/FunctionParts.h"
@@ -91,9 +92,27 @@ SharedCode findSharedCode(const Image &image, const ProgramCfg &cfg) {
   return shared;
 }
 
+/// The library function a signature names, or the names that collide there; null if none.
+llvm::json::Value recognitionToJson(const std::map<uint64_t, Recognition> &recognized,
+                                    uint64_t entry) {
+  auto found = recognized.find(entry);
+  if (found == recognized.end())
+    return nullptr;
+  const Recognition &recognition = found->second;
+  llvm::json::Array candidates;
+  for (const std::string &candidate : recognition.candidates)
+    candidates.push_back(candidate);
+  return llvm::json::Object{
+      {"name", recognition.name.empty() ? llvm::json::Value(nullptr) : recognition.name},
+      {"library", recognition.library.empty() ? llvm::json::Value(nullptr) : recognition.library},
+      {"candidates", std::move(candidates)},
+      {"ifunc_resolver", recognition.indirect}};
+}
+
 llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
                                   const std::set<uint64_t> &starts,
-                                  const DiscoveredFunction &function, const SharedCode &shared) {
+                                  const DiscoveredFunction &function, const SharedCode &shared,
+                                  const std::map<uint64_t, Recognition> &recognized) {
   const ExploredFunction &explored = function.explored;
   llvm::json::Array parts;
   for (const CodeRange &part : partExtents(explored, cfg.parts, starts)) {
@@ -162,14 +181,21 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"calls", std::move(calls)},
       {"tail_calls", hexArray(function.tailCalls)},
       {"shared_blocks", hexArray(sharedBlocks)},
-      {"overlapping_instructions", hexArray(overlapping)}};
+      {"overlapping_instructions", hexArray(overlapping)},
+      {"recognized", recognitionToJson(recognized, explored.entry)}};
 }
 
-void printText(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out) {
+void printText(const Image &image, const ProgramCfg &cfg,
+               const std::map<uint64_t, Recognition> &recognized, llvm::raw_ostream &out) {
   size_t tables = 0, targets = 0, unresolved = 0, computed = 0;
   std::set<uint64_t> starts = cfg.functionStarts();
   for (const auto &[entry, function] : cfg.functions) {
     std::optional<std::string> name = image.nameAt(entry);
+    // A symbol's name stays; a signature's shows where there is none, with its library.
+    auto signature = recognized.find(entry);
+    if (!name && signature != recognized.end())
+      name = recognizedLabel(signature->second) +
+             (signature->second.library.empty() ? "" : " (" + signature->second.library + ")");
     out << "function " << hex(entry) << " " << (name ? *name : "-") << " ["
         << llvm::join(reasonNames(cfg.registry.reasons(entry)), ",") << "]"
         << (function.noreturn ? " noreturn" : "")
@@ -245,6 +271,9 @@ int runCfg(const CfgCommandOptions &options) {
 
   DiagnosticSink diagnostics;
   ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
+  std::map<uint64_t, Recognition> recognized;
+  if (options.recognize)
+    recognized = recognizeProgram(image, cfg.functions);
   std::error_code error;
   llvm::ToolOutputFile output(options.outputPath, error, llvm::sys::fs::OF_Text);
   if (error)
@@ -265,12 +294,12 @@ int runCfg(const CfgCommandOptions &options) {
       json.attribute("format", image.format() == ImageFormat::Pe ? "pe" : "elf");
       json.attributeArray("functions", [&] {
         for (const auto &[entry, function] : cfg.functions)
-          json.value(functionToJson(image, cfg, starts, function, shared));
+          json.value(functionToJson(image, cfg, starts, function, shared, recognized));
       });
     });
     out << "\n";
   } else {
-    printText(image, cfg, out);
+    printText(image, cfg, recognized, out);
   }
   output.keep();
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());

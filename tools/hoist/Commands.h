@@ -42,6 +42,10 @@ struct LiftCommandOptions {
   std::vector<std::string> functions;   ///< names or 0x addresses; empty: main, else entry
   bool all = false;                     ///< every function program discovery finds
   bool callees = true;                  ///< also lift what lifted functions call, transitively
+  /// Lift library functions recognized by signature too; by default an ELF's are called by
+  /// name as imports are (docs/SIGNATURES.md).
+  bool liftRecognized = false;
+  bool recognize = true;   ///< --recognize=false: no library signatures
   std::string outputPath = "-";
   std::string emit = "ll";              ///< ll | bc | obj
   std::string brighten;                 ///< empty: no; "default", "sysv" or "win64"
@@ -84,6 +88,7 @@ struct CfgCommandOptions {
   bool all = false;                     ///< every function discovery finds
   bool json = false;
   bool dot = false;                     ///< Graphviz dot (CfgDot.h) instead of text or JSON
+  bool recognize = true;                ///< library functions by signature (docs/SIGNATURES.md)
   std::string outputPath = "-";
   unsigned maxWarnings = DefaultMaxWarnings;   ///< --max-warnings (DiagnosticReport.h)
   LiftOptions budgets;                  ///< the deadline of --timeout, if any

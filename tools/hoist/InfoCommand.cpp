@@ -1,5 +1,6 @@
 // `hoist info`: everything the image loader knows about a binary, as text or as JSON.
 #include "Commands.h"
+#include "RecognizedFunctions.h"
 #include "Support/Error.h"
 
 #include <llvm/Support/FormatVariadic.h>
@@ -51,6 +52,16 @@ std::string addressOrDash(std::optional<uint64_t> address) {
   return address ? formatAddress(*address) : "-";
 }
 
+/// The library functions signatures name where the image has no name of its own (a stripped
+/// static program), over the function starts the image records (docs/SIGNATURES.md).
+std::vector<std::pair<uint64_t, Recognition>> unnamedRecognized(const Image &image) {
+  std::vector<std::pair<uint64_t, Recognition>> unnamed;
+  for (auto &[entry, recognition] : recognizeProgram(image, {}))
+    if (!image.nameAt(entry))
+      unnamed.emplace_back(entry, std::move(recognition));
+  return unnamed;
+}
+
 void printText(const Image &image, llvm::raw_ostream &out) {
   out << image.path() << ": " << image.kindDescription() << ", x86-64\n";
   out << "  entry point:  " << formatAddress(image.entryPoint()) << "\n";
@@ -90,6 +101,15 @@ void printText(const Image &image, llvm::raw_ostream &out) {
     else
       out << llvm::formatv("  {0,-18} {1} -> {2}\n", "-", exported.name, exported.forwarder);
   }
+
+  std::vector<std::pair<uint64_t, Recognition>> recognized = unnamedRecognized(image);
+  if (recognized.empty())
+    return;
+  out << "\nRecognized library functions (" << recognized.size() << ")\n";
+  out << llvm::formatv("  {0,-18} {1}\n", "address", "name (library)");
+  for (const auto &[entry, recognition] : recognized)
+    out << llvm::formatv("  {0,-18} {1}{2}\n", formatAddress(entry), recognizedLabel(recognition),
+                         recognition.library.empty() ? "" : " (" + recognition.library + ")");
 }
 
 llvm::json::Value toJson(const Image &image) {
@@ -132,7 +152,7 @@ llvm::json::Value toJson(const Image &image) {
     exports.push_back(std::move(entry));
   }
   // Addresses are strings: JSON numbers lose precision above 2^53 in most readers.
-  return llvm::json::Object{{"path", image.path()},
+  llvm::json::Object root{{"path", image.path()},
                             {"format", imageFormatName(image.format())},
                             {"kind", image.kindDescription()},
                             {"machine", "x86-64"},
@@ -144,6 +164,22 @@ llvm::json::Value toJson(const Image &image) {
                             {"symbols", std::move(symbols)},
                             {"imports", std::move(imports)},
                             {"exports", std::move(exports)}};
+  // Only where signatures name something, so that other files' documents stay as they were.
+  llvm::json::Array recognized;
+  for (const auto &[entry, recognition] : unnamedRecognized(image)) {
+    llvm::json::Array candidates;
+    for (const std::string &candidate : recognition.candidates)
+      candidates.push_back(candidate);
+    llvm::json::Object item{{"address", formatAddress(entry)}, {"candidates", std::move(candidates)}};
+    if (!recognition.name.empty()) {
+      item["name"] = recognition.name;
+      item["library"] = recognition.library;
+    }
+    recognized.push_back(std::move(item));
+  }
+  if (!recognized.empty())
+    root["recognized"] = std::move(recognized);
+  return root;
 }
 
 } // namespace

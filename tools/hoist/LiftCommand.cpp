@@ -6,6 +6,7 @@
 #include "IfuncResolution.h"
 #include "ImportRecords.h"
 #include "ParallelLift.h"
+#include "RecognizedFunctions.h"
 
 #include "Api/LiftPipeline.h"
 #include "Brighten/EmitObject.h"
@@ -16,9 +17,13 @@
 #include "hoist/Program.h"
 
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <set>
 
 namespace hoist {
 namespace {
@@ -210,6 +215,23 @@ int runLift(const LiftCommandOptions &options) {
     auto scope = profile.time("discover");
     addresses = lifter.discover(*selected, options.all);
   }
+  std::map<uint64_t, Recognition> recognized;
+  if (options.recognize) {
+    auto scope = profile.time("recognize");
+    recognized = recognizeProgram(*image, lifter.discoveredFunctions());
+    if (!options.liftRecognized) {
+      // Called by name from now on, and not lifted unless asked for by name or address.
+      std::vector<Import> byName = callableByName(*image, recognized);
+      std::set<uint64_t> outlined;
+      for (const Import &function : byName)
+        outlined.insert(*function.stubAddress);
+      llvm::erase_if(addresses, [&](uint64_t entry) {
+        return outlined.count(entry) &&
+               std::find(selected->begin(), selected->end(), entry) == selected->end();
+      });
+      image->callByName(std::move(byName));
+    }
+  }
   if (options.jobs) {
     llvm::json::Array deobfuscation;
     llvm::Expected<LiftStats> stats = [&] {
@@ -245,6 +267,7 @@ int runLift(const LiftCommandOptions &options) {
   if (!lifted)
     return reportFailure(lifted.takeError());
   std::unique_ptr<llvm::Module> module = std::move(*lifted);
+  markRecognized(*module, recognized);
 
   {
     auto scope = profile.time("emit");

@@ -44,6 +44,14 @@ cl::list<std::string> Functions("function",
 cl::opt<bool> LiftAll("all",
                       cl::desc("Lift every function program discovery finds, into one module"),
                       cl::sub(LiftCmd));
+cl::opt<bool> Recognize("recognize",
+                        cl::desc("Recognize statically linked library functions by signature "
+                                 "(default true; docs/SIGNATURES.md)"),
+                        cl::init(true), cl::sub(LiftCmd), cl::sub(CfgCmd));
+cl::opt<bool> LiftRecognized("lift-recognized",
+                             cl::desc("Lift library functions recognized by signature too, "
+                                      "instead of calling them by name (docs/SIGNATURES.md)"),
+                             cl::sub(LiftCmd));
 cl::opt<bool> LiftCallees("callees",
                           cl::desc("Also lift the functions lifted code calls, transitively "
                                    "(default true; --callees=false declares them and calls "
@@ -252,6 +260,8 @@ int main(int argc, char **argv) {
     options.functions.assign(Functions.begin(), Functions.end());
     options.all = LiftAll;
     options.callees = LiftCallees;
+    options.liftRecognized = LiftRecognized;
+    options.recognize = Recognize;
     options.outputPath = Output;
     options.emit = Emit;
     options.optLevel = OptLevel;
@@ -313,6 +323,7 @@ int main(int argc, char **argv) {
     options.input = input;
     options.functions.assign(CfgFunctions.begin(), CfgFunctions.end());
     options.all = CfgAll;
+    options.recognize = Recognize;
     if (CfgJson && CfgDot)
       return usageError("--json and --dot are two output formats: choose one");
     options.json = CfgJson;

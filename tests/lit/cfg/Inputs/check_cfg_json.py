@@ -36,7 +36,7 @@ def main():
     for f in data["functions"]:
         keys = {"entry", "name", "noreturn", "ifunc_resolver", "blocks", "parts", "jump_tables",
                 "computed_jumps", "unresolved_jumps", "calls", "tail_calls", "shared_blocks",
-                "overlapping_instructions"}
+                "overlapping_instructions", "recognized"}
         if set(f) != keys:
             fail(f"function keys {sorted(f)}")
         check_hex(f["entry"], "entry")
@@ -46,6 +46,12 @@ def main():
             fail("noreturn is not a boolean")
         if not isinstance(f["ifunc_resolver"], bool):
             fail("ifunc_resolver is not a boolean")
+        recognized = f["recognized"]
+        if recognized is not None and (
+                set(recognized) != {"name", "library", "candidates", "ifunc_resolver"} or
+                not recognized["candidates"] or
+                (recognized["name"] is not None and recognized["name"] not in recognized["candidates"])):
+            fail(f"recognized {recognized!r}")
         starts = set()
         for b in f["blocks"]:
             if set(b) != {"start", "end", "successors"}:

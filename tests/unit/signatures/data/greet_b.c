@@ -1,0 +1,2 @@
+int puts(const char *);
+int greet_b(void) { return puts("hello from b") + 1; }
