@@ -219,6 +219,7 @@ private:
   unsigned pcKind_;
   /// Instructions whose reads of writable data, or decisions on assumed data, were reported.
   std::set<uint64_t> dataReadsReported_, assumedDecisionsReported_;
+  bool proofRefutedReported_ = false;
 
   std::deque<Instance> instances_;
   std::unordered_multimap<uint64_t, Instance *> byKey_;
@@ -805,9 +806,17 @@ void ConcolicLifter::reportWritableDataReads(const Instr &instr) {
       diagnostics_.report(read.assumed ? Severity::Warning : Severity::Note,
                           read.assumed ? "deobfuscate-assumed-data" : "deobfuscate-symbolic-data",
                           instr.address, instr.describe() + ": " + describeDataRead(image_, read));
-  // A store by code the proof's sweep missed: lift again without what it proved.
-  if (memory_.proofContradicted() && mayRestart_)
+  // A store by code the proof's sweep missed: lift again without what it proved. Past the
+  // restarts' budget the reads answered before stay, and the warning says so.
+  if (!memory_.proofContradicted() || restart_)
+    return;
+  if (mayRestart_)
     restart_ = true;
+  else if (!proofRefutedReported_ && (proofRefutedReported_ = true))
+    diagnostics_.warning("deobfuscate-assumed-data", instr.address,
+                         instr.describe() + ": stores to writable data the whole-program proof "
+                         "found unwritten; reads of it earlier in this lift took the file's "
+                         "bytes (no restart left)");
 }
 
 void ConcolicLifter::reportAssumedDecision() {

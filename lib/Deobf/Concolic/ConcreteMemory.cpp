@@ -49,7 +49,8 @@ std::string describeAddress(const Image &image, uint64_t address) {
 
 std::string describeDataRead(const Image &image, const WritableDataRead &read) {
   std::string range = formatAddress(read.address) + "-" + formatAddress(read.address + read.size);
-  std::string bytes = std::to_string(read.size) + " bytes at " + describeAddress(image, read.address);
+  std::string bytes = std::to_string(read.size) + (read.size == 1 ? " byte at " : " bytes at ") +
+                      describeAddress(image, read.address);
   if (read.assumed)
     return "reads " + bytes + " as the file holds them, as --concrete-memory assumes; the " +
            "program may write them: " + read.why;
