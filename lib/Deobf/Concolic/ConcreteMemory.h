@@ -26,6 +26,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hoist {
@@ -106,7 +107,7 @@ public:
   MemoryByte absoluteByte(const MemoryState &state, uint64_t address) const;
   /// The reads of writable data since the last call that the path did not store (assumed or
   /// left symbolic), for the diagnostics of the instruction that made them.
-  std::vector<WritableDataRead> takeWritableDataReads() { return std::move(writableReads_); }
+  std::vector<WritableDataRead> takeWritableDataReads() { return std::exchange(writableReads_, {}); }
   /// Stores at constant addresses in writable data whose object the proof had found
   /// unwritten (code its sweep missed): true once any was seen; the lift must start again.
   bool proofContradicted() const { return proofContradicted_; }
