@@ -4,6 +4,7 @@
 #include "Brighten/CallShim.h"
 #include "Brighten/ExitingErrorCalls.h"
 #include "Brighten/FoldNanPropagation.h"
+#include "Brighten/InvariantStackGuard.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/ImageReferences.h"
 #include "Brighten/ImportPrototypes.h"
@@ -70,6 +71,7 @@ void simplify(llvm::Module &module, const Image &image, const FixpointExtras &ex
     passes.addPass(SplitStackPass());
     passes.addPass(ImageDataPass(image));
     passes.addPass(FoldNanPropagationPass());
+    passes.addPass(InvariantStackGuardPass());
     passes.addPass(ExitingErrorCallsPass());
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
     // is out of the stack (-O1 has no CVP), also where InstCombine made the index an `and`

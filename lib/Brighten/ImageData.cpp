@@ -3,6 +3,7 @@
 #include "Brighten/CodePointers.h"
 #include "Brighten/ImportSlots.h"
 #include "Brighten/IntToPtrRewrite.h"
+#include "Image/WritableData.h"
 
 #include "Passes/Passes.h"
 #include "hoist/Image.h"
@@ -182,8 +183,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   llvm::LLVMContext &context = module.getContext();
   std::vector<uint8_t> bytes(section.size, 0);
   image.read(section.address, bytes.data(), bytes.size());
-  // `.data.rel.ro` is read-only once the loader has relocated it (RELRO).
-  bool constant = !section.writable || llvm::StringRef(section.name).starts_with(".data.rel.ro");
+  bool constant = !writableAtRunTime(section);
   auto linkage = constant ? llvm::GlobalValue::PrivateLinkage : llvm::GlobalValue::ExternalLinkage;
   std::vector<LoaderSlot> slots = loaderSlotsIn(image, section);
   std::erase_if(slots, [&](const LoaderSlot &slot) {

@@ -55,6 +55,36 @@ bool readsOnlyTheStackGuard(const llvm::Argument &fsBase) {
   });
 }
 
+bool loadsTheThreadsStackGuard(const llvm::LoadInst &load) {
+  if (!load.getType()->isIntegerTy(64))
+    return false;
+  const llvm::Value *pointer = load.getPointerOperand();
+  const llvm::Value *base = nullptr;
+  uint64_t offset = 0;
+  // inttoptr(thread pointer + 0x28), or a getelementptr of 0x28 bytes from inttoptr(it).
+  if (const auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer)) {
+    const auto *add = llvm::dyn_cast<llvm::BinaryOperator>(cast->getOperand(0));
+    const auto *constant = add && add->getOpcode() == llvm::Instruction::Add
+                               ? llvm::dyn_cast<llvm::ConstantInt>(add->getOperand(1))
+                               : nullptr;
+    if (!constant)
+      return false;
+    base = add->getOperand(0);
+    offset = constant->getZExtValue();
+  } else if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(pointer)) {
+    llvm::APInt bytes(64, 0);
+    const auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(gep->getPointerOperand());
+    if (!cast || !gep->accumulateConstantOffset(load.getDataLayout(), bytes))
+      return false;
+    base = cast->getOperand(0);
+    offset = bytes.getZExtValue();
+  }
+  const auto *thread = llvm::dyn_cast_or_null<llvm::LoadInst>(base);
+  return thread && offset == StackGuardOffset &&
+         thread->getPointerAddressSpace() == FsAddressSpace &&
+         llvm::isa<llvm::ConstantPointerNull>(thread->getPointerOperand());
+}
+
 llvm::Value *loadThreadPointer(llvm::IRBuilder<> &builder) {
   llvm::Value *self =
       llvm::ConstantPointerNull::get(llvm::PointerType::get(builder.getContext(), FsAddressSpace));

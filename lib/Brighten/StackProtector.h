@@ -18,6 +18,10 @@ class Image;
 /// not share, and declines.
 bool readsOnlyTheStackGuard(const llvm::Argument &fsBase);
 
+/// Whether `load` reads the guard at %fs:0x28 through the thread pointer loadThreadPointer()
+/// gives a brightened function.
+bool loadsTheThreadsStackGuard(const llvm::LoadInst &load);
+
 /// The thread pointer (%fs:0 through LLVM's X86 FS address space), which stands for the FS
 /// base in a brightened function.
 llvm::Value *loadThreadPointer(llvm::IRBuilder<> &builder);

@@ -1,6 +1,7 @@
 #include "Discover/IndirectJumpAnalysis.h"
 
 #include "Discover/PathSearch.h"
+#include "Image/WritableData.h"
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -171,7 +172,7 @@ std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot) {
     return std::nullopt;
   // A writable slot may change before it is read (a function pointer variable); a read-only
   // one, or one in .data.rel.ro, which the loader makes read-only once relocated, may not.
-  if (section->writable && !llvm::StringRef(section->name).starts_with(".data.rel.ro"))
+  if (writableAtRunTime(*section))
     return std::nullopt;
   uint64_t pointer = 0;
   if (!image.readRelocated(slot, &pointer, sizeof pointer))

@@ -13,6 +13,13 @@
 #define NEXT_INPUT_TYPE long
 #include "next-input.h"
 
+/* The hardened half of run-samples.sh (the VM programs built with the stack protector, CET
+   and PIE) checks the VM programs alone. */
+#ifdef VM_SAMPLES_ONLY
+#undef DEOBFUSCATION_SAMPLES
+#define DEOBFUSCATION_SAMPLES VM_SAMPLES
+#endif
+
 #define X(name) long obf_##name(long, long); long b_obf_##name(long, long);
 DEOBFUSCATION_SAMPLES
 #undef X

@@ -86,6 +86,26 @@ else
   echo "x86_64-w64-mingw32-gcc not found: the PE samples are skipped"
 fi
 
+# The hardened half: the VM programs built as Debian builds them (stack protector, CET, PIE),
+# deobfuscated and brightened, each checked by both gates as hardened_<name>.
+hard=$work/hardened
+mkdir -p "$hard"
+vmNames=$(grep '^#define' "$work/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/')
+gcc -O2 -fstack-protector-strong -fcf-protection -fpie -c "$work/vm.c" -o "$hard/vm.o" &&
+  gcc -pie "$hard/vm.o" "$work/main.o" -o "$hard/vm.bin" || { echo "hardened build failed"; exit 1; }
+functionArgs=()
+for name in $vmNames; do functionArgs+=(--function "obf_$name"); done
+"$hoist" lift "$hard/vm.bin" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
+  -o "$hard/deobfuscated.o" 2>"$hard/lift.err" ||
+  { echo "hoist lift (hardened) failed"; cat "$hard/lift.err"; exit 1; }
+for name in $vmNames; do echo "obf_$name b_obf_$name"; done >"$hard/rename"
+objcopy --redefine-syms="$hard/rename" "$hard/deobfuscated.o" &&
+  gcc -O1 -no-pie -DVM_SAMPLES_ONLY -I"$here" -I"$work" "$here/driver.c" "$hard/vm.o" \
+    "$hard/deobfuscated.o" -o "$hard/driver" ||
+  { echo "hardened link failed (a function not brightened?)"; cat "$hard/lift.err"; exit 1; }
+"$hard/driver" "$runs" >"$hard/driver.out" || status=1
+sed 's/^/hardened_/' "$hard/driver.out"
+
 # IR size: instructions of the function's definition in the -O2 brightened module.
 count() { awk -v f="@$2(" 'index($0, "define") && index($0, f) {on=1; next} on && /^}/ {on=0}
   on && /^  [^ ]/ {n++} END {print n+0}' "$1"; }
@@ -109,4 +129,5 @@ sizeGate() {
 }
 for name in $names; do sizeGate "$name" "$work/samples.bin" "$name" "$work"; done
 for name in $peNames; do sizeGate "pe_$name" "$work/pe/vm.exe" "$name" "$work/pe"; done
+for name in $vmNames; do sizeGate "hardened_$name" "$hard/vm.bin" "$name" "$hard"; done
 exit $status

@@ -25,11 +25,12 @@ void printOne(const Diagnostic &d, llvm::raw_ostream &out) {
   out << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
 }
 
-/// The warnings by code, the most frequent first (then by code, so the order is stable).
-std::vector<CodeSummary> summariseWarnings(const DiagnosticSink &diagnostics) {
+/// The diagnostics of `severity` by code, the most frequent first (then by code, so the order
+/// is stable).
+std::vector<CodeSummary> summariseByCode(const DiagnosticSink &diagnostics, Severity severity) {
   std::map<std::string, CodeSummary> byCode;
   for (const Diagnostic &d : diagnostics.all()) {
-    if (d.severity != Severity::Warning)
+    if (d.severity != severity)
       continue;
     CodeSummary &summary = byCode[d.code];
     summary.code = d.code;
@@ -58,19 +59,13 @@ std::string withThousands(uint64_t count) {
   return out;
 }
 
-void printDiagnostics(const DiagnosticSink &diagnostics, unsigned maxWarnings,
-                      llvm::raw_ostream &out) {
-  size_t warnings = diagnostics.count(Severity::Warning);
-  bool summarise = warnings > maxWarnings;
-  for (const Diagnostic &d : diagnostics.all())
-    if (!summarise || d.severity != Severity::Warning)
-      printOne(d, out);
-  if (!summarise)
-    return;
-  out << "hoist: " << withThousands(warnings)
-      << " warnings, by code (--max-warnings N prints up to N in full; --diagnostics FILE.json "
+/// "hoist: 25 warnings, by code ..." and a line per code.
+static void printSummary(const DiagnosticSink &diagnostics, Severity severity, llvm::StringRef plural,
+                  llvm::raw_ostream &out) {
+  out << "hoist: " << withThousands(diagnostics.count(severity)) << " " << plural
+      << ", by code (--max-warnings N prints up to N in full; --diagnostics FILE.json "
          "lists every one):\n";
-  for (const CodeSummary &summary : summariseWarnings(diagnostics)) {
+  for (const CodeSummary &summary : summariseByCode(diagnostics, severity)) {
     out << "hoist:   " << summary.code << ": " << withThousands(summary.count);
     if (!summary.firstAddresses.empty()) {
       std::vector<std::string> addresses;
@@ -81,6 +76,22 @@ void printDiagnostics(const DiagnosticSink &diagnostics, unsigned maxWarnings,
     }
     out << "\n";
   }
+}
+
+void printDiagnostics(const DiagnosticSink &diagnostics, unsigned maxWarnings,
+                      llvm::raw_ostream &out) {
+  // Warnings and notes past the limit are summarised by code (a concolic lift notes every
+  // read of writable data it leaves symbolic: hundreds in a large function).
+  bool summariseWarnings = diagnostics.count(Severity::Warning) > maxWarnings;
+  bool summariseNotes = diagnostics.count(Severity::Note) > maxWarnings;
+  for (const Diagnostic &d : diagnostics.all())
+    if (!(summariseWarnings && d.severity == Severity::Warning) &&
+        !(summariseNotes && d.severity == Severity::Note))
+      printOne(d, out);
+  if (summariseWarnings)
+    printSummary(diagnostics, Severity::Warning, "warnings", out);
+  if (summariseNotes)
+    printSummary(diagnostics, Severity::Note, "notes", out);
 }
 
 } // namespace hoist

@@ -22,7 +22,8 @@ recognizeProgram(const Image &image, const std::map<uint64_t, DiscoveredFunction
   // have something to be checked against.
   JumpTargetRegistry registry;
   DiagnosticSink ignored;   // a malformed table is discovery's to report
-  registerFunctionStarts(image, registry, ignored);
+  std::set<uint64_t> continuingFrames;   // parts of functions are discovery's to tell
+  registerFunctionStarts(image, registry, continuingFrames, ignored);
   std::set<uint64_t> starts = registry.functionStarts();
   for (const auto &[entry, function] : functions) {
     starts.insert(entry);

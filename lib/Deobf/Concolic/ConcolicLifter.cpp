@@ -88,7 +88,8 @@ public:
                  DiagnosticSink &diagnostics, llvm::Function &function,
                  std::vector<Generalization> &generalizations, bool mayRestart,
                  const std::set<uint64_t> &leaders, const JumpTableMap &staticTables,
-                 const RegisterLiveness &liveness, BranchProver &prover);
+                 const RegisterLiveness &liveness, BranchProver &prover,
+                 UnwrittenData &unwritten);
 
   /// Lifts from `entry`; false when a new loop generalization asks for a restart (the body
   /// is then incomplete and must be discarded).
@@ -121,6 +122,11 @@ private:
   void dropDeadFrameStores();
   void defineContext(Instance &instance);
   void liftInstruction(const Instr &instr);
+  /// Reports the instruction's reads of writable data the path did not store: left symbolic,
+  /// or read as the file's bytes by --concrete-memory's assumption.
+  void reportWritableDataReads(const Instr &instr);
+  /// A branch or jump decided where the path read assumed data: says which (once per address).
+  void reportAssumedDecision();
   Context capture();
   std::array<AbstractValue, Context::NumGprs> captureGprs();
   Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
@@ -211,6 +217,9 @@ private:
   BranchProver &prover_;
   bool restart_ = false;
   unsigned pcKind_;
+  /// Instructions whose reads of writable data, or decisions on assumed data, were reported.
+  std::set<uint64_t> dataReadsReported_, assumedDecisionsReported_;
+  bool proofRefutedReported_ = false;
 
   std::deque<Instance> instances_;
   std::unordered_multimap<uint64_t, Instance *> byKey_;
@@ -247,12 +256,13 @@ ConcolicLifter::ConcolicLifter(const Image &image, InstructionCache &cache,
                                std::vector<Generalization> &generalizations, bool mayRestart,
                                const std::set<uint64_t> &leaders,
                                const JumpTableMap &staticTables,
-                               const RegisterLiveness &liveness, BranchProver &prover)
+                               const RegisterLiveness &liveness, BranchProver &prover,
+                               UnwrittenData &unwritten)
     : image_(image), staticTables_(staticTables), cache_(cache), options_(options), diagnostics_(diagnostics),
       function_(function), module_(*function.getParent()), context_(function.getContext()),
       state_(function.getArg(0)), memoryBase_(function.getArg(1)),
       registers_(createEntry(function), function.getArg(0)),
-      memory_(image, options, function.getParent()->getDataLayout()),
+      memory_(image, options, function.getParent()->getDataLayout(), unwritten),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, diagnostics),
       simplifier_(function.getParent()->getDataLayout()), convention_(defaultCallingConvention(image.format())), generalizations_(generalizations),
       mayRestart_(mayRestart), liveness_(liveness), prover_(prover), pcKind_(function.getContext().getMDKindID("hoist.pc")),
@@ -769,6 +779,7 @@ void ConcolicLifter::liftInstruction(const Instr &instr) {
   llvm::BasicBlock *bb = tailBB_;
   llvm::Instruction *last = bb->empty() ? nullptr : &bb->back();
   ctx_.startInstruction(tail_, &instr);
+  memory_.setInstructionAddress(instr.address);
   Semantic semantic = findSemantic(instr);
   LiftStatus status = semantic ? semantic(ctx_, instr) : LiftStatus::Unsupported;
   if (status == LiftStatus::Unsupported) {
@@ -778,6 +789,7 @@ void ConcolicLifter::liftInstruction(const Instr &instr) {
     unsupportedAtRunTime();
   }
   ++stats_.instructionsLifted;
+  reportWritableDataReads(instr);
   // Simplified before the next instruction reads them; only the block the instruction began
   // in, the common case (a split block's tail is new and small).
   simplifier_.run(bb, last, [this](llvm::Value *from, llvm::Value *to) {
@@ -786,6 +798,35 @@ void ConcolicLifter::liftInstruction(const Instr &instr) {
   tagWithAddress(bb, last, instr.address);
   if (tailBB_ != bb)
     tagWithAddress(tailBB_, nullptr, instr.address);
+}
+
+void ConcolicLifter::reportWritableDataReads(const Instr &instr) {
+  for (const WritableDataRead &read : memory_.takeWritableDataReads())
+    if (dataReadsReported_.insert(instr.address).second)
+      diagnostics_.report(read.assumed ? Severity::Warning : Severity::Note,
+                          read.assumed ? "deobfuscate-assumed-data" : "deobfuscate-symbolic-data",
+                          instr.address, instr.describe() + ": " + describeDataRead(image_, read));
+  // A store by code the proof's sweep missed: lift again without what it proved. Past the
+  // restarts' budget the reads answered before stay, and the warning says so.
+  if (!memory_.proofContradicted() || restart_)
+    return;
+  if (mayRestart_)
+    restart_ = true;
+  else if (!proofRefutedReported_ && (proofRefutedReported_ = true))
+    diagnostics_.warning("deobfuscate-assumed-data", instr.address,
+                         instr.describe() + ": stores to writable data the whole-program proof "
+                         "found unwritten; reads of it earlier in this lift took the file's "
+                         "bytes (no restart left)");
+}
+
+void ConcolicLifter::reportAssumedDecision() {
+  const std::set<uint64_t> &assumed = memory_.state().assumedReads;
+  if (assumed.empty() || !assumedDecisionsReported_.insert(ctx_.instr().address).second)
+    return;
+  diagnostics_.warning("deobfuscate-assumed-branch", ctx_.instr().address,
+                       ctx_.instr().describe() + ": decided on a path that read writable data "
+                       "as the file holds it only by the --concrete-memory assumption: " +
+                           describeAssumptions(image_, assumed));
 }
 
 void ConcolicLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
@@ -836,8 +877,10 @@ std::optional<bool> ConcolicLifter::decide(llvm::Value *condition) {
   ConditionDecision decision = prover_.decide(condition);
   if (!decision.budget.empty())
     budgetExhausted(ctx_.instr().address, decision.budget, "the branch keeps both sides");
-  if (decision.value)
+  if (decision.value) {
     ++(decision.proved ? stats_.branchesProved : stats_.branchesFolded);
+    reportAssumedDecision();
+  }
   return decision.value;
 }
 
@@ -890,6 +933,7 @@ void ConcolicLifter::branch(llvm::Value *condition, uint64_t taken, uint64_t not
     return;
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(condition)) {
     ++stats_.branchesFolded;
+    reportAssumedDecision();
     return jumpTo(constant->isOne() ? taken : notTaken);
   }
   if (taken == notTaken)
@@ -909,6 +953,7 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
     return;
   if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(target)) {
     ++stats_.indirectFollowed;
+    reportAssumedDecision();
     return jumpTo(constant->getZExtValue());
   }
   CallTarget resolved = resolveCallTarget(image_, ctx_.instr(), target);
@@ -1206,6 +1251,7 @@ void ConcolicLifter::branchIf(llvm::Value *condition, uint64_t target) {
     return;
   if (constant) {
     ++stats_.branchesFolded;
+    reportAssumedDecision();
     jumpTo(target);
     return becomeDead();
   }
@@ -1326,6 +1372,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
   // generalizes its header at the first arrival instead of after two peeled iterations.
   std::vector<Generalization> generalizations;
   BranchProver prover(options);
+  UnwrittenData unwritten(image);
   constexpr unsigned MaxRestarts = 32;
   for (unsigned attempt = 0;; ++attempt) {
     function->deleteBody();
@@ -1335,7 +1382,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
     {
       ConcolicLifter lifter(image, cache, options, attemptDiagnostics, *function,
                             generalizations, attempt < MaxRestarts, leaders,
-                            discovered.explored.jumpTables, liveness, prover);
+                            discovered.explored.jumpTables, liveness, prover, unwritten);
       complete = lifter.run(entry);
       stats = lifter.stats();
     }

@@ -1,5 +1,8 @@
 #include "Deobf/Concolic/ConcreteMemory.h"
 
+#include "Image/WritableData.h"
+#include "Support/Error.h"
+
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/ADT/Hashing.h>
 #include <llvm/IR/Constants.h>
@@ -34,11 +37,37 @@ bool inAny(const std::vector<AddressRange> &ranges, uint64_t begin, uint64_t end
   return false;
 }
 
+/// "0x404028 (.bss)".
+std::string describeAddress(const Image &image, uint64_t address) {
+  std::string text = formatAddress(address);
+  if (const Section *section = image.sectionAt(address))
+    text += " (" + section->name + ")";
+  return text;
+}
+
 } // namespace
 
+std::string describeDataRead(const Image &image, const WritableDataRead &read) {
+  std::string range = formatAddress(read.address) + "-" + formatAddress(read.address + read.size);
+  std::string bytes = std::to_string(read.size) + (read.size == 1 ? " byte at " : " bytes at ") +
+                      describeAddress(image, read.address);
+  if (read.assumed)
+    return "reads " + bytes + " as the file holds them, as --concrete-memory assumes; the " +
+           "program may write them: " + read.why;
+  return "reads " + bytes + " as symbolic: the program may write them before the call (" +
+         read.why + "); --concrete-memory " + range + " assumes the file's bytes";
+}
+
+std::string describeAssumptions(const Image &image, const std::set<uint64_t> &addresses) {
+  std::string text;
+  for (uint64_t address : addresses)
+    text += (text.empty() ? "" : ", ") + describeAddress(image, address);
+  return text;
+}
+
 ConcreteMemory::ConcreteMemory(const Image &image, const DeobfuscateOptions &options,
-                               const llvm::DataLayout &layout)
-    : image_(image), options_(options), layout_(layout) {
+                               const llvm::DataLayout &layout, UnwrittenData &unwritten)
+    : image_(image), options_(options), layout_(layout), unwritten_(unwritten) {
   // An import slot is filled by the loader: what the file holds there is not what runs.
   for (const Import &import : image.imports())
     importSlots_.push_back({import.slotAddress, import.slotAddress + 8});
@@ -55,11 +84,45 @@ bool ConcreteMemory::concreteAbsolute(uint64_t address, unsigned size) const {
   return section && section->mapped && end <= section->address + section->size;
 }
 
+ConcreteMemory::Initial ConcreteMemory::initialByte(uint64_t address, std::string *why) const {
+  const Section *section = image_.sectionAt(address);
+  if (!section || !writableAtRunTime(*section))
+    return Initial::File;
+  std::optional<std::string> written = unwritten_.mayBeWritten(address, 1);
+  if (!written)
+    return Initial::File;
+  if (why)
+    *why = *written;
+  for (const AddressRange &range : options_.concrete)
+    if (range.contains(address))
+      return Initial::Assumed;
+  return Initial::Symbolic;
+}
+
+void ConcreteMemory::noteWritableRead(uint64_t address, uint64_t size) {
+  for (uint64_t i = 0; i < size; ++i) {
+    if (state_.absolute.count(address + i))
+      continue;
+    std::string why;
+    Initial initial = initialByte(address + i, &why);
+    if (initial == Initial::File)
+      continue;
+    bool assumed = initial == Initial::Assumed;
+    if (assumed)
+      state_.assumedReads.insert(address);
+    writableReads_.push_back({address, size, assumed, why});
+    return;
+  }
+}
+
 MemoryByte ConcreteMemory::absoluteByte(const MemoryState &state, uint64_t address) const {
   if (auto found = state.absolute.find(address); found != state.absolute.end())
     return found->second;
   const Section *section = image_.sectionAt(address);
   if (section && state.clobberedSections.count(section->address))
+    return MemoryByte{};
+  // Writable data the program may have set before the call is not the file's.
+  if (initialByte(address) == Initial::Symbolic)
     return MemoryByte{};
   uint8_t byte = 0;
   // As the process sees it: a PIE's pointer tables (a threaded VM's handlers) are relocated.
@@ -104,6 +167,7 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
       bytes.push_back(found->second);
     }
   } else if (where.isConstant() && concreteAbsolute(where.value, size)) {
+    noteWritableRead(where.value, size);
     for (uint64_t i = 0; i < size; ++i) {
       if (log_)
         log_->readAbsolute(where.value + i);
@@ -206,6 +270,9 @@ void ConcreteMemory::stored(llvm::Value *address, llvm::Value *value) {
     return;
   }
   if (where.isConstant()) {
+    // Code the proof's sweep did not decode writes here: what it proved may not hold.
+    if (unwritten_.storeSeen(where.value, instructionAddress_))
+      proofContradicted_ = true;
     if (!concreteAbsolute(where.value, static_cast<unsigned>(size)))
       return;
     std::vector<MemoryByte> bytes = bytesOf(value, static_cast<unsigned>(size));

@@ -2,11 +2,14 @@
 // them (constants out of the image, the stack's spills, return addresses a push or call left)
 // while every store is still emitted, so that a load it cannot answer reads the same memory.
 //
-// Policy: the stack (relative to the entry RSP) and the image are concrete, so are the
-// --concrete-memory ranges; --symbolic-memory ranges and import slots are not. A store through
-// a symbolic address is assumed not to write concrete memory, except that one computed from
-// the stack pointer forgets the stack, and one from a constant inside a writable section
-// forgets that section.
+// Policy: the stack (relative to the entry RSP) and the image's read-only memory are concrete;
+// so is writable image memory the path stored itself, or that no store of the program reaches
+// (UnwrittenData.h); --symbolic-memory ranges and import slots are not. Any other writable
+// image byte is symbolic at entry: the program may have set it before the call, unless a
+// --concrete-memory range assumes the file's bytes (reads under that assumption are logged, and
+// the branches they decide say so). A store through a symbolic address is assumed not to
+// write concrete memory, except that one computed from the stack pointer forgets the stack,
+// and one from a constant inside a writable section forgets that section.
 #pragma once
 
 #include "Arch/LiftContext.h"
@@ -14,12 +17,16 @@
 #include "Deobf/Concolic/DeobfuscateOptions.h"
 #include "Deobf/Concolic/JoinMerging.h"
 #include "Deobf/Concolic/MemoryState.h"
+#include "Deobf/Concolic/UnwrittenData.h"
 #include "hoist/Image.h"
 
 #include <llvm/IR/DataLayout.h>
 
 #include <array>
 #include <optional>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace hoist {
@@ -30,10 +37,26 @@ struct WrittenObject {
   std::optional<uint64_t> bytes;
 };
 
+/// A load of writable image memory that the path did not store: read as the file's bytes
+/// only because --concrete-memory assumes them (`assumed`), or left symbolic since the program
+/// may write them (`why`: UnwrittenData's reason).
+struct WritableDataRead {
+  uint64_t address = 0;
+  uint64_t size = 0;
+  bool assumed = false;
+  std::string why;
+};
+
+/// "4 bytes of .bss at 0x404028 read as symbolic: written at ...; --concrete-memory
+/// 0x404028-0x40402c assumes the file's bytes", or for an assumed read, what was assumed.
+std::string describeDataRead(const Image &image, const WritableDataRead &read);
+/// "0x404028 (.bss), ...": the addresses a path read under --concrete-memory's assumption.
+std::string describeAssumptions(const Image &image, const std::set<uint64_t> &addresses);
+
 class ConcreteMemory final : public MemoryObserver {
 public:
   ConcreteMemory(const Image &image, const DeobfuscateOptions &options,
-                 const llvm::DataLayout &layout);
+                 const llvm::DataLayout &layout, UnwrittenData &unwritten);
 
   void setEntryStack(llvm::Value *entryStack) { entryStack_ = entryStack; }
   llvm::Value *entryStack() const { return entryStack_; }
@@ -41,6 +64,8 @@ public:
   /// stored, they stay known across block instances (they dominate every block).
   void setEntryRegisters(const std::array<llvm::Value *, 16> &values) { entryRegisters_ = values; }
   MemoryState &state() { return state_; }
+  /// The instruction being lifted (named by the diagnostics of what it stores).
+  void setInstructionAddress(uint64_t address) { instructionAddress_ = address; }
   /// Where the known bytes loads consult and stores write are logged (the block instance
   /// being lifted; JoinMerging.h), or null.
   void setAccessLog(MemoryAccesses *log) { log_ = log; }
@@ -77,13 +102,26 @@ public:
   void clobber(llvm::Value *address, unsigned size);
   void clobber(const AbstractValue &where, unsigned size);
 
-  /// The byte at a concrete absolute address as the path knows it (image bytes included).
+  /// The byte at a concrete absolute address as the path knows it (image bytes included;
+  /// writable ones only where proved unwritten or assumed by --concrete-memory).
   MemoryByte absoluteByte(const MemoryState &state, uint64_t address) const;
+  /// The reads of writable data since the last call that the path did not store (assumed or
+  /// left symbolic), for the diagnostics of the instruction that made them.
+  std::vector<WritableDataRead> takeWritableDataReads() { return std::exchange(writableReads_, {}); }
+  /// Stores at constant addresses in writable data whose object the proof had found
+  /// unwritten (code its sweep missed): true once any was seen; the lift must start again.
+  bool proofContradicted() const { return proofContradicted_; }
   /// Drops absolute bytes equal to what the image holds, so that equal memory compares equal.
   void normalize(MemoryState &state) const;
 
 private:
   bool concreteAbsolute(uint64_t address, unsigned size) const;
+  enum class Initial { File, Assumed, Symbolic };
+  /// What the byte at `address` holds when the function starts, as far as the lift may say:
+  /// the file's byte, the file's byte by the user's assumption, or unknown (`why`).
+  Initial initialByte(uint64_t address, std::string *why = nullptr) const;
+  /// Logs the read of [address, address + size) of writable data the path did not store.
+  void noteWritableRead(uint64_t address, uint64_t size);
   void clobberSection(const Section &section);
   /// Forgets the stack object at `from`, which a callee may write: up to the end of its frame.
   void forgetObjectAt(int64_t from);
@@ -99,6 +137,10 @@ private:
   MemoryState state_;
   MemoryAccesses *log_ = nullptr;
   std::vector<AddressRange> importSlots_;
+  UnwrittenData &unwritten_;
+  std::vector<WritableDataRead> writableReads_;
+  bool proofContradicted_ = false;
+  uint64_t instructionAddress_ = 0;
 };
 
 } // namespace hoist

@@ -39,6 +39,10 @@ struct MemoryState {
   /// Stack slots holding the return addresses of inlined calls: a callee given a pointer into
   /// the stack is assumed not to overwrite them.
   std::set<int64_t> returnSlots;
+  /// Addresses of writable data the path read as the file's bytes only because
+  /// --concrete-memory assumes them: the branches it decides after them say so. Not part of
+  /// the context's identity.
+  std::set<uint64_t> assumedReads;
 
   /// What is left at a block boundary: symbolic values do not dominate the next block, so
   /// their bytes become unknown (the stores were emitted; the next block loads them).

@@ -255,7 +255,10 @@ public:
 
   /// (q - p) * f - p, f true where the signature is q.
   llvm::Value *twoValued(uint64_t table, uint64_t p, uint64_t q) {
-    llvm::Value *f = deobf::buildBitwise(builder_, table, leaves_);
+    // Without leaves the bitwise function is its value at the one point: all ones or zero.
+    llvm::Value *f = !leaves_.empty() ? deobf::buildBitwise(builder_, table, leaves_)
+                     : table & 1      ? llvm::Constant::getAllOnesValue(type_)
+                                      : llvm::Constant::getNullValue(type_);
     return finish(addScaled(nullptr, q - p, f), -p);
   }
 

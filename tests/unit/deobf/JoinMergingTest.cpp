@@ -118,7 +118,8 @@ TEST(JoinMerging, OnlyMemoryBytesMayDiffer) {
   std::unique_ptr<Image> image = Image::fromRawBytes(code, 0x1000);
   DeobfuscateOptions options;
   llvm::DataLayout layout("e-m:e-i64:64-n8:16:32:64-S128");
-  ConcreteMemory memory(*image, options, layout);
+  UnwrittenData unwritten(*image);
+  ConcreteMemory memory(*image, options, layout, unwritten);
   Context existing, arrival;
   existing.memory.stack[-8] = constantByte(1);
   arrival.memory.stack[-8] = constantByte(2);
