@@ -76,3 +76,20 @@ int __openat64_2(int directory, const char *path, int flags) __attribute__((__no
    declares it. */
 #include <langinfo.h>
 char *__nl_langinfo_l(nl_item item, locale_t locale) __attribute__((__nothrow__, __leaf__));
+
+/* The stat family under the versioned names glibc 2.32 and older compiled stat() and its
+   siblings into: glibc still exports them as compatibility symbols, and programs built then
+   (Debian 12's make) import them. The version argument selects the struct layout. */
+struct stat;
+struct stat64;
+int __xstat(int version, const char *path, struct stat *buffer) __attribute__((__nothrow__));
+int __lxstat(int version, const char *path, struct stat *buffer) __attribute__((__nothrow__));
+int __fxstat(int version, int descriptor, struct stat *buffer) __attribute__((__nothrow__));
+int __fxstatat(int version, int directory, const char *path, struct stat *buffer, int flags)
+    __attribute__((__nothrow__));
+int __xstat64(int version, const char *path, struct stat64 *buffer) __attribute__((__nothrow__));
+int __lxstat64(int version, const char *path, struct stat64 *buffer)
+    __attribute__((__nothrow__));
+int __fxstat64(int version, int descriptor, struct stat64 *buffer) __attribute__((__nothrow__));
+int __fxstatat64(int version, int directory, const char *path, struct stat64 *buffer,
+                 int flags) __attribute__((__nothrow__));

@@ -23,6 +23,9 @@ TEST(ImportShapes, IntegerFunctionsPassExactlyTheRegistersTheyRead) {
   expectShape("strlen", ImportShape::Integer, 1);
   expectShape("memcpy", ImportShape::Integer, 3);
   expectShape("mbrtowc", ImportShape::Integer, 4);
+  // Compatibility symbols no installed header declares (AbiSymbols.h).
+  expectShape("__xstat", ImportShape::Integer, 3);
+  expectShape("__fxstatat64", ImportShape::Integer, 5);
   expectShape("mmap", ImportShape::Integer, 6);
   expectShape("memcpy@GLIBC_2.14", ImportShape::Integer, 3);
   // ldiv returns a struct of two longs in rax and rdx.
