@@ -18,14 +18,20 @@ case "$sanitizers" in
      exit 2 ;;
 esac
 
+# Each step's wall time, so that a slow CI run shows where its minutes went.
+step() { echo "test.sh: $1 done at ${SECONDS} s"; }
 "$root/scripts/install-deps.sh"
+step "installing dependencies"
 "$root/scripts/configure.sh" "$build"
 cmake --build "$build"
+step "the build"
 cd "$build"
 ctest --output-on-failure -j "$(nproc)"
 # The differential harness's own summary line, for the record.
 "$root/scripts/semantics-totals.sh" .
+step "the tests"
 
 if [ "$sanitizers" != 0 ]; then
   "$root/scripts/sanitize.sh" "$sanitizers"
+  step "the sanitizer build and tests"
 fi
