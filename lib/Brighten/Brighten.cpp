@@ -1,6 +1,7 @@
 #include "Brighten/Brighten.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/BrightenOrder.h"
 #include "Brighten/CallShim.h"
 #include "Brighten/ExitingErrorCalls.h"
 #include "Brighten/FoldNanPropagation.h"
@@ -24,8 +25,6 @@
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
 
-#include <llvm/ADT/SCCIterator.h>
-#include <llvm/Analysis/CallGraph.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/FormatVariadic.h>
@@ -229,6 +228,8 @@ private:
   std::map<uint64_t, std::string> untypedVariadicCalls_;
   /// The SCC in progress: calls between its members are allowed.
   std::set<const llvm::Function *> scc_;
+  /// The module's lifted functions by their entry address.
+  std::map<uint64_t, llvm::Function *> liftedAt_;
   std::vector<Candidate> done_;
 };
 
@@ -240,7 +241,16 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
   if (checksTheStackGuardInRax(lifted, image_))
     flat->addFnAttr(GuardCheckInRaxAttribute);
   replaceImportSlotLoads(*flat, image_, resolving);
-  rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_);
+  // The entry of a function brightened already (or a member of the SCC in progress) is that
+  // function: brighteningOrder took the functions whose addresses this one holds first.
+  auto functionAt = [&](uint64_t address) -> llvm::Function * {
+    auto lifted = liftedAt_.find(address);
+    if (lifted == liftedAt_.end())
+      return nullptr;
+    auto known = callees.find(lifted->second);
+    return known == callees.end() ? nullptr : known->second.function;
+  };
+  rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_, functionAt);
   return flat;
 }
 
@@ -556,19 +566,15 @@ llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
 }
 
 llvm::Expected<BrightenReport> ModuleBrightener::run() {
-  {
-    llvm::CallGraph graph(module_);
-    for (auto scc = llvm::scc_begin(&graph); !scc.isAtEnd(); ++scc) {
-      std::vector<Candidate> members;
-      for (llvm::CallGraphNode *node : *scc)
-        if (llvm::Function *function = node->getFunction())
-          if (std::optional<uint64_t> address = liftedAddress(*function))
-            members.push_back({function, *address});
-      if (members.empty())
-        continue;
-      if (llvm::Error error = brightenScc(std::move(members)))
-        return error;
-    }
+  for (llvm::Function &function : module_)
+    if (std::optional<uint64_t> address = liftedAddress(function))
+      liftedAt_[*address] = &function;
+  for (const std::vector<llvm::Function *> &scc : brighteningOrder(module_, liftedAt_)) {
+    std::vector<Candidate> members;
+    for (llvm::Function *function : scc)
+      members.push_back({function, *liftedAddress(*function)});
+    if (llvm::Error error = brightenScc(std::move(members)))
+      return error;
   }
   scc_.clear();
   for (const char *name : {ProbeSinkName, ModeledCallName, CodePointerName})
@@ -629,6 +635,15 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
         llvm::formatv("{0} holds the code address {1:x}, which is no brightened function's: it traps "
                       "where it is called or handed to a library",
                       unmapped.user->getName(), unmapped.address));
+  std::map<uint64_t, llvm::Function *> brightenedAt(addresses.begin(), addresses.end());
+  for (uint64_t address : pointSlotsAtFunctions(module_, image_, brightenedAt))
+    if (auto lifted = liftedAt_.find(address); lifted != liftedAt_.end())
+      diagnostics_.warning(
+          "brighten-code-pointer", address,
+          llvm::formatv("the carried data holds the address of {0}, which is not brightened: "
+                        "brightened code calling it traps, and a library calling it back "
+                        "jumps to the original's address",
+                        lifted->second->getName()));
   simplify(module_, image_, extras_);
   nameImportAddresses(module_, convention_);
   replaceUnresolvedJumpMarkers(module_);

@@ -19,6 +19,41 @@ bool isCodePointerMapping(const llvm::User &user) {
   return callee && callee->getName() == CodePointerName;
 }
 
+namespace {
+
+/// The function whose address `value` is, or is computed from in a constant expression.
+const llvm::Function *functionAddressIn(const llvm::Value *value) {
+  const auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(value);
+  if (!expression)
+    return nullptr;
+  if (expression->getOpcode() == llvm::Instruction::PtrToInt)
+    return llvm::dyn_cast<llvm::Function>(expression->getOperand(0));
+  for (const llvm::Value *operand : expression->operands())
+    if (const llvm::Function *function = functionAddressIn(operand))
+      return function;
+  return nullptr;
+}
+
+} // namespace
+
+const llvm::Function *computesWithFunctionAddress(const llvm::Function &probe) {
+  for (const llvm::BasicBlock &block : probe)
+    for (const llvm::Instruction &instruction : block) {
+      bool arithmetic = llvm::isa<llvm::BinaryOperator>(instruction);
+      for (const llvm::Value *operand : instruction.operands()) {
+        const auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(operand);
+        if (!expression)
+          continue;
+        // ptrtoint alone is the address handed on; in arithmetic it is computed with.
+        bool bare = expression->getOpcode() == llvm::Instruction::PtrToInt;
+        if (arithmetic || !bare)
+          if (const llvm::Function *function = functionAddressIn(expression))
+            return function;
+      }
+    }
+  return nullptr;
+}
+
 llvm::FunctionCallee codePointerMap(llvm::Module &module) {
   llvm::LLVMContext &context = module.getContext();
   llvm::FunctionCallee map = module.getOrInsertFunction(
@@ -41,7 +76,18 @@ defineCodePointerMap(llvm::Module &module, const Image &image,
   std::map<uint64_t, llvm::Function *> byAddress(functions.begin(), functions.end());
   for (llvm::User *user : llvm::make_early_inc_range(map->users())) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(user);
-    auto *address = call ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
+    if (!call)
+      continue;
+    // A brightened function's own address (ImageReferences made the constant one).
+    auto *cast = llvm::dyn_cast<llvm::ConstantExpr>(call->getArgOperand(0));
+    if (auto *function = cast && cast->getOpcode() == llvm::Instruction::PtrToInt
+                             ? llvm::dyn_cast<llvm::Function>(cast->getOperand(0))
+                             : nullptr) {
+      call->replaceAllUsesWith(function);
+      call->eraseFromParent();
+      continue;
+    }
+    auto *address = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
     if (!address)
       continue;
     if (auto known = byAddress.find(address->getZExtValue()); known != byAddress.end()) {

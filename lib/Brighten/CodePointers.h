@@ -28,6 +28,10 @@ inline constexpr const char *CodePointerName = "__hoist_code_pointer";
 /// Whether `user` is a call of the code-pointer map.
 bool isCodePointerMapping(const llvm::User &user);
 
+/// A function whose address (`ptrtoint`, ImageReferences.h) `probe` computes with rather than
+/// hands on or compares: its distance to another address is the original's no more.
+const llvm::Function *computesWithFunctionAddress(const llvm::Function &probe);
+
 /// The map's declaration in `module`: it reads no memory, so that it does not keep stores alive.
 llvm::FunctionCallee codePointerMap(llvm::Module &module);
 

@@ -20,6 +20,7 @@
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <map>
 #include <set>
 
 namespace hoist {
@@ -152,12 +153,16 @@ std::vector<LoaderSlot> loaderSlotsIn(const Image &image, const Section &section
 
 /// What a pointer slot holds in the recompiled program: a pointer into the global carrying its
 /// target (or into the library's object an executable copies), or another module's symbol by
-/// name; null for a target brightened code does not carry (code: a jump table's or a VM's
-/// handler table, compared as the original addresses they are; the GOT), whose slot keeps the
-/// original address as an integer, as it did before it was known to be a pointer.
+/// name. A code address stays the original's, as a pointer field, until brightening ends
+/// (pointSlotsAtFunctions): lifted code compares jump targets with those integers (a jump
+/// table's or a VM's handler table).
 llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const LoaderSlot &slot) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i8 = llvm::Type::getInt8Ty(context);
+  if (slot.target && image.isExecutable(*slot.target))
+    return llvm::ConstantExpr::getIntToPtr(
+        llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), *slot.target),
+        llvm::PointerType::getUnqual(context));
   if (slot.symbol) {
     llvm::Constant *object = module.getNamedValue(slot.symbol->name);
     if (!object)
@@ -189,7 +194,8 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   std::erase_if(slots, [&](const LoaderSlot &slot) {
     return slot.slot + 8 > section.address + section.size;
   });
-  // A slot whose target is not carried keeps the original address, as an integer.
+  // A slot whose target is not carried keeps the original address: as an integer, or for
+  // code as a pointer field that pointSlotsAtFunctions may point at the brightened function.
   std::vector<uint64_t> originalAddresses;
   std::vector<uint64_t> originalTargets;
   std::erase_if(slots, [&](const LoaderSlot &slot) {
@@ -203,7 +209,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
       originalAddresses.push_back(slot.slot);
       originalTargets.push_back(*slot.target);
     }
-    return !carried;
+    return !carried && !image.isExecutable(*slot.target);
   });
   // The slots come sorted (loaderSlotsIn), and so do these.
   auto mark = [&](llvm::GlobalVariable &global) {
@@ -510,6 +516,41 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
                                   pointerInto(*global, symbol.address - section.address),
                                   &module);
   }
+}
+
+std::vector<uint64_t>
+pointSlotsAtFunctions(llvm::Module &module, const Image &image,
+                      const std::map<uint64_t, llvm::Function *> &functions) {
+  std::vector<uint64_t> unmapped;
+  for (const Section &section : image.sections()) {
+    llvm::GlobalVariable *global = module.getNamedGlobal("image" + section.name);
+    auto *fields = global ? llvm::dyn_cast<llvm::ConstantStruct>(global->getInitializer())
+                          : nullptr;
+    if (!fields)
+      continue;
+    std::vector<llvm::Constant *> values;
+    bool changed = false;
+    for (unsigned i = 0; i < fields->getNumOperands(); ++i) {
+      llvm::Constant *value = fields->getOperand(i);
+      auto *cast = llvm::dyn_cast<llvm::ConstantExpr>(value);
+      auto *address = cast && cast->getOpcode() == llvm::Instruction::IntToPtr
+                          ? llvm::dyn_cast<llvm::ConstantInt>(cast->getOperand(0))
+                          : nullptr;
+      if (address) {
+        if (auto function = functions.find(address->getZExtValue());
+            function != functions.end()) {
+          value = function->second;
+          changed = true;
+        } else {
+          unmapped.push_back(address->getZExtValue());
+        }
+      }
+      values.push_back(value);
+    }
+    if (changed)
+      global->setInitializer(llvm::ConstantStruct::get(fields->getType(), values));
+  }
+  return unmapped;
 }
 
 void addListedAddress(llvm::Function &function, const char *attribute, uint64_t address) {

@@ -18,10 +18,14 @@
 #pragma once
 
 #include <llvm/IR/Constant.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/PassManager.h>
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hoist {
 
@@ -87,6 +91,15 @@ void listOriginalAddresses(llvm::Function &function, const Image &image,
 /// (A value folded at a known place is an address only where the code uses it as one, and
 /// ImageDataPass makes those pointers.)
 std::optional<std::string> whyReadsUncarriedSlot(const llvm::Function &probe);
+
+/// Points the code-address slots of the carried data in `module` (pointer fields holding an
+/// original code address) at the brightened function of `functions` (by original address) the
+/// slot holds the entry of, so that a library given the data calls the brightened function,
+/// and brightened code compares the same pointers it stored. Returns the code addresses of
+/// slots that stay the original's (a function not brightened, a label).
+std::vector<uint64_t>
+pointSlotsAtFunctions(llvm::Module &module, const Image &image,
+                      const std::map<uint64_t, llvm::Function *> &functions);
 
 /// Names the image's data objects (`counter`, `table`) inside the section globals of `module`:
 /// an external alias per symbol, so that a program linked with the brightened functions can

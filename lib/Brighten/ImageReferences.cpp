@@ -36,9 +36,9 @@ void addressesNamedBy(const Instr &instr, bool positionIndependent, std::vector<
   }
 }
 
-/// Whether `use` (an integer constant) is where an address goes when code hands it on or
-/// computes with it as an address (ImageReferences.h).
-bool isAddressPosition(const llvm::Use &use) {
+/// Whether `use` (an integer constant) hands the value on as it is: a function's address
+/// there can be the brightened function's, where arithmetic on it could not.
+bool isHandedOn(const llvm::Use &use) {
   const auto *user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
   if (!user)
     return false;
@@ -52,6 +52,21 @@ bool isAddressPosition(const llvm::Use &use) {
   case llvm::Instruction::Ret:
   case llvm::Instruction::PHI:
   case llvm::Instruction::ICmp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether `use` (an integer constant) is where an address goes when code hands it on or
+/// computes with it as an address (ImageReferences.h).
+bool isAddressPosition(const llvm::Use &use) {
+  if (isHandedOn(use))
+    return true;
+  const auto *user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+  if (!user)
+    return false;
+  switch (user->getOpcode()) {
   case llvm::Instruction::Add:
   case llvm::Instruction::Sub:
   case llvm::Instruction::IntToPtr:
@@ -117,7 +132,8 @@ std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image 
 }
 
 bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &sections,
-                           const Image &image) {
+                           const Image &image,
+                           llvm::function_ref<llvm::Function *(uint64_t)> functionAt) {
   if (sections.empty())
     return false;
   llvm::Module &module = *flat.getParent();
@@ -131,6 +147,18 @@ bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &secti
       std::optional<uint64_t> address = addressIn(constant, sections, image);
       if (!address)
         continue;
+      // Compared (`cmp` subtracts), the function's address must be the pointer that was
+      // stored; the probe declines a function that computes with it (readSignatureProbe).
+      bool compared = llvm::isa<llvm::BinaryOperator>(operand.getUser()) &&
+                      llvm::cast<llvm::BinaryOperator>(operand.getUser())->getOpcode() ==
+                          llvm::Instruction::Sub;
+      if (llvm::Function *function = bits == 64 && (isHandedOn(operand) || compared)
+                                         ? functionAt(*address)
+                                         : nullptr) {
+        operand.set(llvm::ConstantExpr::getPtrToInt(function, constant->getType()));
+        changed = true;
+        continue;
+      }
       llvm::Constant *pointer = imageDataPointer(module, image, *address);
       // A code address means the original function, and an address in memory the recompiled
       // program does not carry means what only the original process has; but either may die

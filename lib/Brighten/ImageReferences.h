@@ -12,6 +12,7 @@
 // added to or subtracted from, cast to a pointer. Multiplied, shifted or masked, it is a number.
 #pragma once
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Function.h>
 
 #include <cstdint>
@@ -26,10 +27,14 @@ std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image 
 
 /// Replaces in `flat` (the flat copy of a lifted function, not yet optimized) the integer
 /// constants that are addresses inside `sections` by `ptrtoint` of the pointer into their
-/// section's global (truncated for a 32-bit constant, the low half of an address). An address
-/// in a section brightened code cannot carry (code, the GOT) gives `flat` the attribute
-/// ImageDataAttribute instead. Returns whether anything changed.
+/// section's global (truncated for a 32-bit constant, the low half of an address). A 64-bit
+/// constant that is the entry of a function `functionAt` knows becomes `ptrtoint` of that
+/// function where code hands the address on as it is (stores, passes, returns, merges or
+/// compares it). Any other address in a section brightened code cannot carry (code, the GOT)
+/// is listed on `flat` (CodeAddressAttribute, UncarriedAddressAttribute), for the probe to
+/// decline the function if it survives. Returns whether anything changed.
 bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &sections,
-                           const Image &image);
+                           const Image &image,
+                           llvm::function_ref<llvm::Function *(uint64_t)> functionAt);
 
 } // namespace hoist

@@ -1,6 +1,7 @@
 #include "Brighten/Signature.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/CodePointers.h"
 #include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/LaneFlow.h"
@@ -672,6 +673,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     return llvm::formatv("hands on the code address {0:x}, which means the original "
                          "function, which the recompiled program does not have",
                          *code)
+        .str();
+  if (const llvm::Function *function = computesWithFunctionAddress(probe))
+    return llvm::formatv("computes with the address of {0}, which the recompiled program has "
+                         "elsewhere",
+                         function->getName())
         .str();
   if (std::optional<std::string> reason = whyReadsUncarriedSlot(probe))
     return *reason;

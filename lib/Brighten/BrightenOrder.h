@@ -1,0 +1,23 @@
+// The order in which brightening takes a module's lifted functions. A function is brightened
+// after the functions it calls (their signatures type its calls) and after the functions whose
+// entry address it holds (a handler it installs, a hook it stores): such an address becomes a
+// pointer to the brightened function, which must then be known, or the address stays the
+// original's and declines the holder.
+#pragma once
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace hoist {
+
+/// The lifted functions (by entry address) in groups: the strongly connected components of
+/// calls and code references, each after the components it reaches. A code reference is a
+/// 64-bit constant equal to another lifted function's entry.
+std::vector<std::vector<llvm::Function *>>
+brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *> &lifted);
+
+} // namespace hoist
