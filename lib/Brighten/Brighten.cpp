@@ -250,7 +250,7 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
     auto known = callees.find(lifted->second);
     return known == callees.end() ? nullptr : known->second.function;
   };
-  rewriteImageAddresses(*flat, referencedSections(lifted, image_), image_, functionAt);
+  rewriteImageAddresses(*flat, imageReferenceSites(lifted, image_), image_, functionAt);
   return flat;
 }
 

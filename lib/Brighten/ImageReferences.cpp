@@ -94,7 +94,7 @@ std::optional<uint64_t> addressIn(const llvm::ConstantInt *constant,
 
 } // namespace
 
-std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image &image) {
+ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image) {
   // The entry too: a function may start with instructions that leave no IR of their own.
   std::set<uint64_t> pcs;
   if (uint64_t entry = 0; lifted.getName().starts_with("fn_") &&
@@ -108,7 +108,7 @@ std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image 
   // is used (`lea rax, [rip+buffer]` before `ret`), so the instructions between two tagged
   // ones are decoded too: the function's code runs straight from one to the next.
   Decoder decoder;
-  std::set<uint64_t> sections;
+  ImageReferenceSites sites;
   std::vector<uint64_t> addresses;
   for (auto pc = pcs.begin(); pc != pcs.end(); ++pc) {
     uint64_t end = std::next(pc) == pcs.end() ? *pc + 1 : *std::next(pc);
@@ -123,17 +123,21 @@ std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image 
       addresses.clear();
       addressesNamedBy(instr, image.isPositionIndependent(), addresses);
       for (uint64_t address : addresses)
-        if (const Section *section = image.sectionAt(address))
-          sections.insert(section->address);
+        if (const Section *section = image.sectionAt(address)) {
+          sites.sections.insert(section->address);
+          if (section->executable)
+            sites.codeAddresses.insert(address);
+        }
       at = instr.next();
     }
   }
-  return sections;
+  return sites;
 }
 
-bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &sections,
+bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &sites,
                            const Image &image,
                            llvm::function_ref<llvm::Function *(uint64_t)> functionAt) {
+  const std::set<uint64_t> &sections = sites.sections;
   if (sections.empty())
     return false;
   llvm::Module &module = *flat.getParent();
@@ -152,9 +156,12 @@ bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &secti
       bool compared = llvm::isa<llvm::BinaryOperator>(operand.getUser()) &&
                       llvm::cast<llvm::BinaryOperator>(operand.getUser())->getOpcode() ==
                           llvm::Instruction::Sub;
-      if (llvm::Function *function = bits == 64 && (isHandedOn(operand) || compared)
-                                         ? functionAt(*address)
-                                         : nullptr) {
+      // Only an address an instruction names exactly: an integer that merely equals some
+      // function's entry stays an integer.
+      if (llvm::Function *function =
+              bits == 64 && (isHandedOn(operand) || compared) && sites.codeAddresses.count(*address)
+                  ? functionAt(*address)
+                  : nullptr) {
         operand.set(llvm::ConstantExpr::getPtrToInt(function, constant->getType()));
         changed = true;
         continue;

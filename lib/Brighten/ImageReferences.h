@@ -22,18 +22,24 @@ namespace hoist {
 
 class Image;
 
-/// The start addresses of the sections `lifted`'s machine instructions address.
-std::set<uint64_t> referencedSections(const llvm::Function &lifted, const Image &image);
+/// What `lifted`'s machine instructions address: the start addresses of the sections, and the
+/// code addresses themselves (a `lea` of a function).
+struct ImageReferenceSites {
+  std::set<uint64_t> sections;
+  std::set<uint64_t> codeAddresses;
+};
+ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image);
 
 /// Replaces in `flat` (the flat copy of a lifted function, not yet optimized) the integer
-/// constants that are addresses inside `sections` by `ptrtoint` of the pointer into their
+/// constants that are addresses inside `sites.sections` by `ptrtoint` of the pointer into their
 /// section's global (truncated for a 32-bit constant, the low half of an address). A 64-bit
-/// constant that is the entry of a function `functionAt` knows becomes `ptrtoint` of that
+/// constant that an instruction names (`sites.codeAddresses`) and that is the entry of a
+/// function `functionAt` knows becomes `ptrtoint` of that
 /// function where code hands the address on as it is (stores, passes, returns, merges or
 /// compares it). Any other address in a section brightened code cannot carry (code, the GOT)
 /// is listed on `flat` (CodeAddressAttribute, UncarriedAddressAttribute), for the probe to
 /// decline the function if it survives. Returns whether anything changed.
-bool rewriteImageAddresses(llvm::Function &flat, const std::set<uint64_t> &sections,
+bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &sites,
                            const Image &image,
                            llvm::function_ref<llvm::Function *(uint64_t)> functionAt);
 
