@@ -251,27 +251,22 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
         position < type->getNumParams()
             ? type->getParamType(position)
             : valueType(builder.getContext(), argument.bits, argument.isFloat, argument.vector);
-    if (argument.isCode) {
-      // The library calls it: the recompiled program's function, not the original address.
-      llvm::Value *quad =
-          argument.onStack
-              ? stackArgument(builder, frame, entryRsp, argument.element, convention)
-              : builder.CreateLoad(i64, stateFieldPointer(builder, frame.state, argument.field));
-      arguments.push_back(builder.CreateCall(codePointerMap(*call.getModule()), {quad}));
-    } else if (argument.onStack) {
-      arguments.push_back(fromQuad(
-          builder, stackArgument(builder, frame, entryRsp, argument.element, convention),
-          parameterType));
-    } else if (argument.isFloat) {
+    if (argument.isFloat && !argument.onStack) {
       llvm::Type *bits = builder.getIntNTy(parameterType->getPrimitiveSizeInBits());
       llvm::Value *lane = builder.CreateLoad(
           bits, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, argument.element));
       arguments.push_back(builder.CreateBitCast(lane, parameterType));
-    } else {
-      llvm::Value *quad =
-          builder.CreateLoad(i64, stateFieldPointer(builder, frame.state, argument.field));
-      arguments.push_back(fromQuad(builder, quad, parameterType));
+      continue;
     }
+    llvm::Value *quad =
+        argument.onStack
+            ? stackArgument(builder, frame, entryRsp, argument.element, convention)
+            : builder.CreateLoad(i64, stateFieldPointer(builder, frame.state, argument.field));
+    // A library calls a code argument: the recompiled program's function, not the original
+    // address.
+    arguments.push_back(argument.isCode
+                            ? builder.CreateCall(codePointerMap(*call.getModule()), {quad})
+                            : fromQuad(builder, quad, parameterType));
   }
   llvm::CallInst *result = builder.CreateCall(callee.function, arguments);
   result->setCallingConv(callee.function->getCallingConv());
@@ -317,6 +312,8 @@ namespace {
 /// the stack slots.
 constexpr unsigned PointerCallRegisterOperands = 6 + 8;
 
+/// By its shape, which no other call in brightened code has: a metadata mark would be lost
+/// where SimplifyCFG merges two such calls.
 bool isPointerCall(const llvm::User *user) {
   const auto *call = llvm::dyn_cast_or_null<llvm::CallBase>(user);
   return call && call->isIndirectCall() && call->getFunctionType()->isVarArg() &&
