@@ -25,6 +25,7 @@
 #include "hoist/Image.h"
 #include "hoist/Optimize.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Support/FormatVariadic.h>
@@ -178,6 +179,10 @@ public:
 
 private:
   void decline(const Candidate &candidate, const std::string &reason);
+  /// Warns of carried data a brightened function reads whose slots hold the entries of
+  /// functions that are not brightened.
+  void warnOfUnmappedSlots(const UnmappedSlots &slots,
+                           const std::set<const llvm::Function *> &brightened);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
   /// whyNotCallable of the callee, and for a variadic import's call, whether its format told
   /// what it passes (resolveVariadicCalls).
@@ -252,6 +257,40 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
   };
   rewriteImageAddresses(*flat, imageReferenceSites(lifted, image_), image_, functionAt);
   return flat;
+}
+
+void ModuleBrightener::warnOfUnmappedSlots(const UnmappedSlots &slots,
+                                           const std::set<const llvm::Function *> &brightened) {
+  // Data no brightened function reads (a probe's, or a declined function's) is dropped.
+  // Through constant expressions, not through other globals' initializers (a section's
+  // slots point into sections, itself included).
+  llvm::SmallVector<const llvm::User *, 8> pending(slots.global->users());
+  std::set<const llvm::User *> seen;
+  bool read = false;
+  while (!pending.empty() && !read) {
+    const llvm::User *next = pending.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    if (const auto *instruction = llvm::dyn_cast<llvm::Instruction>(next))
+      read = brightened.count(instruction->getFunction()) > 0;
+    else if (llvm::isa<llvm::ConstantExpr>(next))
+      pending.append(next->user_begin(), next->user_end());
+  }
+  std::vector<std::string> names;
+  for (uint64_t target : slots.targets)
+    if (auto lifted = liftedAt_.find(target); lifted != liftedAt_.end())
+      names.push_back(image_.nameAt(target).value_or(lifted->second->getName().str()));
+  if (!read || names.empty())
+    return;
+  std::string shown = llvm::join(llvm::ArrayRef(names).take_front(4), ", ");
+  if (names.size() > 4)
+    shown += ", ...";
+  diagnostics_.warning(
+      "brighten-code-pointer", slots.targets.front(),
+      llvm::formatv("{0} holds the addresses of {1} functions that are not brightened ({2}): "
+                    "brightened code calling one traps, and a library calling one back jumps "
+                    "to the original's address",
+                    slots.global->getName(), names.size(), shown));
 }
 
 void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
@@ -636,14 +675,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
                       "where it is called or handed to a library",
                       unmapped.user->getName(), unmapped.address));
   std::map<uint64_t, llvm::Function *> brightenedAt(addresses.begin(), addresses.end());
-  for (uint64_t address : pointSlotsAtFunctions(module_, image_, brightenedAt))
-    if (auto lifted = liftedAt_.find(address); lifted != liftedAt_.end())
-      diagnostics_.warning(
-          "brighten-code-pointer", address,
-          llvm::formatv("the carried data holds the address of {0}, which is not brightened: "
-                        "brightened code calling it traps, and a library calling it back "
-                        "jumps to the original's address",
-                        lifted->second->getName()));
+  for (const UnmappedSlots &slots : pointSlotsAtFunctions(module_, image_, brightenedAt))
+    warnOfUnmappedSlots(slots, brightened);
   simplify(module_, image_, extras_);
   nameImportAddresses(module_, convention_);
   replaceUnresolvedJumpMarkers(module_);

@@ -518,10 +518,10 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
   }
 }
 
-std::vector<uint64_t>
+std::vector<UnmappedSlots>
 pointSlotsAtFunctions(llvm::Module &module, const Image &image,
                       const std::map<uint64_t, llvm::Function *> &functions) {
-  std::vector<uint64_t> unmapped;
+  std::vector<UnmappedSlots> unmapped;
   for (const Section &section : image.sections()) {
     llvm::GlobalVariable *global = module.getNamedGlobal("image" + section.name);
     auto *fields = global ? llvm::dyn_cast<llvm::ConstantStruct>(global->getInitializer())
@@ -529,6 +529,7 @@ pointSlotsAtFunctions(llvm::Module &module, const Image &image,
     if (!fields)
       continue;
     std::vector<llvm::Constant *> values;
+    UnmappedSlots left{global, {}};
     bool changed = false;
     for (unsigned i = 0; i < fields->getNumOperands(); ++i) {
       llvm::Constant *value = fields->getOperand(i);
@@ -542,13 +543,15 @@ pointSlotsAtFunctions(llvm::Module &module, const Image &image,
           value = function->second;
           changed = true;
         } else {
-          unmapped.push_back(address->getZExtValue());
+          left.targets.push_back(address->getZExtValue());
         }
       }
       values.push_back(value);
     }
     if (changed)
       global->setInitializer(llvm::ConstantStruct::get(fields->getType(), values));
+    if (!left.targets.empty())
+      unmapped.push_back(std::move(left));
   }
   return unmapped;
 }

@@ -19,6 +19,7 @@
 
 #include <llvm/IR/Constant.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/PassManager.h>
 
 #include <cstdint>
@@ -95,9 +96,13 @@ std::optional<std::string> whyReadsUncarriedSlot(const llvm::Function &probe);
 /// Points the code-address slots of the carried data in `module` (pointer fields holding an
 /// original code address) at the brightened function of `functions` (by original address) the
 /// slot holds the entry of, so that a library given the data calls the brightened function,
-/// and brightened code compares the same pointers it stored. Returns the code addresses of
-/// slots that stay the original's (a function not brightened, a label).
-std::vector<uint64_t>
+/// and brightened code compares the same pointers it stored. Returns, per global, the code
+/// addresses of slots that stay the original's (a function not brightened, a label).
+struct UnmappedSlots {
+  const llvm::GlobalVariable *global;
+  std::vector<uint64_t> targets;
+};
+std::vector<UnmappedSlots>
 pointSlotsAtFunctions(llvm::Module &module, const Image &image,
                       const std::map<uint64_t, llvm::Function *> &functions);
 
