@@ -37,15 +37,16 @@ llvm::Value *writeMask(LiftContext &ctx, unsigned count);
 /// loads only the enabled elements (the others read as zero), so that a masked-off element on
 /// an unmapped page does not fault (SDM vol. 1, 15.6.4 "memory fault suppression"); a
 /// broadcast element is loaded when any element is enabled.
-/// `alignedBytes` non-zero: memory must be aligned to it (#GP otherwise), whatever the mask.
+/// `alignedBytes` non-zero: memory must be aligned to it (#GP otherwise) when the mask enables
+/// any element.
 llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
                         unsigned alignedBytes = 0);
 
 /// Writes `result` (a vector filling the vector length) to the destination, operand 0, under
 /// the write mask: a register keeps (merging) or zeroes ({z}) its disabled elements and has
 /// the bits above the vector length zeroed; memory is written only where elements are
-/// enabled. `alignedBytes` non-zero: memory must be aligned to it (#GP otherwise), whatever
-/// the mask.
+/// enabled. `alignedBytes` non-zero: memory must be aligned to it (#GP otherwise) when the
+/// mask enables any element.
 void writeResult(LiftContext &ctx, llvm::Value *result, unsigned alignedBytes = 0);
 
 /// For an instruction whose destination is an opmask register (compares, tests): `bits`
