@@ -39,6 +39,7 @@ static SemanticTable buildAvx512Table() {
   registerAvx512Mask(table);
   registerAvx512Move(table);
   registerAvx512Integer(table);
+  registerAvx512Shift(table);
   return table;
 }
 

@@ -106,5 +106,6 @@ void registerXsave(SemanticTable &table);
 void registerAvx512Mask(SemanticTable &table);
 void registerAvx512Move(SemanticTable &table);
 void registerAvx512Integer(SemanticTable &table);
+void registerAvx512Shift(SemanticTable &table);
 
 } // namespace hoist

@@ -1,6 +1,7 @@
 // AVX-512 state for the forms that use it: the upper halves of zmm0-15, zmm16-31 and the
-// opmask registers, with masks all ones, all zeros or random, and every fourth state made of
-// a few byte values so that compares find equal, greater and smaller elements.
+// opmask registers, with masks all ones, all zeros or random; every fourth state made of a
+// few byte values so that compares find equal, greater and smaller elements, and every eighth
+// of small quadwords, so that shift counts fall inside the element width.
 #include "HostModel.h"
 #include "StateGenerator.h"
 
@@ -46,8 +47,12 @@ void StateGenerator::generateAvx512State(unsigned index, CpuState &state,
   FpState &fp = state.fp;
   fp.avx512 = true;
   bool fewBytes = instr_.isAvx512() && index % 4 == 3;
-  auto lane = [&] { return fewBytes ? fewBytesLane(random_) : vectorLane(); };
-  if (fewBytes)
+  // Small quadwords: shift counts (vpsrlq by xmm, vpsllvd) inside the element width.
+  bool small = instr_.isAvx512() && index % 8 == 6;
+  auto lane = [&] {
+    return fewBytes ? fewBytesLane(random_) : small ? random_.below(80) : vectorLane();
+  };
+  if (fewBytes || small)
     for (auto &reg : fp.ymm)
       for (uint64_t &value : reg)
         value = lane();
@@ -64,7 +69,7 @@ void StateGenerator::generateAvx512State(unsigned index, CpuState &state,
     default: mask = random_.next(); break;
     }
   }
-  if (!fewBytes)
+  if (!fewBytes && !small)
     return;
   for (unsigned i = 0; i < instr_.operandCount; ++i) {
     const Operand &operand = instr_.op(i);
@@ -72,7 +77,7 @@ void StateGenerator::generateAvx512State(unsigned index, CpuState &state,
       continue;
     uint64_t offset = effectiveAddress(instr_, operand, state) - layout::ArenaAddress;
     for (uint64_t at = offset; at < offset + 64 && at + 8 <= arena.size(); at += 8) {
-      uint64_t value = fewBytesLane(random_);
+      uint64_t value = fewBytes ? fewBytesLane(random_) : random_.below(80);
       std::memcpy(arena.data() + at, &value, 8);
     }
   }
