@@ -12,6 +12,9 @@ typedef uint64_t hoist_I64;
 typedef struct hoist_V256 {
   uint64_t lanes[4];
 } hoist_V256;
+typedef struct hoist_V512 {
+  uint64_t lanes[8];
+} hoist_V512;
 typedef long double hoist_F80;
 
 typedef struct HoistState {

@@ -143,16 +143,18 @@ public:
   // filling the register or operand: readVector(1, f32) of an xmm operand is <4 x float>, of
   // a 64-bit memory operand <2 x float>.
   static bool isVectorRegister(ZydisRegister reg);
-  /// 128 for xmm, 256 for ymm.
+  /// 128 for xmm, 256 for ymm, 512 for zmm.
   static unsigned vectorRegisterBits(ZydisRegister reg);
   llvm::FixedVectorType *vectorType(llvm::Type *element, unsigned bits);
   /// `value` (a vector or an integer) seen as a vector of `element` of the same size.
   llvm::Value *vectorView(llvm::Value *value, llvm::Type *element);
-  /// An xmm register as a 128-bit view, a ymm register as a 256-bit view.
+  /// An xmm register as a 128-bit view, a ymm register as a 256-bit view, a zmm register as
+  /// a 512-bit view (registers 0-31).
   llvm::Value *readVectorReg(ZydisRegister reg, llvm::Type *element);
-  /// `value` has the register's size (128 bits for xmm, 256 for ymm), any vector or integer
-  /// type. An xmm write by a legacy SSE instruction keeps bits 128..255 of the ymm register;
-  /// a VEX or EVEX one zeroes them (SDM vol. 1, 14.1.3).
+  /// `value` has the register's size (128 bits for xmm, 256 for ymm, 512 for zmm), any vector
+  /// or integer type. An xmm write by a legacy SSE instruction keeps bits 128..511 of the zmm
+  /// register; a VEX or EVEX one zeroes every bit above the register written (SDM vol. 1,
+  /// 14.1.3 and 15.5), the upper half of zmm 0-15 included.
   void writeVectorReg(ZydisRegister reg, llvm::Value *value);
   /// Operand `index`, a vector register or memory, as a view of the operand's size. Memory
   /// that the instruction requires aligned (movaps, legacy SSE arithmetic, ...) faults when it

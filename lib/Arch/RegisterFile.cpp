@@ -12,8 +12,8 @@ namespace {
 
 /// The alignment of a variable's State field (State.def keeps fields naturally aligned).
 llvm::Align stateAlignment(llvm::LLVMContext &context, Var var) {
-  if (isVectorVar(var))
-    return llvm::Align(8);   // [4 x i64]
+  if (isVectorVar(var) || isZmmHighVar(var) || isZmmVar(var))
+    return llvm::Align(8);   // [4 x i64], [8 x i64]
   if (isX87Var(var))
     return llvm::Align(16);
   if (isFlagVar(var))
@@ -276,7 +276,7 @@ llvm::Value *RegisterFile::fieldPointer(Var var) {
   llvm::Value *&pointer = varPointers_[static_cast<unsigned>(var)];
   if (pointer)
     return pointer;
-  if (isVectorVar(var) || isX87Var(var))
+  if (isArrayVar(var))
     pointer = createFieldPointer({stateFieldOf(var), stateIndexOf(var)},
                                  llvm::Twine(varName(var)) + ".ptr");
   else
@@ -309,7 +309,7 @@ llvm::Value *RegisterFile::loadFromState(Block *block, Var var) {
 }
 
 void RegisterFile::reloadAll(Block *block) {
-  // Loaded only when read: most of the 53 variables are not read before the next call.
+  // Loaded only when read: most of the 93 variables are not read before the next call.
   for (Def &def : block->defs) {
     def = Def{};
     def.inStatePending = true;

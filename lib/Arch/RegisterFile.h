@@ -103,7 +103,7 @@ private:
   /// lift. Whoever positions it uses it before anything else may position it again.
   LiftBuilder &builderAtEnd(llvm::BasicBlock *bb);
 
-  /// Blocks (about 1.3 KiB each, one definition per variable) from a bump allocator rather
+  /// Blocks (about 2.2 KiB each, one definition per variable) from a bump allocator rather
   /// than a malloc each; destroyed with the RegisterFile.
   llvm::SpecificBumpPtrAllocator<Block> blocks_;
   LiftBuilder builder_;

@@ -29,6 +29,12 @@ HoistStateField stateFieldOf(Var var) {
       return HOIST_FIELD_YMM;
     if (isX87Var(var))
       return HOIST_FIELD_ST;
+    if (isZmmHighVar(var))
+      return HOIST_FIELD_ZMM_HI256;
+    if (isZmmVar(var))
+      return HOIST_FIELD_HI16_ZMM;
+    if (isMaskVar(var))
+      return HOIST_FIELD_K;
     return HOIST_FIELD_COUNT;
   }
 }
@@ -38,6 +44,12 @@ unsigned stateIndexOf(Var var) {
     return static_cast<unsigned>(var) - static_cast<unsigned>(Var::YMM0);
   if (isX87Var(var))
     return static_cast<unsigned>(var) - static_cast<unsigned>(Var::ST0);
+  if (isZmmHighVar(var))
+    return static_cast<unsigned>(var) - static_cast<unsigned>(Var::ZMMHI0);
+  if (isZmmVar(var))
+    return static_cast<unsigned>(var) - static_cast<unsigned>(Var::ZMM16);
+  if (isMaskVar(var))
+    return static_cast<unsigned>(var) - static_cast<unsigned>(Var::K0);
   return 0;
 }
 
@@ -48,8 +60,10 @@ llvm::FixedVectorType *vectorVarType(llvm::LLVMContext &context) {
 llvm::Type *varType(llvm::LLVMContext &context, Var var) {
   if (isFlagVar(var))
     return llvm::Type::getInt1Ty(context);
-  if (isVectorVar(var))
+  if (isVectorVar(var) || isZmmHighVar(var))
     return vectorVarType(context);
+  if (isZmmVar(var))
+    return llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), 8);
   if (isX87Var(var))
     return llvm::Type::getX86_FP80Ty(context);
   switch (var) {
@@ -69,7 +83,14 @@ const char *varName(Var var) {
                                       "ymm0", "ymm1", "ymm2", "ymm3", "ymm4", "ymm5", "ymm6",
                                       "ymm7", "ymm8", "ymm9", "ymm10", "ymm11", "ymm12", "ymm13",
                                       "ymm14", "ymm15", "st0", "st1", "st2", "st3", "st4", "st5",
-                                      "st6", "st7"};
+                                      "st6", "st7",
+                                      "zmmhi0", "zmmhi1", "zmmhi2", "zmmhi3", "zmmhi4",
+                                      "zmmhi5", "zmmhi6", "zmmhi7", "zmmhi8", "zmmhi9",
+                                      "zmmhi10", "zmmhi11", "zmmhi12", "zmmhi13", "zmmhi14",
+                                      "zmmhi15", "zmm16", "zmm17", "zmm18", "zmm19", "zmm20",
+                                      "zmm21", "zmm22", "zmm23", "zmm24", "zmm25", "zmm26",
+                                      "zmm27", "zmm28", "zmm29", "zmm30", "zmm31", "k0", "k1",
+                                      "k2", "k3", "k4", "k5", "k6", "k7"};
   static_assert(sizeof Names / sizeof *Names == NumVars);
   return Names[static_cast<unsigned>(var)];
 }

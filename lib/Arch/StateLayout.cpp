@@ -27,6 +27,8 @@ static llvm::Type *kindType(llvm::LLVMContext &context, StateKind kind) {
     return llvm::Type::getInt64Ty(context);
   case StateKind::V256:
     return llvm::ArrayType::get(llvm::Type::getInt64Ty(context), 4);
+  case StateKind::V512:
+    return llvm::ArrayType::get(llvm::Type::getInt64Ty(context), 8);
   case StateKind::F80:
     return llvm::Type::getX86_FP80Ty(context);
   }

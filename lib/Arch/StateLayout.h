@@ -9,7 +9,7 @@
 
 namespace hoist {
 
-enum class StateKind { I8, I16, I32, I64, V256, F80 };
+enum class StateKind { I8, I16, I32, I64, V256, V512, F80 };
 
 struct StateFieldInfo {
   const char *name;

@@ -31,9 +31,21 @@ void addRegister(VarSet &set, ZydisRegister reg) {
   case ZYDIS_REGCLASS_XMM:
   case ZYDIS_REGCLASS_YMM:
   case ZYDIS_REGCLASS_ZMM: {
+    // A VEX or EVEX write zeroes the upper half of zmm 0-15 too; a legacy one leaves it as
+    // State holds it, which storeAll does not store back.
     unsigned id = ZydisRegisterGetId(reg);
-    if (id < 16)
+    if (id < 16) {
       set.set(static_cast<unsigned>(ymmVar(id)));
+      set.set(static_cast<unsigned>(zmmHighVar(id)));
+    } else if (id < 32) {
+      set.set(static_cast<unsigned>(zmmVar(id)));
+    }
+    return;
+  }
+  case ZYDIS_REGCLASS_MASK: {
+    unsigned id = ZydisRegisterGetId(reg);
+    if (id < 8)
+      set.set(static_cast<unsigned>(maskVar(id)));
     return;
   }
   case ZYDIS_REGCLASS_X87:

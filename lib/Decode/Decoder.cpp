@@ -32,6 +32,7 @@ static void convertOperand(const ZydisDecodedOperand &in, Operand &out) {
   case ZYDIS_OPERAND_TYPE_REGISTER:
     out.kind = Operand::Kind::Reg;
     out.reg = in.reg.value;
+    out.isWriteMask = in.encoding == ZYDIS_OPERAND_ENCODING_MASK;
     break;
   case ZYDIS_OPERAND_TYPE_MEMORY:
     out.kind = Operand::Kind::Mem;
@@ -56,6 +57,34 @@ static void convertOperand(const ZydisDecodedOperand &in, Operand &out) {
     out.kind = Operand::Kind::None;
     break;
   }
+}
+
+/// The element count of an embedded broadcast ({1to16}: 16).
+static uint8_t broadcastCount(ZydisBroadcastMode mode) {
+  switch (mode) {
+  case ZYDIS_BROADCAST_MODE_1_TO_2: return 2;
+  case ZYDIS_BROADCAST_MODE_1_TO_4: return 4;
+  case ZYDIS_BROADCAST_MODE_1_TO_8: return 8;
+  case ZYDIS_BROADCAST_MODE_1_TO_16: return 16;
+  case ZYDIS_BROADCAST_MODE_1_TO_32: return 32;
+  case ZYDIS_BROADCAST_MODE_1_TO_64: return 64;
+  default: return 0;   // none, or the KNC n-to-m forms, which Hoist does not lift
+  }
+}
+
+static EvexInfo evexInfo(const ZydisDecodedInstruction &raw) {
+  EvexInfo info;
+  info.vectorBits = raw.avx.vector_length;
+  bool masked = raw.avx.mask.mode != ZYDIS_MASK_MODE_DISABLED &&
+                raw.avx.mask.mode != ZYDIS_MASK_MODE_INVALID && raw.avx.mask.reg != ZYDIS_REGISTER_K0;
+  info.mask = masked ? raw.avx.mask.reg : ZYDIS_REGISTER_NONE;
+  info.zeroing = masked && (raw.avx.mask.mode == ZYDIS_MASK_MODE_ZEROING ||
+                            raw.avx.mask.mode == ZYDIS_MASK_MODE_CONTROL_ZEROING);
+  if (!raw.avx.broadcast.is_static)
+    info.broadcastCount = broadcastCount(raw.avx.broadcast.mode);
+  info.embeddedRounding =
+      raw.avx.has_sae || raw.avx.rounding.mode != ZYDIS_ROUNDING_MODE_INVALID;
+  return info;
 }
 
 DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address,
@@ -93,6 +122,8 @@ DecodeStatus Decoder::decode(const uint8_t *bytes, size_t size, uint64_t address
   out.explicitCount = std::min<uint8_t>(raw.operand_count_visible, Instr::MaxOperands);
   for (unsigned i = 0; i < out.operandCount; ++i)
     convertOperand(ops[i], out.operands[i]);
+  if (raw.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX || raw.encoding == ZYDIS_INSTRUCTION_ENCODING_VEX)
+    out.evex = evexInfo(raw);
   if (raw.cpu_flags) {
     out.flagsTested = raw.cpu_flags->tested;
     out.flagsModified = raw.cpu_flags->modified;

@@ -40,6 +40,8 @@ struct Operand {
   uint8_t scale = 0;
   int64_t disp = 0;
   bool isAgen = false;
+  /// An EVEX write mask ({k1}): the aaa field, listed by the decoder among the operands.
+  bool isWriteMask = false;
 
   // Kind::Imm: the raw value, sign-extended when `immSigned`; a relative branch target has
   // `immRelative` set and `imm` is the displacement from the next instruction.
@@ -50,6 +52,18 @@ struct Operand {
   bool isReg() const { return kind == Kind::Reg; }
   bool isMem() const { return kind == Kind::Mem; }
   bool isImm() const { return kind == Kind::Imm; }
+};
+
+/// What an EVEX prefix adds to an instruction (SDM vol. 2, 2.7).
+struct EvexInfo {
+  uint16_t vectorBits = 0;   ///< 128, 256 or 512 (the VEX vector length for VEX forms)
+  /// The write mask: ZYDIS_REGISTER_NONE when disabled (aaa = 0), k1..k7 otherwise.
+  ZydisRegister mask = ZYDIS_REGISTER_NONE;
+  bool zeroing = false;            ///< {z}: masked-off elements become zero, not kept
+  /// Embedded broadcast ({1toN}): the memory operand is one element repeated N times; 0 for
+  /// none (and for instructions that broadcast by definition, vpbroadcastd).
+  uint8_t broadcastCount = 0;
+  bool embeddedRounding = false;   ///< {rn-sae} ... or {sae}: static rounding or no exceptions
 };
 
 struct Instr {
@@ -68,6 +82,8 @@ struct Instr {
   uint8_t operandWidth = 0;   ///< effective operand size in bits
   uint8_t addressWidth = 0;   ///< effective address size in bits
   uint64_t attributes = 0;    ///< ZYDIS_ATTRIB_* (prefixes among them)
+
+  EvexInfo evex;
 
   uint8_t operandCount = 0;   ///< all operands, explicit ones first
   uint8_t explicitCount = 0;

@@ -221,7 +221,7 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
     ++input_.stats.unsupported[instr.mnemonicName()];
     input_.diagnostics.warning("unsupported-instruction", instr.address,
                                instr.describe() +
-                                   (instr.isAvx512() ? ": AVX-512 is not supported"
+                                   (instr.isAvx512() ? ": no semantics for this AVX-512 form"
                                            : ": no semantics") +
                                    "; lifted as __hoist_unsupported");
     ctx_.setPosition(current_->tail, &instr);

@@ -34,6 +34,28 @@ static SemanticTable buildTable() {
   return table;
 }
 
+static SemanticTable buildAvx512Table() {
+  SemanticTable table;
+  registerAvx512Mask(table);
+  registerAvx512Move(table);
+  registerAvx512Integer(table);
+  registerAvx512Shift(table);
+  return table;
+}
+
+/// The semantic of an AVX-512 instruction (Instr::isAvx512). Knights Corner's MVEX forms and
+/// EVEX forms with embedded rounding or suppressed exceptions have none yet: refused, rather
+/// than lifted in the default environment.
+static Semantic findAvx512Semantic(const Instr &instr) {
+  static const SemanticTable table = buildAvx512Table();
+  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX || instr.evex.embeddedRounding)
+    return nullptr;
+  if (instr.isaExt == ZYDIS_ISA_EXT_KNC || instr.isaExt == ZYDIS_ISA_EXT_KNCE ||
+      instr.isaExt == ZYDIS_ISA_EXT_KNCV)
+    return nullptr;
+  return table.find(instr);
+}
+
 ZydisRegister accumulatorRegister(unsigned bits) {
   switch (bits) {
   case 8:
@@ -55,9 +77,9 @@ Semantic findSemantic(const Instr &instr) {
   static const SemanticTable table = buildTable();
   if (instr.mnemonic < 0 || instr.mnemonic > ZYDIS_MNEMONIC_MAX_VALUE)
     return nullptr;
-  // AVX-512 and Knights Corner forms share mnemonics with AVX ones (vaddps); none is modelled.
+  // AVX-512 and Knights Corner forms share mnemonics with AVX ones (vaddps): their own table.
   if (instr.isAvx512())
-    return nullptr;
+    return findAvx512Semantic(instr);
   // MMX registers alias the x87 significands and are not modelled; the SSE forms of the same
   // mnemonics (paddd xmm, movq xmm) are. Checked here so that stats and the lifter agree.
   for (unsigned i = 0; i < instr.operandCount; ++i)

@@ -101,5 +101,11 @@ void registerSimdCrypto(SemanticTable &table);
 void registerX87(SemanticTable &table);
 void registerFpEnvironment(SemanticTable &table);
 void registerXsave(SemanticTable &table);
+// AVX-512: the EVEX forms and the opmask instructions, in a table of their own (an EVEX form
+// shares its mnemonic with a VEX one whose operands have no masks or broadcasts).
+void registerAvx512Mask(SemanticTable &table);
+void registerAvx512Move(SemanticTable &table);
+void registerAvx512Integer(SemanticTable &table);
+void registerAvx512Shift(SemanticTable &table);
 
 } // namespace hoist

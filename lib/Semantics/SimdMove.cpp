@@ -187,12 +187,14 @@ LiftStatus liftExtractLane(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-/// vzeroupper (bits 128..255 of every ymm cleared) and vzeroall (every ymm cleared).
+/// vzeroupper (bits 128..511 of zmm0-15 cleared) and vzeroall (zmm0-15 cleared); zmm16-31
+/// keep their value (SDM vol. 2, VZEROUPPER: "ZMM16-31 are unmodified").
 template <bool All> LiftStatus liftZeroUpper(LiftContext &ctx, const Instr &) {
   for (unsigned i = 0; i < 16; ++i) {
     llvm::Value *value = ctx.readVar(ymmVar(i));
     llvm::Value *zero = llvm::Constant::getNullValue(value->getType());
     ctx.writeVar(ymmVar(i), All ? zero : ctx.ir.CreateShuffleVector(value, zero, {0, 1, 4, 5}));
+    ctx.writeVar(zmmHighVar(i), zero);
   }
   return LiftStatus::Lifted;
 }

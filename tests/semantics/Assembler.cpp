@@ -86,7 +86,8 @@ llvm::Expected<llvm::SmallVector<char, 0>> assembleObject(const std::string &tex
   std::unique_ptr<llvm::MCAsmInfo> asmInfo(target->createMCAsmInfo(*registers, Triple, options));
   std::unique_ptr<llvm::MCInstrInfo> instrInfo(target->createMCInstrInfo());
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(Triple, "", "+bmi,+bmi2,+lzcnt,+popcnt,+movbe,+adx"));
+      target->createMCSubtargetInfo(Triple, "", "+bmi,+bmi2,+lzcnt,+popcnt,+movbe,+adx,+avx512f,+avx512cd,+avx512bw,"
+                                   "+avx512dq,+avx512vl"));
 
   llvm::SourceMgr sources;
   std::string diagnostics;

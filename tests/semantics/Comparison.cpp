@@ -91,6 +91,21 @@ std::string compareFpStates(const FpState &native, const FpState &lifted,
       out += llvm::formatv("ymm{0} native={1} lifted={2}; ", i, hexLanes(native.ymm[i]),
                            hexLanes(lifted.ymm[i]))
                  .str();
+  for (unsigned i = 0; i < 16; ++i)
+    if (std::memcmp(native.zmmHigh[i], lifted.zmmHigh[i], 32) != 0)
+      out += llvm::formatv("zmm{0}[511:256] native={1} lifted={2}; ", i,
+                           hexLanes(native.zmmHigh[i]), hexLanes(lifted.zmmHigh[i]))
+                 .str();
+  for (unsigned i = 0; i < 16; ++i)
+    if (std::memcmp(native.zmm16[i], lifted.zmm16[i], 64) != 0)
+      out += llvm::formatv("zmm{0} native={1}_{2} lifted={3}_{4}; ", 16 + i,
+                           hexLanes(native.zmm16[i] + 4), hexLanes(native.zmm16[i]),
+                           hexLanes(lifted.zmm16[i] + 4), hexLanes(lifted.zmm16[i]))
+                 .str();
+  for (unsigned i = 0; i < 8; ++i)
+    if (native.k[i] != lifted.k[i])
+      out += llvm::formatv("k{0} native={1:x16} lifted={2:x16}; ", i, native.k[i], lifted.k[i])
+                 .str();
   if ((native.mxcsr & ~undefined.mxcsr) != (lifted.mxcsr & ~undefined.mxcsr))
     out += llvm::formatv("mxcsr native={0:x} lifted={1:x}; ", native.mxcsr, lifted.mxcsr).str();
   if (native.fcw != lifted.fcw)
@@ -222,12 +237,21 @@ std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t 
     const Operand &operand = instr.op(i);
     ZydisRegisterClass regClass =
         operand.isReg() ? ZydisRegisterGetClass(operand.reg) : ZYDIS_REGCLASS_INVALID;
-    if (regClass == ZYDIS_REGCLASS_XMM || regClass == ZYDIS_REGCLASS_YMM) {
-      int id = ZydisRegisterGetId(operand.reg);
+    bool vector = regClass == ZYDIS_REGCLASS_XMM || regClass == ZYDIS_REGCLASS_YMM ||
+                  regClass == ZYDIS_REGCLASS_ZMM;
+    int id = operand.isReg() ? ZydisRegisterGetId(operand.reg) : -1;
+    if (vector && id < 16) {
       out += llvm::formatv("ymm{0}={1} ", id, hexLanes(in.fp.ymm[id])).str();
+      if (in.fp.avx512)
+        out += llvm::formatv("zmm{0}[511:256]={1} ", id, hexLanes(in.fp.zmmHigh[id])).str();
+    } else if (vector) {
+      out += llvm::formatv("zmm{0}={1}_{2} ", id, hexLanes(in.fp.zmm16[id - 16] + 4),
+                           hexLanes(in.fp.zmm16[id - 16]))
+                 .str();
+    } else if (regClass == ZYDIS_REGCLASS_MASK) {
+      out += llvm::formatv("k{0}={1:x16} ", id, in.fp.k[id]).str();
     }
-    fp |= regClass == ZYDIS_REGCLASS_XMM || regClass == ZYDIS_REGCLASS_YMM ||
-          regClass == ZYDIS_REGCLASS_X87;
+    fp |= vector || regClass == ZYDIS_REGCLASS_X87;
   }
   if (fp || instr.isaExt == ZYDIS_ISA_EXT_X87 || !instr.isGeneralPurpose()) {
     out += llvm::formatv("mxcsr={0:x} fcw={1:x} fsw={2:x} ftw={3:x} ", in.fp.mxcsr, in.fp.fcw,
@@ -242,7 +266,7 @@ std::string describeInput(const Instr &instr, const CpuState &in, const uint8_t 
     if (!operand.isMem() || operand.isAgen)
       continue;
     uint64_t address = effectiveAddress(instr, operand, in);
-    size_t size = std::clamp<size_t>(operand.bits / 8, 1, 32);
+    size_t size = std::clamp<size_t>(operand.bits / 8, 1, 64);
     if (address >= layout::ArenaAddress && address + size <= layout::ArenaAddress + layout::ArenaSize)
       out += llvm::formatv("[{0:x}]={1} ", address,
                            hexBytes(initialArena + (address - layout::ArenaAddress), size))

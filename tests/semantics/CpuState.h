@@ -13,6 +13,12 @@ struct FpState {
   uint16_t fcw, fsw;     ///< fsw bits 11..13 are TOP
   uint8_t ftw;           ///< bit j: physical register j is valid
   uint8_t st[8][10];     ///< x86 80-bit extended values, little-endian
+  // AVX-512, as State keeps it: loaded and saved natively only when `avx512` is set (an
+  // AVX-512 form on a host that has it); zero otherwise, in both runs.
+  bool avx512;
+  uint64_t zmmHigh[16][4];   ///< bits 256..511 of zmm0-15
+  uint64_t zmm16[16][8];     ///< zmm16-31
+  uint64_t k[8];             ///< k0-k7
 };
 
 struct CpuState {

@@ -1,5 +1,7 @@
 #include "FaultGuard.h"
 
+#include <array>
+#include <cpuid.h>
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
@@ -13,9 +15,25 @@ constexpr int GuardedSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
 sigjmp_buf *activeJump = nullptr;
 Fault lastFault;
 
+/// Where AVX-512's components (5: opmask, 6: ZMM_Hi256, 7: Hi16_ZMM) sit in the signal frame's
+/// standard-format xsave image, as CPUID leaf 0DH says (the offsets are the processor's, not
+/// fixed); 0 for a component the processor lacks. Read once, before any signal arrives.
+const std::array<unsigned, 8> Avx512Offsets = [] {
+  std::array<unsigned, 8> at{};
+  for (unsigned component : {5u, 6u, 7u}) {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_count(0xd, component, &eax, &ebx, &ecx, &edx) && eax)
+      at[component] = ebx;
+  }
+  return at;
+}();
+
 void captureFpState(const ucontext_t *context, Fault &fault) {
   const auto *image = reinterpret_cast<const uint8_t *>(context->uc_mcontext.fpregs);
   std::memset(fault.ymmHigh, 0, sizeof fault.ymmHigh);
+  std::memset(fault.zmmHigh, 0, sizeof fault.zmmHigh);
+  std::memset(fault.zmm16, 0, sizeof fault.zmm16);
+  std::memset(fault.k, 0, sizeof fault.k);
   if (!image)
     return;
   std::memcpy(fault.fxsave, image, 512);
@@ -32,6 +50,12 @@ void captureFpState(const ucontext_t *context, Fault &fault) {
   std::memcpy(&present, image + XstateBvOffset, 8);
   if (present & (1u << 2))
     std::memcpy(fault.ymmHigh, image + AvxOffset, sizeof fault.ymmHigh);
+  if (present & (1u << 5) && Avx512Offsets[5])
+    std::memcpy(fault.k, image + Avx512Offsets[5], sizeof fault.k);
+  if (present & (1u << 6) && Avx512Offsets[6])
+    std::memcpy(fault.zmmHigh, image + Avx512Offsets[6], sizeof fault.zmmHigh);
+  if (present & (1u << 7) && Avx512Offsets[7])
+    std::memcpy(fault.zmm16, image + Avx512Offsets[7], sizeof fault.zmm16);
 }
 
 void onSignal(int signal, siginfo_t *info, void *context) {

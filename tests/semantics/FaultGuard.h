@@ -20,6 +20,10 @@ struct Fault {
   // The SIMD and x87 state at the fault, from the signal frame's xsave image.
   uint8_t fxsave[512] = {};
   uint64_t ymmHigh[16][2] = {};   ///< bits 128..255 of each ymm register
+  // AVX-512 state (zero when the frame holds none): as CpuState's FpState keeps it.
+  uint64_t zmmHigh[16][4] = {};
+  uint64_t zmm16[16][8] = {};
+  uint64_t k[8] = {};
 };
 
 class FaultGuard {

@@ -5,10 +5,27 @@
 #include "XsaveArea.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
 namespace hoist::test {
+
+bool hostRunsAvx512() {
+  static const bool runs = [] {
+    const char *disabled = std::getenv("HOIST_SEMANTICS_NO_AVX512");
+    if (disabled && *disabled && *disabled != '0')
+      return false;
+    // The compiler's CPU model checks XCR0 too, so an OS that did not enable the state
+    // reads as a host without AVX-512.
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl");
+  }();
+  return runs;
+}
+
+bool hostRunsForm(const Instr &instr) { return !instr.isAvx512() || hostRunsAvx512(); }
 namespace {
 
 constexpr uint32_t ModelledMxcsrMask = 0xffff;   // lib/Semantics/LegacyRegion.h

@@ -18,6 +18,15 @@ uint32_t hostMxcsrMask();
 /// results Intel's leaves undefined (bsf/bsr with a zero source).
 bool hostIsAmd();
 
+/// Whether the host runs the AVX-512 forms: AVX512F, CD, BW, DQ and VL, enabled by the OS
+/// (XCR0 bits 5..7). HOIST_SEMANTICS_NO_AVX512=1 makes a host that has them act as one
+/// without, to check that such a host skips those forms and counts them as not checked.
+bool hostRunsAvx512();
+
+/// Whether the host runs `instr` natively: false only for AVX-512 forms (Instr::isAvx512) on
+/// a host without them, which the harness then skips loudly.
+bool hostRunsForm(const Instr &instr);
+
 /// Whether a state where native and lifted outcomes differ shows a model's choice: an MXCSR
 /// value with a bit only this host defines (ldmxcsr, fxrstor, xrstor load it without #GP),
 /// or a misaligned SHA memory operand that this host reads without #GP.

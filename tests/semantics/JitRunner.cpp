@@ -69,6 +69,9 @@ void toHoistState(const CpuState &in, HoistState &s) {
   s.FPU_TW = in.fp.ftw;
   for (unsigned i = 0; i < 8; ++i)
     std::memcpy(&s.ST[i], in.fp.st[i], 10);
+  std::memcpy(s.ZMM_HI256, in.fp.zmmHigh, sizeof s.ZMM_HI256);
+  std::memcpy(s.HI16_ZMM, in.fp.zmm16, sizeof s.HI16_ZMM);
+  std::memcpy(s.K, in.fp.k, sizeof s.K);
 }
 
 void fromHoistState(HoistState &s, CpuState &out) {
@@ -85,6 +88,9 @@ void fromHoistState(HoistState &s, CpuState &out) {
   out.fp.ftw = static_cast<uint8_t>(s.FPU_TW);
   for (unsigned i = 0; i < 8; ++i)
     std::memcpy(out.fp.st[i], &s.ST[i], 10);
+  std::memcpy(out.fp.zmmHigh, s.ZMM_HI256, sizeof out.fp.zmmHigh);
+  std::memcpy(out.fp.zmm16, s.HI16_ZMM, sizeof out.fp.zmm16);
+  std::memcpy(out.fp.k, s.K, sizeof out.fp.k);
 }
 
 struct LiftedCall {

@@ -29,6 +29,14 @@ struct alignas(64) NativeFrame {
   /// What xrstor loads: a standard-format image, with room for every component the entry
   /// initializes (up to AVX-512's Hi16_ZMM, which ends at byte 2688).
   alignas(64) uint8_t inXsave[2688];
+  /// AVX-512 state, loaded after xrstor and saved at the exit with vmovdqu64 and kmovq when
+  /// `avx512` is set: only AVX-512 forms on a host that has it pay for it, and only there
+  /// does the harness run an EVEX instruction.
+  alignas(64) uint64_t inZmm[32][8];   ///< whole registers: the low halves repeat inXsave's
+  uint64_t inK[8];
+  uint64_t outZmm[32][8];
+  uint64_t outK[8];
+  uint64_t avx512;
 };
 void hoist_native_enter(NativeFrame *frame);
 void hoist_native_exit();
@@ -46,6 +54,11 @@ static_assert(offsetof(NativeFrame, hostRsp) == 288);
 static_assert(offsetof(NativeFrame, outYmm) == 320);
 static_assert(offsetof(NativeFrame, outFx) == 832);
 static_assert(offsetof(NativeFrame, inXsave) == 1344);
+static_assert(offsetof(NativeFrame, inZmm) == 4032);
+static_assert(offsetof(NativeFrame, inK) == 6080);
+static_assert(offsetof(NativeFrame, outZmm) == 6144);
+static_assert(offsetof(NativeFrame, outK) == 8192);
+static_assert(offsetof(NativeFrame, avx512) == 8256);
 
 namespace hoist::test {
 namespace {
@@ -162,6 +175,15 @@ RunResult NativeRunner::run(const CpuState &in) {
   frame.code = in.rip;
   std::memset(frame.inXsave, 0, sizeof frame.inXsave);
   toXsave(in.fp, componentsInUse(in.fp), frame.inXsave);
+  frame.avx512 = in.fp.avx512;
+  if (in.fp.avx512) {
+    for (unsigned i = 0; i < 16; ++i) {
+      std::memcpy(&frame.inZmm[i][0], in.fp.ymm[i], 32);
+      std::memcpy(&frame.inZmm[i][4], in.fp.zmmHigh[i], 32);
+    }
+    std::memcpy(frame.inZmm[16], in.fp.zmm16, sizeof in.fp.zmm16);
+    std::memcpy(frame.inK, in.fp.k, sizeof frame.inK);
+  }
   RunResult result;
   Fault fault;
   if (!FaultGuard::instance().run(enterNative, &frame, fault)) {
@@ -174,6 +196,11 @@ RunResult NativeRunner::run(const CpuState &in) {
     fromFxsave(fault.fxsave, result.state.fp);
     for (unsigned i = 0; i < 16; ++i)
       std::memcpy(&result.state.fp.ymm[i][2], fault.ymmHigh[i], 16);
+    if (in.fp.avx512) {
+      std::memcpy(result.state.fp.zmmHigh, fault.zmmHigh, sizeof fault.zmmHigh);
+      std::memcpy(result.state.fp.zmm16, fault.zmm16, sizeof fault.zmm16);
+      std::memcpy(result.state.fp.k, fault.k, sizeof fault.k);
+    }
     return result;
   }
   std::memcpy(result.state.gpr, frame.outGpr, sizeof result.state.gpr);
@@ -181,6 +208,12 @@ RunResult NativeRunner::run(const CpuState &in) {
   unpackFlags(frame.outFlags, result.state);
   fromFxsave(frame.outFx, result.state.fp);
   std::memcpy(result.state.fp.ymm, frame.outYmm, sizeof frame.outYmm);
+  if (in.fp.avx512) {
+    for (unsigned i = 0; i < 16; ++i)
+      std::memcpy(result.state.fp.zmmHigh[i], &frame.outZmm[i][4], 32);
+    std::memcpy(result.state.fp.zmm16, frame.outZmm[16], sizeof result.state.fp.zmm16);
+    std::memcpy(result.state.fp.k, frame.outK, sizeof frame.outK);
+  }
   return result;
 }
 

@@ -227,6 +227,8 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
       shapeStringState(index, state, arena);
     plantBranchTargets(state, arena);
     generateFpState(state);
+    if (usesAvx512State(index))
+      generateAvx512State(index, state, arena);
     plantFloatingPointOperand(state, arena);
     if (!shapeStateArea(state, arena))
       continue;

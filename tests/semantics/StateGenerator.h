@@ -31,6 +31,9 @@ private:
   bool placeVsibOperand(const Operand &operand, CpuState &state);
   void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   void plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena);
+  // Avx512StateGenerator.cpp: the zmm upper halves, zmm16-31 and the opmask registers.
+  bool usesAvx512State(unsigned index) const;
+  void generateAvx512State(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   // AreaStateGenerator.cpp: fxsave/fxrstor and the xsave family.
   bool shapeStateArea(CpuState &state, std::vector<uint8_t> &arena);
   void initializeSomeComponents(FpState &fp);

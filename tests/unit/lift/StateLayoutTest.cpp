@@ -28,6 +28,9 @@ TEST(StateLayout, TableNamesAndCounts) {
   EXPECT_STREQ(stateField(HOIST_FIELD_RAX).name, "RAX");
   EXPECT_EQ(stateField(HOIST_FIELD_YMM).count, 16u);
   EXPECT_EQ(stateField(HOIST_FIELD_ST).kind, StateKind::F80);
+  EXPECT_EQ(stateField(HOIST_FIELD_K).count, 8u);
+  EXPECT_EQ(stateField(HOIST_FIELD_ZMM_HI256).count, 16u);
+  EXPECT_EQ(stateField(HOIST_FIELD_HI16_ZMM).kind, StateKind::V512);
 }
 
 } // namespace

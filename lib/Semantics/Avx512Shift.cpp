@@ -1,0 +1,104 @@
+// AVX-512 packed shifts (EVEX forms): vpsll/vpsrl/vpsra of words, doublewords and quadwords
+// by an immediate, by the low quadword of an xmm register or memory, and by a count per
+// element (vpsllv*, vpsrlv*, vpsrav*). A count of the element width or more gives zero, or
+// the sign in every bit for the arithmetic shifts (SDM vol. 2, VPSLLW/VPSRLW/VPSRAW...).
+// Masking, zeroing and broadcasts come from Avx512Operands.
+#include "Semantics/Avx512Operands.h"
+#include "Semantics/SimdHelpers.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace hoist {
+namespace {
+
+using namespace avx512;
+
+enum class Shift { Left, Right, Arithmetic };
+
+/// `value` shifted by `count` (a vector of the same type), with x86's rule for counts of the
+/// width or more, which LLVM leaves poison.
+llvm::Value *shiftElements(LiftContext &ctx, Shift kind, llvm::Value *value, llvm::Value *count) {
+  auto &ir = ctx.ir;
+  unsigned bits = value->getType()->getScalarSizeInBits();
+  llvm::Value *width = llvm::ConstantInt::get(value->getType(), bits);
+  llvm::Value *tooFar = ir.CreateICmpUGE(count, width);
+  llvm::Value *zero = llvm::Constant::getNullValue(value->getType());
+  if (kind == Shift::Arithmetic) {
+    llvm::Value *clamped =
+        ir.CreateSelect(tooFar, llvm::ConstantInt::get(value->getType(), bits - 1), count);
+    return ir.CreateAShr(value, clamped);
+  }
+  llvm::Value *safe = ir.CreateSelect(tooFar, zero, count);
+  llvm::Value *shifted = kind == Shift::Left ? ir.CreateShl(value, safe) : ir.CreateLShr(value, safe);
+  return ir.CreateSelect(tooFar, zero, shifted);
+}
+
+/// vpsllw/d/q ... zmm1 {k1}, zmm2/m/bcst, imm8: every element by the whole imm8.
+template <unsigned ElementBits, Shift Kind>
+LiftStatus liftShiftByImmediate(LiftContext &ctx, const Instr &instr) {
+  llvm::Type *element = ctx.intType(ElementBits);
+  llvm::Value *value = readSource(ctx, dataOperand(instr, 1), element);
+  uint64_t count = simd::immediate(instr, dataOperand(instr, 2));
+  llvm::Value *counts = llvm::ConstantInt::get(value->getType(), count);
+  writeResult(ctx, shiftElements(ctx, Kind, value, counts));
+  return LiftStatus::Lifted;
+}
+
+/// vpsllw/d/q ... zmm1 {k1}, zmm2, xmm3/m128: every element by the low quadword of xmm3/m128
+/// (all 64 bits count: 0x100 shifts everything out).
+template <unsigned ElementBits, Shift Kind>
+LiftStatus liftShiftByVector(LiftContext &ctx, const Instr &instr) {
+  llvm::Type *element = ctx.intType(ElementBits);
+  llvm::Value *value = readSource(ctx, dataOperand(instr, 1), element);
+  llvm::Value *count64 = ctx.readScalar(dataOperand(instr, 2), ctx.ir.getInt64Ty());
+  // Counts past the width all act alike, so saturating to the width keeps them in the type.
+  llvm::Value *saturated = ctx.ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, count64,
+                                                        ctx.ir.getInt64(ElementBits));
+  llvm::Value *count = ctx.ir.CreateTrunc(saturated, element);
+  llvm::Value *counts = ctx.ir.CreateVectorSplat(simd::elementCount(value), count);
+  writeResult(ctx, shiftElements(ctx, Kind, value, counts));
+  return LiftStatus::Lifted;
+}
+
+/// vpsllvw/d/q, vpsrlvw/d/q, vpsravw/d/q: each element by the matching element of src2.
+template <unsigned ElementBits, Shift Kind>
+LiftStatus liftShiftByElement(LiftContext &ctx, const Instr &instr) {
+  llvm::Type *element = ctx.intType(ElementBits);
+  llvm::Value *value = readSource(ctx, dataOperand(instr, 1), element);
+  llvm::Value *counts = readSource(ctx, dataOperand(instr, 2), element);
+  writeResult(ctx, shiftElements(ctx, Kind, value, counts));
+  return LiftStatus::Lifted;
+}
+
+/// The immediate and vector-count forms share a mnemonic: the last operand tells them apart.
+template <unsigned ElementBits, Shift Kind>
+LiftStatus liftShift(LiftContext &ctx, const Instr &instr) {
+  if (instr.op(dataOperand(instr, 2)).isImm())
+    return liftShiftByImmediate<ElementBits, Kind>(ctx, instr);
+  return liftShiftByVector<ElementBits, Kind>(ctx, instr);
+}
+
+} // namespace
+
+void registerAvx512Shift(SemanticTable &table) {
+  table.add(ZYDIS_MNEMONIC_VPSLLW, liftShift<16, Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSLLD, liftShift<32, Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSLLQ, liftShift<64, Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSRLW, liftShift<16, Shift::Right>);
+  table.add(ZYDIS_MNEMONIC_VPSRLD, liftShift<32, Shift::Right>);
+  table.add(ZYDIS_MNEMONIC_VPSRLQ, liftShift<64, Shift::Right>);
+  table.add(ZYDIS_MNEMONIC_VPSRAW, liftShift<16, Shift::Arithmetic>);
+  table.add(ZYDIS_MNEMONIC_VPSRAD, liftShift<32, Shift::Arithmetic>);
+  table.add(ZYDIS_MNEMONIC_VPSRAQ, liftShift<64, Shift::Arithmetic>);
+  table.add(ZYDIS_MNEMONIC_VPSLLVW, liftShiftByElement<16, Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSLLVD, liftShiftByElement<32, Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSLLVQ, liftShiftByElement<64, Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSRLVW, liftShiftByElement<16, Shift::Right>);
+  table.add(ZYDIS_MNEMONIC_VPSRLVD, liftShiftByElement<32, Shift::Right>);
+  table.add(ZYDIS_MNEMONIC_VPSRLVQ, liftShiftByElement<64, Shift::Right>);
+  table.add(ZYDIS_MNEMONIC_VPSRAVW, liftShiftByElement<16, Shift::Arithmetic>);
+  table.add(ZYDIS_MNEMONIC_VPSRAVD, liftShiftByElement<32, Shift::Arithmetic>);
+  table.add(ZYDIS_MNEMONIC_VPSRAVQ, liftShiftByElement<64, Shift::Arithmetic>);
+}
+
+} // namespace hoist
