@@ -5,6 +5,7 @@
 
 #include "ParseModule.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
 
