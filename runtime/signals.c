@@ -128,11 +128,11 @@ static void forget(int number, uint64_t guestBefore, const HoistFunction *lifted
 }
 
 int hoist_sigaction(int number, const struct sigaction *action, struct sigaction *old) {
+  sigset_t saved;
+  blockSignals(&saved);
   int known = number > 0 && number < SignalCount;
   uint64_t guestBefore = known ? guestHandlers[number] : 0;
   const HoistFunction *liftedBefore = known ? liftedHandlers[number] : 0;
-  sigset_t saved;
-  blockSignals(&saved);
   struct sigaction host;
   if (action) {
     host = *action;
@@ -154,11 +154,11 @@ typedef __sighandler_t (*SignalFunction)(int, __sighandler_t);
 /* signal, bsd_signal and __sysv_signal: the library's own function, which chooses the flags,
  * with the handler replaced. */
 static __sighandler_t replaceHandler(SignalFunction library, int number, __sighandler_t handler) {
+  sigset_t saved;
+  blockSignals(&saved);
   int known = number > 0 && number < SignalCount;
   uint64_t guestBefore = known ? guestHandlers[number] : 0;
   const HoistFunction *liftedBefore = known ? liftedHandlers[number] : 0;
-  sigset_t saved;
-  blockSignals(&saved);
   __sighandler_t previous = library(number, (__sighandler_t)install(number, (uint64_t)handler));
   if (previous == SIG_ERR)
     forget(number, guestBefore, liftedBefore);
@@ -187,7 +187,10 @@ __sighandler_t hoist_sigset(int number, __sighandler_t handler) {
   int known = number > 0 && number < SignalCount;
   uint64_t guestBefore = known ? guestHandlers[number] : 0;
   const HoistFunction *liftedBefore = known ? liftedHandlers[number] : 0;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* the program calls it */
   __sighandler_t previous = sigset(number, (__sighandler_t)install(number, (uint64_t)handler));
+#pragma GCC diagnostic pop
   if (previous == SIG_ERR)
     forget(number, guestBefore, liftedBefore);
   return previous == SIG_ERR ? previous
