@@ -12,61 +12,68 @@ mkdir -p "$work/original" "$work/translated" "$work/scratch"
 work=$(cd "$work" && pwd)
 
 declare -A workloads
-# One workload a line. SIGPIPE: a reader that stops early (`| head`); the statuses show how
-# each end of the pipe finished.
-workloads[bc]="bc --version | head -n 1
+# One workload a line. SIGPIPE: a reader that stops early (`| head`) on more output than a pipe
+# holds, so the writer is sure to meet the closed pipe; the statuses show how each end of the
+# pipe finished. Short output (--version) goes to `sed -n 1p`, which reads it all: `head`
+# would race the writer. SIGINT: `timeout --preserve-status -s INT 1` while the program waits on a pipe that
+# stays silent for 3 s, so that the signal finds it waiting (on an idle machine).
+workloads[bc]="bc --version | sed -n 1p
 echo '1/0; 2+2' | bc
+printf '1/0\n2+2\n' | bc
 echo 'scale=30; 4*a(1)' | bc -l
-echo 'for (i = 0; i < 100000; i++) i' | bc | head -n 1"
-workloads[ed]="ed --version | head -n 1
+echo 'for (i = 0; i < 100000; i++) i' | bc | head -n 1
+(sleep 3; echo 2+2) | timeout --preserve-status -s INT 1 bc"
+workloads[ed]="ed --version | sed -n 1p
 printf 'a\nhello\nworld\n.\n,n\n1d\n,p\nQ\n' | ed -s
-printf 'x\n,p\nzz\nQ\n' | ed -s"
-workloads[gawk]="gawk --version | head -n 1
+printf 'x\n,p\nzz\nQ\n' | ed -s
+(echo a; echo line; echo .; sleep 3; echo ,p; echo Q) | timeout --preserve-status -s INT 1 ed -s"
+workloads[gawk]="gawk --version | sed -n 1p
 seq 10 | gawk '{ s += \$1 } END { print s }'
 gawk 'BEGIN { x = 0; print 1 / x }'
 gawk 'BEGIN { while (1) print \"y\" }' | head -n 2
 gawk 'BEGIN { printf \"%s %d\n\", substr(\"abcdef\", 2, 3), index(\"abc\", \"c\") }'"
-workloads[m4]="m4 --version | head -n 1
+workloads[m4]="m4 --version | sed -n 1p
 printf '%s\n' 'define(x, hello)dnl' 'x world' 'eval(2**10)' | m4
 echo 'undefine(' | m4"
 workloads[flex]="flex --version
 printf '%s\n' '%%' 'abc printf(\"x\");' '%%' | flex -t | md5sum
 printf '%s\n' '%%' '[abc' | flex -t"
-workloads[less]="less --version | head -n 1
+workloads[less]="less --version | sed -n 1p
 seq 100 | less | tail -n 2
 seq 100000 | less | head -n 1"
-workloads[nano]="nano --version | head -n 1"
-workloads[make]="make --version | head -n 1
+workloads[nano]="nano --version | sed -n 1p"
+workloads[make]="make --version | sed -n 1p
 printf 'all:\n\t@echo made \$(words a b c)\n' | make -s -f -
 printf 'all: missing\n' | make -f -"
-workloads[patch]="patch --version | head -n 1
+workloads[patch]="patch --version | sed -n 1p
 cd $work/scratch && seq 5 > f && printf -- '--- f\n+++ f\n@@ -2 +2 @@\n-2\n+two\n' | patch -s f && cat f"
-workloads[diff]="diff --version | head -n 1
+workloads[diff]="diff --version | sed -n 1p
 diff <(seq 5) <(seq 6 | sed s/3/x/)
 diff -r $work/original $work/original"
-workloads[cmp]="cmp --version | head -n 1
+workloads[cmp]="cmp --version | sed -n 1p
 cmp <(seq 5) <(seq 6)
 cmp <(seq 5) <(seq 5 | sed s/3/x/)"
-workloads[gzip]="gzip --version | head -n 1
+workloads[gzip]="gzip --version | sed -n 1p
 seq 10000 | gzip -9c | md5sum
 seq 10000 | gzip -c | gzip -dc | md5sum
 echo x | gzip -dc
+(sleep 3) | timeout --preserve-status -s INT 1 gzip -c | wc -c
 seq 1000000 | gzip -c | head -c 1 | wc -c"
-workloads[xz]="xz --version | head -n 1
+workloads[xz]="xz --version | sed -n 1p
 seq 10000 | xz -c | md5sum
 seq 10000 | xz -c | xz -dc | md5sum
 seq 1000000 | xz -0 -c | head -c 1 | wc -c"
-workloads[tar]="tar --version | head -n 1
+workloads[tar]="tar --version | sed -n 1p
 cd $work/scratch && mkdir -p d && seq 5 > d/f && tar cf - d | tar tf -
 tar tf /nonexistent.tar"
-workloads[grep]="grep --version | head -n 1
+workloads[grep]="grep --version | sed -n 1p
 seq 100 | grep 7
 yes | grep y | head -n 1
 seq 10 | grep -c x"
-workloads[find]="find --version | head -n 1
+workloads[find]="find --version | sed -n 1p
 find $work/original -name '[a-f]*' | sort
 find /nonexistent"
-workloads[bzip2]="bzip2 --help 2>&1 | head -n 1
+workloads[bzip2]="bzip2 --help 2>&1 | sed -n 1p
 seq 10000 | bzip2 -c | md5sum
 seq 10000 | bzip2 -c | bzip2 -dc | md5sum
 seq 1000000 | bzip2 -c | head -c 1 | wc -c"
