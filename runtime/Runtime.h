@@ -36,6 +36,9 @@ const HoistFunction *hoist_lookup(uint64_t address);
 /* Runs the lifted function at `address` as a native call with `frame`'s registers (and
  * `stackWords` stack words) would, on the guest stack; results back into `frame`. */
 void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame, const uint64_t *stackWords);
+/* The same with the guest frames below `guestTop` instead of below hoist_guest_sp. */
+void hoist_run_lifted_below(const HoistFunction *function, HoistNativeFrame *frame,
+                            const uint64_t *stackWords, uint64_t guestTop);
 uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64_t a2);
 
 /* copies.c */
@@ -43,6 +46,19 @@ uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64
 void hoist_add_copy(uint64_t program, uint64_t library, uint64_t size);
 /* Points the libraries' relocated references to the copied objects at the program's copies. */
 void hoist_redirect_copies(void);
+
+/* signals.c */
+/* Where the next signal handler of the program puts its guest frames (below). */
+extern uint64_t hoist_signal_stack_top;
+/* Whether the program's own handler (lifted code) runs if `signal` is raised now. */
+int hoist_guest_handles(int signal);
+/* The runtime's function the program calls for library function `symbol` (signal, sigaction,
+ * ...: they take and return handlers, which are the program's code), or 0. */
+uint64_t hoist_signal_replacement(const char *symbol);
+
+/* nonlocal.c */
+/* The same for longjmp and its variants. */
+uint64_t hoist_jump_replacement(const char *symbol);
 
 /* How often control crossed between lifted and native code; printed at exit when the
  * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code).

@@ -27,24 +27,22 @@ static const uint64_t StackArgumentWords = 32;
 HoistCrossings hoist_crossings;
 
 /* Indirect calls and jumps repeat their targets (a comparison function called through a
- * pointer for every pair): a direct-mapped cache in front of the binary search. */
+ * pointer for every pair): a direct-mapped cache in front of the binary search. An entry is
+ * one pointer, read and written whole: a signal handler's lookups can then interrupt another
+ * lookup without it reading half of their entry. */
 enum { LookupCacheSize = 1024 };
-static struct {
-  uint64_t address;
-  const HoistFunction *function;
-} lookupCache[LookupCacheSize];
+static const HoistFunction *volatile lookupCache[LookupCacheSize];
 
 static const HoistFunction *searchTable(uint64_t address);
 
 const HoistFunction *hoist_lookup(uint64_t address) {
   unsigned slot = (unsigned)((address >> 4) ^ (address >> 14)) & (LookupCacheSize - 1);
-  if (lookupCache[slot].address == address && lookupCache[slot].function)
-    return lookupCache[slot].function;
+  const HoistFunction *cached = lookupCache[slot];
+  if (cached && cached->address == address)
+    return cached;
   const HoistFunction *function = searchTable(address);
-  if (function) {
-    lookupCache[slot].address = address;
-    lookupCache[slot].function = function;
-  }
+  if (function)
+    lookupCache[slot] = function;
   return function;
 }
 
@@ -105,7 +103,7 @@ _Noreturn void hoist_missing_import(const char *name) {
 /* A lifted callee came back elsewhere than its call site (translate's UnexpectedReturns.h). */
 _Noreturn void hoist_unexpected_return(uint64_t target, uint64_t callSite) {
   hoist_fatal("%s: the function called at %#lx returned to %#lx instead of after the call "
-              "(longjmp or a rewritten return address is not supported)",
+              "(a rewritten return address is not supported)",
               hoist_program.path, (unsigned long)callSite, (unsigned long)target);
 }
 
@@ -115,6 +113,11 @@ void hoist_push_x87_result(HoistState *state, const HoistNativeFrame *frame) {
 
 void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame,
                       const uint64_t *stackWords) {
+  hoist_run_lifted_below(function, frame, stackWords, hoist_guest_sp);
+}
+
+void hoist_run_lifted_below(const HoistFunction *function, HoistNativeFrame *frame,
+                            const uint64_t *stackWords, uint64_t guestTop) {
   HoistState state = hoist_initial_state;
   state.RDI = frame->gpr[0];
   state.RSI = frame->gpr[1];
@@ -128,7 +131,7 @@ void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame,
   /* The guest frame: below anything live, the stack arguments, then the return address
    * (RSP = 8 mod 16 at entry, as after a call). */
   uint64_t saved = hoist_guest_sp;
-  uint64_t sp = (hoist_guest_sp & ~(uint64_t)15) - 128 - StackArgumentWords * 8;
+  uint64_t sp = (guestTop & ~(uint64_t)15) - 128 - StackArgumentWords * 8;
   if (stackWords)
     memcpy((void *)sp, stackWords, StackArgumentWords * 8);
   sp -= 8;
@@ -139,7 +142,7 @@ void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame,
   function->lifted(&state, 0);
   if (state.RIP != HOIST_RETURN_SENTINEL)
     hoist_fatal("%s: lifted code left the function at %#lx for %#lx instead of returning "
-                "(longjmp or a jump into the middle of a function is not supported)",
+                "(a jump into the middle of a function is not supported)",
                 hoist_program.path, (unsigned long)function->address, (unsigned long)state.RIP);
   hoist_guest_sp = saved;
   frame->rax = state.RAX;

@@ -63,10 +63,14 @@ static int faultSignal(const HoistState *state, uint64_t address) {
   return hoist_exception_signal(state->EXCEPTION);
 }
 
-/* A fault the original program would take: the same signal, with its default action. */
+/* A fault the original program would take: the same signal. The program's handler for it runs
+ * (it may longjmp out or end the program); if it returns, where the original would fault
+ * again and again, the default action ends the program. */
 void __hoist_trap(HoistState *state, void *memory, uint64_t address) {
   (void)memory;
   int signal = faultSignal(state, address);
+  if (hoist_guest_handles(signal))
+    raise(signal);
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = SIG_DFL;

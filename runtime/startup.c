@@ -84,6 +84,11 @@ static void protectImage(void) {
 }
 
 static uint64_t librarySymbol(const HoistRelocation *relocation) {
+  uint64_t replacement = hoist_signal_replacement(relocation->symbol);
+  if (!replacement)
+    replacement = hoist_jump_replacement(relocation->symbol);
+  if (replacement)
+    return replacement;
   void *address = 0;
   if (relocation->version)
     address = dlvsym(RTLD_DEFAULT, relocation->symbol, relocation->version);

@@ -4,6 +4,7 @@
 #include "Discover/NoReturn.h"
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ImportShapes.h"
+#include "Translate/NonlocalJumps.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/MDBuilder.h>
@@ -301,6 +302,8 @@ void defineImports(llvm::Module &module, const Image &image, const ElfProgram &p
       llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", &function));
       ir.CreateCall(startMain, {function.getArg(0), function.getArg(1)});
       ir.CreateRetVoid();
+    } else if (isSetjmpImport(name)) {
+      defineSetjmpImport(function, name);   // its calls become part of their callers
     } else {
       uint64_t slot = slotByName[name];
       defineImportBody(function, slot, name, !program.filledBeforeStart(slot));

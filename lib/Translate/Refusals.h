@@ -13,7 +13,7 @@
 namespace hoist {
 
 struct Refusal {
-  std::string code;      ///< "threads", "signal-handlers", "tls", ...
+  std::string code;      ///< "threads", "exceptions", "tls", ...
   std::string message;   ///< names the import, relocation or feature
 };
 
@@ -30,8 +30,8 @@ llvm::ArrayRef<RefusedImport> refusedImports();
 /// Inputs translation cannot take at all (not a dynamically linked ELF executable).
 std::vector<Refusal> unusableInput(const Image &image, const ElfProgram &program);
 
-/// Features of the program that translation does not support (threads, signal handlers, C++
-/// exceptions, non-local jumps, run-time code generation, thread-local variables, relocation
+/// Features of the program that translation does not support (threads, C++ exceptions, ucontext
+/// switching, run-time code generation, thread-local variables, relocation
 /// types the runtime does not apply); `--allow-unsupported` translates anyway.
 std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &program);
 

@@ -7,7 +7,9 @@
 // keeps storing its vector and x87 registers (LiftedCallEffects.h).
 //
 // Compiled code returns elsewhere only through longjmp, exception unwinding or context
-// switches, which translation refuses (Refusals.h). A translation therefore ends the program
+// switches. Translation refuses the last two (Refusals.h); a longjmp in a translation leaves
+// the lifted frames by the host's longjmp and never comes back through a lifted call
+// (NonlocalJumps.h). A translation therefore ends the program
 // there with a message naming both addresses (exit 70), as it does for an address without
 // lifted code, instead of continuing.
 #pragma once
