@@ -1,0 +1,215 @@
+#include "SequenceGenerator.h"
+
+#include "CodeLayout.h"
+#include "StateGenerator.h"
+
+#include <llvm/Support/FormatVariadic.h>
+
+#include <iterator>
+#include <map>
+
+namespace hoist::test {
+namespace {
+
+struct Condition {
+  const char *mnemonic;
+  uint32_t flags;
+};
+const Condition Conditions[] = {
+    {"jo", FlagOF},  {"jno", FlagOF},  {"jb", FlagCF},           {"jae", FlagCF},
+    {"je", FlagZF},  {"jne", FlagZF},  {"jbe", FlagCF | FlagZF}, {"ja", FlagCF | FlagZF},
+    {"js", FlagSF},  {"jns", FlagSF},  {"jp", FlagPF},           {"jnp", FlagPF},
+    {"jl", FlagSF | FlagOF},           {"jge", FlagSF | FlagOF},
+    {"jle", FlagZF | FlagSF | FlagOF}, {"jg", FlagZF | FlagSF | FlagOF},
+};
+
+std::string registerName(ZydisRegister reg, unsigned width) {
+  ZydisRegisterClass regClass = width == 32 ? ZYDIS_REGCLASS_GPR32 : ZYDIS_REGCLASS_GPR64;
+  return ZydisRegisterGetString(ZydisRegisterEncode(regClass, uint8_t(gprIndex(reg))));
+}
+
+std::string hex(int64_t value) {
+  return value < 0 ? llvm::formatv("-{0:x}", uint64_t(-value)).str()
+                   : llvm::formatv("{0:x}", uint64_t(value)).str();
+}
+
+/// The text of a one-operand form's operand: "div byte ptr [rsi]" gives "byte ptr [rsi]".
+std::string onlyOperand(const std::string &form) {
+  size_t space = form.find(' ');
+  return space == std::string::npos ? "" : form.substr(space + 1);
+}
+
+/// Lines that point the registers of `operand` (a memory operand of `instr`) at `address`, or
+/// near it where the scale leaves no exact solution. RSP and RIP are never address registers
+/// here (SequenceForms.cpp).
+void pointOperandAt(const Instr &instr, const Operand &operand, uint64_t address, Random &random,
+                    std::vector<std::string> &lines) {
+  unsigned width = instr.addressWidth == 32 ? 32 : 64;
+  int64_t sinceDisp = int64_t(address - segmentBase(operand)) - operand.disp;
+  bool hasBase = operand.base != ZYDIS_REGISTER_NONE;
+  bool hasIndex = operand.index != ZYDIS_REGISTER_NONE;
+  int64_t scale = operand.scale ? operand.scale : 1;
+  if (hasBase && hasIndex && gprIndex(operand.base) == gprIndex(operand.index)) {
+    lines.push_back("mov " + registerName(operand.base, width) + ", " +
+                    hex(sinceDisp / (1 + scale)));   // [rax+rax*2]
+    return;
+  }
+  int64_t index = 0;
+  if (hasIndex) {
+    index = hasBase ? int64_t(random.below(8)) - 2 : sinceDisp / scale;
+    lines.push_back("mov " + registerName(operand.index, width) + ", " + hex(index));
+  }
+  if (hasBase)
+    lines.push_back("mov " + registerName(operand.base, width) + ", " +
+                    hex(sinceDisp - index * scale));
+}
+
+} // namespace
+
+std::vector<std::string> Sequence::lines() const {
+  std::vector<std::string> out;
+  for (const SequenceStep &step : steps)
+    out.insert(out.end(), step.lines.begin(), step.lines.end());
+  return out;
+}
+
+std::string Sequence::text() const {
+  std::string out;
+  for (const std::string &line : lines())
+    out += (out.empty() ? "" : "; ") + line;
+  return out;
+}
+
+unsigned Sequence::stepCount() const {
+  unsigned count = 0;
+  for (const SequenceStep &step : steps)
+    count += step.kind != SequenceStep::Kind::Label;
+  return count;
+}
+
+Sequence sequenceOf(const std::vector<std::string> &lines) {
+  Sequence sequence;
+  for (const std::string &line : lines) {
+    SequenceStep step;
+    step.lines = {line};
+    if (!line.empty() && line.back() == ':') {
+      step.kind = SequenceStep::Kind::Label;
+      step.label = line.substr(0, line.size() - 1);
+    }
+    sequence.steps.push_back(std::move(step));
+  }
+  return sequence;
+}
+
+SequenceGenerator::SequenceGenerator(const std::vector<SequenceForm> &forms) {
+  for (const SequenceForm &form : forms) {
+    (form.simd ? simd_ : general_).push_back(&form);
+    if (form.flags.tested)
+      consumers_.push_back(&form);
+  }
+}
+
+void SequenceGenerator::addSetup(const SequenceForm &form, Random &random, uint64_t window,
+                                 unsigned windowSize, std::vector<std::string> &lines) const {
+  const Instr &instr = form.instr;
+  if (form.setup == FormSetup::None)
+    return;
+  if (form.setup == FormSetup::BitOffsetMemory) {
+    // A signed bit offset of -64..255: the access stays within 8 bytes before and 32 after.
+    lines.push_back("mov " + registerName(instr.op(1).reg, 64) + ", " +
+                    hex(int64_t(random.below(320)) - 64));
+  }
+  for (unsigned i = 0; i < instr.explicitCount; ++i) {
+    const Operand &operand = instr.op(i);
+    if (!operand.isMem() || operand.isAgen)
+      continue;
+    uint64_t address = window + random.below(windowSize);
+    // 16-byte operands are aligned but one time in 16, so that the fault of a misaligned
+    // movdqa or cmpxchg16b ends a sequence now and then, not most of the time.
+    if (operand.bits >= 128 && random.below(16) != 0)
+      address &= ~uint64_t(15);
+    pointOperandAt(instr, operand, address, random, lines);
+  }
+  if (form.setup != FormSetup::Divide)
+    return;
+  const Operand &divisor = instr.op(0);
+  unsigned bits = divisor.bits;
+  uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  bool isSigned = instr.mnemonic == ZYDIS_MNEMONIC_IDIV;
+  // Signed: |divisor| >= 2 and a sign-extended dividend, so the quotient always fits.
+  // Unsigned: any nonzero divisor and a high half below it.
+  static const int64_t SignedDivisors[] = {2, 3, 7, 0x10, 0x7f, -2, -3, -7, -0x10, -0x80};
+  static const int64_t UnsignedDivisors[] = {1, 2, 3, 7, 0x10, 0x7f, 0xff, -1, -2};
+  int64_t value = isSigned ? SignedDivisors[random.below(std::size(SignedDivisors))]
+                           : UnsignedDivisors[random.below(std::size(UnsignedDivisors))];
+  if (!isSigned && random.below(3) == 0)
+    value = int64_t((random.next() & mask & 0x7fffffff) | 1);
+  std::string divisorText = onlyOperand(form.text);
+  lines.push_back("mov " + divisorText + ", " + hex(bits == 8 ? int64_t(int8_t(value)) : value));
+  if (isSigned) {
+    lines.push_back(bits == 8 ? "cbw" : bits == 16 ? "cwd" : bits == 32 ? "cdq" : "cqo");
+    return;
+  }
+  uint64_t unsignedDivisor = uint64_t(value) & mask;
+  uint64_t high = random.below(2) ? 0 : random.below(std::min<uint64_t>(unsignedDivisor, 0x10000));
+  const char *highHalf = bits == 8 ? "ah" : bits == 16 ? "dx" : "edx";
+  lines.push_back(std::string("mov ") + highHalf + ", " + hex(int64_t(high)));
+}
+
+Sequence SequenceGenerator::generate(uint64_t seed) const {
+  Random random(seed);
+  Sequence sequence;
+  unsigned steps = 5 + unsigned(random.below(26));
+  // The window every memory operand points into: small, so accesses overlap.
+  static const unsigned WindowSizes[] = {8, 16, 32, 64};
+  unsigned windowSize = WindowSizes[random.below(std::size(WindowSizes))];
+  uint64_t window = layout::DataAddress + 0x100 + random.below(0xc00);
+  uint32_t undefined = 0;
+  std::map<unsigned, std::vector<std::string>> labelsAt;   // step -> labels before it
+  std::map<unsigned, uint32_t> joinedAt;
+  bool lastDefinedFlags = false;
+  unsigned jumps = 0;
+  auto placeLabels = [&](unsigned at) {
+    for (const std::string &label : labelsAt[at])
+      sequence.steps.push_back({SequenceStep::Kind::Label, {label + ":"}, label});
+    undefined |= joinedAt[at];
+  };
+  for (unsigned step = 0; step < steps; ++step) {
+    placeLabels(step);
+    if (step + 1 < steps && random.below(8) == 0) {
+      const Condition &condition = Conditions[random.below(std::size(Conditions))];
+      if (!(condition.flags & undefined)) {
+        unsigned over = 1 + unsigned(random.below(3));
+        unsigned target = std::min(step + 1 + over, steps);
+        std::string label = llvm::formatv("skip_{0}", jumps++).str();
+        sequence.steps.push_back({SequenceStep::Kind::Jump,
+                                  {std::string(condition.mnemonic) + " " + label}, label});
+        labelsAt[target].push_back(label);
+        joinedAt[target] |= undefined;
+        continue;
+      }
+    }
+    const std::vector<const SequenceForm *> &pool =
+        lastDefinedFlags && random.below(3) == 0 ? consumers_
+        : random.below(5) == 0 && !simd_.empty() ? simd_
+                                                 : general_;
+    // A candidate that tests a flag left undefined is drawn again; most forms test none.
+    const SequenceForm *form = nullptr;
+    for (unsigned attempt = 0; !form; ++attempt) {
+      const std::vector<const SequenceForm *> &from = attempt < 32 ? pool : general_;
+      const SequenceForm *candidate = from[random.below(from.size())];
+      if (!(candidate->flags.tested & undefined))
+        form = candidate;
+    }
+    SequenceStep formStep;
+    addSetup(*form, random, window, windowSize, formStep.lines);
+    formStep.lines.push_back(form->text);
+    sequence.steps.push_back(std::move(formStep));
+    undefined = form->flags.apply(undefined);
+    lastDefinedFlags = form->flags.defines != 0;
+  }
+  placeLabels(steps);
+  return sequence;
+}
+
+} // namespace hoist::test
