@@ -179,8 +179,7 @@ llvm::Error applyRelocation(const std::string &text, const llvm::object::ELFRelo
   return llvm::Error::success();
 }
 
-/// MC's object of `source` (`text` surrounded, see
-/// `surround`), the bytes from the instruction offset to the end `findEnd(code, size, file)`
+/// MC's object of `source` (`text` surrounded, see `surround`), the bytes from the instruction offset to the end `findEnd(code, size, file)`
 /// proves (an offset in the code page, or an error), with every relocation applied.
 template <typename FindEnd>
 llvm::Expected<std::vector<uint8_t>> placedCode(const std::string &text,
@@ -267,6 +266,8 @@ llvm::Expected<AssembledSequence> assembleSequence(const std::vector<std::string
     text += line + "\n";
     instructions += !llvm::StringRef(line).trim().ends_with(":");
   }
+  if (instructions == 0)
+    return failure(text, "has no instruction");
   text.pop_back();
   AssembledSequence sequence;
   // The `target` label sits TargetDistance after the last instruction, so it gives the end;

@@ -151,7 +151,8 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, u
   std::string functionName = (*function)->getName().str();
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
   llvm::raw_string_ostream irStream(runner->ir_);
-  module->print(irStream, nullptr);
+  if (steps.keepIr)
+    module->print(irStream, nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*module, &problemStream))
@@ -160,7 +161,8 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, u
     if (llvm::Error error = steps.transform(*module, image))
       return error;
     runner->ir_.clear();
-    module->print(irStream, nullptr);   // reports show the IR that ran
+    if (steps.keepIr)
+      module->print(irStream, nullptr);   // reports show the IR that ran
     if (llvm::verifyModule(*module, &problemStream))
       return liftError("transformed IR fails the verifier: " + problems + "\n" + runner->ir_);
   }

@@ -45,6 +45,8 @@ struct ModuleSteps {
   /// When set, the module is compiled to a relocatable object by this function (the
   /// `--emit obj` code generator) and the JIT links that object instead of compiling the IR.
   std::function<llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>(llvm::Module &)> toObject;
+  /// Keep the module's text for ir(); printing costs about as much as a small lift.
+  bool keepIr = true;
 };
 
 class JitRunner {

@@ -36,8 +36,9 @@ const Instr &neutralInstr() {
   return nop;
 }
 
-ModuleSteps stepsOf(Pipeline pipeline) {
+ModuleSteps stepsOf(Pipeline pipeline, bool keepIr) {
   ModuleSteps steps;
+  steps.keepIr = keepIr;
   unsigned level = pipeline == Pipeline::O0 ? 0 : pipeline == Pipeline::O1 ? 1 : 2;
   steps.transform = [level](llvm::Module &module, const Image &image) {
     OptimizeOptions options;
@@ -165,7 +166,7 @@ SequenceReport checkSequence(const std::vector<std::string> &lines, const Sequen
   std::vector<std::unique_ptr<JitRunner>> lifted;
   for (Pipeline pipeline : run.pipelines) {
     llvm::Expected<std::unique_ptr<JitRunner>> runner =
-        JitRunner::create(liftedBytes, layout::InstructionAddress, stepsOf(pipeline));
+        JitRunner::create(liftedBytes, layout::InstructionAddress, stepsOf(pipeline, run.keepIr));
     if (!runner) {
       report.error = std::string(pipelineName(pipeline)) +
                      ": cannot lift: " + llvm::toString(runner.takeError());

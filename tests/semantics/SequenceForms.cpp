@@ -46,8 +46,8 @@ bool usesRegisterClass(const Instr &instr, bool (*bad)(ZydisRegisterClass)) {
     const Operand &operand = instr.op(i);
     if (operand.isReg() && bad(ZydisRegisterGetClass(operand.reg)))
       return true;
-    if (operand.isMem())
-      for (ZydisRegister reg : {operand.base, operand.index, operand.segment})
+    if (operand.isMem())   // the segment is checked apart: every operand has one
+      for (ZydisRegister reg : {operand.base, operand.index})
         if (reg != ZYDIS_REGISTER_NONE && reg != ZYDIS_REGISTER_RIP &&
             bad(ZydisRegisterGetClass(reg)))
           return true;
@@ -117,6 +117,10 @@ bool leftOutMnemonic(ZydisMnemonic mnemonic) {
   case ZYDIS_MNEMONIC_STI:
   case ZYDIS_MNEMONIC_LDMXCSR:   // a random MXCSR unmasks exceptions and rounds otherwise
   case ZYDIS_MNEMONIC_STMXCSR:   // stores the exception flags Hoist does not model
+  case ZYDIS_MNEMONIC_FXSAVE:    // so do these, and the host's MXCSR_MASK (HostModel.h)
+  case ZYDIS_MNEMONIC_FXSAVE64:
+  case ZYDIS_MNEMONIC_FXRSTOR:
+  case ZYDIS_MNEMONIC_FXRSTOR64:
   case ZYDIS_MNEMONIC_RDRAND:
   case ZYDIS_MNEMONIC_RDSEED:
   case ZYDIS_MNEMONIC_CPUID:
@@ -155,7 +159,7 @@ const char *whyLeftOut(const Instr &instr, const FlagEffect &flags) {
     if (operand.isMem() && !operand.isAgen && !operand.explicitOperand)
       return "has an implicit memory operand";
     if (operand.isMem() && operand.base == ZYDIS_REGISTER_RIP)
-      return "RIP-relative";
+      return "RIP-relative";   // `[rip+data+..]` forms too: the window is the point
     if (operand.isMem() && operand.segment == ZYDIS_REGISTER_FS)
       return "FS-relative";
   }

@@ -5,6 +5,7 @@
 
 #include <llvm/Support/FormatVariadic.h>
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 
@@ -102,11 +103,21 @@ Sequence sequenceOf(const std::vector<std::string> &lines) {
 }
 
 SequenceGenerator::SequenceGenerator(const std::vector<SequenceForm> &forms) {
+  std::map<ZydisMnemonic, std::vector<const SequenceForm *>> general, consumers, simd;
   for (const SequenceForm &form : forms) {
-    (form.simd ? simd_ : general_).push_back(&form);
+    (form.simd ? simd : general)[form.instr.mnemonic].push_back(&form);
     if (form.flags.tested)
-      consumers_.push_back(&form);
+      consumers[form.instr.mnemonic].push_back(&form);
   }
+  for (auto [from, to] : {std::pair{&general, &general_}, std::pair{&consumers, &consumers_},
+                          std::pair{&simd, &simd_}})
+    for (auto &[mnemonic, group] : *from)
+      to->push_back(std::move(group));
+}
+
+const SequenceForm *SequenceGenerator::draw(const Pool &pool, Random &random) {
+  const std::vector<const SequenceForm *> &group = pool[random.below(pool.size())];
+  return group[random.below(group.size())];
 }
 
 void SequenceGenerator::addSetup(const SequenceForm &form, Random &random, uint64_t window,
@@ -189,15 +200,14 @@ Sequence SequenceGenerator::generate(uint64_t seed) const {
         continue;
       }
     }
-    const std::vector<const SequenceForm *> &pool =
+    const Pool &pool =
         lastDefinedFlags && random.below(3) == 0 ? consumers_
         : random.below(5) == 0 && !simd_.empty() ? simd_
                                                  : general_;
     // A candidate that tests a flag left undefined is drawn again; most forms test none.
     const SequenceForm *form = nullptr;
     for (unsigned attempt = 0; !form; ++attempt) {
-      const std::vector<const SequenceForm *> &from = attempt < 32 ? pool : general_;
-      const SequenceForm *candidate = from[random.below(from.size())];
+      const SequenceForm *candidate = draw(attempt < 32 ? pool : general_, random);
       if (!(candidate->flags.tested & undefined))
         form = candidate;
     }

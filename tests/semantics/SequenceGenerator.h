@@ -52,7 +52,12 @@ private:
   void addSetup(const SequenceForm &form, Random &random, uint64_t window, unsigned windowSize,
                 std::vector<std::string> &lines) const;
 
-  std::vector<const SequenceForm *> general_, consumers_, simd_;
+  /// Forms grouped by mnemonic: a step draws a mnemonic, then one of its forms, so that the
+  /// table's many rotate and SIMD forms do not crowd out the rest.
+  using Pool = std::vector<std::vector<const SequenceForm *>>;
+  static const SequenceForm *draw(const Pool &pool, Random &random);
+
+  Pool general_, consumers_, simd_;
 };
 
 } // namespace hoist::test

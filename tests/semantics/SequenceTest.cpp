@@ -7,11 +7,14 @@
 // (sequences; default HOIST_SEQUENCE_DEFAULT_COUNT, which ctest sets, or 2000),
 // HOIST_SEQUENCE_FIRST (the first sequence's number, to rerun one), HOIST_SEQUENCE_STATES
 // (states per sequence, default 16), HOIST_SEQUENCE_IR=1 (print the lifted IR of a mismatch),
-// HOIST_SEQUENCE_MINIMIZE=0 (report without shrinking).
+// HOIST_SEQUENCE_MINIMIZE=0 (report without shrinking), HOIST_SEQUENCE_PRINT=1 (print every
+// sequence), HOIST_SEQUENCE_PIPELINES (a comma-separated subset of O0,O1,O2,obj).
 #include "SequenceChecker.h"
 #include "SequenceGenerator.h"
 #include "SequenceMinimizer.h"
 
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/FormatVariadic.h>
 
 #include <gtest/gtest.h>
@@ -37,6 +40,30 @@ uint64_t sequenceSeed(uint64_t seed, uint64_t number) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
   z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
   return z ^ (z >> 31);
+}
+
+/// HOIST_SEQUENCE_PIPELINES, e.g. "O2,obj": the pipelines to run (default all four).
+std::vector<Pipeline> selectedPipelines() {
+  const char *names = std::getenv("HOIST_SEQUENCE_PIPELINES");
+  if (!names || !*names)
+    return {std::begin(AllPipelines), std::end(AllPipelines)};
+  std::vector<Pipeline> pipelines;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(names).split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    if (part == "O0")
+      pipelines.push_back(Pipeline::O0);
+    else if (part == "O1")
+      pipelines.push_back(Pipeline::O1);
+    else if (part == "O2")
+      pipelines.push_back(Pipeline::O2);
+    else if (part == "obj")
+      pipelines.push_back(Pipeline::Object);
+    else
+      ADD_FAILURE() << "HOIST_SEQUENCE_PIPELINES: unknown pipeline '" << part.str()
+                    << "' (O0, O1, O2 or obj)";
+  }
+  return pipelines;
 }
 
 constexpr unsigned ReportedSequences = 5;
@@ -66,6 +93,8 @@ TEST(Sequences, MatchTheCpuThroughEveryPipeline) {
   unsigned states = unsigned(environmentNumber("HOIST_SEQUENCE_STATES", 16));
   bool minimize = environmentNumber("HOIST_SEQUENCE_MINIMIZE", 1) != 0;
   bool printIr = environmentNumber("HOIST_SEQUENCE_IR", 0) != 0;
+  bool printSequences = environmentNumber("HOIST_SEQUENCE_PRINT", 0) != 0;
+  std::vector<Pipeline> pipelines = selectedPipelines();
   std::printf("sequences: HOIST_SEQUENCE_SEED=0x%llx reproduces this run (%llu sequences from "
               "#%llu, %u states each)\n",
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(count),
@@ -78,10 +107,14 @@ TEST(Sequences, MatchTheCpuThroughEveryPipeline) {
   for (uint64_t number = first; number < first + count; ++number) {
     uint64_t thisSeed = sequenceSeed(seed, number);
     Sequence sequence = generator.generate(thisSeed);
+    if (printSequences)
+      std::printf("#%llu: %s\n", static_cast<unsigned long long>(number),
+                  sequence.text().c_str());
     SequenceRun run;
     run.stateSeed = thisSeed;
     run.states = states;
     run.keepIr = printIr;
+    run.pipelines = pipelines;
     SequenceReport report = checkSequence(sequence.lines(), run);
     ++totals.sequences;
     totals.steps += sequence.stepCount();
@@ -96,7 +129,7 @@ TEST(Sequences, MatchTheCpuThroughEveryPipeline) {
     if (++totals.mismatchingSequences > ReportedSequences)
       continue;
     std::string reproduce =
-        llvm::formatv("HOIST_SEQUENCE_SEED=0x{0:x} HOIST_SEQUENCE_FIRST={1} HOIST_SEQUENCE_COUNT=1",
+        llvm::formatv("HOIST_SEQUENCE_SEED={0:x} HOIST_SEQUENCE_FIRST={1} HOIST_SEQUENCE_COUNT=1",
                       seed, number)
             .str();
     std::string shrunk;
