@@ -127,6 +127,8 @@ bool leftOutMnemonic(ZydisMnemonic mnemonic) {
   case ZYDIS_MNEMONIC_CLFLUSH:
   case ZYDIS_MNEMONIC_MASKMOVDQU:
   case ZYDIS_MNEMONIC_XLAT:
+  case ZYDIS_MNEMONIC_DPPS:   // which NaN the adder tree propagates is the model's (HostModel.h)
+  case ZYDIS_MNEMONIC_DPPD:
   case ZYDIS_MNEMONIC_CRC32:
   case ZYDIS_MNEMONIC_UD0:
   case ZYDIS_MNEMONIC_UD1:
