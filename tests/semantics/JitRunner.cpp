@@ -2,6 +2,7 @@
 
 #include "CodeLayout.h"
 
+#include "Brighten/FreezeZeroExtensions.h"
 #include "FaultGuard.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Exception.h"
@@ -172,6 +173,12 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, u
     if (!compiled)
       return compiled.takeError();
     object = std::move(*compiled);
+  } else {
+    // The JIT's code generator is LLVM 19's x86 selection too: without the workaround Hoist's
+    // own code generation applies (lib/Brighten/FreezeZeroExtensions.h), unoptimized code of
+    // `imul r11; mov al, r11b; cmp r11b, al; sbb eax, 0` kept RAX's upper half
+    // (SequenceRegression.ByteLoadThenThirtyTwoBitWriteZeroExtends).
+    freezeZeroExtensions(*module);
   }
 
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
