@@ -1,6 +1,8 @@
 #include "SequenceGenerator.h"
 
+#include "Assembler.h"
 #include "CodeLayout.h"
+#include "Decode/Decoder.h"
 #include "StateGenerator.h"
 
 #include <llvm/Support/FormatVariadic.h>
@@ -65,7 +67,80 @@ void pointOperandAt(const Instr &instr, const Operand &operand, uint64_t address
                     hex(sinceDisp - index * scale));
 }
 
+/// The flag effect of one line the generator writes itself (not a table form).
+FlagEffect effectOfLine(const std::string &line) {
+  static std::map<std::string, FlagEffect> effects;
+  auto known = effects.find(line);
+  if (known != effects.end())
+    return known->second;
+  FlagEffect effect;
+  effect.tested = StatusFlags;   // unusable unless it assembles
+  if (llvm::Expected<std::vector<uint8_t>> bytes = assemble(line)) {
+    Instr instr;
+    if (Decoder().decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr) ==
+        DecodeStatus::Ok)
+      effect = flagEffect(instr);
+  } else {
+    llvm::consumeError(bytes.takeError());
+  }
+  return effects.emplace(line, effect).first->second;
+}
+
+/// General-purpose registers by encoding (no RSP), and the names of their parts.
+const char *const Names64[] = {"rax", "rcx", "rdx", "rbx", "", "rbp", "rsi", "rdi",
+                               "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+const char *const Names32[] = {"eax",  "ecx",  "edx",  "ebx",  "",     "ebp",  "esi",  "edi",
+                               "r8d",  "r9d",  "r10d", "r11d", "r12d", "r13d", "r14d", "r15d"};
+const char *const Names16[] = {"ax",   "cx",   "dx",   "bx",   "",     "bp",   "si",   "di",
+                               "r8w",  "r9w",  "r10w", "r11w", "r12w", "r13w", "r14w", "r15w"};
+const char *const Names8[] = {"al",   "cl",   "dl",   "bl",   "",     "bpl",  "sil",  "dil",
+                              "r8b",  "r9b",  "r10b", "r11b", "r12b", "r13b", "r14b", "r15b"};
+const char *const HighNames8[] = {"ah", "ch", "dh", "bh"};
+
+unsigned randomRegister(Random &random) {
+  unsigned index;
+  do
+    index = unsigned(random.below(16));
+  while (index == 4);   // RSP stays the stack's
+  return index;
+}
+
 } // namespace
+
+std::pair<std::string, std::string> SequenceGenerator::partialRegisterLines(Random &random) {
+  unsigned target = randomRegister(random), source = randomRegister(random);
+  // A high byte (ah..bh) cannot meet a register that needs REX in one instruction.
+  bool high = target < 4 && random.below(3) == 0;
+  std::string narrow, sourceNarrow;
+  if (high) {
+    narrow = HighNames8[target];
+    source = unsigned(random.below(4));
+    sourceNarrow = random.below(2) ? HighNames8[source] : Names8[source];
+  } else if (random.below(2)) {
+    narrow = Names8[target];
+    sourceNarrow = Names8[source];
+  } else {
+    narrow = Names16[target];
+    sourceNarrow = Names16[source];
+  }
+  static const char *const Writes[] = {"mov", "add", "sub", "xor", "xchg", "adc", "sbb", "and"};
+  std::string write = std::string(Writes[random.below(std::size(Writes))]) + " " + narrow +
+                      ", " + sourceNarrow;
+  std::string other32 = Names32[randomRegister(random)], other64 = Names64[randomRegister(random)];
+  const std::string reads[] = {
+      std::string("sbb ") + Names32[target] + ", 0",
+      std::string("adc ") + Names64[target] + ", 0",
+      std::string("add ") + Names32[target] + ", " + other32,
+      std::string("sub ") + other64 + ", " + Names64[target],
+      std::string("mov ") + other64 + ", " + Names64[target],
+      std::string("lea ") + other32 + ", [" + Names64[target] + "+1]",
+      std::string("imul ") + Names32[target] + ", " + other32,
+      std::string("cmp ") + narrow + ", " + sourceNarrow,
+      std::string("movzx ") + other32 + ", " + (high ? "ax" : Names16[target]),
+      std::string("shr ") + Names64[target] + ", 8",
+  };
+  return {write, reads[random.below(std::size(reads))]};
+}
 
 std::vector<std::string> Sequence::lines() const {
   std::vector<std::string> out;
@@ -199,6 +274,21 @@ Sequence SequenceGenerator::generate(uint64_t seed) const {
         joinedAt[target] |= undefined;
         continue;
       }
+    }
+    if (step + 1 < steps && random.below(8) == 0) {
+      auto [write, read] = partialRegisterLines(random);
+      for (const std::string &line : {write, read}) {
+        if (line == read)
+          placeLabels(++step);
+        // A line that would test a flag left undefined is left out; the step is then empty.
+        FlagEffect effect = effectOfLine(line);
+        if (effect.tested & undefined)
+          continue;
+        sequence.steps.push_back({SequenceStep::Kind::Form, {line}, ""});
+        undefined = effect.apply(undefined);
+        lastDefinedFlags = effect.defines != 0;
+      }
+      continue;
     }
     const Pool &pool =
         lastDefinedFlags && random.below(3) == 0 ? consumers_

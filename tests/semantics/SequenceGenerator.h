@@ -1,7 +1,8 @@
 // Random instruction sequences for the sequence tests (SequenceTest.cpp): 5 to 30 steps drawn
 // from sequenceForms(), biased so that flag producers feed flag consumers, with forward
-// conditional jumps over 1 to 3 steps, and with every memory operand pointed into a small
-// window of the data page, so that accesses of different widths overlap.
+// conditional jumps over 1 to 3 steps, with narrow register writes read back at other widths,
+// and with every memory operand pointed into a small window of the data page, so that accesses
+// of different widths overlap.
 //
 // A step's setup lines come right before its form and change no flag (mov, cbw/cwd/cdq/cqo):
 // the address registers of a memory operand; a nonzero divisor and a dividend whose quotient
@@ -14,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hoist::test {
@@ -49,6 +51,9 @@ public:
   Sequence generate(uint64_t seed) const;
 
 private:
+  /// A narrow write of a register and a read of it at another width (`mov al, r11b`, then
+  /// `sbb eax, 0`): the lines of two steps.
+  static std::pair<std::string, std::string> partialRegisterLines(Random &random);
   void addSetup(const SequenceForm &form, Random &random, uint64_t window, unsigned windowSize,
                 std::vector<std::string> &lines) const;
 
