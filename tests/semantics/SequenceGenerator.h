@@ -53,7 +53,8 @@ public:
 private:
   /// A narrow write of a register and a read of it at another width (`mov al, r11b`, then
   /// `sbb eax, 0`): the lines of two steps.
-  static std::pair<std::string, std::string> partialRegisterLines(Random &random);
+  static std::pair<std::string, std::string> partialRegisterLines(Random &random,
+                                                                  uint64_t window);
   void addSetup(const SequenceForm &form, Random &random, uint64_t window, unsigned windowSize,
                 std::vector<std::string> &lines) const;
 
