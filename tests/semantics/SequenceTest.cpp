@@ -4,7 +4,7 @@
 // environment that reproduces it alone and shrunk to the steps that matter.
 //
 // Environment: HOIST_SEQUENCE_SEED (the run's seed; default new each run), HOIST_SEQUENCE_COUNT
-// (sequences; default HOIST_SEQUENCE_DEFAULT_COUNT, which ctest sets, or 500),
+// (sequences; default HOIST_SEQUENCE_DEFAULT_COUNT, which ctest sets, or 400),
 // HOIST_SEQUENCE_FIRST (the first sequence's number, to rerun one), HOIST_SEQUENCE_STATES
 // (states per sequence, default 16), HOIST_SEQUENCE_IR=1 (print the lifted IR of a mismatch),
 // HOIST_SEQUENCE_MINIMIZE=0 (report without shrinking), HOIST_SEQUENCE_PRINT=1 (print every
@@ -88,7 +88,7 @@ TEST(Sequences, MatchTheCpuThroughEveryPipeline) {
   uint64_t seed = fixed && *fixed ? std::strtoull(fixed, nullptr, 0)
                                   : uint64_t(entropy()) << 32 | entropy();
   uint64_t count = environmentNumber(
-      "HOIST_SEQUENCE_COUNT", environmentNumber("HOIST_SEQUENCE_DEFAULT_COUNT", 500));
+      "HOIST_SEQUENCE_COUNT", environmentNumber("HOIST_SEQUENCE_DEFAULT_COUNT", 400));
   uint64_t first = environmentNumber("HOIST_SEQUENCE_FIRST", 0);
   unsigned states = unsigned(environmentNumber("HOIST_SEQUENCE_STATES", 16));
   bool minimize = environmentNumber("HOIST_SEQUENCE_MINIMIZE", 1) != 0;
