@@ -161,7 +161,7 @@ const char *whyLeftOut(const Instr &instr, const FlagEffect &flags) {
     if (operand.isMem() && !operand.isAgen && !operand.explicitOperand)
       return "has an implicit memory operand";
     if (operand.isMem() && operand.base == ZYDIS_REGISTER_RIP)
-      return "RIP-relative";   // `[rip+data+..]` forms too: the window is the point
+      return "RIP-relative";   // `[rip+0x100]` means another place in a sequence
     if (operand.isMem() && operand.segment == ZYDIS_REGISTER_FS)
       return "FS-relative";
   }
