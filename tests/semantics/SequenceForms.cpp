@@ -167,6 +167,12 @@ const char *whyLeftOut(const Instr &instr, const FlagEffect &flags) {
   }
   if (flags.undefinesRegister)
     return "leaves a register undefined for some inputs";
+  // bsf/bsr of a zero: the destination is the vendor's (UndefinedBitByte.cpp), and the rule
+  // sees only register sources; a sequence's stores put zeros in memory far more often than
+  // the table's random bytes do (a 32-bit `bsf eax, [rsi]` of 0 kept RAX whole on AMD).
+  if ((instr.mnemonic == ZYDIS_MNEMONIC_BSF || instr.mnemonic == ZYDIS_MNEMONIC_BSR) &&
+      instr.op(1).isMem())
+    return "bsf/bsr of memory: the vendor's destination for a zero";
   return nullptr;
 }
 
