@@ -180,9 +180,11 @@ llvm::Error applyRelocation(const std::string &text, const llvm::object::ELFRelo
   return llvm::Error::success();
 }
 
-} // namespace
-
-llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
+/// MC's object of `source` (`text` surrounded, see `surround`), the bytes from the instruction offset to the end `findEnd(code, size, file)`
+/// proves (an offset in the code page, or an error), with every relocation applied.
+template <typename FindEnd>
+llvm::Expected<std::vector<uint8_t>> placedCode(const std::string &text,
+                                                const std::string &source, FindEnd findEnd) {
   static bool initialized = [] {
     LLVMInitializeX86TargetInfo();
     LLVMInitializeX86Target();
@@ -192,7 +194,7 @@ llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
   }();
   (void)initialized;
 
-  llvm::Expected<llvm::SmallVector<char, 0>> object = assembleObject(text, surround(text));
+  llvm::Expected<llvm::SmallVector<char, 0>> object = assembleObject(text, source);
   if (!object)
     return object.takeError();
   auto file = llvm::object::ObjectFile::createObjectFile(
@@ -212,21 +214,11 @@ llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
   if (!contents)
     return contents.takeError();
 
-  // Hoist's own decoder says where the instruction ends; the label after it then proves that
-  // the text was exactly one instruction (a second one, or a lone prefix that merged with the
-  // padding, would shift the labels).
   auto *code = reinterpret_cast<const uint8_t *>(contents->data());
-  Decoder decoder;
-  Instr instr;
-  if (contents->size() <= layout::InstructionOffset ||
-      decoder.decode(code + layout::InstructionOffset, contents->size() - layout::InstructionOffset,
-                     layout::InstructionAddress, instr) != DecodeStatus::Ok)
-    return failure(text, "assembled to bytes that do not decode");
-  if (labelOffset(**file, "far_target") !=
-      layout::InstructionOffset + instr.length + layout::FarTargetDistance)
-    return failure(text, "is not exactly one instruction");
-  std::vector<uint8_t> bytes(code + layout::InstructionOffset,
-                             code + layout::InstructionOffset + instr.length);
+  llvm::Expected<uint64_t> end = findEnd(code, contents->size(), **file);
+  if (!end)
+    return end.takeError();
+  std::vector<uint8_t> bytes(code + layout::InstructionOffset, code + *end);
 
   for (const llvm::object::SectionRef &section : (*file)->sections()) {
     llvm::Expected<llvm::object::section_iterator> relocated = section.getRelocatedSection();
@@ -235,8 +227,7 @@ llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
     if (*relocated == (*file)->section_end() || **relocated != *textSection)
       continue;
     for (const llvm::object::RelocationRef &reloc : section.relocations()) {
-      if (reloc.getOffset() < layout::InstructionOffset ||
-          reloc.getOffset() >= layout::InstructionOffset + instr.length)
+      if (reloc.getOffset() < layout::InstructionOffset || reloc.getOffset() >= *end)
         return failure(text, "relocation outside the instruction");
       if (llvm::Error error = applyRelocation(text, llvm::object::ELFRelocationRef(reloc), **file,
                                               *textSection, bytes))
@@ -244,6 +235,70 @@ llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
     }
   }
   return bytes;
+}
+
+} // namespace
+
+llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text) {
+  // Hoist's own decoder says where the instruction ends; the label after it then proves that
+  // the text was exactly one instruction (a second one, or a lone prefix that merged with the
+  // padding, would shift the labels).
+  return placedCode(text, surround(text),
+                    [&](const uint8_t *code, size_t size,
+                        const llvm::object::ObjectFile &file) -> llvm::Expected<uint64_t> {
+                      Decoder decoder;
+                      Instr instr;
+                      if (size <= layout::InstructionOffset ||
+                          decoder.decode(code + layout::InstructionOffset,
+                                         size - layout::InstructionOffset,
+                                         layout::InstructionAddress, instr) != DecodeStatus::Ok)
+                        return failure(text, "assembled to bytes that do not decode");
+                      if (labelOffset(file, "far_target") !=
+                          layout::InstructionOffset + instr.length + layout::FarTargetDistance)
+                        return failure(text, "is not exactly one instruction");
+                      return layout::InstructionOffset + instr.length;
+                    });
+}
+
+llvm::Expected<AssembledSequence> assembleSequence(const std::vector<std::string> &lines) {
+  std::string text;
+  unsigned instructions = 0;
+  for (const std::string &line : lines) {
+    text += line + "\n";
+    instructions += !llvm::StringRef(line).trim().ends_with(":");
+  }
+  if (instructions == 0)
+    return failure(text, "has no instruction");
+  text.pop_back();
+  AssembledSequence sequence;
+  // The `target` label sits TargetDistance after the last instruction, so it gives the end;
+  // decoding up to it must meet exactly one instruction per line that is not a label.
+  llvm::Expected<std::vector<uint8_t>> bytes = placedCode(
+      text, surround(text),
+      [&](const uint8_t *code, size_t size,
+          const llvm::object::ObjectFile &file) -> llvm::Expected<uint64_t> {
+        std::optional<uint64_t> target = labelOffset(file, "target");
+        if (!target || *target < layout::InstructionOffset + layout::TargetDistance ||
+            *target > size)
+          return failure(text, "has no end");
+        uint64_t end = *target - layout::TargetDistance;
+        Decoder decoder;
+        for (uint64_t offset = layout::InstructionOffset; offset < end;) {
+          Instr instr;
+          if (decoder.decode(code + offset, end - offset, layout::CodeAddress + offset, instr) !=
+              DecodeStatus::Ok)
+            return failure(text, "assembled to bytes that do not decode");
+          sequence.offsets.push_back(offset - layout::InstructionOffset);
+          offset += instr.length;
+        }
+        if (sequence.offsets.size() != instructions)
+          return failure(text, "is not one instruction a line");
+        return end;
+      });
+  if (!bytes)
+    return bytes.takeError();
+  sequence.bytes = std::move(*bytes);
+  return sequence;
 }
 
 } // namespace hoist::test

@@ -21,4 +21,13 @@ namespace hoist::test {
 /// Fails when the text is not exactly one instruction or names an unknown symbol.
 llvm::Expected<std::vector<uint8_t>> assemble(const std::string &text);
 
+/// Several instructions placed one after the other from layout::InstructionAddress (the
+/// sequence tests, SequenceTest.cpp). `lines` may hold labels of their own (`skip_3:`) that
+/// branches inside the sequence jump to; every other line must be exactly one instruction.
+struct AssembledSequence {
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> offsets;   ///< where each instruction starts, from the first
+};
+llvm::Expected<AssembledSequence> assembleSequence(const std::vector<std::string> &lines);
+
 } // namespace hoist::test

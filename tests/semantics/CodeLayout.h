@@ -50,6 +50,11 @@ constexpr uint64_t FarTargetDistance = 0x200;
 /// GS on x86-64). Far from the arena, so a lifter that forgot the base would fault.
 constexpr uint64_t GsBase = 0x10000000;
 
+/// The most code load() places: a sequence (SequenceTest.cpp) whose `far_target` stub, 0x200
+/// after its end, stays clear of the indirect-target stub.
+constexpr uint64_t MaxCodeSize =
+    IndirectTargetOffset - 0x40 - FarTargetDistance - InstructionOffset;
+
 /// An exit stub is 44 bytes (NativeRunner.cpp); the label spacing above leaves room for each.
 constexpr uint64_t ExitStubSpacing = 0x40;
 

@@ -2,6 +2,7 @@
 
 #include "CodeLayout.h"
 
+#include "Brighten/FreezeZeroExtensions.h"
 #include "FaultGuard.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Exception.h"
@@ -119,18 +120,20 @@ uint64_t hostXcr0() {
 }
 
 llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::create(const std::vector<uint8_t> &bytes,
-                                                            uint64_t address) {
+                                                            uint64_t address,
+                                                            const ModuleSteps &steps) {
   std::unique_ptr<Image> image = Image::fromRawBytes(bytes, address);
-  return lift(*image, address, /*withCallees=*/false);
+  return lift(*image, address, /*withCallees=*/false, steps);
 }
 
 llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::createWithCallees(const Image &image,
                                                                        uint64_t entry) {
-  return lift(image, entry, /*withCallees=*/true);
+  return lift(image, entry, /*withCallees=*/true, ModuleSteps{});
 }
 
 llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, uint64_t address,
-                                                          bool withCallees) {
+                                                          bool withCallees,
+                                                          const ModuleSteps &steps) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -155,11 +158,34 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, u
   std::string functionName = (*function)->getName().str();
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
   llvm::raw_string_ostream irStream(runner->ir_);
-  module->print(irStream, nullptr);
+  if (steps.keepIr)
+    module->print(irStream, nullptr);
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*module, &problemStream))
     return liftError("lifted IR fails the verifier: " + problems + "\n" + runner->ir_);
+  if (steps.transform) {
+    if (llvm::Error error = steps.transform(*module, image))
+      return error;
+    runner->ir_.clear();
+    if (steps.keepIr)
+      module->print(irStream, nullptr);   // reports show the IR that ran
+    if (llvm::verifyModule(*module, &problemStream))
+      return liftError("transformed IR fails the verifier: " + problems + "\n" + runner->ir_);
+  }
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  if (steps.toObject) {
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compiled = steps.toObject(*module);
+    if (!compiled)
+      return compiled.takeError();
+    object = std::move(*compiled);
+  } else {
+    // The JIT's code generator is LLVM 19's x86 selection too: without the workaround Hoist's
+    // own code generation applies (lib/Brighten/FreezeZeroExtensions.h), unoptimized code of
+    // `imul r11; mov al, r11b; cmp r11b, al; sbb eax, 0` kept RAX's upper half
+    // (SequenceRegression.ByteLoadThenThirtyTwoBitWriteZeroExtends).
+    freezeZeroExtensions(*module);
+  }
 
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
@@ -179,8 +205,10 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, u
           {mangle("__hoist_unsupported"), symbol(onUnsupported)},
       })))
     return error;
-  if (llvm::Error error = runner->jit_->addIRModule(
-          llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
+  if (llvm::Error error =
+          object ? runner->jit_->addObjectFile(std::move(object))
+                 : runner->jit_->addIRModule(
+                       llvm::orc::ThreadSafeModule(std::move(module), std::move(context))))
     return error;
   llvm::Expected<llvm::orc::ExecutorAddr> entry = runner->jit_->lookup(functionName);
   if (!entry)

@@ -8,7 +8,9 @@
 
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,12 +37,25 @@ struct StateRun {
   uint64_t exitAddress = 0;   ///< the intrinsic's address argument
 };
 
+/// What happens to the lifted module between the lifter and the JIT (the sequence tests run
+/// Hoist's pipelines here, SequenceTest.cpp). Both are optional.
+struct ModuleSteps {
+  /// Runs on the verified module: an optimization pipeline, say.
+  std::function<llvm::Error(llvm::Module &, const Image &)> transform;
+  /// When set, the module is compiled to a relocatable object by this function (the
+  /// `--emit obj` code generator) and the JIT links that object instead of compiling the IR.
+  std::function<llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>(llvm::Module &)> toObject;
+  /// Keep the module's text for ir(); printing costs about as much as a small lift.
+  bool keepIr = true;
+};
+
 class JitRunner {
 public:
   /// Lifts `bytes` located at `address` (where the native runner runs them), verifies the
-  /// module and compiles it.
+  /// module, applies `steps` and compiles it.
   static llvm::Expected<std::unique_ptr<JitRunner>> create(const std::vector<uint8_t> &bytes,
-                                                          uint64_t address);
+                                                          uint64_t address,
+                                                          const ModuleSteps &steps = {});
 
   /// Lifts the function at `entry` of `image` and, transitively, every function it calls
   /// (real LLVM calls between them), verifies the module and compiles it.
@@ -62,7 +77,8 @@ public:
 private:
   JitRunner() = default;
   static llvm::Expected<std::unique_ptr<JitRunner>> lift(const Image &image, uint64_t entry,
-                                                        bool withCallees);
+                                                        bool withCallees,
+                                                        const ModuleSteps &steps);
 
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   void (*function_)(HoistState *, void *) = nullptr;

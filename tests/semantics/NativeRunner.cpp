@@ -150,8 +150,8 @@ bool NativeRunner::isHarnessCode(uint64_t rip) const {
 }
 
 void NativeRunner::load(const std::vector<uint8_t> &bytes) {
-  if (bytes.empty() || bytes.size() > 15)
-    throw std::invalid_argument("an instruction is 1 to 15 bytes");
+  if (bytes.empty() || bytes.size() > layout::MaxCodeSize)
+    throw std::invalid_argument("the code is 1 to layout::MaxCodeSize bytes");
   // Writable while the stubs are written, then execute-only: a store the generator failed to
   // keep in the arena faults instead of rewriting the code.
   mprotect(codePage(), layout::CodeSize, PROT_READ | PROT_WRITE);

@@ -20,7 +20,8 @@ public:
   /// The one runner of the process (the mapping is at a fixed address).
   static NativeRunner &instance();
 
-  /// Places the instruction at layout::InstructionAddress and writes the exit stubs.
+  /// Places the instruction (or a sequence of them, SequenceTest.cpp) at
+  /// layout::InstructionAddress and writes the exit stubs after its end.
   void load(const std::vector<uint8_t> &bytes);
 
   /// Runs the loaded instruction from `in`. A signal raised by anything but the tested code
