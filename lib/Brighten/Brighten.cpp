@@ -665,16 +665,15 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     }
     report_.brightened.push_back(candidate.brightened->getName().str());
   }
-  std::vector<std::pair<uint64_t, llvm::Function *>> addresses;
+  std::map<uint64_t, llvm::Function *> brightenedAt;
   for (const Candidate &candidate : done_)
-    addresses.emplace_back(candidate.address, candidate.brightened);
-  for (const UnmappedCodeAddress &unmapped : defineCodePointerMap(module_, image_, addresses))
+    brightenedAt[candidate.address] = candidate.brightened;
+  for (const UnmappedCodeAddress &unmapped : defineCodePointerMap(module_, image_, brightenedAt))
     diagnostics_.warning(
         "brighten-code-pointer", unmapped.address,
         llvm::formatv("{0} holds the code address {1:x}, which is no brightened function's: it traps "
                       "where it is called or handed to a library",
                       unmapped.user->getName(), unmapped.address));
-  std::map<uint64_t, llvm::Function *> brightenedAt(addresses.begin(), addresses.end());
   for (const UnmappedSlots &slots : pointSlotsAtFunctions(module_, image_, brightenedAt))
     warnOfUnmappedSlots(slots, brightened);
   simplify(module_, image_, extras_);

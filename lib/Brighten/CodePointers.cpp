@@ -68,12 +68,11 @@ llvm::FunctionCallee codePointerMap(llvm::Module &module) {
 
 std::vector<UnmappedCodeAddress>
 defineCodePointerMap(llvm::Module &module, const Image &image,
-                     llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions) {
+                     const std::map<uint64_t, llvm::Function *> &functions) {
   std::vector<UnmappedCodeAddress> unmapped;
   llvm::Function *map = module.getFunction(CodePointerName);
   if (!map)
     return unmapped;
-  std::map<uint64_t, llvm::Function *> byAddress(functions.begin(), functions.end());
   for (llvm::User *user : llvm::make_early_inc_range(map->users())) {
     auto *call = llvm::dyn_cast<llvm::CallInst>(user);
     if (!call)
@@ -90,7 +89,7 @@ defineCodePointerMap(llvm::Module &module, const Image &image,
     auto *address = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
     if (!address)
       continue;
-    if (auto known = byAddress.find(address->getZExtValue()); known != byAddress.end()) {
+    if (auto known = functions.find(address->getZExtValue()); known != functions.end()) {
       call->replaceAllUsesWith(known->second);
       call->eraseFromParent();
     } else {
@@ -118,8 +117,8 @@ defineCodePointerMap(llvm::Module &module, const Image &image,
   auto *process = llvm::BasicBlock::Create(context, "made.by.the.process", map);
   auto *missing = llvm::BasicBlock::Create(context, "no.function.there", map);
   llvm::IRBuilder<> builder(entry);
-  llvm::SwitchInst *choice = builder.CreateSwitch(address, outside, byAddress.size());
-  for (auto [original, function] : byAddress) {
+  llvm::SwitchInst *choice = builder.CreateSwitch(address, outside, functions.size());
+  for (auto [original, function] : functions) {
     auto *found = llvm::BasicBlock::Create(context, function->getName(), map);
     llvm::ReturnInst::Create(context, function, found);
     choice->addCase(builder.getInt64(original), found);

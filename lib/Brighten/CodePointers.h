@@ -10,11 +10,11 @@
 //   memory that holds something else.
 #pragma once
 
-#include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -43,10 +43,11 @@ struct UnmappedCodeAddress {
 };
 
 /// Defines the map in `module` if brightened code calls it, for the brightened `functions`
-/// (original address, function) of `image`; a call with a constant address of one of them
-/// becomes that function. Returns the constant addresses that are none of them.
+/// of `image` by original address (the map pointSlotsAtFunctions takes too); a call with a
+/// constant address of one of them becomes that function. Returns the constant addresses that
+/// are none of them.
 std::vector<UnmappedCodeAddress>
 defineCodePointerMap(llvm::Module &module, const Image &image,
-                     llvm::ArrayRef<std::pair<uint64_t, llvm::Function *>> functions);
+                     const std::map<uint64_t, llvm::Function *> &functions);
 
 } // namespace hoist
