@@ -49,6 +49,9 @@ struct Import {
   /// built with -fPIC calls its own exported functions through its PLT, so that another
   /// library can interpose them; without interposition the call reaches this address.
   std::optional<uint64_t> definedAt;
+  /// ELF: the symbol is an object (STT_OBJECT: `stdout`, a library's exported table), whose
+  /// slot holds the object's address rather than a function's.
+  bool object = false;
   /// A library function of the image's own code that a signature recognized
   /// (Image::callByName): the library it comes from ("glibc 2.36-9 libc.a"); empty for an
   /// import. `stubAddress` is then its entry and `slotAddress` 0.

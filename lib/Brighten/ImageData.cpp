@@ -475,9 +475,17 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
       if (!expression || expression->getOpcode() != llvm::Instruction::IntToPtr)
         continue;
       auto *address = llvm::dyn_cast<llvm::ConstantInt>(expression->getOperand(0));
-      if (llvm::Constant *pointer = address && constantsAreAddresses
-                                        ? imagePointer(function, address->getZExtValue())
-                                        : nullptr) {
+      if (!address)
+        continue;
+      if (!constantsAreAddresses) {
+        // Every address of a position-independent image became a pointer before this; one
+        // that is left (an address the lifter folded with a number that an instruction also
+        // names) would be used as the absolute number it is: decline, never guess.
+        if (image_.sectionAt(address->getZExtValue()))
+          function.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(address->getZExtValue(), true));
+        continue;
+      }
+      if (llvm::Constant *pointer = imagePointer(function, address->getZExtValue())) {
         operand.set(pointer);
         changed = true;
       }
@@ -569,6 +577,30 @@ void addListedAddress(llvm::Function &function, const char *attribute, uint64_t 
     function.addFnAttr(attribute, (known.getValueAsString() + "," + hex).str());
 }
 
+namespace {
+
+/// The address of `addresses` that `operand` is, or holds inside a constant expression (a load
+/// from `inttoptr (i64 0x3fb8 to ptr)`, a GOT slot), as 64 bits or their low 32.
+std::optional<uint64_t> listedIn(const llvm::Value *operand, const std::set<uint64_t> &addresses) {
+  if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand)) {
+    unsigned bits = constant->getBitWidth();
+    if (bits != 64 && bits != 32)
+      return std::nullopt;
+    uint64_t value = constant->getZExtValue();
+    for (uint64_t address : addresses)
+      if (value == (bits == 64 ? address : address & 0xffffffffu))
+        return address;
+    return std::nullopt;
+  }
+  if (const auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(operand))
+    for (const llvm::Value *inner : expression->operands())
+      if (std::optional<uint64_t> address = listedIn(inner, addresses))
+        return address;
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<uint64_t> listedAddressSurvives(const llvm::Function &function,
                                               const char *attribute) {
   llvm::Attribute known = function.getFnAttribute(attribute);
@@ -585,15 +617,8 @@ std::optional<uint64_t> listedAddressSurvives(const llvm::Function &function,
     if (isCodePointerMapping(instruction))
       continue;
     for (const llvm::Value *operand : instruction.operands())
-      if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand)) {
-        unsigned bits = constant->getBitWidth();
-        if (bits != 64 && bits != 32)
-          continue;
-        uint64_t value = constant->getZExtValue();
-        for (uint64_t address : addresses)
-          if (value == (bits == 64 ? address : address & 0xffffffffu))
-            return address;
-      }
+      if (std::optional<uint64_t> address = listedIn(operand, addresses))
+        return address;
   }
   return std::nullopt;
 }

@@ -36,6 +36,27 @@ void addressesNamedBy(const Instr &instr, bool positionIndependent, std::vector<
   }
 }
 
+/// The displacements of `instr`'s memory operands that have a base or index register other
+/// than RIP, and its immediates that are not branch displacements: what position-independent
+/// code computes with as numbers.
+void addNumbersNamedBy(const Instr &instr, std::set<uint64_t> &out) {
+  for (unsigned i = 0; i < instr.operandCount; ++i) {
+    const Operand &operand = instr.op(i);
+    if (operand.isMem() && operand.base != ZYDIS_REGISTER_RIP &&
+        (operand.base != ZYDIS_REGISTER_NONE || operand.index != ZYDIS_REGISTER_NONE) &&
+        operand.disp != 0)
+      out.insert(static_cast<uint64_t>(operand.disp));
+    else if (operand.isImm() && !operand.immRelative)
+      out.insert(operand.imm);
+  }
+}
+
+/// Whether `constant` is one of `numbers`, as 64 bits or as a 32-bit value either extended.
+bool isNamedNumber(const llvm::ConstantInt &constant, const std::set<uint64_t> &numbers) {
+  return numbers.count(constant.getZExtValue()) ||
+         numbers.count(static_cast<uint64_t>(constant.getSExtValue()));
+}
+
 /// Whether `use` (an integer constant) hands the value on as it is: a function's address
 /// there can be the brightened function's, where arithmetic on it could not.
 bool isHandedOn(const llvm::Use &use) {
@@ -110,6 +131,7 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
   Decoder decoder;
   ImageReferenceSites sites;
   std::vector<uint64_t> addresses;
+  std::set<uint64_t> ripTargets;
   for (auto pc = pcs.begin(); pc != pcs.end(); ++pc) {
     uint64_t end = std::next(pc) == pcs.end() ? *pc + 1 : *std::next(pc);
     if (end - *pc > MaxUntaggedBytes)
@@ -125,12 +147,17 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
       for (uint64_t address : addresses)
         if (const Section *section = image.sectionAt(address)) {
           sites.sections.insert(section->address);
+          ripTargets.insert(address);
           if (section->executable)
             sites.codeAddresses.insert(address);
         }
+      if (image.isPositionIndependent())
+        addNumbersNamedBy(instr, sites.numbers);
       at = instr.next();
     }
   }
+  for (uint64_t address : ripTargets)
+    sites.numbers.erase(address);
   return sites;
 }
 
@@ -146,7 +173,8 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &site
     for (llvm::Use &operand : instruction.operands()) {
       auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand.get());
       unsigned bits = constant ? constant->getType()->getIntegerBitWidth() : 0;
-      if ((bits != 64 && bits != 32) || !isAddressPosition(operand))
+      if ((bits != 64 && bits != 32) || !isAddressPosition(operand) ||
+          isNamedNumber(*constant, sites.numbers))
         continue;
       std::optional<uint64_t> address = addressIn(constant, sections, image);
       if (!address)

@@ -27,6 +27,11 @@ class Image;
 struct ImageReferenceSites {
   std::set<uint64_t> sections;
   std::set<uint64_t> codeAddresses;
+  /// In a position-independent image: the displacements of memory operands with a base or
+  /// index register and the immediates that name no RIP-relative address of the function.
+  /// Such a constant is a number (a field's offset: bzip2's `s + 0xfa24` lies inside the
+  /// library's .rodata at base 0), even where the section holding that value is addressed.
+  std::set<uint64_t> numbers;
 };
 ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image);
 

@@ -38,6 +38,12 @@ bool isFunctionImport(const llvm::Module &module, const Import &import) {
   return declared && declared->hasFnAttribute(InferredPrototypeAttribute);
 }
 
+/// The object an import's slot points to, by name: the recompiled program's loader binds it
+/// as the original's did (the library's own definition, or one that interposes it).
+llvm::Constant *objectByName(llvm::Module &module, const Import &import) {
+  return module.getOrInsertGlobal(import.name, llvm::Type::getInt8Ty(module.getContext()));
+}
+
 } // namespace
 
 bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
@@ -50,11 +56,16 @@ bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
       continue;
     std::optional<uint64_t> address = constantAddress(load->getPointerOperand());
     const Import *import = address ? image.importAtSlot(*address) : nullptr;
-    if (import && (unknownPrototypesToo || isFunctionImport(*function.getParent(), *import)))
+    if (!import)
+      continue;
+    // An object's slot holds a whole address, never read in halves.
+    if (import->object ? !type->isIntegerTy(32)
+                       : unknownPrototypesToo || isFunctionImport(*function.getParent(), *import))
       loads.emplace_back(load, import);
   }
   for (auto [load, import] : loads) {
-    llvm::Constant *address = declareImport(*function.getParent(), *import);
+    llvm::Constant *address = import->object ? objectByName(*function.getParent(), *import)
+                                             : declareImport(*function.getParent(), *import);
     llvm::Type *type = load->getType();
     if (!type->isPointerTy())
       address = llvm::ConstantExpr::getTrunc(

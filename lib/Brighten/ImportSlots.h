@@ -22,10 +22,11 @@ class Image;
 /// Replaces each load of a function import's slot in `function` (`load i64, ptr inttoptr
 /// (i64 slot)`, or its low 32 bits) by the address of the import's lifted declaration. Only
 /// imports with a known or inferred prototype (ImportPrototypes.h, InferredImports.h) are
-/// functions for certain: the slots of
-/// the others (an imported object, `stdout`) stay and brightening declines, unless
-/// `unknownPrototypesToo` (a resolution probe, which only asks what calls call). Returns
-/// whether anything changed.
+/// functions for certain: the slots of the others stay and brightening declines, unless
+/// `unknownPrototypesToo` (a resolution probe, which only asks what calls call). The load of
+/// an imported object's slot (`stdout`, a library's own exported table) becomes the address of
+/// the object by name, which the recompiled program's loader binds. Returns whether anything
+/// changed.
 bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
                             bool unknownPrototypesToo = false);
 

@@ -151,11 +151,16 @@ bool onlyMergesIntoTheResult(const llvm::Argument &rax) {
   return true;
 }
 
-/// Whether `argument` is only stored: a callee-saved register saved in a frame the optimizer
-/// could not dissolve (its restore reads the frame, not the register).
-bool isOnlySaved(const llvm::Argument &argument) {
-  return llvm::all_of(argument.users(),
-                      [&argument](const llvm::User *user) { return savesArgument(user, argument); });
+/// Whether every use of `argument`, a stack argument, is the probe's own store of it into the
+/// caller's area `area`. A store anywhere else is a read: a spill into a frame the optimizer
+/// could not dissolve (bzip2's mainSort copies its seventh argument into a 4 KiB frame and
+/// dereferences the copy).
+bool isOnlyStoredInCallerArea(const llvm::Argument &argument, const llvm::AllocaInst *area) {
+  return area && llvm::all_of(argument.users(), [&](const llvm::User *user) {
+           const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+           return savesArgument(user, argument) &&
+                  llvm::getUnderlyingObject(store->getPointerOperand()) == area;
+         });
 }
 
 /// Whether something but stores and the keeper reads the probe's caller area (a load
@@ -719,12 +724,13 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   std::vector<VectorShape> shapes(XmmArgumentRegisters, VectorShape::None);
   std::vector<unsigned> stackBits(StackArgumentSlots, 0);
   bool callerAreaLoaded = isCallerAreaLoaded(probe);
+  const llvm::AllocaInst *callerArea = findCallerArea(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
     if (!isRead(argument))
       continue;
     if (reg.isStackSlot()) {
       // Its store into the caller's area is not a read, unless loads from the area remain.
-      if (callerAreaLoaded || !isOnlySaved(argument))
+      if (callerAreaLoaded || !isOnlyStoredInCallerArea(argument, callerArea))
         stackBits[reg.element] = usedBits(argument, demanded);
       continue;
     }

@@ -121,6 +121,7 @@ llvm::Error addImportsFromRelocations(Image::Builder &builder, const ElfFile &el
           (*symbol)->st_shndx < llvm::ELF::SHN_LORESERVE &&
           (*symbol)->getType() == llvm::ELF::STT_FUNC)
         import.definedAt = (*symbol)->st_value;
+      import.object = (*symbol)->getType() == llvm::ELF::STT_OBJECT;
       builder.addImport(std::move(import));
     }
   }

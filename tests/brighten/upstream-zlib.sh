@@ -9,6 +9,7 @@
 # Usage: upstream-zlib.sh HOIST WORKDIR
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2
+source "$(dirname "$0")/brighten-library.sh"
 examples=/usr/share/doc/zlib1g-dev/examples
 library=$(gcc -print-file-name=libz.so.1)
 library=$(readlink -f "$library")
@@ -16,29 +17,13 @@ library=$(readlink -f "$library")
 mkdir -p "$work"
 cd "$work"
 
-"$hoist" lift "$library" --all --brighten -O2 --emit obj -o brightened.o 2>lift.err
-exports=$(nm -D --defined-only "$library" | awk '$2 == "T" { print $3 }' | sed 's/@.*//' | sort -u)
-brightened=$(nm --defined-only brightened.o | awk '$2 == "T" { print $3 }' | sort -u |
-  comm -12 - <(echo "$exports"))
-total=$(echo "$exports" | wc -l)
-count=$(echo "$brightened" | grep -c . || true)
+brighten_library "$hoist" "$library"
 echo "libz.so.1 ($library): $count of $total exported functions brightened"
-# Declined functions stay lifted and reference the lifted-code runtime: stubs that trap,
-# never reached from brightened code (a brightened function calls only brightened ones).
-nm -u brightened.o | sed -n 's/^ *U \(import\..*\|__hoist_.*\)$/\1/p' |
-  awk '{ printf "void stub_%d(void) __asm__(\"%s\");\nvoid stub_%d(void) { __builtin_trap(); }\n", NR, $1, NR }' \
-  >stubs.c
-# Only the brightened exports stay global; the lifted _init's weak __gmon_start__ stays weak.
-localize=()
-for symbol in $(nm --defined-only brightened.o | awk '$2 == "T" { print $3 }'); do
-  echo "$brightened" | grep -qx "$symbol" || localize+=(--localize-symbol="$symbol")
-done
-objcopy --weaken-symbol=__gmon_start__ "${localize[@]}" brightened.o linked.o
 
 status=0
 for program in example minigzip zpipe; do
   gcc -O2 -w "$examples/$program.c" -lz -o "$program.orig"
-  gcc -O2 -w "$examples/$program.c" linked.o stubs.c -lz -o "$program.bright"
+  gcc -O2 -w "$examples/$program.c" "$linked" "$stubs" -lz -o "$program.bright"
 done
 
 # example: compress/uncompress, gz* I/O, deflate/inflate with a dictionary, sync, flush.
