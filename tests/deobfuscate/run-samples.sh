@@ -18,8 +18,12 @@ mkdir -p "$work"
 # The VM-protected programs and their plain versions, generated into the work directory.
 python3 "$here/vmprotect.py" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
   { echo "vmprotect.py failed"; exit 1; }
-names=$( (sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' "$here/samples.h";
-  grep '^#define' "$work/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/') )
+# samplesOf HEADER MACRO: the names X(name) of MACRO's line in HEADER.
+samplesOf() { grep "^#define $2 " "$1" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/'; }
+# The globals the driver sets (G(name, value)): renamed in the brightened objects to b_<name>,
+# their copies of the program's .bss.
+globals=$(grep '^#define VM_GLOBALS ' "$work/vm.h" | grep -o 'G([a-z_0-9]*' | sed 's/G(//')
+names=$( (sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' "$here/samples.h"; samplesOf "$work/vm.h" VM_SAMPLES) )
 flags="-fno-stack-protector -fcf-protection=none -fno-pie"
 gcc -c "$here/samples.S" -o "$work/samples.o" &&
   gcc -O0 $flags -c "$here/loops.c" -o "$work/loops.o" &&
@@ -37,6 +41,7 @@ for name in $names; do functionArgs+=(--function "obf_$name"); done
   { echo "hoist lift failed"; cat "$work/lift.err"; exit 1; }
 : >"$work/rename"
 for name in $names; do echo "obf_$name b_obf_$name" >>"$work/rename"; done
+for name in $globals; do echo "$name b_$name" >>"$work/rename"; done
 objcopy --redefine-syms="$work/rename" "$work/deobfuscated.o" &&
   gcc -O1 -no-pie -I"$here" -I"$work" "$here/driver.c" "${objects[@]}" "$work/deobfuscated.o" \
     -o "$work/driver" ||
@@ -55,7 +60,7 @@ if command -v x86_64-w64-mingw32-gcc >/dev/null; then
     echo 'int main(void) { return 0; }' | x86_64-w64-mingw32-gcc -x c - -c -o "$pe/main.o" &&
     x86_64-w64-mingw32-gcc "$pe/vm.o" "$pe/main.o" -o "$pe/vm.exe" ||
     { echo "PE build failed"; exit 1; }
-  peNames=$(grep '^#define' "$pe/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/')
+  peNames=$(samplesOf "$pe/vm.h" VM_SAMPLES)
   functionArgs=()
   for name in $peNames; do functionArgs+=(--function "obf_$name"); done
   "$hoist" lift "$pe/vm.exe" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
@@ -92,7 +97,7 @@ fi
 # deobfuscated and brightened, each checked by both gates as hardened_<name>.
 hard=$work/hardened
 mkdir -p "$hard"
-vmNames=$(grep '^#define' "$work/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/')
+vmNames=$(samplesOf "$work/vm.h" VM_PIE_SAMPLES)
 gcc -O2 -fstack-protector-strong -fcf-protection -fpie -c "$work/vm.c" -o "$hard/vm.o" &&
   gcc -pie "$hard/vm.o" "$work/main.o" -o "$hard/vm.bin" || { echo "hardened build failed"; exit 1; }
 functionArgs=()
@@ -100,7 +105,8 @@ for name in $vmNames; do functionArgs+=(--function "obf_$name"); done
 "$hoist" lift "$hard/vm.bin" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
   -o "$hard/deobfuscated.o" 2>"$hard/lift.err" ||
   { echo "hoist lift (hardened) failed"; cat "$hard/lift.err"; exit 1; }
-for name in $vmNames; do echo "obf_$name b_obf_$name"; done >"$hard/rename"
+{ for name in $vmNames; do echo "obf_$name b_obf_$name"; done
+  for name in $globals; do echo "$name b_$name"; done; } >"$hard/rename"
 objcopy --redefine-syms="$hard/rename" "$hard/deobfuscated.o" &&
   gcc -O1 -no-pie -DVM_SAMPLES_ONLY -I"$here" -I"$work" "$here/driver.c" "$hard/vm.o" \
     "$hard/deobfuscated.o" -o "$hard/driver" ||
