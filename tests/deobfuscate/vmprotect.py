@@ -221,16 +221,16 @@ def threaded(program, index, suffix, attributes, writable):
         words.append(f"&&h_{op}")
         for value in values:
             encrypted = (value & (2**64 - 1)) ^ word_key(len(words))
-            words.append(f"(void *){encrypted:#x}UL")
+            words.append(f"(void *){encrypted:#x}ULL")
     if writable:   # walked by an index: a read at a constant base plus a register
         # `used` keeps gcc from moving an array it sees unwritten to read-only data.
         table, state = "static void *code[] __attribute__((used))", "unsigned long pc = 0;"
-        macros = {"W(k)": "((unsigned long)code[pc + (k)] ^ WKEY(pc + (k)))",
+        macros = {"W(k)": "((unsigned long long)code[pc + (k)] ^ WKEY(pc + (k)))",
                   "JUMP(t)": "do { pc = (t); NEXT; } while (0)", "NEXT": "goto *code[pc]",
                   "ADVANCE(n)": "pc += (n)"}
     else:          # walked by a pointer: goto **ip
         table, state = "static const void *const code[]", "const void *const *ip = code;"
-        macros = {"W(k)": "((unsigned long)ip[k] ^ WKEY(ip - code + (k)))",
+        macros = {"W(k)": "((unsigned long long)ip[k] ^ WKEY(ip - code + (k)))",
                   "JUMP(t)": "do { ip = code + (t); NEXT; } while (0)",
                   "NEXT": "goto *(void *)*ip", "ADVANCE(n)": "ip += (n)"}
     lines = [f"#define {k} {v}" for k, v in macros.items()]
@@ -423,7 +423,7 @@ def main():
         out.write("#include <stdio.h>\n#include <string.h>\n")
         out.write(WINDOWS_OUTPUT if windows else "#include <unistd.h>\n")
         out.write("#define KEY(pc) ((unsigned char)((pc) * 0x5b + 0xa7))\n")
-        out.write("#define WKEY(at) ((unsigned long)KEY(at) * 0x0101010101010101UL)\n\n")
+        out.write("#define WKEY(at) ((unsigned long long)KEY(at) * 0x0101010101010101ULL)\n\n")
         for index, program in indexed:
             for suffix, attributes in VARIANTS:
                 out.write(shaped(program, index, suffix, attributes) + "\n\n" +

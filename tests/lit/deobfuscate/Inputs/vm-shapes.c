@@ -33,6 +33,19 @@ op_puts: puts("five"); pc += 1; goto *code[pc];
 op_ret: return acc;
 }
 
+// The same, but a handler hands the bytecode to a function that rewrites it: the reads stay
+// symbolic, and the dispatch stays a jump the lift cannot resolve (with the reason).
+__attribute__((noinline)) void patch(void **code) { code[1] = (void *)10; }
+__attribute__((noinline)) long threaded_patched(long x) {
+  static void *code[] __attribute__((used)) = {&&op_add, (void *)9, &&op_patch, &&op_ret};
+  unsigned long pc = 0;
+  long acc = x;
+  goto *code[pc];
+op_add: acc += (long)code[pc + 1]; pc += 2; goto *code[pc];
+op_patch: patch(code); pc += 1; goto *code[pc];
+op_ret: return acc;
+}
+
 // A switch dispatcher whose state is a stack array indexed by a register: the virtual PC,
 // the accumulator and a virtual stack at vm[c + slot], c a register the compiler cannot fold.
 // push x; push 4; add; push 7; mul; ret: (x + 4) * 7 = x * 7 + 28.
@@ -90,7 +103,7 @@ __attribute__((noinline)) long nested_vm(long x) {
 
 int main(int argc, char **argv) {
   armed = 0x5eed;
-  printf("%ld %ld %ld %ld\n", threaded_const(argc), threaded_data(argc), context_vm(argc),
-         nested_vm(argc));
+  printf("%ld %ld %ld %ld %ld\n", threaded_const(argc), threaded_data(argc),
+         threaded_patched(argc), context_vm(argc), nested_vm(argc));
   return 0;
 }
