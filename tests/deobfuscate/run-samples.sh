@@ -117,29 +117,37 @@ sed 's/^/hardened_/' "$hard/driver.out"
 # IR size: instructions of the function's definition in the -O2 brightened module.
 count() { awk -v f="@$2(" 'index($0, "define") && index($0, f) {on=1; next} on && /^}/ {on=0}
   on && /^  [^ ]/ {n++} END {print n+0}' "$1"; }
-# sizeGate LABEL BINARY NAME WORKDIR: the deobfuscated obf_NAME against plain_NAME's lift.
-sizeGate() {
-  local label=$1 binary=$2 name=$3 dir=$4
-  "$hoist" lift "$binary" --function "obf_$name" --deobfuscate --brighten -O2 \
-    -o "$dir/obf_$name.ll" 2>/dev/null
-  "$hoist" lift "$binary" --function "plain_$name" --brighten -O2 \
-    -o "$dir/plain_$name.ll" 2>/dev/null
-  protected=$(count "$dir/obf_$name.ll" "obf_$name")
-  plain=$(count "$dir/plain_$name.ll" "plain_$name")
-  ratio=$(awk -v a="$protected" -v b="$plain" 'BEGIN { printf "%.2f", b ? a / b : 99 }')
-  verdict=ok
-  if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
-    # A known excess (expected-large, with its reason) is reported, not failed.
-    if grep -qx "$label" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
-    else verdict=TOO-LARGE; status=1; fi
-  fi
-  echo "$label: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
+# sizeGates PREFIX BINARY WORKDIR NAME...: each deobfuscated obf_NAME against plain_NAME's
+# lift, labelled PREFIX NAME; one lift of all obf_ functions and one of all plain_ ones (the
+# functions of one module are lifted and optimized independently: the counts are those of
+# one lift per function).
+sizeGates() {
+  local prefix=$1 binary=$2 dir=$3
+  shift 3
+  [ $# = 0 ] && return
+  local obfArgs=() plainArgs=() name
+  for name; do obfArgs+=(--function "obf_$name"); plainArgs+=(--function "plain_$name"); done
+  "$hoist" lift "$binary" "${obfArgs[@]}" --deobfuscate --brighten -O2 -o "$dir/obf.ll" 2>/dev/null
+  "$hoist" lift "$binary" "${plainArgs[@]}" --brighten -O2 -o "$dir/plain.ll" 2>/dev/null
+  for name; do
+    local label=$prefix$name
+    protected=$(count "$dir/obf.ll" "obf_$name")
+    plain=$(count "$dir/plain.ll" "plain_$name")
+    ratio=$(awk -v a="$protected" -v b="$plain" 'BEGIN { printf "%.2f", b ? a / b : 99 }')
+    verdict=ok
+    if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
+      # A known excess (expected-large, with its reason) is reported, not failed.
+      if grep -qx "$label" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
+      else verdict=TOO-LARGE; status=1; fi
+    fi
+    echo "$label: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
+  done
 }
 if [ "${SIZE_GATE:-1}" = 0 ]; then
   echo "size gate left out (SIZE_GATE=0)"
   exit $status
 fi
-for name in $names; do sizeGate "$name" "$work/samples.bin" "$name" "$work"; done
-for name in $peNames; do sizeGate "pe_$name" "$work/pe/vm.exe" "$name" "$work/pe"; done
-for name in $vmNames; do sizeGate "hardened_$name" "$hard/vm.bin" "$name" "$hard"; done
+sizeGates "" "$work/samples.bin" "$work" $names
+sizeGates pe_ "$work/pe/vm.exe" "$work/pe" $peNames
+sizeGates hardened_ "$hard/vm.bin" "$hard" $vmNames
 exit $status
