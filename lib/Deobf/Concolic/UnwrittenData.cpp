@@ -103,7 +103,10 @@ void UnwrittenData::sweepCode(const Section &section) {
     if (symbol.kind == Symbol::Kind::Function && symbol.address > section.address &&
         symbol.address < section.address + size)
       restarts.insert(symbol.address);
-  const std::set<uint64_t> restartsAll = restarts;
+  std::set<uint64_t> functionStarts = restarts;
+  for (const Symbol &symbol : image_.symbols())
+    if (symbol.kind == Symbol::Kind::Function && symbol.address == section.address)
+      functionStarts.insert(symbol.address);
   Decoder decoder;
   bool pie = image_.isPositionIndependent();
   auto restart = restarts.begin();
@@ -121,13 +124,16 @@ void UnwrittenData::sweepCode(const Section &section) {
         if (operand.isImm() || operand.isAgen) {
           if (!regionAt(reference->address))
             continue;
-          // Whether the pointer stays local is decided after the sweep.
-          uint64_t begin = section.address, end = section.address + size;
-          if (auto after = restartsAll.upper_bound(address); after != restartsAll.end())
-            end = *after;
-          if (auto after = restartsAll.upper_bound(address); after != restartsAll.begin())
-            begin = std::max(begin, *std::prev(after));
-          taken_.push_back({reference->address, address, begin, end});
+          // Whether the pointer stays local is decided after the sweep, in the function a
+          // symbol starts (a stripped image's whole section is no function to follow it in).
+          auto after = functionStarts.upper_bound(address);
+          if (after == functionStarts.begin()) {
+            taintPointer(reference->address, "its address is taken at " + instr.describe() +
+                                                 " outside any function symbol");
+            continue;
+          }
+          uint64_t end = after == functionStarts.end() ? section.address + size : *after;
+          taken_.push_back({reference->address, address, *std::prev(after), end});
         } else if (operand.written) {
           taint(reference->address, "written at " + instr.describe());
           // A constant base with an index may be biased (`table - 8`): the next object too.
@@ -148,9 +154,14 @@ void UnwrittenData::sweepCode(const Section &section) {
   }
 }
 
+// The largest function a taken address is followed in: the analysis passes over all of it.
+constexpr uint64_t LocalPointerMaxBytes = 16384;
+
 std::optional<std::string> UnwrittenData::escapes(const TakenAddress &taken) {
   auto [cached, fresh] = functions_.try_emplace(taken.begin);
   FunctionCode &function = cached->second;
+  if (taken.end - taken.begin > LocalPointerMaxBytes)
+    return "its function is over " + std::to_string(LocalPointerMaxBytes) + " bytes";
   if (fresh) {
     function.begin = taken.begin;
     function.end = taken.end;
