@@ -16,7 +16,11 @@ hoist=$1 work=$2 runs=${3:-2000}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 # The VM-protected programs and their plain versions, generated into the work directory.
-python3 "$here/vmprotect.py" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
+# VM_SEED (default 0, the figures' seed) chooses the protector's opcodes, handler orders and
+# layouts.
+seed=${VM_SEED:-0}
+echo "vmprotect.py seed: $seed"
+python3 "$here/vmprotect.py" --seed "$seed" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
   { echo "vmprotect.py failed"; exit 1; }
 # samplesOf HEADER MACRO: the names X(name) of MACRO's line in HEADER.
 samplesOf() { grep "^#define $2 " "$1" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/'; }
@@ -55,7 +59,7 @@ peNames=
 if command -v x86_64-w64-mingw32-gcc >/dev/null; then
   pe=$work/pe
   mkdir -p "$pe"
-  python3 "$here/vmprotect.py" --windows "$here/vm-programs.txt" "$pe/vm.c" "$pe/vm.h" &&
+  python3 "$here/vmprotect.py" --seed "$seed" --windows "$here/vm-programs.txt" "$pe/vm.c" "$pe/vm.h" &&
     x86_64-w64-mingw32-gcc -O2 -fno-stack-protector -c "$pe/vm.c" -o "$pe/vm.o" &&
     echo 'int main(void) { return 0; }' | x86_64-w64-mingw32-gcc -x c - -c -o "$pe/main.o" &&
     x86_64-w64-mingw32-gcc "$pe/vm.o" "$pe/main.o" -o "$pe/vm.exe" ||

@@ -13,7 +13,7 @@ both `long f(long a, long b)`, each twice: as the file is compiled and, suffixed
 With --windows the output is for mingw: `puts` and `write` become
 WriteConsoleA(GetStdHandle(STD_OUTPUT_HANDLE), ...), the console output of a PE.
 A program's `dispatch` line chooses the interpreter's shape (DISPATCHES below).
-Usage: vmprotect.py [--windows] PROGRAMS OUT.c OUT.h"""
+Usage: vmprotect.py [--seed N] [--windows] PROGRAMS OUT.c OUT.h"""
 import random
 import re
 import sys
@@ -91,6 +91,16 @@ def encode(program, opcode_of):
     return out
 
 
+# --seed N chooses other opcode numbers, handler orders, state layouts and guard values; the
+# default, 0, is what the samples' figures are measured with.
+SEED = 0
+
+
+def program_random(index, stream=0):
+    """The random numbers of program `index` (stream 0: its encoding; 2: its guard value)."""
+    return random.Random(index * 7919 + 1 + stream + SEED * 1000003)
+
+
 def key(pc):
     return (pc * 0x5B + 0xA7) & 0xFF
 
@@ -127,7 +137,7 @@ VARIANTS = [("", ""), ("_o0", '__attribute__((optimize("O0"))) ')]
 
 def protected(program, index, suffix="", attributes=""):
     name = program["name"]
-    rng = random.Random(index * 7919 + 1)
+    rng = program_random(index)
     numbers = rng.sample(range(1, 256), len(OPS))
     opcode_of = dict(zip(OPS, numbers))
     code = encode(program, opcode_of)
@@ -210,7 +220,7 @@ for name, symbol in SHIFTS.items():
 def threaded(program, index, suffix, attributes, writable):
     """Direct threading: handler addresses in the bytecode, in seeded handler order."""
     name = program["name"]
-    rng = random.Random(index * 7919 + 1)
+    rng = program_random(index)
     offsets, size = [], 0
     for op, _ in program["code"]:
         offsets.append(size)
@@ -255,7 +265,7 @@ def context(program, index, suffix, attributes):
     """The switch interpreter with its state in `long vm[]` at slots c + seeded offsets, c a
     register the compiler cannot fold (an empty asm hides its 0)."""
     name = program["name"]
-    rng = random.Random(index * 7919 + 1)
+    rng = program_random(index)
     opcode_of = dict(zip(OPS, rng.sample(range(1, 256), len(OPS))))
     segments = [("R", 8), ("P", 1), ("S", 1), ("K", 4)]
     rng.shuffle(segments)
@@ -292,7 +302,7 @@ def context(program, index, suffix, attributes):
 
 def armed(program, index):
     """The value the nested VM's .bss global must hold (seeded)."""
-    return random.Random(index * 7919 + 3).randrange(1, 1 << 31)
+    return program_random(index, 2).randrange(1, 1 << 31)
 
 
 def nested(program, index, suffix, attributes):
@@ -300,7 +310,7 @@ def nested(program, index, suffix, attributes):
     to a handler returning -1, on the value of a .bss global; a handler that runs the inner
     VM (the switch interpreter over the program's bytecode) to its `ret`; a return."""
     name = program["name"]
-    rng = random.Random(index * 7919 + 1)
+    rng = program_random(index)
     opcode_of = dict(zip(OPS, rng.sample(range(1, 256), len(OPS))))
     outer_ops = ["guard", "enter", "leave", "trap"]
     outer_of = dict(zip(outer_ops, rng.sample(range(1, 256), len(outer_ops))))
@@ -411,7 +421,10 @@ PIE_DISPATCHES = ["switch", "threaded", "context", "nested"]
 
 
 def main():
+    global SEED
     args = sys.argv[1:]
+    if args[0] == "--seed":
+        SEED, args = int(args[1]), args[2:]
     windows = args[0] == "--windows"
     if windows:
         args = args[1:]
