@@ -1,5 +1,7 @@
 #include "Deobf/Concolic/LocalPointer.h"
 
+#include "Arch/Registers.h"
+
 #include <Zydis/Zydis.h>
 
 #include <set>
@@ -23,20 +25,6 @@ ZydisRegister wide(ZydisRegister reg) {
 bool flagsOrIp(ZydisRegister reg) {
   ZydisRegisterClass kind = ZydisRegisterGetClass(reg);
   return kind == ZYDIS_REGCLASS_FLAGS || kind == ZYDIS_REGCLASS_IP;
-}
-
-bool calleeSaved(ZydisRegister reg) {
-  switch (reg) {
-  case ZYDIS_REGISTER_RBX:
-  case ZYDIS_REGISTER_RBP:
-  case ZYDIS_REGISTER_R12:
-  case ZYDIS_REGISTER_R13:
-  case ZYDIS_REGISTER_R14:
-  case ZYDIS_REGISTER_R15:
-    return true;
-  default:
-    return false;
-  }
 }
 
 class Taint {
@@ -102,7 +90,7 @@ private:
     case ZYDIS_MNEMONIC_PUSH:
       // Saving a callee-saved register that the function restores: the slot is the frame's
       // own, which no code given a pointer to a local may reach (C's rule, as above).
-      if (instr.op(0).isReg() && calleeSaved(wide(instr.op(0).reg)) &&
+      if (instr.op(0).isReg() && isSysVCalleeSaved(wide(instr.op(0).reg)) &&
           restored_.count(wide(instr.op(0).reg)))
         return std::nullopt;
       return "it is pushed at " + instr.describe();
