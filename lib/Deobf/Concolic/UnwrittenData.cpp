@@ -166,13 +166,13 @@ std::optional<std::string> UnwrittenData::escapes(const TakenAddress &taken) {
     function.begin = taken.begin;
     function.end = taken.end;
     llvm::ArrayRef<uint8_t> bytes = image_.bytesAt(taken.begin);
+    uint64_t size = std::min<uint64_t>(bytes.size(), taken.end - taken.begin);
     Decoder decoder;
     for (uint64_t at = taken.begin; at < taken.end;) {
       Instr instr;
       uint64_t offset = at - taken.begin;
-      if (offset >= bytes.size() ||
-          decoder.decode(bytes.data() + offset, std::min<uint64_t>(bytes.size(), taken.end - taken.begin) - offset, at, instr) !=
-              DecodeStatus::Ok) {
+      if (offset >= size || decoder.decode(bytes.data() + offset, size - offset, at, instr) !=
+                                DecodeStatus::Ok) {
         function.complete = false;
         break;
       }
@@ -185,13 +185,18 @@ std::optional<std::string> UnwrittenData::escapes(const TakenAddress &taken) {
   if (taker == function.instructions.end())
     return std::string("it is taken by code outside its function's sweep");
   std::optional<Region> object = regionAt(taken.address);
-  // The code addresses the object holds, the targets of jumps read through the pointer.
+  // The code addresses the object holds, the targets of jumps read from it: 64-bit ones
+  // (relocated) and 32-bit ones, at every 4-byte step, as scanData looks for pointers.
   auto targetsStayIn = [&](uint64_t begin, uint64_t end) {
-    for (uint64_t slot = object->begin; slot + 8 <= object->end; slot += 8) {
-      uint64_t value = 0;
-      const Section *section =
-          image_.readRelocated(slot, &value, 8) ? image_.sectionAt(value) : nullptr;
-      if (section && section->executable && (value < begin || value >= end))
+    auto outside = [&](uint64_t value) {
+      const Section *section = image_.sectionAt(value);
+      return section && section->executable && (value < begin || value >= end);
+    };
+    for (uint64_t slot = object->begin; slot + 4 <= object->end; slot += 4) {
+      uint64_t wide = 0;
+      uint32_t narrow = 0;
+      if ((slot + 8 <= object->end && image_.readRelocated(slot, &wide, 8) && outside(wide)) ||
+          (image_.read(slot, &narrow, 4) && outside(narrow)))
         return false;
     }
     return true;
