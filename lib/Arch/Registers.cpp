@@ -133,4 +133,18 @@ std::optional<RegisterSlice> gprSlice(ZydisRegister reg) {
   return table[reg];
 }
 
+bool isSysVCalleeSaved(ZydisRegister reg) {
+  switch (reg) {
+  case ZYDIS_REGISTER_RBX:
+  case ZYDIS_REGISTER_RBP:
+  case ZYDIS_REGISTER_R12:
+  case ZYDIS_REGISTER_R13:
+  case ZYDIS_REGISTER_R14:
+  case ZYDIS_REGISTER_R15:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace hoist

@@ -88,4 +88,8 @@ struct RegisterSlice {
 /// The slice for a general-purpose register, or nullopt for anything else.
 std::optional<RegisterSlice> gprSlice(ZydisRegister reg);
 
+/// Whether a 64-bit general-purpose register is callee-saved in the System V ABI (rbx, rbp,
+/// r12-r15; Win64 adds rdi and rsi).
+bool isSysVCalleeSaved(ZydisRegister reg);
+
 } // namespace hoist

@@ -1,25 +1,10 @@
 #include "Discover/PathSearch.h"
 
+#include "Arch/Registers.h"
+
 #include <set>
 
 namespace hoist {
-namespace {
-
-bool isCalleeSaved(ZydisRegister reg) {
-  switch (reg) {
-  case ZYDIS_REGISTER_RBX:
-  case ZYDIS_REGISTER_RBP:
-  case ZYDIS_REGISTER_R12:
-  case ZYDIS_REGISTER_R13:
-  case ZYDIS_REGISTER_R14:
-  case ZYDIS_REGISTER_R15:
-    return true;
-  default:
-    return false;
-  }
-}
-
-} // namespace
 
 PredecessorMap predecessorMap(const ExploredFunction &function) {
   PredecessorMap predecessors;
@@ -30,7 +15,7 @@ PredecessorMap predecessorMap(const ExploredFunction &function) {
 }
 
 bool writesRegister(const Instr &instr, ZydisRegister reg) {
-  if (instr.category == ZYDIS_CATEGORY_CALL && !isCalleeSaved(reg))
+  if (instr.category == ZYDIS_CATEGORY_CALL && !isSysVCalleeSaved(reg))
     return true;
   for (unsigned i = 0; i < instr.operandCount; ++i)
     if (instr.op(i).isReg() && instr.op(i).written &&

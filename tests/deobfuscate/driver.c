@@ -17,8 +17,25 @@
    and PIE) checks the VM programs alone. */
 #ifdef VM_SAMPLES_ONLY
 #undef DEOBFUSCATION_SAMPLES
-#define DEOBFUSCATION_SAMPLES VM_SAMPLES
+#define DEOBFUSCATION_SAMPLES VM_PIE_SAMPLES
 #endif
+
+/* The globals a program sets before it calls a VM (vm.h's G(name, value)), and the
+   brightened functions' copies of them (b_<name>, absent when no brightened function reads
+   the global). Every other input runs with the global as the file has it (0), the rest with
+   the value the program sets. */
+#define G(name, value) extern long name; extern long b_##name __attribute__((weak));
+VM_GLOBALS
+#undef G
+static void set_globals(int set) {
+#define G(name, value)        \
+  name = set ? (value) : 0;   \
+  if (&b_##name)              \
+    b_##name = name;
+  VM_GLOBALS
+#undef G
+  (void)set;
+}
 
 #define X(name) long obf_##name(long, long); long b_obf_##name(long, long);
 DEOBFUSCATION_SAMPLES
@@ -50,6 +67,7 @@ int main(int argc, char **argv) {
     int differ = 0;                                                                      \
     for (int i = 0; i < runs && !differ; ++i) {                                          \
       long a = next_input(), b = next_input();                                           \
+      set_globals(i & 1);                                                                \
       long r1 = capture(obf_##name, a, b, want, sizeof want);                            \
       long r2 = capture(b_obf_##name, a, b, got, sizeof got);                            \
       if (r1 != r2 || strcmp(want, got) != 0) {                                          \

@@ -16,10 +16,18 @@ hoist=$1 work=$2 runs=${3:-2000}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 # The VM-protected programs and their plain versions, generated into the work directory.
-python3 "$here/vmprotect.py" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
+# VM_SEED (default 0, the figures' seed) chooses the protector's opcodes, handler orders and
+# layouts.
+seed=${VM_SEED:-0}
+echo "vmprotect.py seed: $seed"
+python3 "$here/vmprotect.py" --seed "$seed" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
   { echo "vmprotect.py failed"; exit 1; }
-names=$( (sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' "$here/samples.h";
-  grep '^#define' "$work/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/') )
+# samplesOf HEADER MACRO: the names X(name) of MACRO's line in HEADER.
+samplesOf() { grep "^#define $2 " "$1" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/'; }
+# The globals the driver sets (G(name, value)): renamed in the brightened objects to b_<name>,
+# their copies of the program's .bss.
+globals=$(grep '^#define VM_GLOBALS ' "$work/vm.h" | grep -o 'G([a-z_0-9]*' | sed 's/G(//')
+names=$( (sed -n 's/^ *X(\([a-z_0-9]*\)).*/\1/p' "$here/samples.h"; samplesOf "$work/vm.h" VM_SAMPLES) )
 flags="-fno-stack-protector -fcf-protection=none -fno-pie"
 gcc -c "$here/samples.S" -o "$work/samples.o" &&
   gcc -O0 $flags -c "$here/loops.c" -o "$work/loops.o" &&
@@ -37,6 +45,7 @@ for name in $names; do functionArgs+=(--function "obf_$name"); done
   { echo "hoist lift failed"; cat "$work/lift.err"; exit 1; }
 : >"$work/rename"
 for name in $names; do echo "obf_$name b_obf_$name" >>"$work/rename"; done
+for name in $globals; do echo "$name b_$name" >>"$work/rename"; done
 objcopy --redefine-syms="$work/rename" "$work/deobfuscated.o" &&
   gcc -O1 -no-pie -I"$here" -I"$work" "$here/driver.c" "${objects[@]}" "$work/deobfuscated.o" \
     -o "$work/driver" ||
@@ -50,12 +59,12 @@ peNames=
 if command -v x86_64-w64-mingw32-gcc >/dev/null; then
   pe=$work/pe
   mkdir -p "$pe"
-  python3 "$here/vmprotect.py" --windows "$here/vm-programs.txt" "$pe/vm.c" "$pe/vm.h" &&
+  python3 "$here/vmprotect.py" --seed "$seed" --windows "$here/vm-programs.txt" "$pe/vm.c" "$pe/vm.h" &&
     x86_64-w64-mingw32-gcc -O2 -fno-stack-protector -c "$pe/vm.c" -o "$pe/vm.o" &&
     echo 'int main(void) { return 0; }' | x86_64-w64-mingw32-gcc -x c - -c -o "$pe/main.o" &&
     x86_64-w64-mingw32-gcc "$pe/vm.o" "$pe/main.o" -o "$pe/vm.exe" ||
     { echo "PE build failed"; exit 1; }
-  peNames=$(grep '^#define' "$pe/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/')
+  peNames=$(samplesOf "$pe/vm.h" VM_SAMPLES)
   functionArgs=()
   for name in $peNames; do functionArgs+=(--function "obf_$name"); done
   "$hoist" lift "$pe/vm.exe" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
@@ -92,7 +101,7 @@ fi
 # deobfuscated and brightened, each checked by both gates as hardened_<name>.
 hard=$work/hardened
 mkdir -p "$hard"
-vmNames=$(grep '^#define' "$work/vm.h" | grep -o 'X([a-z_0-9]*)' | sed 's/X(\(.*\))/\1/')
+vmNames=$(samplesOf "$work/vm.h" VM_PIE_SAMPLES)
 gcc -O2 -fstack-protector-strong -fcf-protection -fpie -c "$work/vm.c" -o "$hard/vm.o" &&
   gcc -pie "$hard/vm.o" "$work/main.o" -o "$hard/vm.bin" || { echo "hardened build failed"; exit 1; }
 functionArgs=()
@@ -100,7 +109,8 @@ for name in $vmNames; do functionArgs+=(--function "obf_$name"); done
 "$hoist" lift "$hard/vm.bin" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
   -o "$hard/deobfuscated.o" 2>"$hard/lift.err" ||
   { echo "hoist lift (hardened) failed"; cat "$hard/lift.err"; exit 1; }
-for name in $vmNames; do echo "obf_$name b_obf_$name"; done >"$hard/rename"
+{ for name in $vmNames; do echo "obf_$name b_obf_$name"; done
+  for name in $globals; do echo "$name b_$name"; done; } >"$hard/rename"
 objcopy --redefine-syms="$hard/rename" "$hard/deobfuscated.o" &&
   gcc -O1 -no-pie -DVM_SAMPLES_ONLY -I"$here" -I"$work" "$here/driver.c" "$hard/vm.o" \
     "$hard/deobfuscated.o" -o "$hard/driver" ||
@@ -111,29 +121,37 @@ sed 's/^/hardened_/' "$hard/driver.out"
 # IR size: instructions of the function's definition in the -O2 brightened module.
 count() { awk -v f="@$2(" 'index($0, "define") && index($0, f) {on=1; next} on && /^}/ {on=0}
   on && /^  [^ ]/ {n++} END {print n+0}' "$1"; }
-# sizeGate LABEL BINARY NAME WORKDIR: the deobfuscated obf_NAME against plain_NAME's lift.
-sizeGate() {
-  local label=$1 binary=$2 name=$3 dir=$4
-  "$hoist" lift "$binary" --function "obf_$name" --deobfuscate --brighten -O2 \
-    -o "$dir/obf_$name.ll" 2>/dev/null
-  "$hoist" lift "$binary" --function "plain_$name" --brighten -O2 \
-    -o "$dir/plain_$name.ll" 2>/dev/null
-  protected=$(count "$dir/obf_$name.ll" "obf_$name")
-  plain=$(count "$dir/plain_$name.ll" "plain_$name")
-  ratio=$(awk -v a="$protected" -v b="$plain" 'BEGIN { printf "%.2f", b ? a / b : 99 }')
-  verdict=ok
-  if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
-    # A known excess (expected-large, with its reason) is reported, not failed.
-    if grep -qx "$label" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
-    else verdict=TOO-LARGE; status=1; fi
-  fi
-  echo "$label: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
+# sizeGates PREFIX BINARY WORKDIR NAME...: each deobfuscated obf_NAME against plain_NAME's
+# lift, labelled PREFIX NAME; one lift of all obf_ functions and one of all plain_ ones (the
+# functions of one module are lifted and optimized independently: the counts are those of
+# one lift per function).
+sizeGates() {
+  local prefix=$1 binary=$2 dir=$3
+  shift 3
+  [ $# = 0 ] && return
+  local obfArgs=() plainArgs=() name
+  for name; do obfArgs+=(--function "obf_$name"); plainArgs+=(--function "plain_$name"); done
+  "$hoist" lift "$binary" "${obfArgs[@]}" --deobfuscate --brighten -O2 -o "$dir/obf.ll" 2>/dev/null
+  "$hoist" lift "$binary" "${plainArgs[@]}" --brighten -O2 -o "$dir/plain.ll" 2>/dev/null
+  for name; do
+    local label=$prefix$name
+    protected=$(count "$dir/obf.ll" "obf_$name")
+    plain=$(count "$dir/plain.ll" "plain_$name")
+    ratio=$(awk -v a="$protected" -v b="$plain" 'BEGIN { printf "%.2f", b ? a / b : 99 }')
+    verdict=ok
+    if awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'; then
+      # A known excess (expected-large, with its reason) is reported, not failed.
+      if grep -qx "$label" <(grep -v '^#' "$here/expected-large"); then verdict="TOO-LARGE (known)"
+      else verdict=TOO-LARGE; status=1; fi
+    fi
+    echo "$label: IR $protected instructions, unprotected $plain, ratio $ratio $verdict"
+  done
 }
 if [ "${SIZE_GATE:-1}" = 0 ]; then
   echo "size gate left out (SIZE_GATE=0)"
   exit $status
 fi
-for name in $names; do sizeGate "$name" "$work/samples.bin" "$name" "$work"; done
-for name in $peNames; do sizeGate "pe_$name" "$work/pe/vm.exe" "$name" "$work/pe"; done
-for name in $vmNames; do sizeGate "hardened_$name" "$hard/vm.bin" "$name" "$hard"; done
+sizeGates "" "$work/samples.bin" "$work" $names
+sizeGates pe_ "$work/pe/vm.exe" "$work/pe" $peNames
+sizeGates hardened_ "$hard/vm.bin" "$hard" $vmNames
 exit $status

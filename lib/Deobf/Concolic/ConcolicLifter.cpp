@@ -127,6 +127,9 @@ private:
   void reportWritableDataReads(const Instr &instr);
   /// A branch or jump decided where the path read assumed data: says which (once per address).
   void reportAssumedDecision();
+  /// An instruction whose symbolic read of writable data (a deobfuscate-symbolic-data note)
+  /// `value` is computed from, if one is among its first operands.
+  std::optional<uint64_t> symbolicDataSource(llvm::Value *value) const;
   Context capture();
   std::array<AbstractValue, Context::NumGprs> captureGprs();
   Instance *findOrCreate(uint64_t target, const Context &context, bool fork);
@@ -819,6 +822,28 @@ void ConcolicLifter::reportWritableDataReads(const Instr &instr) {
                          "bytes (no restart left)");
 }
 
+std::optional<uint64_t> ConcolicLifter::symbolicDataSource(llvm::Value *value) const {
+  std::vector<llvm::Value *> work{value};
+  std::set<llvm::Value *> seen;
+  while (!work.empty() && seen.size() < 64) {
+    auto *instruction = llvm::dyn_cast<llvm::Instruction>(work.back());
+    work.pop_back();
+    if (!instruction || !seen.insert(instruction).second)
+      continue;
+    if (llvm::isa<llvm::LoadInst>(instruction)) {
+      // Untagged: loaded by the instruction being lifted (`jmp [mem]`).
+      uint64_t at = ctx_.instr().address;
+      if (llvm::MDNode *pc = instruction->getMetadata(pcKind_))
+        at = llvm::mdconst::extract<llvm::ConstantInt>(pc->getOperand(0))->getZExtValue();
+      if (dataReadsReported_.count(at))
+        return at;
+    }
+    for (llvm::Value *operand : instruction->operands())
+      work.push_back(operand);
+  }
+  return std::nullopt;
+}
+
 void ConcolicLifter::reportAssumedDecision() {
   const std::set<uint64_t> &assumed = memory_.state().assumedReads;
   if (assumed.empty() || !assumedDecisionsReported_.insert(ctx_.instr().address).second)
@@ -975,9 +1000,12 @@ void ConcolicLifter::jumpIndirect(llvm::Value *target) {
     if (auto table = staticTables_.find(ctx_.instr().address); table != staticTables_.end())
       possible = table->second.distinctTargets();
   if (!possible) {
+    std::string why = ": the target is not concrete";
+    if (std::optional<uint64_t> source = symbolicDataSource(target))
+      why += " (it is computed from writable data read at " + formatAddress(*source) +
+             ", which the program may write before the call: deobfuscate-symbolic-data)";
     diagnostics_.warning("unresolved-jump", ctx_.instr().address,
-                         ctx_.instr().describe() +
-                             ": the target is not concrete; lifted as __hoist_jmp");
+                         ctx_.instr().describe() + why + "; lifted as __hoist_jmp");
     return leave(tail_, getIntrinsic(module_, Intrinsic::Jmp), target, false);
   }
   // A symbolic target with a few possible values: a switch over them.

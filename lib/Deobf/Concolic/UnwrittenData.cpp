@@ -1,6 +1,7 @@
 #include "Deobf/Concolic/UnwrittenData.h"
 
 #include "Decode/Decoder.h"
+#include "Deobf/Concolic/LocalPointer.h"
 #include "Image/WritableData.h"
 #include "Support/Error.h"
 
@@ -61,12 +62,19 @@ bool UnwrittenData::taint(uint64_t address, const std::string &reason) {
 
 void UnwrittenData::taintPointer(uint64_t address, const std::string &reason) {
   taint(address, reason);
+  if (toolchainEnds_.count(address))
+    return;
   if (std::optional<Region> region = regionAt(address); region && region->begin == address)
     taint(address - 1, reason);
 }
 
 void UnwrittenData::collectObjects() {
   for (const Symbol &symbol : image_.symbols()) {
+    // The end of the C runtime's transactional-memory clone table: crtstuff compares it and
+    // hands it to libitm, which reads the table below it; it is no pointer past the object
+    // that the linker happened to put before it.
+    if (symbol.name == "__TMC_END__")
+      toolchainEnds_.insert(symbol.address);
     if (symbol.kind != Symbol::Kind::Object || symbol.size == 0)
       continue;
     const Section *section = image_.sectionAt(symbol.address);
@@ -95,6 +103,10 @@ void UnwrittenData::sweepCode(const Section &section) {
     if (symbol.kind == Symbol::Kind::Function && symbol.address > section.address &&
         symbol.address < section.address + size)
       restarts.insert(symbol.address);
+  std::set<uint64_t> functionStarts = restarts;
+  for (const Symbol &symbol : image_.symbols())
+    if (symbol.kind == Symbol::Kind::Function && symbol.address == section.address)
+      functionStarts.insert(symbol.address);
   Decoder decoder;
   bool pie = image_.isPositionIndependent();
   auto restart = restarts.begin();
@@ -109,10 +121,20 @@ void UnwrittenData::sweepCode(const Section &section) {
         std::optional<ConstantReference> reference = constantReference(instr, operand, pie);
         if (!reference)
           continue;
-        if (operand.isImm() || operand.isAgen)
-          taintPointer(reference->address,
-                       "its address is taken at " + instr.describe());
-        else if (operand.written) {
+        if (operand.isImm() || operand.isAgen) {
+          if (!regionAt(reference->address))
+            continue;
+          // Whether the pointer stays local is decided after the sweep, in the function a
+          // symbol starts (a stripped image's whole section is no function to follow it in).
+          auto after = functionStarts.upper_bound(address);
+          if (after == functionStarts.begin()) {
+            taintPointer(reference->address, "its address is taken at " + instr.describe() +
+                                                 " outside any function symbol");
+            continue;
+          }
+          uint64_t end = after == functionStarts.end() ? section.address + size : *after;
+          taken_.push_back({reference->address, address, *std::prev(after), end});
+        } else if (operand.written) {
           taint(reference->address, "written at " + instr.describe());
           // A constant base with an index may be biased (`table - 8`): the next object too.
           if (reference->indexed)
@@ -130,6 +152,57 @@ void UnwrittenData::sweepCode(const Section &section) {
     }
     offset = next - section.address;
   }
+}
+
+// The largest function a taken address is followed in: the analysis passes over all of it.
+constexpr uint64_t LocalPointerMaxBytes = 16384;
+
+std::optional<std::string> UnwrittenData::escapes(const TakenAddress &taken) {
+  auto [cached, fresh] = functions_.try_emplace(taken.begin);
+  FunctionCode &function = cached->second;
+  if (taken.end - taken.begin > LocalPointerMaxBytes)
+    return "its function is over " + std::to_string(LocalPointerMaxBytes) + " bytes";
+  if (fresh) {
+    function.begin = taken.begin;
+    function.end = taken.end;
+    llvm::ArrayRef<uint8_t> bytes = image_.bytesAt(taken.begin);
+    uint64_t size = std::min<uint64_t>(bytes.size(), taken.end - taken.begin);
+    Decoder decoder;
+    for (uint64_t at = taken.begin; at < taken.end;) {
+      Instr instr;
+      uint64_t offset = at - taken.begin;
+      if (offset >= size || decoder.decode(bytes.data() + offset, size - offset, at, instr) !=
+                                DecodeStatus::Ok) {
+        function.complete = false;
+        break;
+      }
+      function.instructions.push_back(instr);
+      at = instr.next();
+    }
+  }
+  auto taker = std::find_if(function.instructions.begin(), function.instructions.end(),
+                            [&](const Instr &instr) { return instr.address == taken.taker; });
+  if (taker == function.instructions.end())
+    return std::string("it is taken by code outside its function's sweep");
+  std::optional<Region> object = regionAt(taken.address);
+  // The code addresses the object holds, the targets of jumps read from it: 64-bit ones
+  // (relocated) and 32-bit ones, at every 4-byte step, as scanData looks for pointers.
+  auto targetsStayIn = [&](uint64_t begin, uint64_t end) {
+    auto outside = [&](uint64_t value) {
+      const Section *section = image_.sectionAt(value);
+      return section && section->executable && (value < begin || value >= end);
+    };
+    for (uint64_t slot = object->begin; slot + 4 <= object->end; slot += 4) {
+      uint64_t wide = 0;
+      uint32_t narrow = 0;
+      if ((slot + 8 <= object->end && image_.readRelocated(slot, &wide, 8) && outside(wide)) ||
+          (image_.read(slot, &narrow, 4) && outside(narrow)))
+        return false;
+    }
+    return true;
+  };
+  return localPointerEscapes(function, taker - function.instructions.begin(),
+                             {object->begin, object->end}, targetsStayIn);
 }
 
 void UnwrittenData::scanData(const Section &section) {
@@ -155,9 +228,16 @@ void UnwrittenData::build() {
       continue;
     if (section.executable)
       sweepCode(section);
-    else
+    // A relocation table's offsets and addends are the loader's to read: the pointers they
+    // make are scanned where the loader writes them, relocated.
+    else if (!llvm::StringRef(section.name).starts_with(".rel"))
       scanData(section);
   }
+  for (const TakenAddress &taken : taken_)
+    if (std::optional<std::string> why = escapes(taken))
+      taintPointer(taken.address, "its address is taken at " + formatAddress(taken.taker) +
+                                      " and " + *why);
+  taken_.clear();
   auto loaderWrites = [&](uint64_t begin, uint64_t size, std::string why) {
     loaderWritten_.emplace(begin, std::make_pair(begin + size, std::move(why)));
   };

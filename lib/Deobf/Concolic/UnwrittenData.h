@@ -8,20 +8,23 @@
 // stripped image). An object may be written when
 // - an instruction of the program stores to it at a constant address (`mov [rip+g], 1`), or
 //   through a constant base with a register (`mov [table + rax*8], rdx`);
-// - its address escapes: an instruction takes it (`lea`, an immediate in a non-PIE), or a
-//   pointer in the image's data (relocated) points into it; code given the address may store
-//   through it (C's pointer arithmetic stays within an object or one past its end);
+// - its address escapes: an instruction takes it (`lea`, an immediate in a non-PIE) and the
+//   pointer does not stay local to the function, only the base of reads (LocalPointer.h), or
+//   a pointer in the image's data (relocated) points into it; code given the address may
+//   store through it (C's pointer arithmetic stays within an object or one past its end);
 // - the loader writes it (a copied library object, a symbolic or opaque relocation).
 // The program's instructions are those a linear sweep of its executable sections decodes,
 // restarted at every function symbol; code the sweep misses (hidden between junk bytes) is
 // seen when the concolic lift stores there (ConcreteMemory reports it and the lift restarts).
 #pragma once
 
+#include "Deobf/Concolic/LocalPointer.h"
 #include "hoist/Image.h"
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,12 @@ private:
   struct Region {
     uint64_t begin = 0, end = 0;
   };
+  /// An instruction that takes the address of writable data, in the function [begin, end).
+  struct TakenAddress {
+    uint64_t address = 0, taker = 0, begin = 0, end = 0;
+  };
+  /// Why the pointer `taken` makes may be used to write (nullopt: only read, locally).
+  std::optional<std::string> escapes(const TakenAddress &taken);
   void build();
   void collectObjects();
   void sweepCode(const Section &section);
@@ -62,6 +71,11 @@ private:
   std::map<uint64_t, std::string> written_;
   /// Bytes the loader writes: [begin, end) -> why, by begin.
   std::map<uint64_t, std::pair<uint64_t, std::string>> loaderWritten_;
+  /// Addresses taken, decided after the sweep; the functions decoded for them, by begin.
+  std::vector<TakenAddress> taken_;
+  /// Addresses of the toolchain's end markers (__TMC_END__), no pointers past an object.
+  std::set<uint64_t> toolchainEnds_;
+  std::map<uint64_t, FunctionCode> functions_;
 };
 
 } // namespace hoist
