@@ -7,7 +7,7 @@
 #                                HOIST_SANITIZE_SEMANTICS_STATES (default 50) states per form
 #                                instead of 10,000, the stack-pointer forms with
 #                                HOIST_SANITIZE_STACK_POINTER_STATES (default 2,000) states a round
-#                                instead of 100,000, cfg_truth's binaries at -O0 and -O2 only
+#                                instead of 100,000, cfg_truth's binaries at -O2 only
 #                                (HOIST_SANITIZE_CFG_TRUTH_OPTS), each fuzz target for 10 s, without
 #                                ManySymbolsTest (it measures speed) and the prototype tables'
 #                                compiler checks (they run no Hoist code) (docs/ROBUSTNESS.md,
@@ -45,7 +45,7 @@ cd "$build"
 if [ "$mode" = full ]; then
   cmake --build .
   echo "sanitize.sh: the build done at ${SECONDS} s"
-  HOIST_CFG_TRUTH_OPTS=${HOIST_SANITIZE_CFG_TRUTH_OPTS:-O0,O2} \
+  HOIST_CFG_TRUTH_OPTS=${HOIST_SANITIZE_CFG_TRUTH_OPTS:-O2} \
     HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-50} \
     HOIST_STACK_POINTER_STATES=${HOIST_SANITIZE_STACK_POINTER_STATES:-2000} \
     ctest --output-on-failure -j "$(nproc)" -E 'ManySymbolsTest|hostile_input_growth'

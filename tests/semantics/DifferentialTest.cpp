@@ -2,9 +2,11 @@
 // register, flag (undefined ones masked), RIP, outcome and arena byte must agree. The forms
 // that write RSP run again, many more times, as the StackPointer tests (their own ctest entry).
 //
-// Environment: HOIST_SEMANTICS_STATES (states per form, default 10000), HOIST_SEMANTICS_SEED
-// (varies the states, default 0), HOIST_SEMANTICS_IR=1 (print the lifted IR of failing forms);
-// for the StackPointer tests HOIST_STACK_POINTER_STATES (default 100000),
+// Environment: HOIST_SEMANTICS_STATES (states per form; default HOIST_SEMANTICS_DEFAULT_STATES,
+// which ctest sets, or 10000), HOIST_SEMANTICS_SEED (varies the states; default 0, or a new
+// one each run, printed, where ctest sets HOIST_SEMANTICS_DEFAULT_SEED=fresh),
+// HOIST_SEMANTICS_IR=1 (print the lifted IR of failing forms);
+// for the StackPointer tests HOIST_STACK_POINTER_STATES (default 30000),
 // HOIST_STACK_POINTER_ROUNDS (default 3) and HOIST_STACK_POINTER_SEED (default: new each run).
 #include "Assembler.h"
 #include "CodeLayout.h"
@@ -41,13 +43,34 @@ uint64_t environmentNumber(const char *name, uint64_t fallback) {
   return value && *value ? std::strtoull(value, nullptr, 0) : fallback;
 }
 
+/// The seed of this run's states: HOIST_SEMANTICS_SEED, else 0, or a new one each run where
+/// HOIST_SEMANTICS_DEFAULT_SEED is `fresh` (ctest's entries: every CI run draws other states).
+uint64_t runSeed() {
+  static const uint64_t seed = []() -> uint64_t {
+    if (const char *given = std::getenv("HOIST_SEMANTICS_SEED"); given && *given)
+      return std::strtoull(given, nullptr, 0);
+    const char *fallback = std::getenv("HOIST_SEMANTICS_DEFAULT_SEED");
+    if (!fallback || std::strcmp(fallback, "fresh") != 0)
+      return uint64_t(0);
+    std::random_device entropy;
+    return uint64_t(entropy()) << 32 | entropy();
+  }();
+  return seed;
+}
+
+/// States per form: HOIST_SEMANTICS_STATES, else HOIST_SEMANTICS_DEFAULT_STATES, else 10,000.
+uint64_t statesPerForm() {
+  return environmentNumber("HOIST_SEMANTICS_STATES",
+                           environmentNumber("HOIST_SEMANTICS_DEFAULT_STATES", 10000));
+}
+
 /// FNV-1a of the form's text: unlike std::hash, the same on every platform and run, so a
-/// reported state number reproduces.
+/// reported state number reproduces with the run's seed.
 uint64_t formSeed(const std::string &form) {
   uint64_t hash = 0xcbf29ce484222325;
   for (unsigned char c : form)
     hash = (hash ^ c) * 0x100000001b3;
-  return hash ^ environmentNumber("HOIST_SEMANTICS_SEED", 0);
+  return hash ^ runSeed();
 }
 
 constexpr unsigned ReportedStatesPerForm = 3;
@@ -195,8 +218,10 @@ void checkForm(const std::string &form, unsigned states, uint64_t seed, Totals &
 class Differential : public testing::TestWithParam<const char *> {};
 
 TEST_P(Differential, MatchesTheCpu) {
-  checkForm(GetParam(), environmentNumber("HOIST_SEMANTICS_STATES", 10000), formSeed(GetParam()),
-            tableTotals);
+  SCOPED_TRACE(llvm::formatv("HOIST_SEMANTICS_SEED={0:x} HOIST_SEMANTICS_STATES={1} reproduce it",
+                             runSeed(), statesPerForm())
+                   .str());
+  checkForm(GetParam(), statesPerForm(), formSeed(GetParam()), tableTotals);
 }
 
 std::string testName(const testing::TestParamInfo<const char *> &info) {
@@ -223,7 +248,7 @@ const char *const StackPointerForms[] = {
 class StackPointer : public testing::TestWithParam<const char *> {};
 
 TEST_P(StackPointer, NativeRunnerSurvivesAndLiftMatches) {
-  const unsigned states = environmentNumber("HOIST_STACK_POINTER_STATES", 100000);
+  const unsigned states = environmentNumber("HOIST_STACK_POINTER_STATES", 30000);
   const unsigned rounds = environmentNumber("HOIST_STACK_POINTER_ROUNDS", 3);
   std::random_device entropy;
   for (unsigned round = 0; round < rounds; ++round) {
@@ -248,6 +273,9 @@ void printTotals(const char *label, const Totals &totals) {
   std::printf("%s: %u forms, %llu executions, %llu mismatches\n", label, totals.forms,
               static_cast<unsigned long long>(totals.executions),
               static_cast<unsigned long long>(totals.mismatches));
+  if (&totals == &tableTotals)
+    std::printf("%s: states from HOIST_SEMANTICS_SEED=0x%llx\n", label,
+                static_cast<unsigned long long>(runSeed()));
   if (totals.handedToRuntime)
     std::printf("%s: %llu of the executions handed to the runtime on purpose (xsave "
                 "of components Hoist does not model), checked to change nothing\n",
