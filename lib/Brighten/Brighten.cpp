@@ -608,7 +608,15 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   for (llvm::Function &function : module_)
     if (std::optional<uint64_t> address = liftedAddress(function))
       liftedAt_[*address] = &function;
-  for (const std::vector<llvm::Function *> &scc : brighteningOrder(module_, liftedAt_)) {
+  // A GOT slot holding a function's address refers to that function (ImageReferences.h).
+  auto slotTarget = [&](uint64_t slot) -> std::optional<uint64_t> {
+    const Section *section = image_.sectionAt(slot);
+    if (!section || isCarriedDataSection(image_, *section))
+      return std::nullopt;
+    return image_.relocatedPointer(slot);
+  };
+  for (const std::vector<llvm::Function *> &scc :
+       brighteningOrder(module_, liftedAt_, slotTarget)) {
     std::vector<Candidate> members;
     for (llvm::Function *function : scc)
       members.push_back({function, *liftedAddress(*function)});

@@ -35,7 +35,8 @@ template <> struct llvm::GraphTraits<hoist::OrderGraph *> {
 namespace hoist {
 
 std::vector<std::vector<llvm::Function *>>
-brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *> &lifted) {
+brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *> &lifted,
+                 llvm::function_ref<std::optional<uint64_t>(uint64_t)> slotTarget) {
   // Module order, and each function's edges in the order of its instructions, as LLVM's call
   // graph has them: among functions that neither calls nor references the other, brightening
   // takes them in the order it always has.
@@ -66,9 +67,15 @@ brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *
           add(callee->second);
       for (const llvm::Value *operand : instruction.operands())
         if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand);
-            constant && constant->getBitWidth() == 64)
-          if (auto referenced = lifted.find(constant->getZExtValue()); referenced != lifted.end())
+            constant && constant->getBitWidth() == 64) {
+          uint64_t value = constant->getZExtValue();
+          auto referenced = lifted.find(value);
+          if (referenced == lifted.end())
+            if (std::optional<uint64_t> target = slotTarget(value))
+              referenced = lifted.find(*target);
+          if (referenced != lifted.end())
             add(nodeOf.at(referenced->second));
+        }
     }
   }
   std::vector<std::vector<llvm::Function *>> order;

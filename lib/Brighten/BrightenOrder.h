@@ -6,18 +6,22 @@
 #pragma once
 
 #include <llvm/IR/Function.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Module.h>
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace hoist {
 
 /// The lifted functions (by entry address) in groups: the strongly connected components of
 /// calls and code references, each after the components it reaches. A code reference is a
-/// 64-bit constant equal to another lifted function's entry.
+/// 64-bit constant equal to another lifted function's entry, or naming a slot whose content
+/// `slotTarget` gives as one (a GOT slot the loader fills with a function's address).
 std::vector<std::vector<llvm::Function *>>
-brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *> &lifted);
+brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *> &lifted,
+                 llvm::function_ref<std::optional<uint64_t>(uint64_t)> slotTarget);
 
 } // namespace hoist

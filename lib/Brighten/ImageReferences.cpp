@@ -8,6 +8,8 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
 
 #include <optional>
 
@@ -113,6 +115,45 @@ std::optional<uint64_t> addressIn(const llvm::ConstantInt *constant,
   return std::nullopt;
 }
 
+/// Replaces each load of a slot that brightened code does not carry (the GOT) and that the
+/// loader fills with an address of the image (R_X86_64_RELATIVE: a PIE takes a function's
+/// address as `mov f@GOTPCREL(%rip), %rax`) by that address, which `sites` then names as
+/// exactly as the instruction named the slot. Returns whether anything changed.
+bool replaceRelocatedSlotLoads(llvm::Function &flat, const Image &image,
+                               ImageReferenceSites &sites) {
+  llvm::SmallVector<std::pair<llvm::LoadInst *, uint64_t>> loads;
+  for (llvm::Instruction &instruction : llvm::instructions(flat)) {
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
+    if (!load || !load->getType()->isIntegerTy(64))
+      continue;
+    auto *pointer = llvm::dyn_cast<llvm::Operator>(load->getPointerOperand());
+    auto *slot = pointer && pointer->getOpcode() == llvm::Instruction::IntToPtr
+                     ? llvm::dyn_cast<llvm::ConstantInt>(pointer->getOperand(0))
+                     : nullptr;
+    const Section *holder = slot ? image.sectionAt(slot->getZExtValue()) : nullptr;
+    if (!holder || isCarriedDataSection(image, *holder))
+      continue;
+    std::optional<uint64_t> target = image.relocatedPointer(slot->getZExtValue());
+    const Section *section = target ? image.sectionAt(*target) : nullptr;
+    if (!section)
+      continue;
+    sites.sections.insert(section->address);
+    if (section->executable)
+      sites.codeAddresses.insert(*target);
+    sites.numbers.erase(*target);
+    loads.emplace_back(load, *target);
+  }
+  for (auto [load, target] : loads) {
+    llvm::Value *pointer = load->getPointerOperand();
+    load->replaceAllUsesWith(llvm::ConstantInt::get(load->getType(), target));
+    load->eraseFromParent();
+    // The slot's address must not stay behind as an access of the slot.
+    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer); cast && cast->use_empty())
+      cast->eraseFromParent();
+  }
+  return !loads.empty();
+}
+
 } // namespace
 
 ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image) {
@@ -161,14 +202,15 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
   return sites;
 }
 
-bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &sites,
+bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &named,
                            const Image &image,
                            llvm::function_ref<llvm::Function *(uint64_t)> functionAt) {
+  ImageReferenceSites sites = named;
+  bool changed = replaceRelocatedSlotLoads(flat, image, sites);
   const std::set<uint64_t> &sections = sites.sections;
   if (sections.empty())
-    return false;
+    return changed;
   llvm::Module &module = *flat.getParent();
-  bool changed = false;
   for (llvm::Instruction &instruction : llvm::instructions(flat))
     for (llvm::Use &operand : instruction.operands()) {
       auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand.get());

@@ -43,7 +43,9 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
 /// function where code hands the address on as it is (stores, passes, returns, merges or
 /// compares it). Any other address in a section brightened code cannot carry (code, the GOT)
 /// is listed on `flat` (CodeAddressAttribute, UncarriedAddressAttribute), for the probe to
-/// decline the function if it survives. Returns whether anything changed.
+/// decline the function if it survives. A load of a GOT slot that the loader fills with an
+/// address of the image (R_X86_64_RELATIVE) is first that address, as exactly named as the
+/// slot. Returns whether anything changed.
 bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &sites,
                            const Image &image,
                            llvm::function_ref<llvm::Function *(uint64_t)> functionAt);
