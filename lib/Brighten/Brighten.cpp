@@ -373,8 +373,9 @@ void ModuleBrightener::resolveVariadicCalls(const Candidate &member) {
     if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
       if (const llvm::Function *callee = call->getCalledFunction();
           callee && !callee->isIntrinsic() && !callee->getName().starts_with("__hoist_") &&
-          !whyNotCallable(*callee) && callees_.at(callee).variadic)
-        imports.insert(callee);
+          !whyNotCallable(*callee))
+        if (auto known = callees_.find(callee); known != callees_.end() && known->second.variadic)
+          imports.insert(callee);
   if (imports.empty())
     return;
   prepareCallees(member);
@@ -620,10 +621,12 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     std::vector<Candidate> members;
     for (llvm::Function *function : scc)
       members.push_back({function, *liftedAddress(*function)});
-    if (llvm::Error error = brightenScc(std::move(members)))
+    llvm::Error error = brightenScc(std::move(members));
+    // The component is done: its declined members are no longer callable as members.
+    scc_.clear();
+    if (error)
       return error;
   }
-  scc_.clear();
   for (const char *name : {ProbeSinkName, ModeledCallName, CodePointerName})
     if (llvm::Function *declared = module_.getFunction(name); declared && declared->use_empty())
       declared->eraseFromParent();
