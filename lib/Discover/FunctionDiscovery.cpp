@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "Discover/CodePointers.h"
 #include "Discover/IndirectJumpAnalysis.h"
 #include "Discover/JumpTableMatcher.h"
 #include "Discover/NoReturn.h"
@@ -42,6 +43,35 @@ std::vector<CallSite> collectCalls(const Image &image, const ExploredFunction &f
       calls.push_back(std::move(call));
     }
   return calls;
+}
+
+/// The functions the indirect calls of `function` call through an address its code takes: a
+/// call through a register or a RIP-relative slot (not an import's) whose target the value
+/// analysis finds constant, where a function may start. A call through a pointer loaded from
+/// an object (`call [rax+0x10]`) is left alone: it is never constant.
+std::vector<uint64_t> calledThroughTargets(const Image &image, InstructionCache &cache,
+                                           const ExploredFunction &function,
+                                           const LiftOptions &options) {
+  std::set<uint64_t> targets;
+  for (const auto &[start, block] : function.blocks)
+    for (size_t i = 0; i < block.instrs.size(); ++i) {
+      const Instr &call = *block.instrs[i];
+      if (call.category != ZYDIS_CATEGORY_CALL || call.explicitCount == 0)
+        continue;
+      const Operand &operand = call.op(0);
+      bool throughSlot = false;
+      std::optional<uint64_t> slot = directTarget(call, &throughSlot);
+      bool viaRegister = operand.isReg();
+      bool viaOwnSlot = slot && throughSlot && !image.importAtSlot(*slot);
+      if (!viaRegister && !viaOwnSlot)
+        continue;
+      IndirectJumpValue value = analyzeIndirectCall(image, cache, function, block, i, options);
+      if (value.kind == IndirectJumpValue::Kind::Constant)
+        for (uint64_t target : value.targets)
+          if (mayStartFunction(image, target))
+            targets.insert(target);
+    }
+  return {targets.begin(), targets.end()};
 }
 
 /// Every way out of the function is a noreturn call, a trap (ud2, hlt) or a jmp through the
@@ -274,6 +304,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     }
   }
   result.calls = collectCalls(image, result.explored);
+  result.calledThrough = calledThroughTargets(image, cache, result.explored, options);
   result.noreturn = allExitsNoReturn(result);
   return result;
 }

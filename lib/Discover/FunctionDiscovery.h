@@ -43,6 +43,8 @@ struct DiscoveredFunction {
   std::vector<UnresolvedJump> unresolvedJumps;   ///< indirect jmps lifted as __hoist_jmp
   std::vector<ComputedJump> computedJumps;
   std::vector<Import> importJumps;         ///< imports jumped to through their slot (thunks)
+  /// Functions called through an address the code takes (`lea rax, [rip+f]; call rax`).
+  std::vector<uint64_t> calledThrough;
   bool noreturn = false;                   ///< every way out is a noreturn call or a trap
   unsigned rounds = 0;
 };

@@ -180,23 +180,27 @@ std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot) {
   return pointer;
 }
 
-IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cache,
-                                      const ExploredFunction &function, const MachineBlock &block,
-                                      const LiftOptions &options) {
+namespace {
+
+/// What the indirect jmp or call at instruction `position` of `block` goes to.
+IndirectJumpValue analyzeIndirectTransfer(const Image &image, InstructionCache &cache,
+                                          const ExploredFunction &function,
+                                          const MachineBlock &block, size_t position,
+                                          const LiftOptions &options) {
   IndirectJumpValue result;
-  if (block.instrs.empty()) {
+  if (position >= block.instrs.size()) {
     result.reason = "no instructions";
     return result;
   }
-  const Instr &jmp = *block.instrs.back();
+  const Instr &jmp = *block.instrs[position];
   const Operand &operand = jmp.op(0);
   ValueTracer tracer(image, function, options);
   std::set<Value> values;
   bool traced = false;
   if (operand.isReg())
-    traced = tracer.registerAt(block, block.instrs.size() - 1, gpr64(operand.reg), 0, values);
+    traced = tracer.registerAt(block, position, gpr64(operand.reg), 0, values);
   else if (operand.isMem())
-    traced = tracer.loadAt(block, block.instrs.size() - 1, operand, 0, values);
+    traced = tracer.loadAt(block, position, operand, 0, values);
   else
     tracer.refuse("not an indirect jmp");
   if (!traced) {
@@ -237,6 +241,21 @@ IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cach
   }
   result.kind = IndirectJumpValue::Kind::Constant;
   return result;
+}
+
+} // namespace
+
+IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cache,
+                                      const ExploredFunction &function, const MachineBlock &block,
+                                      const LiftOptions &options) {
+  return analyzeIndirectTransfer(image, cache, function, block,
+                                 block.instrs.empty() ? 0 : block.instrs.size() - 1, options);
+}
+
+IndirectJumpValue analyzeIndirectCall(const Image &image, InstructionCache &cache,
+                                      const ExploredFunction &function, const MachineBlock &block,
+                                      size_t position, const LiftOptions &options) {
+  return analyzeIndirectTransfer(image, cache, function, block, position, options);
 }
 
 } // namespace hoist

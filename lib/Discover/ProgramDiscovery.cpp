@@ -540,6 +540,8 @@ private:
       if (call.target && call.import.empty() && image_.isExecutable(*call.target) &&
           !image_.importAtStub(*call.target))
         cfg_.registry.add(*call.target, ReasonCallTarget);
+    for (uint64_t target : function.calledThrough)
+      cfg_.registry.add(target, ReasonCalledThrough);
     // A tail call's target is a function start (or an import's stub), but for the entries of a
     // table of function pointers found without unwinding tables: those leave the function for
     // another one.
