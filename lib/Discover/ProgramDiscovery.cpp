@@ -1,5 +1,7 @@
 #include "Discover/ProgramDiscovery.h"
 
+#include "Decode/Decoder.h"
+
 #include "Discover/CodePointers.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
@@ -695,6 +697,20 @@ std::set<uint64_t> ProgramCfg::functionStarts() const {
 ProgramCfg discoverProgram(const Image &image, const ProgramDiscoveryRequest &request,
                            const LiftOptions &options, DiagnosticSink &diagnostics) {
   return ProgramDiscovery(image, request, options, diagnostics).run();
+}
+
+void forEachInstructionOfBlock(const Image &image, Decoder &decoder, uint64_t start,
+                               uint64_t end, llvm::function_ref<void(const Instr &)> visit) {
+  Instr instr;
+  for (uint64_t address = start; address < end; address = instr.next()) {
+    llvm::ArrayRef<uint8_t> bytes;
+    if (image.isExecutable(address))
+      bytes = image.bytesAt(address);
+    if (bytes.empty() ||
+        decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
+      return;
+    visit(instr);
+  }
 }
 
 } // namespace hoist
