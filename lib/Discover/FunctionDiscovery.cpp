@@ -171,7 +171,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   JumpTableMap callTables;
   // What the value analysis found for the jmps the matcher could not resolve.
   std::map<uint64_t, uint64_t> importSlotJumps;
-  std::map<uint64_t, std::string> reasons;
+  std::map<uint64_t, UnresolvedJump> reasons;
   // Whether the targets of a table are other functions' code rather than this function's:
   // each is another function's start or, without unwinding tables, where the handlers' starts
   // may not be known yet, outside this function's own stretch of code. One target that is
@@ -243,7 +243,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
             analyzeIndirectJump(image, cache, result.explored, *block, options);
         switch (value.kind) {
         case IndirectJumpValue::Kind::Unresolved:
-          reasons[jump] = value.reason;
+          reasons[jump] = {jump, value.reason, value.computed};
           break;
         case IndirectJumpValue::Kind::Import:
           importSlotJumps[jump] = value.importSlot;
@@ -299,8 +299,9 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     } else {
       auto reason = reasons.find(jump);
       result.unresolvedJumps.push_back(
-          {jump, reason != reasons.end() ? reason->second
-                                         : "not analysed: the function's round budget ran out"});
+          reason != reasons.end()
+              ? reason->second
+              : UnresolvedJump{jump, "not analysed: the function's round budget ran out", true});
     }
   }
   result.calls = collectCalls(image, result.explored);

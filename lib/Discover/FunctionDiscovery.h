@@ -26,6 +26,9 @@ struct CallSite {
 struct UnresolvedJump {
   uint64_t jump = 0;
   std::string reason;   ///< what the value analysis found the target to be
+  /// The target may be computed as a jump table's is (IndirectJumpValue::computed), or was not
+  /// analysed: the function may have case labels nothing else reaches.
+  bool computed = true;
 };
 
 /// An indirect jmp the value analysis resolved (IndirectJumpAnalysis.h): to constant code

@@ -61,6 +61,16 @@ bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t s
   return branched;
 }
 
+/// gcc's part of a path to `abort` (`[push rax;] call abort`, grep's `hash_get_first.cold`),
+/// entered by a `jmp` like a tail call: it never returns, and it starts where no function of
+/// an aligned parent would. gcc aligns the functions of .text to 16 bytes at -O2 and lays the
+/// pieces of .text.unlikely out back to back; a function it tail-calls does return (a callee
+/// it knows never returns is called, not jumped to).
+bool unalignedNoReturnPiece(const PartCandidate &candidate, uint64_t parentEntry) {
+  return candidate.asFunction && candidate.asFunction->noreturn && candidate.start % 16 != 0 &&
+         parentEntry % 16 == 0;
+}
+
 } // namespace
 
 bool hasOnlyPartReasons(uint32_t reasons) {
@@ -80,7 +90,8 @@ bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
   uint64_t stretchEnd = runEnd(parent.explored, entry, starts);
   return named || candidate.continuesFrame ||
          (candidate.asFunction && jumpsBack(*candidate.asFunction, entry, stretchEnd)) ||
-         onlyBranchedTo(parent, candidate.start, stretchEnd);
+         onlyBranchedTo(parent, candidate.start, stretchEnd) ||
+         unalignedNoReturnPiece(candidate, entry);
 }
 
 uint64_t runEnd(const ExploredFunction &function, uint64_t from,

@@ -46,7 +46,9 @@ bool hasOnlyPartReasons(uint32_t reasons);
 /// own stretch of code (the run of its blocks from its entry; `starts` bound it), or a parent
 /// that only branches to it conditionally from outside its stretch (gcc's `ja f.cold` from a
 /// function without a frame, whose part is `mov eax, -2; ret`: a compiler of this corpus does
-/// not tail-call conditionally a function that nothing else calls).
+/// not tail-call conditionally a function that nothing else calls), or a piece that never
+/// returns at an address not aligned to 16 bytes while its parent's entry is (gcc's
+/// `hash_get_first.cold`, `push rax; call abort`, entered by `jmp`).
 bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
               std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts);
 

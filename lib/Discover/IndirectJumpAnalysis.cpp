@@ -69,7 +69,7 @@ public:
     if (mem.segment == ZYDIS_REGISTER_FS || mem.segment == ZYDIS_REGISTER_GS)
       return refuse("loaded from thread-local memory (" + instr.describe() + ")");
     if (mem.index != ZYDIS_REGISTER_NONE)
-      return refuse(std::string(inWritableTable(block, index, mem)
+      return refuseComputed(std::string(inWritableTable(block, index, mem)
                                     ? "loaded from a table in writable memory"
                                     : "loaded from a computed address") +
                     " (" + instr.describe() + ")");
@@ -120,9 +120,16 @@ public:
   }
 
   const std::string &reason() const { return reason_; }
+  bool computed() const { return computed_; }
   bool refuse(std::string reason) {
     reason_ = std::move(reason);
     return false;
+  }
+  /// Refuses a value computed by arithmetic or loaded from a computed address, as a jump
+  /// table's target is.
+  bool refuseComputed(std::string reason) {
+    computed_ = true;
+    return refuse(std::move(reason));
   }
 
 private:
@@ -153,7 +160,7 @@ private:
       return loadAt(*definition.block, definition.index, src, copies, out);
     if (instr.mnemonic == ZYDIS_MNEMONIC_POP)
       return refuse("loaded from the stack (" + instr.describe() + ")");
-    return refuse(regName(reg) + " is computed (" + instr.describe() + ")");
+    return refuseComputed(regName(reg) + " is computed (" + instr.describe() + ")");
   }
 
   const Image &image_;
@@ -162,6 +169,7 @@ private:
   PredecessorMap predecessors_;
   unsigned searches_ = 0;
   std::string reason_;
+  bool computed_ = false;
 };
 
 } // namespace
@@ -205,6 +213,7 @@ IndirectJumpValue analyzeIndirectTransfer(const Image &image, InstructionCache &
     tracer.refuse("not an indirect jmp");
   if (!traced) {
     result.reason = tracer.reason();
+    result.computed = tracer.computed();
     return result;
   }
   if (values.empty()) {

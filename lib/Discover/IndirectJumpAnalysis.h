@@ -27,6 +27,9 @@ struct IndirectJumpValue {
   std::vector<uint64_t> targets; ///< sorted, distinct, each decodes as code
   uint64_t importSlot = 0;
   std::string reason;
+  /// Unresolved: on some path the target is computed by arithmetic or loaded from a computed
+  /// address, as a jump table's is (not a pointer loaded from an object or a global).
+  bool computed = false;
 };
 
 /// What the indirect jmp ending `block` (a block of `function`) goes to.
