@@ -9,6 +9,7 @@
 #   hardened: Debian's hardening flags too (stack protector, stack clash protection, CET,
 #   _FORTIFY_SOURCE=2, full RELRO); Debian's gcc and clang build PIE by default either way
 # The sources are kept in WORKDIR/sources, each build in WORKDIR/PACKAGE-CC-LEVEL-FLAVOUR.
+# JOBS (2 unless set): the jobs of make.
 set -e
 hoist=$(realpath "$1")
 work=$(realpath -m "$2")
@@ -48,7 +49,7 @@ case "$package" in
     # The whole package: single programs need the generated gnulib headers that `all` makes.
     # A parallel make of some packages stops on a race once; the second run finishes it.
     # MAKEINFO=true: Debian's patches touch the manuals (grep's), which makeinfo would rebuild.
-    make -s -j2 MAKEINFO=true > make.log 2>&1 || make -s -j2 MAKEINFO=true > make.log 2>&1 ||
+    make -s -j"${JOBS:-2}" MAKEINFO=true > make.log 2>&1 || make -s -j"${JOBS:-2}" MAKEINFO=true > make.log 2>&1 ||
       { tail -n 20 make.log; exit 1; } ;;
 esac
 programs=$(find . -type f -perm -u+x ! -name '*.sh' ! -path './copies/*' | sort |
