@@ -71,11 +71,26 @@ bool unalignedNoReturnPiece(const PartCandidate &candidate, uint64_t parentEntry
          parentEntry % 16 == 0;
 }
 
+/// Whether `start` is a case label of one of the parent's jump tables: a label of its own code
+/// (diffutils' `diff_2_files.cold`, a case of `diff_2_files`' switch). A table whose targets
+/// are all other functions' starts is a table of function pointers, not among `jumpTables`.
+bool caseLabelOf(const DiscoveredFunction &parent, uint64_t start) {
+  return std::any_of(parent.explored.jumpTables.begin(), parent.explored.jumpTables.end(),
+                     [&](const auto &table) {
+                       return table.second.shape != JumpTable::Shape::Computed &&
+                              std::count(table.second.targets.begin(),
+                                         table.second.targets.end(), start);
+                     });
+}
+
 } // namespace
 
 bool hasOnlyPartReasons(uint32_t reasons) {
+  // A gap's code is a start only for want of anything that reaches it: a jump found later
+  // (its parent explored after the gaps were weighed: diffutils' `mem_cd_iconv.cold`) may make
+  // it a part.
   constexpr uint32_t PartReasons =
-      ReasonEhFrame | ReasonPdata | ReasonLeavesFunction | ReasonSymbol;
+      ReasonEhFrame | ReasonPdata | ReasonLeavesFunction | ReasonSymbol | ReasonCodeGap;
   return !(reasons & FunctionStartReasons & ~PartReasons);
 }
 
@@ -91,6 +106,7 @@ bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
   return named || candidate.continuesFrame ||
          (candidate.asFunction && jumpsBack(*candidate.asFunction, entry, stretchEnd)) ||
          onlyBranchedTo(parent, candidate.start, stretchEnd) ||
+         caseLabelOf(parent, candidate.start) ||
          unalignedNoReturnPiece(candidate, entry);
 }
 

@@ -67,6 +67,21 @@ public:
               owner->second.explored.blocks.count(address))
             todo.insert(entry);
       }
+      // A function without an unwind range whose code reaches past a new start may now jump
+      // over it (registerLeavingJumps): diffutils' `areadlink`, explored before `strcaseeq`
+      // was found, and whose `jmp careadlinkat` crosses it.
+      if (!changed.empty())
+        for (const auto &[entry, function] : cfg_.functions) {
+          if (unwindRanges_.count(entry) || function.explored.blocks.empty())
+            continue;
+          uint64_t end = function.explored.blocks.rbegin()->second.endAddress;
+          for (auto it = std::upper_bound(changed.begin(), changed.end(), entry);
+               it != changed.end() && *it < end; ++it)
+            if (cfg_.isFunctionStart(*it)) {
+              todo.insert(entry);
+              break;
+            }
+        }
       if (todo.empty()) {
         // Nothing new to read: functions found not to return detach their callers'
         // fallthroughs, which may make those callers noreturn in turn.
