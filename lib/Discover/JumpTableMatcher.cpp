@@ -350,18 +350,33 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
     // index is a constant on every whole path, and only a suffix that starts at the range
     // check, or at the load it checks, shows what bounds it. A bound on a suffix holds on the
     // whole path.
+    // A suffix may need the table base from further back too (clang's `lea r10, [rip+T]`
+    // before a loop whose head checks the index: diffutils' `get_funky_string`), but only its
+    // compare bounds the table: a suffix sized by constants is no bound.
+    auto matchSuffix = [&](const std::vector<const MachineBlock *> &path, size_t first) {
+      std::optional<JumpTable> table =
+          matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
+      if (!table)
+        table = matchPath(image, cache, path, &function, &paths.predecessors(), options, first,
+                          extent);
+      if (table && table->bySetOfValues())
+        table.reset();
+      return table;
+    };
     std::optional<JumpTable> table;
     for (size_t skip = 0; skip < fullPath.size() && !table; ++skip) {
       std::vector<const MachineBlock *> path(fullPath.begin() + skip, fullPath.end());
-      table = matchPath(image, cache, path, nullptr, nullptr, options, 0, extent);
-      if (!table && skip == 0)   // again, with the constants that reach the path from further
-        table = matchPath(image, cache, path, &function, &paths.predecessors(), options, 0,
-                          extent);   // back (each costs a search per register: whole paths only)
+      if (skip == 0) {
+        table = matchPath(image, cache, path, nullptr, nullptr, options, 0, extent);
+        if (!table)   // again, with the constants that reach the path from further back
+          table = matchPath(image, cache, path, &function, &paths.predecessors(), options, 0,
+                            extent);
+      } else {
+        table = matchSuffix(path, 0);
+      }
       for (size_t first = 1; first < path.front()->instrs.size() && !table; ++first)
         if (mayStartABound(*path.front()->instrs[first]))
-          if (table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
-              table && table->bySetOfValues())
-            table.reset();
+          table = matchSuffix(path, first);
     }
     if (!table)
       continue;
