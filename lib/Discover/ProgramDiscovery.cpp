@@ -1,7 +1,6 @@
 #include "Discover/ProgramDiscovery.h"
 
 #include "Decode/Decoder.h"
-
 #include "Discover/CodePointers.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
@@ -629,7 +628,8 @@ private:
   /// A direct jmp that leaves its function goes to another function: past the end of the
   /// function's unwind range, or (without one) below its entry, into code no unwind range
   /// covers. So does a jcc below the entry into code no other function's blocks hold (a part:
-  /// grep's `jb main.cold`; into another function's code it is code the two share). That is how a tail call to a function without unwinding information (crtstuff's
+  /// grep's `jb main.cold`; into another function's code it is code the two share). That is
+  /// how a tail call to a function without unwinding information (crtstuff's
   /// frame_dummy -> register_tm_clones) is found in a stripped binary. Without an unwind range,
   /// a jmp or jcc that jumps over another function's start also leaves: a function's body is
   /// contiguous but for the parts the compiler moved away (gcc's `.cold` parts), which are
