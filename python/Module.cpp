@@ -144,6 +144,14 @@ void bindControlFlowTypes(py::module_ &m) {
       .def("__repr__", [](const hoist::CfgBlock &b) {
         return "<hoist.Block " + addressText(b.start) + "-" + addressText(b.end) + ">";
       });
+  py::class_<hoist::CfgPart>(m, "Part")
+      .def_readonly("start", &hoist::CfgPart::start)
+      .def_readonly("end", &hoist::CfgPart::end)
+      .def_readonly("name", &hoist::CfgPart::name)
+      .def("__repr__", [](const hoist::CfgPart &p) {
+        return "<hoist.Part " + p.name.value_or("-") + " at " + addressText(p.start) + "-" +
+               addressText(p.end) + ">";
+      });
   py::class_<hoist::CfgIndirectJump>(m, "IndirectJump")
       .def_readonly("jump", &hoist::CfgIndirectJump::jump)
       .def_readonly("table", &hoist::CfgIndirectJump::table)
@@ -163,6 +171,7 @@ void bindControlFlowTypes(py::module_ &m) {
       .def_readonly("noreturn", &hoist::CfgFunction::noreturn)
       .def_readonly("ifunc_resolver", &hoist::CfgFunction::ifuncResolver)
       .def_readonly("blocks", &hoist::CfgFunction::blocks)
+      .def_readonly("parts", &hoist::CfgFunction::parts)
       .def_readonly("jump_tables", &hoist::CfgFunction::jumpTables)
       .def_readonly("computed_jumps", &hoist::CfgFunction::computedJumps)
       .def_readonly("unresolved_jumps", &hoist::CfgFunction::unresolvedJumps)

@@ -37,13 +37,22 @@ struct CfgCall {
   std::string import;
 };
 
+/// Code of a function the compiler moved away from it (gcc's `f.cold`): entered only by the
+/// function's own jumps and running in its frame, so its blocks are among the function's.
+struct CfgPart {
+  uint64_t start = 0;
+  uint64_t end = 0;                   ///< the end of the run of the function's blocks from start
+  std::optional<std::string> name;    ///< its symbol (`f.cold`), if any
+};
+
 struct CfgFunction {
   uint64_t entry = 0;
   std::optional<std::string> name;
   std::vector<std::string> reasons;   ///< why discovery took it as a function ("symbol", "call", ...)
   bool noreturn = false;
   bool ifuncResolver = false;
-  std::vector<CfgBlock> blocks;       ///< by start
+  std::vector<CfgBlock> blocks;       ///< by start, the parts' blocks included
+  std::vector<CfgPart> parts;         ///< by start
   std::vector<CfgIndirectJump> jumpTables;
   std::vector<CfgIndirectJump> computedJumps;
   std::vector<CfgUnresolvedJump> unresolvedJumps;

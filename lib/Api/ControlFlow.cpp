@@ -1,6 +1,7 @@
 // discoverControlFlow: lib/Discover's program CFG converted to the public plain data.
 #include "hoist/ControlFlow.h"
 
+#include "Discover/FunctionParts.h"
 #include "Discover/ProgramDiscovery.h"
 #include "hoist/Program.h"
 
@@ -8,6 +9,7 @@ namespace hoist {
 namespace {
 
 CfgFunction convertFunction(const Image &image, const ProgramCfg &cfg,
+                            const std::set<uint64_t> &starts,
                             const DiscoveredFunction &function) {
   const ExploredFunction &explored = function.explored;
   CfgFunction out;
@@ -18,6 +20,8 @@ CfgFunction convertFunction(const Image &image, const ProgramCfg &cfg,
   out.ifuncResolver = image.indirectFunctionAt(explored.entry) != nullptr;
   for (const auto &[start, block] : explored.blocks)
     out.blocks.push_back({start, block.endAddress, block.successors});
+  for (const CodeRange &part : partExtents(explored, cfg.parts, starts))
+    out.parts.push_back({part.start, part.start + part.size, image.nameAt(part.start)});
   for (const auto &[jump, table] : explored.jumpTables)
     if (table.shape != JumpTable::Shape::Computed)   // listed with the computed jumps
       out.jumpTables.push_back({jump, table.table, table.distinctTargets(), ""});
@@ -49,8 +53,9 @@ llvm::Expected<ControlFlow> discoverControlFlow(const Image &image,
   ControlFlow flow;
   flow.rounds = cfg.rounds;
   flow.budgetExhausted = cfg.budgetExhausted;
+  std::set<uint64_t> starts = cfg.functionStarts();
   for (const auto &[entry, function] : cfg.functions)
-    flow.functions.push_back(convertFunction(image, cfg, function));
+    flow.functions.push_back(convertFunction(image, cfg, starts, function));
   return flow;
 }
 

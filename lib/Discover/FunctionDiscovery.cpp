@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "Discover/CodePointers.h"
 #include "Discover/IndirectJumpAnalysis.h"
 #include "Discover/JumpTableMatcher.h"
 #include "Discover/NoReturn.h"
@@ -42,6 +43,35 @@ std::vector<CallSite> collectCalls(const Image &image, const ExploredFunction &f
       calls.push_back(std::move(call));
     }
   return calls;
+}
+
+/// The functions the indirect calls of `function` call through an address its code takes: a
+/// call through a register or a RIP-relative slot (not an import's) whose target the value
+/// analysis finds constant, where a function may start. A call through a pointer loaded from
+/// an object (`call [rax+0x10]`) is left alone: it is never constant.
+std::vector<uint64_t> calledThroughTargets(const Image &image, InstructionCache &cache,
+                                           const ExploredFunction &function,
+                                           const LiftOptions &options) {
+  std::set<uint64_t> targets;
+  for (const auto &[start, block] : function.blocks)
+    for (size_t i = 0; i < block.instrs.size(); ++i) {
+      const Instr &call = *block.instrs[i];
+      if (call.category != ZYDIS_CATEGORY_CALL || call.explicitCount == 0)
+        continue;
+      const Operand &operand = call.op(0);
+      bool throughSlot = false;
+      std::optional<uint64_t> slot = directTarget(call, &throughSlot);
+      bool viaRegister = operand.isReg();
+      bool viaOwnSlot = slot && throughSlot && !image.importAtSlot(*slot);
+      if (!viaRegister && !viaOwnSlot)
+        continue;
+      IndirectJumpValue value = analyzeIndirectCall(image, cache, function, block, i, options);
+      if (value.kind == IndirectJumpValue::Kind::Constant)
+        for (uint64_t target : value.targets)
+          if (mayStartFunction(image, target))
+            targets.insert(target);
+    }
+  return {targets.begin(), targets.end()};
 }
 
 /// Every way out of the function is a noreturn call, a trap (ud2, hlt) or a jmp through the
@@ -141,7 +171,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   JumpTableMap callTables;
   // What the value analysis found for the jmps the matcher could not resolve.
   std::map<uint64_t, uint64_t> importSlotJumps;
-  std::map<uint64_t, std::string> reasons;
+  std::map<uint64_t, UnresolvedJump> reasons;
   // Whether the targets of a table are other functions' code rather than this function's:
   // each is another function's start or, without unwinding tables, where the handlers' starts
   // may not be known yet, outside this function's own stretch of code. One target that is
@@ -213,7 +243,7 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
             analyzeIndirectJump(image, cache, result.explored, *block, options);
         switch (value.kind) {
         case IndirectJumpValue::Kind::Unresolved:
-          reasons[jump] = value.reason;
+          reasons[jump] = {jump, value.reason, value.computed};
           break;
         case IndirectJumpValue::Kind::Import:
           importSlotJumps[jump] = value.importSlot;
@@ -269,11 +299,13 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
     } else {
       auto reason = reasons.find(jump);
       result.unresolvedJumps.push_back(
-          {jump, reason != reasons.end() ? reason->second
-                                         : "not analysed: the function's round budget ran out"});
+          reason != reasons.end()
+              ? reason->second
+              : UnresolvedJump{jump, "not analysed: the function's round budget ran out", true});
     }
   }
   result.calls = collectCalls(image, result.explored);
+  result.calledThrough = calledThroughTargets(image, cache, result.explored, options);
   result.noreturn = allExitsNoReturn(result);
   return result;
 }

@@ -26,6 +26,9 @@ struct CallSite {
 struct UnresolvedJump {
   uint64_t jump = 0;
   std::string reason;   ///< what the value analysis found the target to be
+  /// The target may be computed as a jump table's is (IndirectJumpValue::computed), or was not
+  /// analysed: the function may have case labels nothing else reaches.
+  bool computed = true;
 };
 
 /// An indirect jmp the value analysis resolved (IndirectJumpAnalysis.h): to constant code
@@ -43,6 +46,8 @@ struct DiscoveredFunction {
   std::vector<UnresolvedJump> unresolvedJumps;   ///< indirect jmps lifted as __hoist_jmp
   std::vector<ComputedJump> computedJumps;
   std::vector<Import> importJumps;         ///< imports jumped to through their slot (thunks)
+  /// Functions called through an address the code takes (`lea rax, [rip+f]; call rax`).
+  std::vector<uint64_t> calledThrough;
   bool noreturn = false;                   ///< every way out is a noreturn call or a trap
   unsigned rounds = 0;
 };

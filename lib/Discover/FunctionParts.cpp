@@ -61,11 +61,36 @@ bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t s
   return branched;
 }
 
+/// gcc's part of a path to `abort` (`[push rax;] call abort`, grep's `hash_get_first.cold`),
+/// entered by a `jmp` like a tail call: it never returns, and it starts where no function of
+/// an aligned parent would. gcc aligns the functions of .text to 16 bytes at -O2 and lays the
+/// pieces of .text.unlikely out back to back; a function it tail-calls does return (a callee
+/// it knows never returns is called, not jumped to).
+bool unalignedNoReturnPiece(const PartCandidate &candidate, uint64_t parentEntry) {
+  return candidate.asFunction && candidate.asFunction->noreturn && candidate.start % 16 != 0 &&
+         parentEntry % 16 == 0;
+}
+
+/// Whether `start` is a case label of one of the parent's jump tables: a label of its own code
+/// (diffutils' `diff_2_files.cold`, a case of `diff_2_files`' switch). A table whose targets
+/// are all other functions' starts is a table of function pointers, not among `jumpTables`.
+bool caseLabelOf(const DiscoveredFunction &parent, uint64_t start) {
+  return std::any_of(parent.explored.jumpTables.begin(), parent.explored.jumpTables.end(),
+                     [&](const auto &table) {
+                       return table.second.shape != JumpTable::Shape::Computed &&
+                              std::count(table.second.targets.begin(),
+                                         table.second.targets.end(), start);
+                     });
+}
+
 } // namespace
 
 bool hasOnlyPartReasons(uint32_t reasons) {
+  // A gap's code is a start only for want of anything that reaches it: a jump found later
+  // (its parent explored after the gaps were weighed: diffutils' `mem_cd_iconv.cold`) may make
+  // it a part.
   constexpr uint32_t PartReasons =
-      ReasonEhFrame | ReasonPdata | ReasonLeavesFunction | ReasonSymbol;
+      ReasonEhFrame | ReasonPdata | ReasonLeavesFunction | ReasonSymbol | ReasonCodeGap;
   return !(reasons & FunctionStartReasons & ~PartReasons);
 }
 
@@ -80,7 +105,9 @@ bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
   uint64_t stretchEnd = runEnd(parent.explored, entry, starts);
   return named || candidate.continuesFrame ||
          (candidate.asFunction && jumpsBack(*candidate.asFunction, entry, stretchEnd)) ||
-         onlyBranchedTo(parent, candidate.start, stretchEnd);
+         onlyBranchedTo(parent, candidate.start, stretchEnd) ||
+         caseLabelOf(parent, candidate.start) ||
+         unalignedNoReturnPiece(candidate, entry);
 }
 
 uint64_t runEnd(const ExploredFunction &function, uint64_t from,

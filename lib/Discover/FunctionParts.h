@@ -34,8 +34,8 @@ jumpReferences(const std::map<uint64_t, DiscoveredFunction> &functions,
                const std::set<uint64_t> &starts);
 
 /// Whether a start with these registry reasons may be a part: its reasons to be a function are
-/// at most an unwind entry (.eh_frame, .pdata), a jump that leaves its function and a symbol
-/// (of the part's name).
+/// at most an unwind entry (.eh_frame, .pdata), a jump that leaves its function, a symbol (of
+/// the part's name) and a gap.
 bool hasOnlyPartReasons(uint32_t reasons);
 
 /// Whether `candidate`, jumped to by `parent` alone, is a part of it. Only a start whose reasons
@@ -46,7 +46,10 @@ bool hasOnlyPartReasons(uint32_t reasons);
 /// own stretch of code (the run of its blocks from its entry; `starts` bound it), or a parent
 /// that only branches to it conditionally from outside its stretch (gcc's `ja f.cold` from a
 /// function without a frame, whose part is `mov eax, -2; ret`: a compiler of this corpus does
-/// not tail-call conditionally a function that nothing else calls).
+/// not tail-call conditionally a function that nothing else calls), or a piece that never
+/// returns at an address not aligned to 16 bytes while its parent's entry is (gcc's
+/// `hash_get_first.cold`, `push rax; call abort`, entered by `jmp`), or a case label of one
+/// of the parent's jump tables.
 bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
               std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts);
 

@@ -69,7 +69,7 @@ public:
     if (mem.segment == ZYDIS_REGISTER_FS || mem.segment == ZYDIS_REGISTER_GS)
       return refuse("loaded from thread-local memory (" + instr.describe() + ")");
     if (mem.index != ZYDIS_REGISTER_NONE)
-      return refuse(std::string(inWritableTable(block, index, mem)
+      return refuseComputed(std::string(inWritableTable(block, index, mem)
                                     ? "loaded from a table in writable memory"
                                     : "loaded from a computed address") +
                     " (" + instr.describe() + ")");
@@ -120,9 +120,16 @@ public:
   }
 
   const std::string &reason() const { return reason_; }
+  bool computed() const { return computed_; }
   bool refuse(std::string reason) {
     reason_ = std::move(reason);
     return false;
+  }
+  /// Refuses a value computed by arithmetic or loaded from a computed address, as a jump
+  /// table's target is.
+  bool refuseComputed(std::string reason) {
+    computed_ = true;
+    return refuse(std::move(reason));
   }
 
 private:
@@ -153,7 +160,7 @@ private:
       return loadAt(*definition.block, definition.index, src, copies, out);
     if (instr.mnemonic == ZYDIS_MNEMONIC_POP)
       return refuse("loaded from the stack (" + instr.describe() + ")");
-    return refuse(regName(reg) + " is computed (" + instr.describe() + ")");
+    return refuseComputed(regName(reg) + " is computed (" + instr.describe() + ")");
   }
 
   const Image &image_;
@@ -162,6 +169,7 @@ private:
   PredecessorMap predecessors_;
   unsigned searches_ = 0;
   std::string reason_;
+  bool computed_ = false;
 };
 
 } // namespace
@@ -180,27 +188,32 @@ std::optional<uint64_t> constantPointerAt(const Image &image, uint64_t slot) {
   return pointer;
 }
 
-IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cache,
-                                      const ExploredFunction &function, const MachineBlock &block,
-                                      const LiftOptions &options) {
+namespace {
+
+/// What the indirect jmp or call at instruction `position` of `block` goes to.
+IndirectJumpValue analyzeIndirectTransfer(const Image &image, InstructionCache &cache,
+                                          const ExploredFunction &function,
+                                          const MachineBlock &block, size_t position,
+                                          const LiftOptions &options) {
   IndirectJumpValue result;
-  if (block.instrs.empty()) {
+  if (position >= block.instrs.size()) {
     result.reason = "no instructions";
     return result;
   }
-  const Instr &jmp = *block.instrs.back();
+  const Instr &jmp = *block.instrs[position];
   const Operand &operand = jmp.op(0);
   ValueTracer tracer(image, function, options);
   std::set<Value> values;
   bool traced = false;
   if (operand.isReg())
-    traced = tracer.registerAt(block, block.instrs.size() - 1, gpr64(operand.reg), 0, values);
+    traced = tracer.registerAt(block, position, gpr64(operand.reg), 0, values);
   else if (operand.isMem())
-    traced = tracer.loadAt(block, block.instrs.size() - 1, operand, 0, values);
+    traced = tracer.loadAt(block, position, operand, 0, values);
   else
     tracer.refuse("not an indirect jmp");
   if (!traced) {
     result.reason = tracer.reason();
+    result.computed = tracer.computed();
     return result;
   }
   if (values.empty()) {
@@ -237,6 +250,21 @@ IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cach
   }
   result.kind = IndirectJumpValue::Kind::Constant;
   return result;
+}
+
+} // namespace
+
+IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cache,
+                                      const ExploredFunction &function, const MachineBlock &block,
+                                      const LiftOptions &options) {
+  return analyzeIndirectTransfer(image, cache, function, block,
+                                 block.instrs.empty() ? 0 : block.instrs.size() - 1, options);
+}
+
+IndirectJumpValue analyzeIndirectCall(const Image &image, InstructionCache &cache,
+                                      const ExploredFunction &function, const MachineBlock &block,
+                                      size_t position, const LiftOptions &options) {
+  return analyzeIndirectTransfer(image, cache, function, block, position, options);
 }
 
 } // namespace hoist

@@ -4,7 +4,8 @@
 // It resolves a target that is a constant on all paths (`lea rax, [rip+f]; jmp rax`), a
 // pointer loaded from a read-only slot (a constant pointer in .rodata, .data.rel.ro, or
 // .rdata), and a pointer loaded from an import's slot (`mov rax, [rip+GOT]; jmp rax`).
-// Anything else keeps a reason, which `hoist cfg` reports.
+// Anything else keeps a reason, which `hoist cfg` reports. Indirect calls get the same analysis:
+// a constant target is a function called through a pointer the code computes.
 #pragma once
 
 #include "Discover/FunctionExplorer.h"
@@ -26,12 +27,22 @@ struct IndirectJumpValue {
   std::vector<uint64_t> targets; ///< sorted, distinct, each decodes as code
   uint64_t importSlot = 0;
   std::string reason;
+  /// Unresolved: on some path the target is computed by arithmetic or loaded from a computed
+  /// address, as a jump table's is (not a pointer loaded from an object or a global).
+  bool computed = false;
 };
 
 /// What the indirect jmp ending `block` (a block of `function`) goes to.
 IndirectJumpValue analyzeIndirectJump(const Image &image, InstructionCache &cache,
                                       const ExploredFunction &function, const MachineBlock &block,
                                       const LiftOptions &options);
+
+/// The same for the indirect call at instruction `position` of `block`: a constant target is an
+/// address taken in code and called through (`lea rax, [rip+f]; call rax`, or a pointer loaded
+/// from a read-only slot), evidence that a function starts there.
+IndirectJumpValue analyzeIndirectCall(const Image &image, InstructionCache &cache,
+                                      const ExploredFunction &function, const MachineBlock &block,
+                                      size_t position, const LiftOptions &options);
 
 /// The pointer a program reads from `slot` when no store can have changed it since it was
 /// loaded: a slot in a mapped read-only section (its bytes; for a slot a relocation fills, the

@@ -166,27 +166,46 @@ bool mayStartABound(const Instr &instr) {
   return false;
 }
 
+using BaseAssumptions = std::vector<std::pair<ZydisRegister, int64_t>>;
+
+/// The registers that hold one address of the image on every way to instruction `first` of
+/// `block`: a table base set far away (`lea r15, [rip+T]` before a loop).
+BaseAssumptions baseAssumptions(const Image &image, const ExploredFunction &function,
+                                const PredecessorMap &preds, const MachineBlock &block,
+                                size_t first, const LiftOptions &options) {
+  static const ZydisRegister Gprs[] = {
+      ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
+      ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI, ZYDIS_REGISTER_R8,
+      ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11, ZYDIS_REGISTER_R12,
+      ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+  BaseAssumptions bases;
+  for (ZydisRegister reg : Gprs)
+    if (std::optional<std::set<int64_t>> values = reachingConstants(
+            function, preds, block, first, reg, options.jumpTableSearchBlocks);
+        values && values->size() == 1 &&
+        image.sectionAt(static_cast<uint64_t>(*values->begin())))   // a base address
+      bases.emplace_back(reg, *values->begin());
+  return bases;
+}
+
+/// `assumed`: base registers known where the path begins (baseAssumptions), for a path matched
+/// without `function` (which would look them up itself).
 std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
                                    const std::vector<const MachineBlock *> &path,
                                    const ExploredFunction *function,
                                    const PredecessorMap *preds,
                                    const LiftOptions &options, size_t firstInstr = 0,
-                                   std::optional<std::pair<uint64_t, uint64_t>> extent = {}) {
+                                   std::optional<std::pair<uint64_t, uint64_t>> extent = {},
+                                   const BaseAssumptions *assumed = nullptr) {
   PathEvaluator eval;
+  BaseAssumptions found;
   if (function && preds) {
-    static const ZydisRegister Gprs[] = {
-        ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
-        ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI, ZYDIS_REGISTER_R8,
-        ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11, ZYDIS_REGISTER_R12,
-        ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
-    for (ZydisRegister reg : Gprs)
-      if (std::optional<std::set<int64_t>> values =
-              reachingConstants(*function, *preds, *path.front(), firstInstr, reg,
-                                options.jumpTableSearchBlocks);
-          values && values->size() == 1 &&
-          image.sectionAt(static_cast<uint64_t>(*values->begin())))   // a base address
-        eval.assume(reg, *values->begin());
+    found = baseAssumptions(image, *function, *preds, *path.front(), firstInstr, options);
+    assumed = &found;
   }
+  if (assumed)
+    for (const auto &[reg, value] : *assumed)
+      eval.assume(reg, value);
   const Instr *jmp = nullptr;
   for (size_t b = 0; b < path.size(); ++b) {
     const MachineBlock &block = *path[b];
@@ -342,6 +361,7 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
   if (extentEnd > function.entry)
     extent = std::make_pair(function.entry, extentEnd);
   std::optional<JumpTable> found;
+  std::map<std::pair<uint64_t, size_t>, BaseAssumptions> suffixBases;
   auto allPaths = paths.pathsTo(block);
   for (const auto &fullPath : allPaths) {
     // The whole path first, then its suffixes, each from its first block's start or from a
@@ -350,18 +370,40 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
     // index is a constant on every whole path, and only a suffix that starts at the range
     // check, or at the load it checks, shows what bounds it. A bound on a suffix holds on the
     // whole path.
+    // A suffix may need the table base from further back too (clang's `lea r10, [rip+T]`
+    // before a loop whose head checks the index: diffutils' `get_funky_string`), but only its
+    // compare bounds the table: a suffix sized by constants is no bound.
+    // The bases are looked up once per place a suffix starts (paths share their suffixes).
+    auto matchSuffix = [&](const std::vector<const MachineBlock *> &path, size_t first) {
+      std::optional<JumpTable> table =
+          matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
+      if (!table) {
+        auto [bases, inserted] = suffixBases.try_emplace({path.front()->start, first});
+        if (inserted)
+          bases->second = baseAssumptions(image, function, paths.predecessors(),
+                                          *path.front(), first, options);
+        if (!bases->second.empty())
+          table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent,
+                            &bases->second);
+      }
+      if (table && table->bySetOfValues())
+        table.reset();
+      return table;
+    };
     std::optional<JumpTable> table;
     for (size_t skip = 0; skip < fullPath.size() && !table; ++skip) {
       std::vector<const MachineBlock *> path(fullPath.begin() + skip, fullPath.end());
-      table = matchPath(image, cache, path, nullptr, nullptr, options, 0, extent);
-      if (!table && skip == 0)   // again, with the constants that reach the path from further
-        table = matchPath(image, cache, path, &function, &paths.predecessors(), options, 0,
-                          extent);   // back (each costs a search per register: whole paths only)
+      if (skip == 0) {
+        table = matchPath(image, cache, path, nullptr, nullptr, options, 0, extent);
+        if (!table)   // again, with the constants that reach the path from further back
+          table = matchPath(image, cache, path, &function, &paths.predecessors(), options, 0,
+                            extent);
+      } else {
+        table = matchSuffix(path, 0);
+      }
       for (size_t first = 1; first < path.front()->instrs.size() && !table; ++first)
         if (mayStartABound(*path.front()->instrs[first]))
-          if (table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
-              table && table->bySetOfValues())
-            table.reset();
+          table = matchSuffix(path, first);
     }
     if (!table)
       continue;

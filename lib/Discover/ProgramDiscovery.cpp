@@ -1,5 +1,6 @@
 #include "Discover/ProgramDiscovery.h"
 
+#include "Decode/Decoder.h"
 #include "Discover/CodePointers.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
@@ -65,6 +66,21 @@ public:
               owner->second.explored.blocks.count(address))
             todo.insert(entry);
       }
+      // A function without an unwind range whose code reaches past a new start may now jump
+      // over it (registerLeavingJumps): diffutils' `areadlink`, explored before `strcaseeq`
+      // was found, and whose `jmp careadlinkat` crosses it.
+      if (!changed.empty())
+        for (const auto &[entry, function] : cfg_.functions) {
+          if (unwindRanges_.count(entry) || function.explored.blocks.empty())
+            continue;
+          uint64_t end = function.explored.blocks.rbegin()->second.endAddress;
+          for (auto it = std::upper_bound(changed.begin(), changed.end(), entry);
+               it != changed.end() && *it < end; ++it)
+            if (cfg_.isFunctionStart(*it)) {
+              todo.insert(entry);
+              break;
+            }
+        }
       if (todo.empty()) {
         // Nothing new to read: functions found not to return detach their callers'
         // fallthroughs, which may make those callers noreturn in turn.
@@ -289,6 +305,26 @@ private:
 
   bool insideExploredBlock(uint64_t address) const { return exploredBlockEnd(address) != 0; }
 
+  /// Whether `address` lies in the explored block nearest below it of a function other than
+  /// `entry`.
+  bool insideOthersBlock(uint64_t address, uint64_t entry) const {
+    auto it = blockExtents_.upper_bound(address);
+    if (it == blockExtents_.begin())
+      return false;
+    --it;
+    if (address >= *it->second.rbegin())
+      return false;
+    std::set<uint64_t> owners;
+    if (auto found = blockOwners_.find(it->first); found != blockOwners_.end())
+      owners = found->second;
+    owners.insert(it->first);   // a function's entry block is not in blockOwners_
+    return std::any_of(owners.begin(), owners.end(), [&](uint64_t owner) {
+      auto function = cfg_.functions.find(owner);
+      return owner != entry && function != cfg_.functions.end() &&
+             function->second.explored.blocks.count(it->first);
+    });
+  }
+
   /// The end of the explored block that holds `address`, or 0.
   uint64_t exploredBlockEnd(uint64_t address) const {
     auto it = blockExtents_.upper_bound(address);
@@ -417,8 +453,10 @@ private:
   }
 
   /// Whether the code just before the gap at `address` belongs to a function with an indirect
-  /// jmp discovery could not resolve: the gap is then likely that function's unreached code
-  /// (a jump table's aligned case labels), not a function.
+  /// jmp discovery could not resolve and whose target may be computed as a table's: the gap is
+  /// then likely that function's unreached code (a jump table's aligned case labels), not a
+  /// function. A jmp through a pointer loaded from an object or a global (grep's `kwsexec`,
+  /// `jmp rax` after `mov rax, [rdi+0x998]`) has no case labels.
   bool followsUnresolvedCode(uint64_t address) const {
     auto before = blockExtents_.lower_bound(address);
     if (before == blockExtents_.begin())
@@ -430,7 +468,10 @@ private:
     owners.insert(before->first);
     for (uint64_t owner : owners) {
       auto function = cfg_.functions.find(owner);
-      if (function != cfg_.functions.end() && !function->second.unresolvedJumps.empty() &&
+      if (function != cfg_.functions.end() &&
+          std::any_of(function->second.unresolvedJumps.begin(),
+                      function->second.unresolvedJumps.end(),
+                      [](const UnresolvedJump &jump) { return jump.computed; }) &&
           function->second.explored.blocks.count(before->first))
         return true;
     }
@@ -540,6 +581,8 @@ private:
       if (call.target && call.import.empty() && image_.isExecutable(*call.target) &&
           !image_.importAtStub(*call.target))
         cfg_.registry.add(*call.target, ReasonCallTarget);
+    for (uint64_t target : function.calledThrough)
+      cfg_.registry.add(target, ReasonCalledThrough);
     // A tail call's target is a function start (or an import's stub), but for the entries of a
     // table of function pointers found without unwinding tables: those leave the function for
     // another one.
@@ -584,7 +627,9 @@ private:
 
   /// A direct jmp that leaves its function goes to another function: past the end of the
   /// function's unwind range, or (without one) below its entry, into code no unwind range
-  /// covers. That is how a tail call to a function without unwinding information (crtstuff's
+  /// covers. So does a jcc below the entry into code no other function's blocks hold (a part:
+  /// grep's `jb main.cold`; into another function's code it is code the two share). That is
+  /// how a tail call to a function without unwinding information (crtstuff's
   /// frame_dummy -> register_tm_clones) is found in a stripped binary. Without an unwind range,
   /// a jmp or jcc that jumps over another function's start also leaves: a function's body is
   /// contiguous but for the parts the compiler moved away (gcc's `.cold` parts), which are
@@ -615,7 +660,8 @@ private:
         continue;
       bool leaves = own != unwindRanges_.end()
                         ? unconditional && target - own->first >= own->second
-                        : (unconditional && jmp.address >= entry && target < entry) ||
+                        : (jmp.address >= entry && target < entry &&
+                           (unconditional || !insideOthersBlock(target, entry))) ||
                               crossesFunctionStart(starts, entry, jmp.address, target);
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
@@ -693,6 +739,20 @@ std::set<uint64_t> ProgramCfg::functionStarts() const {
 ProgramCfg discoverProgram(const Image &image, const ProgramDiscoveryRequest &request,
                            const LiftOptions &options, DiagnosticSink &diagnostics) {
   return ProgramDiscovery(image, request, options, diagnostics).run();
+}
+
+void forEachInstructionOfBlock(const Image &image, Decoder &decoder, uint64_t start,
+                               uint64_t end, llvm::function_ref<void(const Instr &)> visit) {
+  Instr instr;
+  for (uint64_t address = start; address < end; address = instr.next()) {
+    llvm::ArrayRef<uint8_t> bytes;
+    if (image.isExecutable(address))
+      bytes = image.bytesAt(address);
+    if (bytes.empty() ||
+        decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
+      return;
+    visit(instr);
+  }
 }
 
 } // namespace hoist

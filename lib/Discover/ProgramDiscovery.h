@@ -8,6 +8,8 @@
 #include "Discover/FunctionDiscovery.h"
 #include "Discover/Registry.h"
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include <map>
 #include <set>
 #include <vector>
@@ -46,5 +48,13 @@ struct ProgramDiscoveryRequest {
 
 ProgramCfg discoverProgram(const Image &image, const ProgramDiscoveryRequest &request,
                            const LiftOptions &options, DiagnosticSink &diagnostics);
+
+class Decoder;
+struct Instr;
+
+/// Decodes the instructions of the block `[start, end)` one after the other, as the CFG keeps
+/// none (ProgramCfg), and calls `visit` with each; stops at bytes that do not decode.
+void forEachInstructionOfBlock(const Image &image, Decoder &decoder, uint64_t start,
+                               uint64_t end, llvm::function_ref<void(const Instr &)> visit);
 
 } // namespace hoist

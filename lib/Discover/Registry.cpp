@@ -6,7 +6,8 @@ std::vector<std::string> reasonNames(uint32_t reasons) {
   static const char *const Names[] = {"entry",  "symbol",       "export",      "call",
                                       "eh_frame", "pdata",      "init",        "jump",
                                       "jump_table", "tail_call", "leaves_function",
-                                      "data_pointer", "code_reference", "gap"};
+                                      "data_pointer", "code_reference", "gap",
+                                      "called_through"};
   std::vector<std::string> names;
   for (unsigned bit = 0; bit < std::size(Names); ++bit)
     if (reasons & (1u << bit))

@@ -26,6 +26,7 @@ enum Reason : uint32_t {
   ReasonDataPointer = 1u << 11,     ///< an accepted code pointer stored in data
   ReasonCodeReference = 1u << 12,   ///< an accepted code address computed by code (lea)
   ReasonCodeGap = 1u << 13,         ///< aligned code in a gap between the functions found
+  ReasonCalledThrough = 1u << 14,   ///< an address taken in code and called through
 };
 
 /// Reasons that make an address the start of a function.
@@ -33,7 +34,7 @@ constexpr uint32_t FunctionStartReasons = ReasonEntry | ReasonSymbol | ReasonExp
                                           ReasonCallTarget | ReasonEhFrame | ReasonPdata |
                                           ReasonInitSection | ReasonLeavesFunction |
                                           ReasonDataPointer | ReasonCodeReference |
-                                          ReasonCodeGap;
+                                          ReasonCodeGap | ReasonCalledThrough;
 
 /// "symbol", "call", ...: one name per reason bit set, in bit order.
 std::vector<std::string> reasonNames(uint32_t reasons);

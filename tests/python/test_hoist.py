@@ -92,6 +92,23 @@ def test_cfg_by_name_address_and_all():
     assert all("symbol" in f.reasons or f.reasons for f in everything.functions)
 
 
+def test_cfg_lists_parts_of_functions(tmp_path):
+    """gcc -O2 moves work's unlikely path into work.cold: a part of work, not a function."""
+    source = os.path.join(os.path.dirname(__file__), "..", "lit", "cfg", "Inputs", "cold-parts.c")
+    exe = str(tmp_path / "cold-parts")
+    subprocess.run(["gcc", "-O2", "-o", exe, source], check=True)
+    binary = hoist.load(exe)
+    symbols = {s.name: s.address for s in binary.symbols}
+    cfg = binary.cfg(all=True)
+    assert symbols["work.cold"] not in {f.entry for f in cfg.functions}
+    work = cfg.function(symbols["work"])
+    assert [(p.start, p.name) for p in work.parts] == [(symbols["work.cold"], "work.cold")]
+    part = work.parts[0]
+    assert part.start < part.end
+    assert part.start in {b.start for b in work.blocks}
+    assert repr(part).startswith("<hoist.Part work.cold at ")
+
+
 def test_lift_returns_ir_stats_and_diagnostics():
     lifted = hoist.load(EXAMPLE_ELF).lift("add3", opt=2)
     assert re.search(r"^define .*@fn_[0-9a-f]+\(ptr noalias", lifted.ir, re.M)

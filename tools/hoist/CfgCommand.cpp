@@ -59,22 +59,14 @@ SharedCode findSharedCode(const Image &image, const ProgramCfg &cfg) {
   // Only each instruction's end is kept: an InstructionCache would keep every decoded
   // instruction of the program, more memory than the rest of the CFG.
   Decoder decoder;
-  Instr instr;
   // A function's blocks do not overlap, so each function counts once per instruction.
   for (const auto &[entry, function] : cfg.functions)
     for (const auto &[start, block] : function.explored.blocks)
-      for (uint64_t address = start; address < block.endAddress;) {
-        llvm::ArrayRef<uint8_t> bytes;
-        if (image.isExecutable(address))
-          bytes = image.bytesAt(address);
-        if (bytes.empty() ||
-            decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
-          break;
-        SharedCode::Instruction &seen = shared.instructions[address];
+      forEachInstructionOfBlock(image, decoder, start, block.endAddress, [&](const Instr &instr) {
+        SharedCode::Instruction &seen = shared.instructions[instr.address];
         seen.end = instr.next();
         ++seen.owners;
-        address = instr.next();
-      }
+      });
   // Overlaps, by a sweep over the starts in order: an instruction overlaps every later one
   // that starts before it ends.
   uint64_t furthestEnd = 0, furthestStart = 0;

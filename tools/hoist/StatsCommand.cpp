@@ -1,11 +1,11 @@
 // `hoist stats`: how much of a binary's code Hoist has semantics for, and how many of its
-// imports and of the calls to them have a prototype from the headers. Decode-only (nothing is
-// lifted to IR), so that it runs over whole directories of binaries in seconds.
+// imports and of the calls to them have a prototype from the headers. Discovery and decoding
+// only (nothing is lifted to IR), so that it runs over whole directories of binaries.
 #include "Commands.h"
 #include "ImportCoverage.h"
 
-#include "Discover/FunctionExplorer.h"
-#include "Discover/InstructionCache.h"
+#include "Decode/Decoder.h"
+#include "Discover/ProgramDiscovery.h"
 #include "Semantics/Semantics.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 namespace hoist {
 namespace {
@@ -80,7 +79,7 @@ struct InstructionCounts {
 struct BinaryStats {
   std::string path;
   std::string kind;
-  uint64_t entries = 0;            ///< reachable mode: distinct executable entry addresses
+  uint64_t entries = 0;            ///< reachable mode: the functions `cfg --all` finds
   uint64_t budgetExhausted = 0;    ///< reachable mode: functions cut short by LiftOptions
   InstructionCounts counts;
   ImportCoverage imports;
@@ -113,56 +112,36 @@ private:
   std::vector<llvm::BitVector> bits_;   ///< parallel to image.sections(), sized on first use
 };
 
-/// Every known entry: the entry point, function symbols and exports, in executable code.
-std::set<uint64_t> knownEntries(const Image &image) {
-  std::set<uint64_t> entries;
-  auto consider = [&](uint64_t address) {
-    if (image.isExecutable(address))
-      entries.insert(address);
-  };
-  consider(image.entryPoint());
-  for (const Symbol &symbol : image.symbols())
-    if (symbol.kind == Symbol::Kind::Function)
-      consider(symbol.address);
-  for (const Export &exported : image.exports())
-    if (exported.forwarder.empty())
-      consider(exported.address);
-  return entries;
-}
-
-/// Explores each entry as the lifter would and counts each distinct instruction once.
+/// Counts each distinct instruction of the functions `hoist cfg --all` finds once: program
+/// discovery from every function start (the entry point, symbols, exports, unwind entries,
+/// calls, code pointers; docs/CFG.md), its blocks decoded again (the CFG keeps none).
 BinaryStats countReachable(const Image &image, const LiftOptions &options) {
   BinaryStats stats;
   stats.imports = ImportCoverage(image);
-  std::set<uint64_t> entries = knownEntries(image);
-  stats.entries = entries.size();
+  DiagnosticSink diagnostics;   // only budget warnings count; nothing is shown
+  ProgramDiscoveryRequest request;
+  request.all = true;
+  ProgramCfg cfg = discoverProgram(image, request, options, diagnostics);
+  stats.entries = cfg.functions.size();
   SeenAddresses seen(image);
-  DiagnosticSink diagnostics;   // only budget warnings land here; they are counted, not shown
-  auto cache = std::make_unique<InstructionCache>(image);
-  uint64_t cachedSinceReset = 0;
-  for (uint64_t entry : entries) {
-    ExploredFunction function = exploreFunction(*cache, entry, options, diagnostics);
-    for (const auto &[start, block] : function.blocks) {
-      cachedSinceReset += block.instrs.size();
-      for (const Instr *instr : block.instrs)
-        if (seen.insert(instr->address)) {
-          stats.counts.count(*instr);
-          stats.imports.count(*instr);
+  Decoder decoder;
+  for (const auto &[entry, function] : cfg.functions) {
+    bool cutShort = false;
+    for (const auto &[start, block] : function.explored.blocks) {
+      forEachInstructionOfBlock(image, decoder, start, block.endAddress, [&](const Instr &instr) {
+        if (seen.insert(instr.address)) {
+          stats.counts.count(instr);
+          stats.imports.count(instr);
         }
+      });
       // An address decodes the same way every time, so an invalid address is never an
       // instruction's and the same bitmap keeps invalid addresses distinct too.
       if (block.end == MachineBlock::End::Invalid && seen.insert(block.endAddress))
         ++stats.counts.invalid;
+      cutShort |= block.end == MachineBlock::End::Budget;
     }
-    // The cache keeps a full Instr per address. Sharing it between functions only saves
-    // decoding the little code they share, so drop it once it holds a function budget's worth:
-    // memory stays bounded however large the binary.
-    if (cachedSinceReset > options.maxInstructionsPerFunction) {
-      cache = std::make_unique<InstructionCache>(image);
-      cachedSinceReset = 0;
-    }
+    stats.budgetExhausted += cutShort;
   }
-  stats.budgetExhausted = diagnostics.count(Severity::Warning);
   return stats;
 }
 
@@ -226,7 +205,7 @@ void printText(const std::vector<BinaryStats> &binaries, const InstructionCounts
     if (sweep)
       out << ", linear sweep of executable sections\n";
     else
-      out << ", reachable from " << binary.entries << " entries"
+      out << ", reachable from " << binary.entries << " functions"
           << (binary.budgetExhausted
                   ? llvm::formatv(" ({0} cut short by the budget)", binary.budgetExhausted).str()
                   : "")
