@@ -79,14 +79,26 @@ bool isProbeSink(const llvm::User *user) {
          call->getCalledFunction()->getName() == ProbeSinkName;
 }
 
-/// Whether the function computes with `argument` (reporting it unchanged to the sink is not).
-/// (RAX or XMM0 unchanged on some path reaches the sink through a phi or select.)
-bool isRead(const llvm::Value &value, unsigned depth = 0) {
-  return llvm::any_of(value.users(), [depth](const llvm::User *user) {
+/// The sink operand that reports register `reg` (0: RAX, 1: XMM0), or none.
+std::optional<unsigned> sinkOperandOf(const ProbeRegister &reg) {
+  if (reg.field == HOIST_FIELD_RAX)
+    return 0;
+  if (reg.field == HOIST_FIELD_YMM && reg.element == 0)
+    return 1;
+  return std::nullopt;
+}
+
+/// Whether the function computes with `value`, the entry value of a register whose own sink
+/// operand is `own`: reporting it unchanged as that same register is not a read (RAX or XMM0
+/// unchanged on some path reaches the sink through a phi or select), reporting it as the
+/// other is (`mov %rsi, %rax; ret` returns its second argument).
+bool isRead(const llvm::Value &value, std::optional<unsigned> own, unsigned depth = 0) {
+  return llvm::any_of(value.uses(), [&](const llvm::Use &use) {
+    const llvm::User *user = use.getUser();
     if (isProbeSink(user))
-      return false;
+      return own != use.getOperandNo();
     if (depth < 4 && (llvm::isa<llvm::PHINode>(user) || llvm::isa<llvm::SelectInst>(user)))
-      return isRead(*user, depth + 1);
+      return isRead(*user, own, depth + 1);
     return true;
   });
 }
@@ -712,7 +724,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   std::vector<ProbeRegister> registers = probeRegisters();
   // Read as the brightened function runs it, from zero (onlyMergesIntoTheResult).
   if (auto *raxIn = const_cast<llvm::Argument *>(probeArgument(probe, registers, HOIST_FIELD_RAX));
-      raxIn && isRead(*raxIn) && onlyMergesIntoTheResult(*raxIn))
+      raxIn && isRead(*raxIn, 0) && onlyMergesIntoTheResult(*raxIn))
     raxIn->replaceAllUsesWith(llvm::ConstantInt::get(raxIn->getType(), 0));
   llvm::DominatorTree dominators(probe);
   llvm::AssumptionCache assumptions(probe);
@@ -726,7 +738,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   bool callerAreaLoaded = isCallerAreaLoaded(probe);
   const llvm::AllocaInst *callerArea = findCallerArea(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
-    if (!isRead(argument))
+    if (!isRead(argument, sinkOperandOf(reg)))
       continue;
     if (reg.isStackSlot()) {
       // Its store into the caller's area is not a read, unless loads from the area remain.

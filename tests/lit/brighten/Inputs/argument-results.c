@@ -1,0 +1,7 @@
+// Functions whose result is one of their arguments unchanged (argument-results.test).
+__attribute__((noinline)) long first(long a) { return a; }
+__attribute__((noinline)) long second(long a, long b) { return b; }
+__attribute__((noinline)) long third(long a, long b, long c) { return c; }
+int main(int argc, char **argv) {
+  return (int)(first(argc) + second(1, argc) + third(1, 2, argc));
+}
