@@ -22,7 +22,7 @@ packages=(
                      # and these, the C libraries /usr/bin calls most after libc
   libjsoncpp-dev     # and the C++ library it calls most after libstdc++
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
-  bzip2 xz-utils     # tests/brighten/upstream-preload.sh: the programs run on their brightened libraries
+  bzip2 xz-utils jq  # tests/brighten/upstream-preload.sh: the programs run on their brightened libraries
   pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
   python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster
   libc6-dev musl-dev musl-tools   # lib/Signatures: the static C libraries signatures are made from; musl-gcc builds the test programs

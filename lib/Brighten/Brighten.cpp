@@ -3,7 +3,9 @@
 #include "Arch/StateLayout.h"
 #include "Brighten/BrightenOrder.h"
 #include "Brighten/CallShim.h"
+#include "Brighten/ClobberedRdx.h"
 #include "Brighten/ExitingErrorCalls.h"
+#include "Brighten/SecondResult.h"
 #include "Brighten/FoldNanPropagation.h"
 #include "Brighten/InvariantStackGuard.h"
 #include "Brighten/ImageData.h"
@@ -39,8 +41,6 @@ namespace {
 /// Rounds of signature inference within a recursive SCC before giving up: each round can only
 /// reveal what the previous round's signatures passed or returned.
 constexpr unsigned MaxSignatureRounds = 6;
-
-constexpr const char *ProbeSinkName = "__hoist_probe_result";
 
 /// A lifted function being brightened: its address, and once its SCC is done, the brightened
 /// function that replaces it.
@@ -146,14 +146,17 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
   llvm::Type *returnType = function.getReturnType();
   if (returnType->isVoidTy()) {
     builder.CreateRetVoid();
-  } else if (signature.returnsPassedThrough) {
-    llvm::Value *rax = builder.CreateLoad(builder.getInt64Ty(),
-                                          stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
-    llvm::Value *xmm0 = builder.CreateLoad(builder.getInt128Ty(),
-                                           stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
-    llvm::Value *result = builder.CreateInsertValue(llvm::PoisonValue::get(returnType), rax, 0);
-    builder.CreateRet(builder.CreateInsertValue(
-        result, builder.CreateBitCast(xmm0, returnType->getStructElementType(1)), 1));
+  } else if (returnType->isStructTy()) {
+    llvm::Value *result = llvm::PoisonValue::get(returnType);
+    for (auto [index, reg] : llvm::enumerate(resultRegisters(signature))) {
+      llvm::Type *element = returnType->getStructElementType(unsigned(index));
+      llvm::Value *value = builder.CreateLoad(
+          builder.getIntNTy(element->getPrimitiveSizeInBits()),
+          stateFieldPointer(builder, *state, reg.field, reg.element));
+      result = builder.CreateInsertValue(result, builder.CreateBitCast(value, element),
+                                         unsigned(index));
+    }
+    builder.CreateRet(result);
   } else if (signature.returnsFloat) {
     llvm::Value *lane = builder.CreateLoad(builder.getIntNTy(signature.returnBits),
                                            stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
@@ -184,6 +187,9 @@ private:
   void warnOfUnmappedSlots(const UnmappedSlots &slots,
                            const std::set<const llvm::Function *> &brightened);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
+  /// Keeps RDX as the second result of `signature` only where its callers may read it
+  /// (SecondResult.h), or says why the function is declined.
+  std::optional<std::string> settleSecondResult(const Candidate &member, Signature &signature);
   /// whyNotCallable of the callee, and for a variadic import's call, whether its format told
   /// what it passes (resolveVariadicCalls).
   std::optional<std::string> whyNotCallable(const llvm::CallBase &call);
@@ -233,6 +239,8 @@ private:
   std::map<uint64_t, std::string> untypedVariadicCalls_;
   /// The SCC in progress: calls between its members are allowed.
   std::set<const llvm::Function *> scc_;
+  /// The image's direct calls and jumps, found once where a signature's RDX needs them.
+  std::optional<CallSites> callSites_;
   /// The module's lifted functions by their entry address.
   std::map<uint64_t, llvm::Function *> liftedAt_;
   std::vector<Candidate> done_;
@@ -243,8 +251,10 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
   llvm::Function *flat =
       makeFlatCopy(lifted, callees, convention_,
                    resolving ? UnresolvedCallForm::Modeled : UnresolvedCallForm::ThroughPointer);
-  if (checksTheStackGuardInRax(lifted, image_))
+  if (checksTheStackGuardIn(lifted, image_, HOIST_FIELD_RAX))
     flat->addFnAttr(GuardCheckInRaxAttribute);
+  if (checksTheStackGuardIn(lifted, image_, HOIST_FIELD_RDX))
+    flat->addFnAttr(GuardCheckInRdxAttribute);
   replaceImportSlotLoads(*flat, image_, resolving);
   // The entry of a function brightened already (or a member of the SCC in progress) is that
   // function: brighteningOrder took the functions whose addresses this one holds first.
@@ -343,6 +353,41 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase
   if (reason == untypedVariadicCalls_.end())
     return std::nullopt;
   return "is variadic, and this call " + reason->second;
+}
+
+std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate &member,
+                                                                Signature &signature) {
+  if (convention_ != CallingConvention::SysV)
+    return std::nullopt;
+  if (!callSites_)
+    callSites_.emplace(image_);
+  std::set<uint64_t> own;
+  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+    if (uint64_t pc = pcOf(instruction))
+      own.insert(pc);
+  for (auto [which, returns, name] :
+       {std::tuple{SecondRegister::Rdx, &signature.returnsRdx, "RAX:RDX"},
+        std::tuple{SecondRegister::Xmm1, &signature.returnsXmm1, "XMM0:XMM1"}}) {
+    std::variant<SecondResult, std::string> decided =
+        secondResult(image_, *callSites_, member.address, own, which);
+    if (auto *reason = std::get_if<std::string>(&decided))
+      return *reason;
+    switch (std::get<SecondResult>(decided)) {
+    case SecondResult::No:
+      *returns = false;
+      break;
+    case SecondResult::IfWritten:
+      break;
+    case SecondResult::Required:
+      if (!*returns)
+        return llvm::formatv("returns two eightbytes in {0} as its prototype says, and the "
+                             "second register at a return is not a value it computed",
+                             name)
+            .str();
+      break;
+    }
+  }
+  return std::nullopt;
 }
 
 void ModuleBrightener::probeWithReporters(
@@ -541,10 +586,18 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
 
     bool settled = true;
     std::vector<std::pair<Candidate, std::string>> declined;
+    // Only once the callees' signatures are final: a recursive SCC's first guesses return
+    // RAX alone.
+    std::vector<std::pair<Candidate, std::string>> readsClobbered;
     for (const Candidate &member : members) {
       llvm::Function *probe = probeOf[member.lifted];
       std::variant<Signature, std::string> signature = readSignatureProbe(*probe, convention_);
+      if (std::optional<std::string> reason = whyReadsClobberedRdx(*probe))
+        readsClobbered.emplace_back(member, *reason);
       probe->eraseFromParent();
+      if (auto *found = std::get_if<Signature>(&signature))
+        if (std::optional<std::string> reason = settleSecondResult(member, *found))
+          signature = *reason;
       if (auto *reason = std::get_if<std::string>(&signature)) {
         declined.emplace_back(member, *reason);
         continue;
@@ -554,6 +607,8 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     }
     for (llvm::Function *placeholder : placeholders)
       placeholder->eraseFromParent();
+    if (declined.empty() && (settled || !recursive))
+      declined = std::move(readsClobbered);
     if (!declined.empty()) {
       // The others may have called a declined member: screen them again, start over.
       for (auto &[member, reason] : declined) {
@@ -631,6 +686,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     if (llvm::Function *declared = module_.getFunction(name); declared && declared->use_empty())
       declared->eraseFromParent();
   if (done_.empty()) {
+    replaceClobberedRdx(module_);
     releaseCallerAreas(module_);
     replaceUnresolvedJumpMarkers(module_);
     return report_;
@@ -640,6 +696,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   std::set<const llvm::Function *> brightened;
   for (const Candidate &candidate : done_)
     brightened.insert(candidate.brightened);
+  replaceClobberedRdx(module_);
   simplify(module_, image_, extras_, [&brightened](const llvm::Function &function) {
     return brightened.count(&function) > 0;
   });

@@ -1,5 +1,6 @@
 #include "Brighten/CallShim.h"
 
+#include "Brighten/ClobberedRdx.h"
 #include "Brighten/CodePointers.h"
 
 #include "Arch/StateLayout.h"
@@ -114,21 +115,29 @@ llvm::FunctionType *functionTypeFor(const Signature &signature, llvm::LLVMContex
                            ? valueType(context, signature.returnBits, signature.returnsFloat,
                                        signature.returnVector)
                            : llvm::Type::getVoidTy(context);
-  if (signature.returnsPassedThrough)
-    result = passedThroughResultType(context);
+  if (std::vector<ResultRegister> registers = resultRegisters(signature); !registers.empty()) {
+    std::vector<llvm::Type *> elements;
+    for (const ResultRegister &reg : registers)
+      elements.push_back(reg.field == HOIST_FIELD_YMM
+                             ? static_cast<llvm::Type *>(llvm::FixedVectorType::get(llvm::Type::getInt64Ty(context), 2))
+                             : llvm::Type::getInt64Ty(context));
+    result = llvm::StructType::get(context, elements);
+  }
   return llvm::FunctionType::get(result, parameters, false);
 }
 
 namespace {
 
 /// A call's effects on the caller's State that both a typed call and a modeled one have: the
-/// result in RAX or XMM0 (the upper lanes zero, the other of the two poison), then the callee's
+/// result in RAX or XMM0 (the upper lanes zero, the other of the two poison) and RDX (the
+/// second half of a result, or the clobbered marker: ClobberedRdx.h), then the callee's
 /// `ret`: RIP the return address, popped.
 struct CallFrame {
   llvm::Value *state;
   llvm::Value *rspPointer;
   llvm::Value *rsp;             ///< at the return address the lifted call pushed
   llvm::Value *returnAddress;   ///< read before the callee runs
+  llvm::MDNode *pc;             ///< the lifted call's address
 };
 
 /// The store of the return address the lifted `call` pushed just before `call` (the stores of
@@ -175,6 +184,7 @@ llvm::StoreInst *returnAddressPush(llvm::CallBase &call, llvm::Value *rspPointer
 
 CallFrame enterCall(llvm::IRBuilder<> &builder, llvm::CallBase &call) {
   CallFrame frame;
+  frame.pc = call.getMetadata("hoist.pc");
   frame.state = call.getArgOperand(0);
   frame.rspPointer = stateFieldPointer(builder, frame.state, HOIST_FIELD_RSP);
   frame.rsp = builder.CreateLoad(builder.getInt64Ty(), frame.rspPointer);
@@ -194,7 +204,9 @@ CallFrame enterCall(llvm::IRBuilder<> &builder, llvm::CallBase &call) {
 }
 
 void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *rax,
-               llvm::Value *xmm0) {
+               llvm::Value *xmm0, llvm::Value *rdx) {
+  builder.CreateStore(rdx ? rdx : emitClobberedRdx(builder, frame.pc),
+                      stateFieldPointer(builder, frame.state, HOIST_FIELD_RDX));
   builder.CreateStore(xmm0 ? xmm0 : llvm::PoisonValue::get(builder.getInt128Ty()),
                       stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 0));
   builder.CreateStore(rax ? rax : llvm::PoisonValue::get(builder.getInt64Ty()),
@@ -277,10 +289,18 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   // after the call is reading garbage, and a recursive SCC's first guesses (void callees)
   // must not show the caller's own RAX flowing through the call.
   llvm::Type *resultType = type->getReturnType();
-  llvm::Value *xmm0 = nullptr, *rax = nullptr;
-  if (resultType->isStructTy()) {   // returnsPassedThrough
-    rax = builder.CreateExtractValue(result, 0);
-    xmm0 = builder.CreateBitCast(builder.CreateExtractValue(result, 1), builder.getInt128Ty());
+  llvm::Value *xmm0 = nullptr, *rax = nullptr, *rdx = nullptr;
+  if (resultType->isStructTy()) {   // returnsPassedThrough, returnsRdx, returnsXmm1
+    for (auto [index, reg] : llvm::enumerate(resultRegisters(callee.signature))) {
+      llvm::Value *element = builder.CreateExtractValue(result, unsigned(index));
+      if (reg.field == HOIST_FIELD_YMM && reg.element == 1)
+        builder.CreateStore(builder.CreateBitCast(element, builder.getInt128Ty()),
+                            stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 1));
+      else if (reg.field == HOIST_FIELD_YMM)
+        xmm0 = builder.CreateBitCast(element, builder.getInt128Ty());
+      else
+        (reg.field == HOIST_FIELD_RDX ? rdx : rax) = element;
+    }
   } else if (resultType->isFloatingPointTy() || resultType->isVectorTy())
     xmm0 = builder.CreateZExt(
         builder.CreateBitCast(result, builder.getIntNTy(resultType->getPrimitiveSizeInBits())),
@@ -289,7 +309,7 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
     rax = builder.CreatePtrToInt(result, i64);
   else if (!resultType->isVoidTy())
     rax = builder.CreateZExt(result, i64);
-  leaveCall(builder, frame, rax, xmm0);
+  leaveCall(builder, frame, rax, xmm0, rdx);
 }
 
 void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
@@ -298,12 +318,7 @@ void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
   CallFrame frame = enterCall(builder, call);
   llvm::CallInst *result = builder.CreateCall(model, arguments);
   result->copyMetadata(call);
-  leaveCall(builder, frame, result, builder.CreateZExt(result, builder.getInt128Ty()));
-}
-
-llvm::StructType *passedThroughResultType(llvm::LLVMContext &context) {
-  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
-  return llvm::StructType::get(context, {i64, llvm::FixedVectorType::get(i64, 2)});
+  leaveCall(builder, frame, result, builder.CreateZExt(result, builder.getInt128Ty()), nullptr);
 }
 
 namespace {
@@ -365,10 +380,9 @@ void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
   auto lane = [&](unsigned index) {
     return builder.CreateBitCast(builder.CreateExtractValue(returned, index), i128);
   };
-  builder.CreateStore(builder.CreateExtractValue(returned, 1),
-                      stateFieldPointer(builder, frame.state, HOIST_FIELD_RDX));
   builder.CreateStore(lane(3), stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 1));
-  leaveCall(builder, frame, builder.CreateExtractValue(returned, 0), lane(2));
+  leaveCall(builder, frame, builder.CreateExtractValue(returned, 0), lane(2),
+            builder.CreateExtractValue(returned, 1));
 }
 
 namespace {

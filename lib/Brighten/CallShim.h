@@ -1,8 +1,8 @@
 // Calls between brightened functions, and to library functions by name. A lifted call
 // `@fn_X(state, mem)` passes the whole machine; once fn_X has a signature (or an import has a
 // known prototype), the call in a caller's flat copy reads just the argument registers and
-// stack slots that signature names, calls the typed function, writes the result to RAX or
-// XMM0 and pops the return address, as the callee's `ret` would.
+// stack slots that signature names, calls the typed function, writes the result to RAX (and
+// RDX) or XMM0 and pops the return address, as the callee's `ret` would.
 #pragma once
 
 #include "Brighten/CallingConvention.h"
@@ -75,10 +75,6 @@ bool isPointerCallResult(const llvm::Value *value, unsigned index);
 /// frame, where its saved registers lie too (`push %rbx`, `push %rax` to align the stack): a
 /// callee reads its stack arguments, which the caller wrote, never those.
 bool isPointerCallStackSlot(const llvm::Use &use);
-
-/// `{i64, <2 x i64>}`: RAX and XMM0, the result of a function that returns what a call through
-/// a pointer returned (Signature::returnsPassedThrough).
-llvm::StructType *passedThroughResultType(llvm::LLVMContext &context);
 
 /// The external declaration of the library function `name` imported from `library` (a
 /// DLL; empty for an ELF import) with its C prototype, called in `convention` (the

@@ -1,5 +1,6 @@
 #include "Brighten/ImageReferences.h"
 #include "Brighten/ImageData.h"
+#include "Brighten/ImportSlots.h"
 
 #include "Decode/Decoder.h"
 #include "Decode/Instr.h"
@@ -121,19 +122,16 @@ std::optional<uint64_t> addressIn(const llvm::ConstantInt *constant,
 /// exactly as the instruction named the slot. Returns whether anything changed.
 bool replaceRelocatedSlotLoads(llvm::Function &flat, const Image &image,
                                ImageReferenceSites &sites) {
-  llvm::SmallVector<std::pair<llvm::LoadInst *, uint64_t>> loads;
+  llvm::SmallVector<std::pair<llvm::LoadInst *, llvm::Constant *>> loads;
   for (llvm::Instruction &instruction : llvm::instructions(flat)) {
     auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
     if (!load || !load->getType()->isIntegerTy(64))
       continue;
-    auto *pointer = llvm::dyn_cast<llvm::Operator>(load->getPointerOperand());
-    auto *slot = pointer && pointer->getOpcode() == llvm::Instruction::IntToPtr
-                     ? llvm::dyn_cast<llvm::ConstantInt>(pointer->getOperand(0))
-                     : nullptr;
-    const Section *holder = slot ? image.sectionAt(slot->getZExtValue()) : nullptr;
+    std::optional<uint64_t> slot = loadedSlot(*load);
+    const Section *holder = slot ? image.sectionAt(*slot) : nullptr;
     if (!holder || isCarriedDataSection(image, *holder))
       continue;
-    std::optional<uint64_t> target = image.relocatedPointer(slot->getZExtValue());
+    std::optional<uint64_t> target = image.relocatedPointer(*slot);
     const Section *section = target ? image.sectionAt(*target) : nullptr;
     if (!section)
       continue;
@@ -141,16 +139,9 @@ bool replaceRelocatedSlotLoads(llvm::Function &flat, const Image &image,
     if (section->executable)
       sites.codeAddresses.insert(*target);
     sites.numbers.erase(*target);
-    loads.emplace_back(load, *target);
+    loads.emplace_back(load, llvm::ConstantInt::get(load->getType(), *target));
   }
-  for (auto [load, target] : loads) {
-    llvm::Value *pointer = load->getPointerOperand();
-    load->replaceAllUsesWith(llvm::ConstantInt::get(load->getType(), target));
-    load->eraseFromParent();
-    // The slot's address must not stay behind as an access of the slot.
-    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer); cast && cast->use_empty())
-      cast->eraseFromParent();
-  }
+  replaceSlotLoads(loads);
   return !loads.empty();
 }
 

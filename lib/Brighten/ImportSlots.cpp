@@ -10,24 +10,12 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
 
 #include <variant>
 
 namespace hoist {
 namespace {
-
-/// The constant address `pointer` is cast from (an instruction or a constant expression).
-std::optional<uint64_t> constantAddress(llvm::Value *pointer) {
-  llvm::Value *integer = nullptr;
-  if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer))
-    integer = cast->getOperand(0);
-  else if (auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(pointer);
-           expression && expression->getOpcode() == llvm::Instruction::IntToPtr)
-    integer = expression->getOperand(0);
-  if (auto *constant = llvm::dyn_cast_or_null<llvm::ConstantInt>(integer))
-    return constant->getZExtValue();
-  return std::nullopt;
-}
 
 /// Whether `import` is a function for certain: its prototype is known, or brightening
 /// inferred one from its calls (InferredImports.h).
@@ -46,6 +34,26 @@ llvm::Constant *objectByName(llvm::Module &module, const Import &import) {
 
 } // namespace
 
+std::optional<uint64_t> loadedSlot(const llvm::LoadInst &load) {
+  const auto *cast = llvm::dyn_cast<llvm::Operator>(load.getPointerOperand());
+  const auto *constant = cast && cast->getOpcode() == llvm::Instruction::IntToPtr
+                             ? llvm::dyn_cast<llvm::ConstantInt>(cast->getOperand(0))
+                             : nullptr;
+  if (!constant)
+    return std::nullopt;
+  return constant->getZExtValue();
+}
+
+void replaceSlotLoads(llvm::ArrayRef<std::pair<llvm::LoadInst *, llvm::Constant *>> loads) {
+  for (auto [load, value] : loads) {
+    llvm::Value *pointer = load->getPointerOperand();
+    load->replaceAllUsesWith(value);
+    load->eraseFromParent();
+    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer); cast && cast->use_empty())
+      cast->eraseFromParent();
+  }
+}
+
 bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
                             bool unknownPrototypesToo) {
   llvm::SmallVector<std::pair<llvm::LoadInst *, const Import *>> loads;
@@ -54,7 +62,7 @@ bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
     llvm::Type *type = load ? load->getType() : nullptr;
     if (!load || !(type->isPointerTy() || type->isIntegerTy(64) || type->isIntegerTy(32)))
       continue;
-    std::optional<uint64_t> address = constantAddress(load->getPointerOperand());
+    std::optional<uint64_t> address = loadedSlot(*load);
     const Import *import = address ? image.importAtSlot(*address) : nullptr;
     if (!import)
       continue;
@@ -63,6 +71,7 @@ bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
                        : unknownPrototypesToo || isFunctionImport(*function.getParent(), *import))
       loads.emplace_back(load, import);
   }
+  llvm::SmallVector<std::pair<llvm::LoadInst *, llvm::Constant *>> replaced;
   for (auto [load, import] : loads) {
     llvm::Constant *address = import->object ? objectByName(*function.getParent(), *import)
                                              : declareImport(*function.getParent(), *import);
@@ -71,14 +80,9 @@ bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
       address = llvm::ConstantExpr::getTrunc(
           llvm::ConstantExpr::getPtrToInt(address, llvm::Type::getInt64Ty(function.getContext())),
           type);
-    llvm::Value *pointer = load->getPointerOperand();
-    load->replaceAllUsesWith(address);
-    load->eraseFromParent();
-    // The slot's address must not stay behind as a cast no one uses: it would read as an
-    // access of the slot (ImageReferences.h).
-    if (auto *cast = llvm::dyn_cast<llvm::IntToPtrInst>(pointer); cast && cast->use_empty())
-      cast->eraseFromParent();
+    replaced.emplace_back(load, address);
   }
+  replaceSlotLoads(replaced);
   return !loads.empty();
 }
 

@@ -12,7 +12,9 @@
 
 #include "Brighten/CallingConvention.h"
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
 namespace hoist {
@@ -29,6 +31,14 @@ class Image;
 /// changed.
 bool replaceImportSlotLoads(llvm::Function &function, const Image &image,
                             bool unknownPrototypesToo = false);
+
+/// The slot `load` reads: the constant address its pointer is cast from (`inttoptr`, as an
+/// instruction or a constant expression); nullopt for any other pointer.
+std::optional<uint64_t> loadedSlot(const llvm::LoadInst &load);
+
+/// Replaces each load by what its slot holds, and drops the slot's address cast left without
+/// uses: it would read as an access of the slot (ImageReferences.h).
+void replaceSlotLoads(llvm::ArrayRef<std::pair<llvm::LoadInst *, llvm::Constant *>> loads);
 
 /// Whether the lifted function `lifted` reads an import's slot (`gep i8, %mem, slot`).
 bool readsImportSlot(const llvm::Function &lifted, const Image &image);

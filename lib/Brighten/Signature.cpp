@@ -1,6 +1,7 @@
 #include "Brighten/Signature.h"
 
 #include "Arch/StateLayout.h"
+#include "Brighten/ClobberedRdx.h"
 #include "Brighten/CodePointers.h"
 #include "Brighten/FoldNanPropagation.h"
 #include "Brighten/ImageData.h"
@@ -24,12 +25,12 @@
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Support/FormatVariadic.h>
 
+#include <functional>
 #include <set>
 
 namespace hoist {
 namespace {
 
-constexpr const char *ProbeSinkName = "__hoist_probe_result";
 constexpr unsigned XmmArgumentRegisters = 8;
 
 /// A register or a stack argument slot (field RSP, element the slot).
@@ -79,13 +80,23 @@ bool isProbeSink(const llvm::User *user) {
          call->getCalledFunction()->getName() == ProbeSinkName;
 }
 
-/// The sink operand that reports register `reg` (0: RAX, 1: XMM0), or none.
+/// The sink operand that reports register `reg` (0: RAX, 1: XMM0, 2: RDX, 3: XMM1), or none.
 std::optional<unsigned> sinkOperandOf(const ProbeRegister &reg) {
   if (reg.field == HOIST_FIELD_RAX)
     return 0;
   if (reg.field == HOIST_FIELD_YMM && reg.element == 0)
     return 1;
+  if (reg.field == HOIST_FIELD_RDX)
+    return ProbeSinkRdxOperand;
+  if (reg.field == HOIST_FIELD_YMM && reg.element == 1)
+    return ProbeSinkXmm1Operand;
   return std::nullopt;
+}
+
+/// Whether `use` is the probe's report of a register's entry value as that same register
+/// (sink operand `own`): the register unchanged at a return, no use of its value.
+bool isReportOfItself(const llvm::Use &use, std::optional<unsigned> own) {
+  return isProbeSink(use.getUser()) && own == use.getOperandNo();
 }
 
 /// Whether the function computes with `value`, the entry value of a register whose own sink
@@ -96,10 +107,27 @@ bool isRead(const llvm::Value &value, std::optional<unsigned> own, unsigned dept
   return llvm::any_of(value.uses(), [&](const llvm::Use &use) {
     const llvm::User *user = use.getUser();
     if (isProbeSink(user))
-      return own != use.getOperandNo();
+      return !isReportOfItself(use, own);
     if (depth < 4 && (llvm::isa<llvm::PHINode>(user) || llvm::isa<llvm::SelectInst>(user)))
       return isRead(*user, own, depth + 1);
     return true;
+  });
+}
+
+/// Whether `value` reaches the probe's sink as a register other than its own (sink operand
+/// `own`), directly or through phis, selects and views of its bits (bitcasts, shuffles, the
+/// XMM register out of its YMM slot): an argument returned unchanged.
+bool isReturnedAsOther(const llvm::Value &value, std::optional<unsigned> own,
+                       unsigned depth = 0) {
+  return llvm::any_of(value.uses(), [&](const llvm::Use &use) {
+    const llvm::User *user = use.getUser();
+    if (isProbeSink(user))
+      return !isReportOfItself(use, own);
+    bool passesOn = llvm::isa<llvm::PHINode>(user) || llvm::isa<llvm::SelectInst>(user) ||
+                    llvm::isa<llvm::BitCastInst>(user) ||
+                    llvm::isa<llvm::ShuffleVectorInst>(user) ||
+                    llvm::isa<llvm::ExtractElementInst>(user);
+    return depth < 8 && passesOn && isReturnedAsOther(*user, own, depth + 1);
   });
 }
 
@@ -203,9 +231,12 @@ bool isCallerAreaLoaded(llvm::Function &probe) {
 
 /// Whether `value` is used as an address: it reaches an inttoptr through additions,
 /// subtractions and phis (a pointer walked by a loop), and is otherwise only compared.
-bool isAddress(const llvm::Value &value, unsigned depth = 0) {
+bool isAddress(const llvm::Value &value, std::optional<unsigned> own, unsigned depth = 0) {
   bool reachesMemory = false;
-  for (const llvm::User *user : value.users()) {
+  for (const llvm::Use &use : value.uses()) {
+    const llvm::User *user = use.getUser();
+    if (isReportOfItself(use, own))
+      continue;
     if (llvm::isa<llvm::IntToPtrInst>(user)) {
       reachesMemory = true;
     } else if (llvm::isa<llvm::ICmpInst>(user)) {
@@ -216,7 +247,7 @@ bool isAddress(const llvm::Value &value, unsigned depth = 0) {
                                    llvm::Instruction::Add ||
                                llvm::cast<llvm::BinaryOperator>(user)->getOpcode() ==
                                    llvm::Instruction::Sub)))) {
-      reachesMemory |= isAddress(*user, depth + 1);
+      reachesMemory |= isAddress(*user, own, depth + 1);
     } else {
       return false;
     }
@@ -226,10 +257,13 @@ bool isAddress(const llvm::Value &value, unsigned depth = 0) {
 
 /// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
 /// uses), rounded up to 8, 16, 32 or 64.
-llvm::APInt demandedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+llvm::APInt demandedBits(const llvm::Argument &argument, std::optional<unsigned> own,
+                         llvm::DemandedBits &demanded) {
   unsigned width = argument.getType()->getIntegerBitWidth();
   llvm::APInt bits(width, 0);
   for (const llvm::Use &use : argument.uses()) {
+    if (isReportOfItself(use, own))
+      continue;
     // DemandedBits answers for integer-typed users; a store, inttoptr or call keeps them all.
     if (!use.getUser()->getType()->isIntOrIntVectorTy())
       return llvm::APInt::getAllOnes(width);
@@ -238,8 +272,9 @@ llvm::APInt demandedBits(const llvm::Argument &argument, llvm::DemandedBits &dem
   return bits;
 }
 
-unsigned usedBits(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
-  llvm::APInt bits = demandedBits(argument, demanded);
+unsigned usedBits(const llvm::Argument &argument, std::optional<unsigned> own,
+                  llvm::DemandedBits &demanded) {
+  llvm::APInt bits = demandedBits(argument, own, demanded);
   for (unsigned width : {8u, 16u, 32u})
     if (bits.getActiveBits() <= width)
       return width;
@@ -470,6 +505,32 @@ const llvm::Value *stripViews(const llvm::Value *value) {
   return value;
 }
 
+/// Whether `value`, XMM0 at a return, is a scalar moved in from a general register with the
+/// rest of the register zeroed (`movq %rbx, %xmm0`): how compilers return a double whose bits
+/// an integer register holds (libjq's `jv_number_value` returns a jv's number field so). A
+/// copied block of memory, which also leaves XMM0 written without floating-point arithmetic
+/// (an inlined memcpy), fills the whole register instead.
+bool isScalarMovedIn(const llvm::Value *value) {
+  value = stripViews(value);
+  // The XMM register out of its YMM slot.
+  if (const auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value);
+      extract && extract->getType()->isIntegerTy(128)) {
+    const auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+    value = index && index->isZero() ? stripViews(extract->getVectorOperand()) : nullptr;
+  }
+  if (const auto *insert = llvm::dyn_cast_or_null<llvm::InsertElementInst>(value)) {
+    // Lane 0 of 64-bit lanes, with lane 1 (the rest of the XMM register) zero.
+    const auto *index = llvm::dyn_cast<llvm::ConstantInt>(insert->getOperand(2));
+    const auto *rest = llvm::dyn_cast<llvm::Constant>(insert->getOperand(0));
+    const llvm::Constant *laneOne = rest ? rest->getAggregateElement(1u) : nullptr;
+    bool laneZeroAlone = index && index->isZero() && laneOne && laneOne->isNullValue() &&
+                         insert->getOperand(1)->getType()->isIntegerTy(64);
+    value = laneZeroAlone ? insert->getOperand(1) : nullptr;
+  }
+  return value && !llvm::isa<llvm::Constant>(value) &&
+         (value->getType()->isIntegerTy(64) || value->getType()->isIntegerTy(32));
+}
+
 /// What lane 0 of a vector value comes from, through views and shuffles that keep lane 0 and
 /// inserts into other lanes: the scalar inserted there, or the vector computed whole (an
 /// `xor <2 x i64>` of the argument with a sign mask); null where it cannot be followed.
@@ -633,7 +694,8 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   // The sink only touches memory nobody else can see: it keeps the values alive without
   // keeping the local stack alive.
   llvm::FunctionCallee sink = module.getOrInsertFunction(
-      ProbeSinkName, llvm::FunctionType::get(llvm::Type::getVoidTy(context), {i64, i128}, false));
+      ProbeSinkName,
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {i64, i128, i64, i128}, false));
   if (auto *sinkFunction = llvm::dyn_cast<llvm::Function>(sink.getCallee())) {
     sinkFunction->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
     sinkFunction->addFnAttr(llvm::Attribute::NoUnwind);
@@ -657,7 +719,10 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
   llvm::Value *rax = builder.CreateLoad(i64, stateFieldPointer(builder, *state, HOIST_FIELD_RAX));
   llvm::Value *xmm0 =
       builder.CreateLoad(i128, stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 0));
-  builder.CreateCall(sink, {rax, xmm0});
+  llvm::Value *rdx = builder.CreateLoad(i64, stateFieldPointer(builder, *state, HOIST_FIELD_RDX));
+  llvm::Value *xmm1 =
+      builder.CreateLoad(i128, stateFieldPointer(builder, *state, HOIST_FIELD_YMM, 1));
+  builder.CreateCall(sink, {rax, xmm0, rdx, xmm1});
   builder.CreateRetVoid();
   return probe;
 }
@@ -743,13 +808,18 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     if (reg.isStackSlot()) {
       // Its store into the caller's area is not a read, unless loads from the area remain.
       if (callerAreaLoaded || !isOnlyStoredInCallerArea(argument, callerArea))
-        stackBits[reg.element] = usedBits(argument, demanded);
+        stackBits[reg.element] = usedBits(argument, std::nullopt, demanded);
       continue;
     }
     if (reg.field == HOIST_FIELD_YMM) {
-      std::optional<unsigned> bits = scalarLaneBits(argument, demanded);
-      if (!bits)
-        bits = floatArgumentBits(argument, demanded);
+      // Returned in XMM0 as it came (`movapd %xmm1, %xmm0; ret`): a double, a float and an
+      // __m128 look the same, so all of it, a vector, which is right for a caller of each.
+      std::optional<unsigned> bits;
+      if (!isReturnedAsOther(argument, sinkOperandOf(reg))) {
+        bits = scalarLaneBits(argument, demanded);
+        if (!bits)
+          bits = floatArgumentBits(argument, demanded);
+      }
       if (!bits) {
         // More than the low lane, or uses LaneFlow does not follow: the whole register, a
         // vector argument (__m128, __m128d, __m128i). Win64 passes those by reference, so
@@ -803,8 +873,9 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                            registerName(reg), callingConventionName(convention))
           .str();
     size_t index = position - argumentRegisters.begin();
-    argumentBits[index] = usedBits(argument, demanded);
-    pointerArguments[index] = argumentBits[index] == 64 && isAddress(argument);
+    argumentBits[index] = usedBits(argument, sinkOperandOf(reg), demanded);
+    pointerArguments[index] =
+        argumentBits[index] == 64 && isAddress(argument, sinkOperandOf(reg));
   }
 
   std::variant<Signature, std::string> assembled =
@@ -841,12 +912,53 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // A call through a pointer returns in RAX or XMM0, which of them its unknown prototype says:
   // where both reach a return as it left them, the function returns both.
   bool passedThrough = false;
+  // RDX is a second result beside RAX's where some return has in it a value the function put
+  // there: not RDX's entry value, not what a call left undefined (ClobberedRdx.h), not what a
+  // stack guard check leaves. Which of those values its callers read, this probe cannot see;
+  // a result one wider than the callers use is never wrong, one narrower is.
+  const llvm::Argument *rdxIn = probeArgument(probe, registers, HOIST_FIELD_RDX);
+  bool guardCheckInRdx = probe.hasFnAttribute(GuardCheckInRdxAttribute);
+  bool rdxWritten = false, rdxFromPointerCall = false;
+  // XMM1 the same way beside a floating-point result; after a typed call it keeps what it
+  // held before, which counts as the function's own (a result wider than needed).
+  const llvm::Argument *xmm1In = probeArgument(probe, registers, HOIST_FIELD_YMM, 1);
+  bool xmm1Written = false, xmm1FromPointerCall = false;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
     const llvm::Value *rax = call->getArgOperand(0);
     const llvm::Value *xmm0 = call->getArgOperand(1);
+    // Through phis and selects: RDX unchanged on one path and clobbered by a call on another
+    // is no value of the function's own on either.
+    std::function<bool(const llvm::Value *, unsigned)> ownValue =
+        [&](const llvm::Value *rdx, unsigned depth) {
+          if (rdx == rdxIn || isClobberedRdx(rdx) || llvm::isa<llvm::UndefValue>(rdx) ||
+              (guardCheckInRdx && isLeftByTheGuardCheck(rdx, *fsBaseIn)))
+            return false;
+          // What a call through a pointer left: a result forwarded only where its RAX is too
+          // (passedThrough below).
+          if (isPointerCallResult(rdx, 1)) {
+            rdxFromPointerCall = true;
+            return false;
+          }
+          if (depth > 8 || !(llvm::isa<llvm::PHINode>(rdx) || llvm::isa<llvm::SelectInst>(rdx)))
+            return true;
+          const auto *merge = llvm::cast<llvm::Instruction>(rdx);
+          for (unsigned i = llvm::isa<llvm::SelectInst>(rdx) ? 1 : 0; i < merge->getNumOperands();
+               ++i)
+            if (merge->getOperand(i) != rdx && ownValue(merge->getOperand(i), depth + 1))
+              return true;
+          return false;
+        };
+    rdxWritten |= ownValue(call->getArgOperand(ProbeSinkRdxOperand), 0);
+    const llvm::Value *xmm1 = call->getArgOperand(ProbeSinkXmm1Operand);
+    // Views of the entry value (the XMM register out of its YMM slot) leave it unchanged.
+    bool xmm1Unchanged = stripViews(xmm1) == xmm1In || laneZeroSource(xmm1) == xmm1In;
+    if (isPointerCallResult(stripViews(xmm1), 3))
+      xmm1FromPointerCall = true;
+    else
+      xmm1Written |= !xmm1Unchanged && !llvm::isa<llvm::UndefValue>(xmm1);
     bool raxFromPointerCall = isPointerCallResult(rax, 0);
     bool xmm0FromPointerCall = isPointerCallResult(stripViews(xmm0), 2);
     passedThrough |= raxFromPointerCall && xmm0FromPointerCall;
@@ -864,7 +976,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     if (xmm0 == xmm0In)
       continue;
     xmm0Written = true;
-    bool floatingPoint = comesFromFloatingPoint(xmm0);
+    bool floatingPoint = comesFromFloatingPoint(xmm0) || isScalarMovedIn(xmm0);
     xmm0Scratch &= !floatingPoint;
     std::set<const llvm::Value *> seen;
     xmm0IntegerVector |= comesFromVectorArithmetic(xmm0, seen);
@@ -886,8 +998,13 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     floatResult &= floatingPoint && scalarBits && *scalarBits && raxAgrees;
     floatResultBits = std::max(floatResultBits, scalarBits.value_or(0));
   }
+  // Win64 returns a struct of more than 8 bytes through memory, never in RDX or XMM1.
+  rdxWritten &= convention == CallingConvention::SysV;
+  xmm1Written &= convention == CallingConvention::SysV;
   if (passedThrough) {
     signature.returnsPassedThrough = true;
+    signature.returnsRdx = rdxWritten || rdxFromPointerCall;
+    signature.returnsXmm1 = xmm1FromPointerCall;
     signature.returnBits = 64;
     return signature;
   }
@@ -897,6 +1014,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   if (xmm0Written && floatResult) {
     signature.returnsFloat = true;
     signature.returnBits = floatResultBits;
+    signature.returnsXmm1 = xmm1Written;
     return signature;
   }
   if (xmm0Written && (!raxWritten || raxOnlyCopied) && (!xmm0Scratch || xmm0IntegerVector)) {
@@ -912,10 +1030,26 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
             found != VectorShape::Int2)
           shape = found;
     signature.returnVector = shape;
+    signature.returnsXmm1 = xmm1Written;
     return signature;
   }
   signature.returnBits = raxWritten ? bits : 0;
+  // A result in RDX alone is none: a 9-16 byte struct has its first half in RAX.
+  signature.returnsRdx = raxWritten && rdxWritten;
   return signature;
+}
+
+std::vector<ResultRegister> resultRegisters(const Signature &signature) {
+  std::vector<ResultRegister> registers;
+  if (signature.returnsPassedThrough || signature.returnsRdx)
+    registers.push_back({HOIST_FIELD_RAX});
+  if (signature.returnsRdx)
+    registers.push_back({HOIST_FIELD_RDX});
+  if (signature.returnsPassedThrough || signature.returnsXmm1)
+    registers.push_back({HOIST_FIELD_YMM, 0});
+  if (signature.returnsXmm1)
+    registers.push_back({HOIST_FIELD_YMM, 1});
+  return registers;
 }
 
 } // namespace hoist

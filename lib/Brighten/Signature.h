@@ -1,11 +1,14 @@
 // Signature inference: which argument registers a lifted function reads before writing them,
-// how many of their bits it uses, and whether it returns a value in RAX.
+// how many of their bits it uses, and whether it returns a value in RAX (and RDX) or XMM0.
 //
 // A probe function takes every register a caller could pass (the general-purpose registers
-// but RSP, the FS/GS bases, XMM0-7) and reports RAX and XMM0 at the return to an opaque sink.
+// but RSP, the FS/GS bases, XMM0-7) and reports RAX, XMM0, RDX and XMM1 at the return to an
+// opaque sink.
 // After the brightening fixpoint (State and stack dissolved), a parameter with uses is read
 // before written on some path; the bits its users keep give its width; RAX is the result when
-// what reaches the sink is no longer the RAX parameter.
+// what reaches the sink is no longer the RAX parameter, and RDX a second result beside it when
+// what reaches the sink is a value the function put there (not the RDX parameter, nor what a
+// call left undefined: ClobberedRdx.h).
 #pragma once
 
 #include "Brighten/CallingConvention.h"
@@ -48,15 +51,29 @@ struct Signature {
   bool returnsFloat = false;         ///< the result is XMM0's low lane, returnBits 32 or 64, or
                                      ///< all of XMM0 (128)
   VectorShape returnVector = VectorShape::None; ///< for 128 bits
+  /// RDX holds a second integer result beside RAX's (SysV returns a 9-16 byte integer struct
+  /// or an __int128 in RAX:RDX): the result is `{i64, i64}`. The probe sets it where RAX and
+  /// RDX both hold values of the function's own at a return; SecondResult.h decides.
+  bool returnsRdx = false;
+  /// XMM1 holds a second result beside XMM0's (SysV returns a struct of two SSE eightbytes,
+  /// two doubles or `double complex`, in XMM0:XMM1): the result is `{<2 x i64>, <2 x i64>}`,
+  /// both registers whole. Set and decided as returnsRdx is.
+  bool returnsXmm1 = false;
   /// What a call through a pointer left in RAX and XMM0 reaches a return unchanged in both
   /// (`return hook();`, the hook's prototype unknown): the result is `{i64, <2 x i64>}`, RAX
-  /// and XMM0 both, which a caller expecting either (or nothing) reads right.
+  /// and XMM0 both (`{i64, i64, <2 x i64>}` with RDX), which a caller expecting either (or
+  /// nothing) reads right.
   bool returnsPassedThrough = false;
   /// No path returns to the caller (xalloc_die: error, then abort): the code after a call of
   /// it is unreachable, as the compiler knew.
   bool noReturn = false;
   bool operator==(const Signature &) const = default;
 };
+
+/// The probe's sink: `void (i64 rax, i128 xmm0, i64 rdx, i128 xmm1)`, called at each return.
+inline constexpr const char *ProbeSinkName = "__hoist_probe_result";
+inline constexpr unsigned ProbeSinkRdxOperand = 2;
+inline constexpr unsigned ProbeSinkXmm1Operand = 3;
 
 /// A probe for `flat` (makeFlatCopy), added to the module as "<flat>.probe".
 llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
@@ -65,6 +82,17 @@ llvm::Expected<llvm::Function *> buildSignatureProbe(llvm::Function &flat,
 /// Whether `value` is, in a probe, the value register `field` (XMM `element`) had at the
 /// probed function's entry: one of the probe's parameters.
 bool isProbeEntryValue(const llvm::Value *value, HoistStateField field, unsigned element = 0);
+
+/// A register a result of a signature is returned in, in the order LLVM's x86-64 lowering
+/// returns the elements of a struct: integers in RAX then RDX, vectors in XMM0 then XMM1.
+struct ResultRegister {
+  HoistStateField field;
+  unsigned element = 0;
+};
+
+/// Where each element of the struct a function of `signature` returns lives (passed through,
+/// RAX:RDX or XMM0:XMM1); empty for a result that is not a struct.
+std::vector<ResultRegister> resultRegisters(const Signature &signature);
 
 /// The signature an optimized probe shows, or why the slice declines the function.
 std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,

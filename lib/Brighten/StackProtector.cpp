@@ -37,8 +37,17 @@ bool isStackGuardAddress(const llvm::Value *pointer, const llvm::Argument &fsBas
 bool isLeftByTheGuardCheck(const llvm::Value *value, const llvm::Argument &fsBase) {
   if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
     return constant->isZero();
-  const auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
-  return load && isStackGuardAddress(load->getPointerOperand(), fsBase);
+  auto isGuard = [&fsBase](const llvm::Value *value) {
+    const auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
+    return load && isStackGuardAddress(load->getPointerOperand(), fsBase);
+  };
+  // gcc's `sub %fs:0x28, %rdx` (or xor) of the saved copy, where the stack stays memory.
+  if (const auto *check = llvm::dyn_cast<llvm::BinaryOperator>(value);
+      check && (check->getOpcode() == llvm::Instruction::Sub ||
+                check->getOpcode() == llvm::Instruction::Xor))
+    return isGuard(check->getOperand(1)) ||
+           (check->getOpcode() == llvm::Instruction::Xor && isGuard(check->getOperand(0)));
+  return isGuard(value);
 }
 
 bool readsOnlyTheStackGuard(const llvm::Argument &fsBase) {
@@ -91,7 +100,9 @@ llvm::Value *loadThreadPointer(llvm::IRBuilder<> &builder) {
   return builder.CreateLoad(builder.getInt64Ty(), self, "thread.pointer");
 }
 
-bool checksTheStackGuardInRax(const llvm::Function &lifted, const Image &image) {
+bool checksTheStackGuardIn(const llvm::Function &lifted, const Image &image,
+                           HoistStateField field) {
+  ZydisRegister wanted = field == HOIST_FIELD_RDX ? ZYDIS_REGISTER_RDX : ZYDIS_REGISTER_RAX;
   Decoder decoder;
   for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
     llvm::MDNode *pc = instruction.getMetadata("hoist.pc");
@@ -106,7 +117,7 @@ bool checksTheStackGuardInRax(const llvm::Function &lifted, const Image &image) 
     bool writes = instr.mnemonic == ZYDIS_MNEMONIC_SUB || instr.mnemonic == ZYDIS_MNEMONIC_XOR ||
                   instr.mnemonic == ZYDIS_MNEMONIC_MOV;
     if (writes && instr.explicitCount == 2 && instr.op(0).isReg() &&
-        instr.op(0).reg == ZYDIS_REGISTER_RAX && isStackGuardOperand(instr.op(1)))
+        instr.op(0).reg == wanted && isStackGuardOperand(instr.op(1)))
       return true;
   }
   return false;

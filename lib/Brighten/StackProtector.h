@@ -5,6 +5,8 @@
 // so a brightened function reaches the same guard through its own thread pointer.
 #pragma once
 
+#include "hoist/State.h"
+
 #include <llvm/IR/Argument.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -26,16 +28,20 @@ bool loadsTheThreadsStackGuard(const llvm::LoadInst &load);
 /// base in a brightened function.
 llvm::Value *loadThreadPointer(llvm::IRBuilder<> &builder);
 
-/// Whether the lifted function checks the guard in RAX (gcc -O0's epilogue `sub rax,
-/// fs:[0x28]` leaves RAX zero on the way out, clang -O0's `mov rax, fs:[0x28]` the guard):
-/// the compiler chose RAX as scratch there, so RAX is not the function's result.
-bool checksTheStackGuardInRax(const llvm::Function &lifted, const Image &image);
+/// Whether the lifted function checks the guard in `field`, RAX or RDX (gcc -O0's epilogue
+/// `sub rax, fs:[0x28]` leaves RAX zero on the way out, clang -O0's `mov rax, fs:[0x28]` the
+/// guard; gcc -O2 checks in RDX): the compiler chose the register as scratch there, so it
+/// holds no result.
+bool checksTheStackGuardIn(const llvm::Function &lifted, const Image &image,
+                           HoistStateField field);
 
-/// Whether `value`, what RAX holds at a return of a probe whose FS base parameter is `fsBase`,
-/// is what a guard check leaves there: zero, or the guard.
+/// Whether `value`, what RAX or RDX holds at a return of a probe whose FS base parameter is `fsBase`,
+/// is what a guard check leaves there: zero, the guard, or the saved copy minus (or xor) the
+/// guard.
 bool isLeftByTheGuardCheck(const llvm::Value *value, const llvm::Argument &fsBase);
 
-/// The attribute that carries checksTheStackGuardInRax from a lifted function to its probe.
+/// The attributes that carry checksTheStackGuardIn from a lifted function to its probe.
 inline constexpr const char *GuardCheckInRaxAttribute = "hoist-stack-guard-in-rax";
+inline constexpr const char *GuardCheckInRdxAttribute = "hoist-stack-guard-in-rdx";
 
 } // namespace hoist

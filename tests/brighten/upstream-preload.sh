@@ -5,15 +5,17 @@
 # program's calls and the library's own calls of its exports through its PLT reach the
 # brightened code. Each run of the program must write the same bytes and exit the same way as
 # the program with the original library: compressed output equal byte for byte at several
-# levels, decompression, integrity tests, verbose reports and corrupt input.
-# Usage: upstream-preload.sh HOIST WORKDIR bzip2|xz
+# levels, decompression, integrity tests, verbose reports and corrupt input; for jq, filters
+# over the language's parts, errors and malformed input.
+# Usage: upstream-preload.sh HOIST WORKDIR bzip2|xz|jq
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3
 source "$(dirname "$0")/brighten-library.sh"
 case "$program" in
   bzip2) soname=libbz2.so.1.0 probe=BZ2_bzWriteOpen ;;
   xz) soname=liblzma.so.5 probe=lzma_code ;;
-  *) echo "upstream-preload.sh: bzip2 or xz" >&2; exit 2 ;;
+  jq) soname=libjq.so.1 probe=jv_copy ;;
+  *) echo "upstream-preload.sh: bzip2, xz or jq" >&2; exit 2 ;;
 esac
 binary=$(command -v "$program") || { echo "$program is missing (scripts/install-deps.sh)"; exit 1; }
 library=$(readlink -f "$(ldd "$binary" | awk -v so="$soname" '$1 == so { print $3 }')")
@@ -33,9 +35,20 @@ if echo "$brightened_exports" | grep -qx "$probe"; then
   rm -f bindings.*
 fi
 
-# Data: text, binary, runs and incompressible bytes.
-{ for i in $(seq 1 4000); do echo "line $i of the round trip, $((i * 7919 % 1000))"; done
-  head -c 300000 "$library"; head -c 20000 /dev/zero; head -c 65536 /dev/urandom; } >data
+if [ "$program" = jq ]; then
+  # Data: an array of objects with numbers, strings, nesting and nulls.
+  { echo '['
+    for i in $(seq 1 600); do
+      echo "{\"n\": $((i * 7919 % 1000)), \"name\": \"item $i\", \"tags\": [\"t$((i % 7))\", $((i % 5))],"
+      echo " \"nested\": {\"depth\": {\"value\": $i.25, \"none\": null}}, \"flag\": $([ $((i % 2)) = 0 ] && echo true || echo false)},"
+    done
+    echo '{"n": 0, "name": "last", "tags": [], "nested": {}, "flag": null}]'; } >data
+  printf '{"a": [1, 2,, 3]}\n' >malformed
+else
+  # Data: text, binary, runs and incompressible bytes.
+  { for i in $(seq 1 4000); do echo "line $i of the round trip, $((i * 7919 % 1000))"; done
+    head -c 300000 "$library"; head -c 20000 /dev/zero; head -c 65536 /dev/urandom; } >data
+fi
 
 status=0
 # Runs the program with the original library and with the brightened one; both must write
@@ -83,6 +96,31 @@ case "$program" in
     cp data6.xz corrupt.xz
     printf '\x55\xaa' | dd of=corrupt.xz bs=1 seek=3000 conv=notrunc status=none
     input=corrupt.xz; same "-d of corrupt input" -dc; same "-t of corrupt input" -t
+    ;;
+  jq)
+    same "." .
+    same "-c ." -c .
+    same "arithmetic" 'map(.n * 2 + 1 - (.n % 3))'
+    same "select, sort_by, group_by" '[.[] | select(.n % 3 == 0)] | sort_by(.name) | group_by(.n % 2) | map(length)'
+    same "strings" -r 'map((.name | ascii_upcase) + "-" + (.n | tostring)) | join(",")'
+    same "reduce" 'reduce .[] as $x (0; . + $x.n)'
+    same "paths" '[paths] | length'
+    same "formats" -r '.[0:5][] | [.name, .n] | @csv, @tsv, @sh, @base64, @json, @html, @uri'
+    same "tojson and fromjson" 'map(tojson | fromjson) == .'
+    same "entries" '.[0] | to_entries, (to_entries | from_entries), keys, has("n"), del(.name)'
+    same "setpath and getpath" 'setpath([0, "nested", "depth", "value"]; 42) | .[0], getpath([1, "tags"])'
+    same "floating point" 'map(.nested.depth.value // 0 | . / 7 | floor, sqrt, log) | add'
+    same "regular expressions" '[.[] | .name | select(test("item 1[0-9]$")) | sub("item"; "x")]'
+    same "slurp" -s 'map(length)'
+    same "range, limit, until" -n '[range(0; 1000; 7)] | add, ([limit(10; repeat(1))] | length), (0 | until(. > 100; . * 2 + 1))'
+    same "arguments" --arg x 5 --argjson y '{"z": [1, 2]}' -n '$x, $y, $ARGS.named'
+    same "dates" -n '"2015-03-05T23:51:47Z" | fromdate, (fromdate | todate), (1425599507 | gmtime | mktime)'
+    same "streaming" -c --stream 'select(length == 2) | .[1]'
+    same "error" '.[0] | error("stopped at \(.name)")'
+    same "try and catch" 'map(try (.tags[0] | tonumber) catch "bad") | unique'
+    same "-e with false" -e '.[1].flag'
+    input=malformed; same "malformed input" .
+    input=/dev/null; same "empty input" .
     ;;
 esac
 [ $status -eq 0 ] && echo "$program upstream runs: all the same with $count brightened exports"

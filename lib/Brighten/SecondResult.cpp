@@ -1,0 +1,278 @@
+#include "Brighten/SecondResult.h"
+
+#include "Decode/Decoder.h"
+#include "Discover/UnwindTables.h"
+#include "Decode/Instr.h"
+#include "Prototypes/LibraryPrototype.h"
+
+#include <llvm/Support/FormatVariadic.h>
+
+#include <cstring>
+#include <functional>
+
+namespace hoist {
+
+CallSites::CallSites(const Image &image) {
+  for (const Symbol &symbol : image.symbols())
+    if (symbol.kind == Symbol::Kind::Function && symbol.size)
+      functions_.emplace(symbol.address, symbol.address + symbol.size);
+  if (llvm::Expected<std::vector<CodeRange>> ranges = ehFrameFunctionRanges(image))
+    for (const CodeRange &range : *ranges)
+      functions_.emplace(range.start, range.continuesFrame ? 0 : range.start + range.size);
+  else
+    llvm::consumeError(ranges.takeError());
+  for (const Section &section : image.sections()) {
+    if (!section.executable || !section.mapped)
+      continue;
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(section.address);
+    bytes = bytes.take_front(std::min<uint64_t>(bytes.size(), section.size));
+    auto add = [&](size_t offset, size_t length, int64_t displacement, bool isCall) {
+      uint64_t site = section.address + offset;
+      sites_[site + length + displacement].push_back({site, uint8_t(length), isCall});
+    };
+    auto rel32 = [&](size_t at) {
+      int32_t value;
+      std::memcpy(&value, bytes.data() + at, 4);
+      return int64_t(value);
+    };
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      uint8_t byte = bytes[i];
+      if ((byte == 0xe8 || byte == 0xe9) && i + 5 <= bytes.size())
+        add(i, 5, rel32(i + 1), byte == 0xe8);
+      else if (byte == 0x0f && i + 6 <= bytes.size() && (bytes[i + 1] & 0xf0) == 0x80)
+        add(i, 6, rel32(i + 2), false);
+      if ((byte == 0xeb || (byte & 0xf0) == 0x70) && i + 2 <= bytes.size())
+        add(i, 2, int8_t(bytes[i + 1]), false);
+    }
+  }
+}
+
+const std::vector<CallSites::Site> &CallSites::at(uint64_t target) const {
+  static const std::vector<Site> none;
+  auto found = sites_.find(target);
+  return found == sites_.end() ? none : found->second;
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> CallSites::functionAround(uint64_t address) const {
+  auto after = functions_.upper_bound(address);
+  if (after == functions_.begin())
+    return std::nullopt;
+  auto [start, end] = *std::prev(after);
+  if (address >= end)
+    return std::nullopt;
+  return std::make_pair(start, end);
+}
+
+namespace {
+
+constexpr unsigned InstructionBudget = 64;
+
+/// The register whose uses a scan follows: all of RDX, or all of ZMM1 (XMM1's bits).
+ZydisRegister widest(SecondRegister which) {
+  return which == SecondRegister::Rdx ? ZYDIS_REGISTER_RDX : ZYDIS_REGISTER_ZMM1;
+}
+
+bool isPartOf(ZydisRegister reg, ZydisRegister whole) {
+  return reg != ZYDIS_REGISTER_NONE &&
+         ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, reg) == whole;
+}
+
+enum class Use { None, Read, Written };
+
+/// What `instr` does with the register: reads it (any part, as a value or in an address),
+/// writes the part a result is in (RDX's 32 or 64 bits, XMM1's low 64 or more) without reading
+/// it, or neither. A register xored or subtracted from itself is written, not read.
+Use useOf(const Instr &instr, ZydisRegister whole) {
+  bool written = false, selfCleared = instr.explicitCount >= 2 && instr.op(0).isReg() &&
+                                      instr.op(instr.explicitCount - 1).isReg() &&
+                                      instr.op(0).reg == instr.op(instr.explicitCount - 1).reg;
+  switch (instr.mnemonic) {
+  case ZYDIS_MNEMONIC_XOR: case ZYDIS_MNEMONIC_SUB: case ZYDIS_MNEMONIC_PXOR:
+  case ZYDIS_MNEMONIC_XORPS: case ZYDIS_MNEMONIC_XORPD: case ZYDIS_MNEMONIC_VPXOR:
+  case ZYDIS_MNEMONIC_VPXORD: case ZYDIS_MNEMONIC_VPXORQ: case ZYDIS_MNEMONIC_VXORPS:
+  case ZYDIS_MNEMONIC_VXORPD:
+    break;
+  default:
+    selfCleared = false;
+  }
+  unsigned fullBits = whole == ZYDIS_REGISTER_RDX ? 32 : 64;
+  for (unsigned i = 0; i < instr.operandCount; ++i) {
+    const Operand &operand = instr.op(i);
+    if (operand.isMem() && (isPartOf(operand.base, whole) || isPartOf(operand.index, whole)))
+      return Use::Read;
+    if (!operand.isReg() || !isPartOf(operand.reg, whole))
+      continue;
+    if (operand.read && !selfCleared)
+      return Use::Read;
+    written |= operand.written && operand.bits >= fullBits;
+  }
+  return written ? Use::Written : Use::None;
+}
+
+enum class After { Unread, Returned, Read };
+
+After scanAfter(const Image &image, uint64_t start, SecondRegister which, unsigned depth);
+
+/// Whether a direct call of `target` may read the register as it finds it (Read): an import
+/// whose prototype takes it (a third integer argument for RDX, a second floating-point one for
+/// XMM1; a variadic one unless AL, set to `vectors` before the call, says how many XMM
+/// registers it passes), or code that may read it before writing it. Returned: code that
+/// returns with it unchanged; Unread: the callee clobbers it.
+After calleeUse(const Image &image, uint64_t target, SecondRegister which,
+                std::optional<uint64_t> vectors, unsigned depth) {
+  if (const Import *import = image.importAtStub(target)) {
+    const LibraryPrototype *prototype = findImportPrototype(import->name, import->library);
+    if (!prototype)
+      return After::Read;
+    unsigned passed = 0;
+    for (const AbiType &parameter : prototype->parameters())
+      passed += which == SecondRegister::Rdx
+                    ? parameter.abiClass == AbiClass::Integer ||
+                          parameter.abiClass == AbiClass::Pointer
+                    : parameter.isFloatingPoint() || parameter.abiClass == AbiClass::Vector;
+    bool reads = which == SecondRegister::Rdx
+                     ? passed >= 3 || prototype->isVariadic()
+                     : passed >= 2 || (prototype->isVariadic() && (!vectors || *vectors >= 2));
+    return reads ? After::Read : After::Unread;
+  }
+  return depth >= 2 ? After::Read : scanAfter(image, target, which, depth + 1);
+}
+
+/// Whether the code from `start` on may read the register before writing it on some path
+/// within InstructionBudget instructions (an indirect jump or call, or the budget spent,
+/// count as a read), or else returns with it unchanged, handing it on to its own caller.
+After scanAfter(const Image &image, uint64_t start, SecondRegister which, unsigned depth) {
+  ZydisRegister whole = widest(which);
+  Decoder decoder;
+  // Paths to follow, with what the path last put in AL (`xor %eax, %eax`, `mov $1, %eax`).
+  std::vector<std::pair<uint64_t, std::optional<uint64_t>>> pending = {{start, std::nullopt}};
+  std::set<uint64_t> seen;
+  unsigned budget = InstructionBudget;
+  After result = After::Unread;
+  while (!pending.empty()) {
+    auto [address, al] = pending.back();
+    pending.pop_back();
+    while (seen.insert(address).second) {
+      if (budget-- == 0)
+        return After::Read;
+      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
+      Instr instr;
+      if (bytes.empty() || !image.isExecutable(address) ||
+          decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
+        return After::Read;
+      if (instr.category == ZYDIS_CATEGORY_CALL) {
+        const Operand &target = instr.op(0);
+        After callee = target.isImm() && target.immRelative
+                           ? calleeUse(image, instr.next() + target.imm, which, al, depth)
+                           : After::Read;
+        if (callee == After::Read)
+          return After::Read;
+        if (callee == After::Unread)
+          break;   // the callee clobbers the register
+        address = instr.next();
+        continue;   // and returns it unchanged
+      }
+      Use use = useOf(instr, whole);
+      if (use == Use::Read)
+        return After::Read;
+      if (instr.category == ZYDIS_CATEGORY_RET) {
+        result = After::Returned;
+        break;
+      }
+      if (use == Use::Written)
+        break;
+      if (instr.explicitCount >= 1 && instr.op(0).isReg() && instr.op(0).written &&
+          isPartOf(instr.op(0).reg, ZYDIS_REGISTER_RAX)) {
+        bool cleared = instr.mnemonic == ZYDIS_MNEMONIC_XOR && instr.op(1).isReg() &&
+                       instr.op(1).reg == instr.op(0).reg;
+        bool moved = instr.mnemonic == ZYDIS_MNEMONIC_MOV && instr.op(1).isImm();
+        al = cleared ? std::optional<uint64_t>(0)
+             : moved ? std::optional<uint64_t>(instr.op(1).imm & 0xff)
+                     : std::nullopt;
+      }
+      bool branch = instr.category == ZYDIS_CATEGORY_UNCOND_BR ||
+                    instr.category == ZYDIS_CATEGORY_COND_BR;
+      if (!branch) {
+        address = instr.next();
+        continue;
+      }
+      const Operand &target = instr.op(0);
+      if (!target.isImm() || !target.immRelative)
+        return After::Read;   // an indirect jump: to code not seen
+      pending.push_back({instr.next() + target.imm, al});
+      if (instr.category == ZYDIS_CATEGORY_UNCOND_BR)
+        break;
+      address = instr.next();
+    }
+  }
+  return result;
+}
+
+/// secondResult for the function at `entry`, with `isOwn` telling its own instructions, and
+/// the functions in `open` (being decided further up) taken as not reading the register: their
+/// callers decide.
+std::variant<SecondResult, std::string>
+decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegister which,
+       const std::function<bool(uint64_t)> &isOwn, std::set<uint64_t> &open) {
+  for (const Export &exported : image.exports()) {
+    if (exported.address != entry)
+      continue;
+    const LibraryPrototype *prototype = findLibraryPrototype(exported.name);
+    if (!prototype || !prototype->isFunction())
+      return SecondResult::IfWritten;   // callers anywhere, type unknown
+    const AbiType &result = prototype->result;
+    bool twoEightbytes = result.abiClass == AbiClass::StructInRegisters && result.size > 8;
+    if (twoEightbytes && result.low != result.high)
+      return llvm::formatv("returns a struct in RAX and XMM0 as its prototype says ({0}), "
+                           "which a brightened signature does not return",
+                           exported.name)
+          .str();
+    bool pair = which == SecondRegister::Rdx
+                    ? (twoEightbytes && result.low == Eightbyte::Integer) ||
+                          (result.abiClass == AbiClass::Integer && result.size > 8)
+                    : twoEightbytes && result.low == Eightbyte::Sse;
+    return pair ? SecondResult::Required : SecondResult::No;
+  }
+  open.insert(entry);
+  for (const CallSites::Site &site : sites.at(entry)) {
+    if (isOwn(site.address))
+      continue;
+    if (site.isCall) {
+      After after = scanAfter(image, site.address + site.length, which, 0);
+      if (after == After::Unread)
+        continue;
+      if (after == After::Read)
+        return SecondResult::IfWritten;
+    }
+    // A tail call, or a return right after the call: the register goes on to the caller of
+    // the function around the site, whose own callers decide.
+    std::optional<std::pair<uint64_t, uint64_t>> around = sites.functionAround(site.address);
+    if (!around)
+      return SecondResult::IfWritten;
+    auto [begin, end] = *around;
+    if (open.count(begin))
+      continue;
+    std::variant<SecondResult, std::string> outer = decide(
+        image, sites, begin, which,
+        [begin, end](uint64_t address) { return begin <= address && address < end; }, open);
+    if (!std::holds_alternative<SecondResult>(outer) ||
+        std::get<SecondResult>(outer) != SecondResult::No)
+      return SecondResult::IfWritten;
+  }
+  return SecondResult::No;
+}
+
+} // namespace
+
+std::variant<SecondResult, std::string> secondResult(const Image &image, const CallSites &sites,
+                                                     uint64_t entry,
+                                                     const std::set<uint64_t> &ownInstructions,
+                                                     SecondRegister which) {
+  std::set<uint64_t> open;
+  return decide(
+      image, sites, entry, which,
+      [&ownInstructions](uint64_t address) { return ownInstructions.count(address) > 0; },
+      open);
+}
+
+} // namespace hoist
