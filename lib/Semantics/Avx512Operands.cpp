@@ -84,7 +84,7 @@ llvm::Value *writeMask(LiftContext &ctx, unsigned count) {
 }
 
 llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
-                        unsigned alignedBytes) {
+                        unsigned alignedBytes, MemoryMask memory) {
   const Instr &instr = ctx.instr();
   const Operand &operand = instr.op(index);
   unsigned count = elementCount(instr, element->getPrimitiveSizeInBits());
@@ -96,7 +96,7 @@ llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
   llvm::Value *address = ctx.effectiveAddress(operand);
   if (alignedBytes)
     trapIfMisalignedAccess(ctx, address, alignedBytes, count);
-  bool masked = instr.evex.mask != ZYDIS_REGISTER_NONE;
+  bool masked = instr.evex.mask != ZYDIS_REGISTER_NONE && memory == MemoryMask::PerElement;
   llvm::Type *vector = ctx.vectorType(element, vectorBits(instr));
   if (instr.evex.broadcastCount) {
     if (!masked)
@@ -114,6 +114,71 @@ llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
     return ctx.load(address, vector);
   return ctx.ir.CreateMaskedLoad(vector, simd::memoryPointer(ctx, address), llvm::Align(1),
                                  writeMask(ctx, count), llvm::Constant::getNullValue(vector));
+}
+
+llvm::Value *readElements(LiftContext &ctx, unsigned index, llvm::Type *element, unsigned count) {
+  const Operand &operand = ctx.instr().op(index);
+  if (operand.isReg())
+    return simd::resize(ctx, ctx.readVectorReg(operand.reg, element), count);
+  llvm::Value *address = ctx.effectiveAddress(operand);
+  auto *vector = llvm::FixedVectorType::get(element, count);
+  if (ctx.instr().evex.mask == ZYDIS_REGISTER_NONE)
+    return ctx.load(address, vector);
+  return ctx.ir.CreateMaskedLoad(vector, simd::memoryPointer(ctx, address), llvm::Align(1),
+                                 writeMask(ctx, count), llvm::Constant::getNullValue(vector));
+}
+
+llvm::Value *readScalarSource(LiftContext &ctx, unsigned index, llvm::Type *element) {
+  llvm::Value *value = readElements(ctx, index, element, 1);
+  return ctx.ir.CreateExtractElement(value, uint64_t(0));
+}
+
+void writeScalarResult(LiftContext &ctx, llvm::Value *upper, llvm::Value *low) {
+  const Instr &instr = ctx.instr();
+  const Operand &destination = instr.op(0);
+  if (instr.evex.mask != ZYDIS_REGISTER_NONE) {
+    llvm::Type *element = low->getType();
+    llvm::Value *kept =
+        instr.evex.zeroing
+            ? llvm::Constant::getNullValue(element)
+            : ctx.ir.CreateExtractElement(ctx.readVectorReg(destination.reg, element), uint64_t(0));
+    llvm::Value *enabled = ctx.ir.CreateExtractElement(writeMask(ctx, 1), uint64_t(0));
+    low = ctx.ir.CreateSelect(enabled, low, kept);
+  }
+  ctx.writeVectorReg(destination.reg, ctx.ir.CreateInsertElement(upper, low, uint64_t(0)));
+}
+
+LiftStatus liftOneSource(LiftContext &ctx, llvm::Type *element, UnaryCompute compute,
+                         MemoryMask memory) {
+  llvm::Value *a = readSource(ctx, dataOperand(ctx.instr(), 1), element, 0, memory);
+  writeResult(ctx, compute(a));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftTwoSources(LiftContext &ctx, llvm::Type *element, BinaryCompute compute,
+                          MemoryMask memory) {
+  const Instr &instr = ctx.instr();
+  llvm::Value *a = readSource(ctx, dataOperand(instr, 1), element, 0, memory);
+  llvm::Value *b = readSource(ctx, dataOperand(instr, 2), element, 0, memory);
+  writeResult(ctx, compute(a, b));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftThreeSources(LiftContext &ctx, llvm::Type *element, TernaryCompute compute) {
+  const Instr &instr = ctx.instr();
+  llvm::Value *a = readSource(ctx, dataOperand(instr, 0), element);
+  llvm::Value *b = readSource(ctx, dataOperand(instr, 1), element);
+  llvm::Value *c = readSource(ctx, dataOperand(instr, 2), element);
+  writeResult(ctx, compute(a, b, c));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftTwoSourcesToMask(LiftContext &ctx, llvm::Type *element, BinaryCompute compute) {
+  const Instr &instr = ctx.instr();
+  llvm::Value *a = readSource(ctx, dataOperand(instr, 1), element);
+  llvm::Value *b = readSource(ctx, dataOperand(instr, 2), element);
+  writeMaskResult(ctx, compute(a, b));
+  return LiftStatus::Lifted;
 }
 
 void writeResult(LiftContext &ctx, llvm::Value *result, unsigned alignedBytes) {

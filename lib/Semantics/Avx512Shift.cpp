@@ -1,6 +1,7 @@
 // AVX-512 packed shifts (EVEX forms): vpsll/vpsrl/vpsra of words, doublewords and quadwords
 // by an immediate, by the low quadword of an xmm register or memory, and by a count per
-// element (vpsllv*, vpsrlv*, vpsrav*). A count of the element width or more gives zero, or
+// element (vpsllv*, vpsrlv*, vpsrav*); and the rotates (vprold/q, vprord/q, vprolvd/q,
+// vprorvd/q). A count of the element width or more gives zero, or
 // the sign in every bit for the arithmetic shifts (SDM vol. 2, VPSLLW/VPSRLW/VPSRAW...).
 // Masking, zeroing and broadcasts come from Avx512Operands.
 #include "Semantics/Avx512Operands.h"
@@ -33,41 +34,68 @@ llvm::Value *shiftElements(LiftContext &ctx, Shift kind, llvm::Value *value, llv
   return ir.CreateSelect(tooFar, zero, shifted);
 }
 
+/// dest = apply(src1, counts) with imm8 (all of it) as the count of every element.
+LiftStatus liftImmediateCount(LiftContext &ctx, unsigned elementBits, BinaryCompute apply) {
+  uint64_t count = simd::immediate(ctx.instr(), dataOperand(ctx.instr(), 2));
+  return liftOneSource(ctx, ctx.intType(elementBits), [&](llvm::Value *value) {
+    return apply(value, llvm::ConstantInt::get(value->getType(), count));
+  });
+}
+
 /// vpsllw/d/q ... zmm1 {k1}, zmm2/m/bcst, imm8: every element by the whole imm8.
 template <unsigned ElementBits, Shift Kind>
-LiftStatus liftShiftByImmediate(LiftContext &ctx, const Instr &instr) {
-  llvm::Type *element = ctx.intType(ElementBits);
-  llvm::Value *value = readSource(ctx, dataOperand(instr, 1), element);
-  uint64_t count = simd::immediate(instr, dataOperand(instr, 2));
-  llvm::Value *counts = llvm::ConstantInt::get(value->getType(), count);
-  writeResult(ctx, shiftElements(ctx, Kind, value, counts));
-  return LiftStatus::Lifted;
+LiftStatus liftShiftByImmediate(LiftContext &ctx, const Instr &) {
+  return liftImmediateCount(ctx, ElementBits, [&](llvm::Value *value, llvm::Value *counts) {
+    return shiftElements(ctx, Kind, value, counts);
+  });
 }
 
 /// vpsllw/d/q ... zmm1 {k1}, zmm2, xmm3/m128: every element by the low quadword of xmm3/m128
 /// (all 64 bits count: 0x100 shifts everything out).
 template <unsigned ElementBits, Shift Kind>
 LiftStatus liftShiftByVector(LiftContext &ctx, const Instr &instr) {
-  llvm::Type *element = ctx.intType(ElementBits);
-  llvm::Value *value = readSource(ctx, dataOperand(instr, 1), element);
-  llvm::Value *count64 = ctx.readScalar(dataOperand(instr, 2), ctx.ir.getInt64Ty());
-  // Counts past the width all act alike, so saturating to the width keeps them in the type.
-  llvm::Value *saturated = ctx.ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, count64,
-                                                        ctx.ir.getInt64(ElementBits));
-  llvm::Value *count = ctx.ir.CreateTrunc(saturated, element);
-  llvm::Value *counts = ctx.ir.CreateVectorSplat(simd::elementCount(value), count);
-  writeResult(ctx, shiftElements(ctx, Kind, value, counts));
-  return LiftStatus::Lifted;
+  return liftOneSource(ctx, ctx.intType(ElementBits), [&](llvm::Value *value) {
+    llvm::Value *count64 = ctx.readScalar(dataOperand(instr, 2), ctx.ir.getInt64Ty());
+    // Counts past the width all act alike, so saturating to the width keeps them in the type.
+    llvm::Value *saturated = ctx.ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, count64,
+                                                          ctx.ir.getInt64(ElementBits));
+    llvm::Value *count = ctx.ir.CreateTrunc(saturated, ctx.intType(ElementBits));
+    llvm::Value *counts = ctx.ir.CreateVectorSplat(simd::elementCount(value), count);
+    return shiftElements(ctx, Kind, value, counts);
+  });
 }
 
 /// vpsllvw/d/q, vpsrlvw/d/q, vpsravw/d/q: each element by the matching element of src2.
 template <unsigned ElementBits, Shift Kind>
-LiftStatus liftShiftByElement(LiftContext &ctx, const Instr &instr) {
-  llvm::Type *element = ctx.intType(ElementBits);
-  llvm::Value *value = readSource(ctx, dataOperand(instr, 1), element);
-  llvm::Value *counts = readSource(ctx, dataOperand(instr, 2), element);
-  writeResult(ctx, shiftElements(ctx, Kind, value, counts));
-  return LiftStatus::Lifted;
+LiftStatus liftShiftByElement(LiftContext &ctx, const Instr &) {
+  return liftTwoSources(ctx, ctx.intType(ElementBits),
+                        [&](llvm::Value *value, llvm::Value *counts) {
+                          return shiftElements(ctx, Kind, value, counts);
+                        });
+}
+
+/// `value` rotated left or right by `count` (a vector of the same type) modulo the element
+/// width, as llvm.fshl/fshr take it and as the CPU does (SDM vol. 2, VPROLD/VPRORD).
+llvm::Value *rotateElements(LiftContext &ctx, bool left, llvm::Value *value, llvm::Value *count) {
+  return ctx.ir.CreateIntrinsic(left ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr,
+                                {value->getType()}, {value, value, count});
+}
+
+/// vprold/q, vprord/q zmm1 {k1}, zmm2/m/bcst, imm8.
+template <unsigned ElementBits, bool Left>
+LiftStatus liftRotateByImmediate(LiftContext &ctx, const Instr &) {
+  return liftImmediateCount(ctx, ElementBits, [&](llvm::Value *value, llvm::Value *counts) {
+    return rotateElements(ctx, Left, value, counts);
+  });
+}
+
+/// vprolvd/q, vprorvd/q: each element by the matching element of src2.
+template <unsigned ElementBits, bool Left>
+LiftStatus liftRotateByElement(LiftContext &ctx, const Instr &) {
+  return liftTwoSources(ctx, ctx.intType(ElementBits),
+                        [&](llvm::Value *value, llvm::Value *counts) {
+                          return rotateElements(ctx, Left, value, counts);
+                        });
 }
 
 /// The immediate and vector-count forms share a mnemonic: the last operand tells them apart.
@@ -99,6 +127,14 @@ void registerAvx512Shift(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPSRAVW, liftShiftByElement<16, Shift::Arithmetic>);
   table.add(ZYDIS_MNEMONIC_VPSRAVD, liftShiftByElement<32, Shift::Arithmetic>);
   table.add(ZYDIS_MNEMONIC_VPSRAVQ, liftShiftByElement<64, Shift::Arithmetic>);
+  table.add(ZYDIS_MNEMONIC_VPROLD, liftRotateByImmediate<32, true>);
+  table.add(ZYDIS_MNEMONIC_VPROLQ, liftRotateByImmediate<64, true>);
+  table.add(ZYDIS_MNEMONIC_VPRORD, liftRotateByImmediate<32, false>);
+  table.add(ZYDIS_MNEMONIC_VPRORQ, liftRotateByImmediate<64, false>);
+  table.add(ZYDIS_MNEMONIC_VPROLVD, liftRotateByElement<32, true>);
+  table.add(ZYDIS_MNEMONIC_VPROLVQ, liftRotateByElement<64, true>);
+  table.add(ZYDIS_MNEMONIC_VPRORVD, liftRotateByElement<32, false>);
+  table.add(ZYDIS_MNEMONIC_VPRORVQ, liftRotateByElement<64, false>);
 }
 
 } // namespace hoist

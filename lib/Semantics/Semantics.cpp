@@ -40,6 +40,9 @@ static SemanticTable buildAvx512Table() {
   registerAvx512Move(table);
   registerAvx512Integer(table);
   registerAvx512Shift(table);
+  registerAvx512Float(table);
+  registerAvx512Shuffle(table);
+  registerAvx512ByteShift(table);
   return table;
 }
 
