@@ -3,8 +3,9 @@
 // vmovups/aps/upd/apd), the non-temporal moves, the broadcasts from an xmm register, memory
 // or a general-purpose register, vmovd/vmovq, vmovss/vmovsd, the inserts and extracts of
 // 128- and 256-bit pieces (vinserti32x4 ... vextractf64x4), the broadcasts of pieces
-// (vbroadcasti32x4 ... vbroadcastf64x4) and the zero and sign extensions (vpmovzx*,
-// vpmovsx*). Masking, zeroing and fault suppression come from Avx512Operands.
+// (vbroadcasti32x4 ... vbroadcastf64x4), the zero and sign extensions (vpmovzx*, vpmovsx*)
+// and the narrowing moves (vpmovqd ... vpmovuswb). Masking, zeroing and fault suppression
+// come from Avx512Operands.
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/SimdHelpers.h"
 
@@ -134,6 +135,34 @@ LiftStatus liftExtend(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
+enum class Narrow { Truncate, SignedSaturate, UnsignedSaturate };
+
+/// vpmovqb/qw/qd/db/dw/wb (truncating), vpmovs* (signed saturation) and vpmovus* (unsigned
+/// saturation): each element of the source narrowed, into the low part of an xmm/ymm register
+/// (the rest zeroed) or to memory, under the write mask (SDM vol. 2, VPMOVQD/VPMOVSQD).
+template <unsigned FromBits, unsigned ToBits, Narrow Kind>
+LiftStatus liftNarrow(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *source = readSource(ctx, dataOperand(instr, 1), ctx.intType(FromBits));
+  auto &ir = ctx.ir;
+  llvm::Type *type = source->getType();
+  if (Kind == Narrow::SignedSaturate) {
+    llvm::Value *low =
+        llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(ToBits).sext(FromBits));
+    llvm::Value *high =
+        llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(ToBits).zext(FromBits));
+    source = ir.CreateBinaryIntrinsic(llvm::Intrinsic::smin,
+                                      ir.CreateBinaryIntrinsic(llvm::Intrinsic::smax, source, low),
+                                      high);
+  } else if (Kind == Narrow::UnsignedSaturate) {
+    llvm::Value *high =
+        llvm::ConstantInt::get(type, llvm::APInt::getMaxValue(ToBits).zext(FromBits));
+    source = ir.CreateBinaryIntrinsic(llvm::Intrinsic::umin, source, high);
+  }
+  writeResult(ctx, ir.CreateTrunc(source, llvm::FixedVectorType::get(
+                                              ctx.intType(ToBits), simd::elementCount(source))));
+  return LiftStatus::Lifted;
+}
+
 /// vmovss, vmovsd (EVEX): from memory, element 0 (read only where the mask enables it) and the
 /// rest of the xmm zero; between registers, element 0 of src2 and the rest of src1; to
 /// memory, element 0 stored where the mask enables it. Under the write mask (SDM vol. 2,
@@ -160,6 +189,13 @@ template <unsigned Bits> LiftStatus liftMoveScalar(LiftContext &ctx, const Instr
   llvm::Value *low = readScalarSource(ctx, dataOperand(instr, fromMemory ? 1 : 2), element);
   writeScalarResult(ctx, upper, low);
   return LiftStatus::Lifted;
+}
+
+/// The zero- and sign-extending forms of one pair of widths.
+template <unsigned FromBits, unsigned ToBits>
+void addExtensions(SemanticTable &table, ZydisMnemonic zero, ZydisMnemonic sign) {
+  table.add(zero, liftExtend<FromBits, ToBits, false>);
+  table.add(sign, liftExtend<FromBits, ToBits, true>);
 }
 
 } // namespace
@@ -219,22 +255,31 @@ void registerAvx512Move(SemanticTable &table) {
                   liftBroadcastPiece<32, 256>);
   integerAndFloat(ZYDIS_MNEMONIC_VBROADCASTI64X4, ZYDIS_MNEMONIC_VBROADCASTF64X4,
                   liftBroadcastPiece<64, 256>);
-  auto zeroAndSign = [&](ZydisMnemonic zero, ZydisMnemonic sign, Semantic zx, Semantic sx) {
-    table.add(zero, zx);
-    table.add(sign, sx);
-  };
-  zeroAndSign(ZYDIS_MNEMONIC_VPMOVZXBW, ZYDIS_MNEMONIC_VPMOVSXBW, liftExtend<8, 16, false>,
-              liftExtend<8, 16, true>);
-  zeroAndSign(ZYDIS_MNEMONIC_VPMOVZXBD, ZYDIS_MNEMONIC_VPMOVSXBD, liftExtend<8, 32, false>,
-              liftExtend<8, 32, true>);
-  zeroAndSign(ZYDIS_MNEMONIC_VPMOVZXBQ, ZYDIS_MNEMONIC_VPMOVSXBQ, liftExtend<8, 64, false>,
-              liftExtend<8, 64, true>);
-  zeroAndSign(ZYDIS_MNEMONIC_VPMOVZXWD, ZYDIS_MNEMONIC_VPMOVSXWD, liftExtend<16, 32, false>,
-              liftExtend<16, 32, true>);
-  zeroAndSign(ZYDIS_MNEMONIC_VPMOVZXWQ, ZYDIS_MNEMONIC_VPMOVSXWQ, liftExtend<16, 64, false>,
-              liftExtend<16, 64, true>);
-  zeroAndSign(ZYDIS_MNEMONIC_VPMOVZXDQ, ZYDIS_MNEMONIC_VPMOVSXDQ, liftExtend<32, 64, false>,
-              liftExtend<32, 64, true>);
+  using N = Narrow;
+  table.add(ZYDIS_MNEMONIC_VPMOVQB, liftNarrow<64, 8, N::Truncate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVQW, liftNarrow<64, 16, N::Truncate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVQD, liftNarrow<64, 32, N::Truncate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVDB, liftNarrow<32, 8, N::Truncate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVDW, liftNarrow<32, 16, N::Truncate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVWB, liftNarrow<16, 8, N::Truncate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVSQB, liftNarrow<64, 8, N::SignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVSQW, liftNarrow<64, 16, N::SignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVSQD, liftNarrow<64, 32, N::SignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVSDB, liftNarrow<32, 8, N::SignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVSDW, liftNarrow<32, 16, N::SignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVSWB, liftNarrow<16, 8, N::SignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVUSQB, liftNarrow<64, 8, N::UnsignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVUSQW, liftNarrow<64, 16, N::UnsignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVUSQD, liftNarrow<64, 32, N::UnsignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVUSDB, liftNarrow<32, 8, N::UnsignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVUSDW, liftNarrow<32, 16, N::UnsignedSaturate>);
+  table.add(ZYDIS_MNEMONIC_VPMOVUSWB, liftNarrow<16, 8, N::UnsignedSaturate>);
+  addExtensions<8, 16>(table, ZYDIS_MNEMONIC_VPMOVZXBW, ZYDIS_MNEMONIC_VPMOVSXBW);
+  addExtensions<8, 32>(table, ZYDIS_MNEMONIC_VPMOVZXBD, ZYDIS_MNEMONIC_VPMOVSXBD);
+  addExtensions<8, 64>(table, ZYDIS_MNEMONIC_VPMOVZXBQ, ZYDIS_MNEMONIC_VPMOVSXBQ);
+  addExtensions<16, 32>(table, ZYDIS_MNEMONIC_VPMOVZXWD, ZYDIS_MNEMONIC_VPMOVSXWD);
+  addExtensions<16, 64>(table, ZYDIS_MNEMONIC_VPMOVZXWQ, ZYDIS_MNEMONIC_VPMOVSXWQ);
+  addExtensions<32, 64>(table, ZYDIS_MNEMONIC_VPMOVZXDQ, ZYDIS_MNEMONIC_VPMOVSXDQ);
 }
 
 } // namespace hoist

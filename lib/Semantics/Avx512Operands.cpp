@@ -41,6 +41,20 @@ void trapIfMisalignedAccess(LiftContext &ctx, llvm::Value *address, unsigned byt
                        HOIST_EXCEPTION_GP);
 }
 
+/// The embedded broadcast ({1toN}): one element at `address` in all `count`; with `masked`,
+/// read only when the write mask enables any element of the result.
+llvm::Value *loadBroadcast(LiftContext &ctx, llvm::Value *address, llvm::Type *element,
+                           unsigned count, bool masked) {
+  if (!masked)
+    return splatElement(ctx, ctx.load(address, element), count);
+  auto *single = llvm::FixedVectorType::get(element, 1);
+  llvm::Value *enabled = ctx.ir.CreateVectorSplat(1, anyEnabled(ctx, writeMask(ctx, count)));
+  llvm::Value *loaded =
+      ctx.ir.CreateMaskedLoad(single, simd::memoryPointer(ctx, address), llvm::Align(1), enabled,
+                              llvm::Constant::getNullValue(single));
+  return splatElement(ctx, ctx.ir.CreateExtractElement(loaded, uint64_t(0)), count);
+}
+
 } // namespace
 
 unsigned dataOperand(const Instr &instr, unsigned n) {
@@ -98,18 +112,8 @@ llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
     trapIfMisalignedAccess(ctx, address, alignedBytes, count);
   bool masked = instr.evex.mask != ZYDIS_REGISTER_NONE && memory == MemoryMask::PerElement;
   llvm::Type *vector = ctx.vectorType(element, vectorBits(instr));
-  if (instr.evex.broadcastCount) {
-    if (!masked)
-      return splatElement(ctx, ctx.load(address, element), count);
-    // One element, read when any element of the result needs it.
-    auto *single = llvm::FixedVectorType::get(element, 1);
-    llvm::Value *enabled =
-        ctx.ir.CreateVectorSplat(1, anyEnabled(ctx, writeMask(ctx, count)));
-    llvm::Value *loaded = ctx.ir.CreateMaskedLoad(single, simd::memoryPointer(ctx, address),
-                                                  llvm::Align(1), enabled,
-                                                  llvm::Constant::getNullValue(single));
-    return splatElement(ctx, ctx.ir.CreateExtractElement(loaded, uint64_t(0)), count);
-  }
+  if (instr.evex.broadcastCount)
+    return loadBroadcast(ctx, address, element, count, masked);
   if (!masked)
     return ctx.load(address, vector);
   return ctx.ir.CreateMaskedLoad(vector, simd::memoryPointer(ctx, address), llvm::Align(1),
@@ -122,7 +126,10 @@ llvm::Value *readElements(LiftContext &ctx, unsigned index, llvm::Type *element,
     return simd::resize(ctx, ctx.readVectorReg(operand.reg, element), count);
   llvm::Value *address = ctx.effectiveAddress(operand);
   auto *vector = llvm::FixedVectorType::get(element, count);
-  if (ctx.instr().evex.mask == ZYDIS_REGISTER_NONE)
+  bool masked = ctx.instr().evex.mask != ZYDIS_REGISTER_NONE;
+  if (ctx.instr().evex.broadcastCount)
+    return loadBroadcast(ctx, address, element, count, masked);
+  if (!masked)
     return ctx.load(address, vector);
   return ctx.ir.CreateMaskedLoad(vector, simd::memoryPointer(ctx, address), llvm::Align(1),
                                  writeMask(ctx, count), llvm::Constant::getNullValue(vector));
@@ -204,8 +211,12 @@ void writeResult(LiftContext &ctx, llvm::Value *result, unsigned alignedBytes) {
                             : simd::resize(ctx, ctx.readVectorReg(destination.reg, element), count);
     result = ctx.ir.CreateSelect(writeMask(ctx, count), result, kept);
   }
-  // The destination register names the vector length; writeVectorReg zeroes the rest.
-  ctx.writeVectorReg(destination.reg, result);
+  // The destination register names the vector length; writeVectorReg zeroes the rest. A result
+  // narrower than the register (vpmovqd xmm1, xmm2; vcvtpd2ps xmm1, xmm2) fills its low part
+  // and the rest of the register is zero.
+  unsigned registerCount = LiftContext::vectorRegisterBits(destination.reg) /
+                           element->getPrimitiveSizeInBits();
+  ctx.writeVectorReg(destination.reg, simd::resize(ctx, result, registerCount));
 }
 
 void writeMaskResult(LiftContext &ctx, llvm::Value *bits) {

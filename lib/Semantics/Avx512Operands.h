@@ -57,7 +57,7 @@ llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
 
 /// Operand `index` as `count` elements of `element`, one for each element of the result, which
 /// may be narrower than the vector length (vpmovzxbw zmm1, ymm2/m256): the low elements of a
-/// register, or memory loaded only where the write mask enables the element.
+/// register, memory loaded only where the write mask enables the element, or a broadcast.
 llvm::Value *readElements(LiftContext &ctx, unsigned index, llvm::Type *element, unsigned count);
 
 /// The low element of a scalar source: an xmm register, or memory read only when the write
@@ -73,7 +73,8 @@ void writeScalarResult(LiftContext &ctx, llvm::Value *upper, llvm::Value *low);
 /// the write mask: a register keeps (merging) or zeroes ({z}) its disabled elements and has
 /// the bits above the vector length zeroed; memory is written only where elements are
 /// enabled. `alignedBytes` non-zero: memory must be aligned to it (#GP otherwise) when the
-/// mask enables any element.
+/// mask enables any element. A result narrower than the destination register fills its low
+/// part, the rest zero.
 void writeResult(LiftContext &ctx, llvm::Value *result, unsigned alignedBytes = 0);
 
 /// For an instruction whose destination is an opmask register (compares, tests): `bits`

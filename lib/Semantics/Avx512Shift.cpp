@@ -1,7 +1,7 @@
 // AVX-512 packed shifts (EVEX forms): vpsll/vpsrl/vpsra of words, doublewords and quadwords
 // by an immediate, by the low quadword of an xmm register or memory, and by a count per
-// element (vpsllv*, vpsrlv*, vpsrav*); and the rotates (vprold/q, vprord/q, vprolvd/q,
-// vprorvd/q). A count of the element width or more gives zero, or
+// element (vpsllv*, vpsrlv*, vpsrav*); and the rotates by an immediate or per element
+// (vprold/q, vprord/q, vprolvd/q, vprorvd/q). A count of the element width or more gives zero, or
 // the sign in every bit for the arithmetic shifts (SDM vol. 2, VPSLLW/VPSRLW/VPSRAW...).
 // Masking, zeroing and broadcasts come from Avx512Operands.
 #include "Semantics/Avx512Operands.h"
@@ -14,11 +14,16 @@ namespace {
 
 using namespace avx512;
 
-enum class Shift { Left, Right, Arithmetic };
+enum class Shift { Left, Right, Arithmetic, RotateLeft, RotateRight };
 
 /// `value` shifted by `count` (a vector of the same type), with x86's rule for counts of the
-/// width or more, which LLVM leaves poison.
+/// width or more, which LLVM leaves poison; or rotated by `count` modulo the width, as
+/// llvm.fshl/fshr take it and as the CPU does (SDM vol. 2, VPROLD/VPRORD).
 llvm::Value *shiftElements(LiftContext &ctx, Shift kind, llvm::Value *value, llvm::Value *count) {
+  if (kind == Shift::RotateLeft || kind == Shift::RotateRight)
+    return ctx.ir.CreateIntrinsic(kind == Shift::RotateLeft ? llvm::Intrinsic::fshl
+                                                            : llvm::Intrinsic::fshr,
+                                  {value->getType()}, {value, value, count});
   auto &ir = ctx.ir;
   unsigned bits = value->getType()->getScalarSizeInBits();
   llvm::Value *width = llvm::ConstantInt::get(value->getType(), bits);
@@ -34,19 +39,13 @@ llvm::Value *shiftElements(LiftContext &ctx, Shift kind, llvm::Value *value, llv
   return ir.CreateSelect(tooFar, zero, shifted);
 }
 
-/// dest = apply(src1, counts) with imm8 (all of it) as the count of every element.
-LiftStatus liftImmediateCount(LiftContext &ctx, unsigned elementBits, BinaryCompute apply) {
-  uint64_t count = simd::immediate(ctx.instr(), dataOperand(ctx.instr(), 2));
-  return liftOneSource(ctx, ctx.intType(elementBits), [&](llvm::Value *value) {
-    return apply(value, llvm::ConstantInt::get(value->getType(), count));
-  });
-}
-
-/// vpsllw/d/q ... zmm1 {k1}, zmm2/m/bcst, imm8: every element by the whole imm8.
+/// vpsllw/d/q ... zmm1 {k1}, zmm2/m/bcst, imm8 (and vprold/q, vprord/q): every element by
+/// the whole imm8.
 template <unsigned ElementBits, Shift Kind>
-LiftStatus liftShiftByImmediate(LiftContext &ctx, const Instr &) {
-  return liftImmediateCount(ctx, ElementBits, [&](llvm::Value *value, llvm::Value *counts) {
-    return shiftElements(ctx, Kind, value, counts);
+LiftStatus liftShiftByImmediate(LiftContext &ctx, const Instr &instr) {
+  uint64_t count = simd::immediate(instr, dataOperand(instr, 2));
+  return liftOneSource(ctx, ctx.intType(ElementBits), [&](llvm::Value *value) {
+    return shiftElements(ctx, Kind, value, llvm::ConstantInt::get(value->getType(), count));
   });
 }
 
@@ -65,36 +64,13 @@ LiftStatus liftShiftByVector(LiftContext &ctx, const Instr &instr) {
   });
 }
 
-/// vpsllvw/d/q, vpsrlvw/d/q, vpsravw/d/q: each element by the matching element of src2.
+/// vpsllvw/d/q, vpsrlvw/d/q, vpsravw/d/q (and vprolvd/q, vprorvd/q): each element by the
+/// matching element of src2.
 template <unsigned ElementBits, Shift Kind>
 LiftStatus liftShiftByElement(LiftContext &ctx, const Instr &) {
   return liftTwoSources(ctx, ctx.intType(ElementBits),
                         [&](llvm::Value *value, llvm::Value *counts) {
                           return shiftElements(ctx, Kind, value, counts);
-                        });
-}
-
-/// `value` rotated left or right by `count` (a vector of the same type) modulo the element
-/// width, as llvm.fshl/fshr take it and as the CPU does (SDM vol. 2, VPROLD/VPRORD).
-llvm::Value *rotateElements(LiftContext &ctx, bool left, llvm::Value *value, llvm::Value *count) {
-  return ctx.ir.CreateIntrinsic(left ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr,
-                                {value->getType()}, {value, value, count});
-}
-
-/// vprold/q, vprord/q zmm1 {k1}, zmm2/m/bcst, imm8.
-template <unsigned ElementBits, bool Left>
-LiftStatus liftRotateByImmediate(LiftContext &ctx, const Instr &) {
-  return liftImmediateCount(ctx, ElementBits, [&](llvm::Value *value, llvm::Value *counts) {
-    return rotateElements(ctx, Left, value, counts);
-  });
-}
-
-/// vprolvd/q, vprorvd/q: each element by the matching element of src2.
-template <unsigned ElementBits, bool Left>
-LiftStatus liftRotateByElement(LiftContext &ctx, const Instr &) {
-  return liftTwoSources(ctx, ctx.intType(ElementBits),
-                        [&](llvm::Value *value, llvm::Value *counts) {
-                          return rotateElements(ctx, Left, value, counts);
                         });
 }
 
@@ -127,14 +103,14 @@ void registerAvx512Shift(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPSRAVW, liftShiftByElement<16, Shift::Arithmetic>);
   table.add(ZYDIS_MNEMONIC_VPSRAVD, liftShiftByElement<32, Shift::Arithmetic>);
   table.add(ZYDIS_MNEMONIC_VPSRAVQ, liftShiftByElement<64, Shift::Arithmetic>);
-  table.add(ZYDIS_MNEMONIC_VPROLD, liftRotateByImmediate<32, true>);
-  table.add(ZYDIS_MNEMONIC_VPROLQ, liftRotateByImmediate<64, true>);
-  table.add(ZYDIS_MNEMONIC_VPRORD, liftRotateByImmediate<32, false>);
-  table.add(ZYDIS_MNEMONIC_VPRORQ, liftRotateByImmediate<64, false>);
-  table.add(ZYDIS_MNEMONIC_VPROLVD, liftRotateByElement<32, true>);
-  table.add(ZYDIS_MNEMONIC_VPROLVQ, liftRotateByElement<64, true>);
-  table.add(ZYDIS_MNEMONIC_VPRORVD, liftRotateByElement<32, false>);
-  table.add(ZYDIS_MNEMONIC_VPRORVQ, liftRotateByElement<64, false>);
+  table.add(ZYDIS_MNEMONIC_VPROLD, liftShiftByImmediate<32, Shift::RotateLeft>);
+  table.add(ZYDIS_MNEMONIC_VPROLQ, liftShiftByImmediate<64, Shift::RotateLeft>);
+  table.add(ZYDIS_MNEMONIC_VPRORD, liftShiftByImmediate<32, Shift::RotateRight>);
+  table.add(ZYDIS_MNEMONIC_VPRORQ, liftShiftByImmediate<64, Shift::RotateRight>);
+  table.add(ZYDIS_MNEMONIC_VPROLVD, liftShiftByElement<32, Shift::RotateLeft>);
+  table.add(ZYDIS_MNEMONIC_VPROLVQ, liftShiftByElement<64, Shift::RotateLeft>);
+  table.add(ZYDIS_MNEMONIC_VPRORVD, liftShiftByElement<32, Shift::RotateRight>);
+  table.add(ZYDIS_MNEMONIC_VPRORVQ, liftShiftByElement<64, Shift::RotateRight>);
 }
 
 } // namespace hoist

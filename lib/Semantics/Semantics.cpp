@@ -43,6 +43,7 @@ static SemanticTable buildAvx512Table() {
   registerAvx512Float(table);
   registerAvx512Shuffle(table);
   registerAvx512ByteShift(table);
+  registerAvx512Convert(table);
   return table;
 }
 

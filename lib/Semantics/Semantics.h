@@ -111,5 +111,6 @@ void registerAvx512Float(SemanticTable &table);
 void registerAvx512Fma(SemanticTable &table);
 void registerAvx512Shuffle(SemanticTable &table);
 void registerAvx512ByteShift(SemanticTable &table);
+void registerAvx512Convert(SemanticTable &table);
 
 } // namespace hoist
