@@ -127,6 +127,23 @@ template <bool High> LiftStatus liftMultiplyAdd52(LiftContext &ctx, const Instr 
   });
 }
 
+/// vpmovb2m/w2m/d2m/q2m k1, zmm1: the sign bit of each element into the opmask (no write mask).
+template <unsigned ElementBits> LiftStatus liftSignsToMask(LiftContext &ctx, const Instr &instr) {
+  llvm::Value *value = readSource(ctx, 1, ctx.intType(ElementBits));
+  writeMaskRegister(ctx, instr.op(0).reg, simd::signBits(ctx, value));
+  return LiftStatus::Lifted;
+}
+
+/// vpmovm2b/w/d/q zmm1, k1: each element all ones where its opmask bit is set, else zero.
+template <unsigned ElementBits>
+LiftStatus liftMaskToElements(LiftContext &ctx, const Instr &instr) {
+  unsigned count = elementCount(instr, ElementBits);
+  llvm::Value *bits = integerToBits(ctx, readMaskRegister(ctx, instr.op(1).reg), count);
+  auto *vector = llvm::FixedVectorType::get(ctx.intType(ElementBits), count);
+  ctx.writeVectorReg(instr.op(0).reg, ctx.ir.CreateSExt(bits, vector));
+  return LiftStatus::Lifted;
+}
+
 /// vpternlogd/q: each result bit is bit (dest << 2 | src1 << 1 | src2) of imm8, the truth
 /// table of any function of three bits; built as the OR of the minterms imm8 selects, which
 /// folds to one operation for the usual tables (0x96 is a three-way xor).
@@ -305,6 +322,14 @@ void registerAvx512Integer(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPDPBUSD, liftDotProduct<true>);
   table.add(ZYDIS_MNEMONIC_VPMADD52LUQ, liftMultiplyAdd52<false>);
   table.add(ZYDIS_MNEMONIC_VPMADD52HUQ, liftMultiplyAdd52<true>);
+  table.add(ZYDIS_MNEMONIC_VPMOVB2M, liftSignsToMask<8>);
+  table.add(ZYDIS_MNEMONIC_VPMOVW2M, liftSignsToMask<16>);
+  table.add(ZYDIS_MNEMONIC_VPMOVD2M, liftSignsToMask<32>);
+  table.add(ZYDIS_MNEMONIC_VPMOVQ2M, liftSignsToMask<64>);
+  table.add(ZYDIS_MNEMONIC_VPMOVM2B, liftMaskToElements<8>);
+  table.add(ZYDIS_MNEMONIC_VPMOVM2W, liftMaskToElements<16>);
+  table.add(ZYDIS_MNEMONIC_VPMOVM2D, liftMaskToElements<32>);
+  table.add(ZYDIS_MNEMONIC_VPMOVM2Q, liftMaskToElements<64>);
 }
 
 } // namespace hoist

@@ -44,6 +44,7 @@ static SemanticTable buildAvx512Table() {
   registerAvx512Shuffle(table);
   registerAvx512ByteShift(table);
   registerAvx512Convert(table);
+  registerAvx512SimdMove(table);
   return table;
 }
 

@@ -112,5 +112,6 @@ void registerAvx512Fma(SemanticTable &table);
 void registerAvx512Shuffle(SemanticTable &table);
 void registerAvx512ByteShift(SemanticTable &table);
 void registerAvx512Convert(SemanticTable &table);
+void registerAvx512SimdMove(SemanticTable &table);
 
 } // namespace hoist

@@ -1,6 +1,6 @@
 // FMA3 (Zydis category VFMA): vfmadd, vfmsub, vfnmadd, vfnmsub, vfmaddsub and vfmsubadd in
-// their 132, 213 and 231 operand orders, packed (xmm, ymm) and scalar; and the packed EVEX
-// forms (xmm, ymm, zmm, with masks and broadcasts).
+// their 132, 213 and 231 operand orders, packed (xmm, ymm) and scalar; and the EVEX forms
+// (xmm, ymm, zmm, with masks and broadcasts; scalar under bit 0 of the mask).
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/Semantics.h"
@@ -131,6 +131,21 @@ LiftStatus liftEvexFma(LiftContext &ctx, const Instr &instr) {
                                   });
 }
 
+/// The scalar EVEX forms: element 0 of the destination, src1 and src2 (memory read only where
+/// the mask enables it), the result in element 0 under bit 0 of the mask, the rest of the
+/// destination's xmm kept.
+LiftStatus liftEvexScalarFma(LiftContext &ctx, const Instr &instr) {
+  FmaForm form = fmaForm(instr.mnemonic);
+  llvm::Type *element = fmaElement(ctx, form);
+  llvm::Value *destination = ctx.readVectorReg(instr.op(0).reg, element);
+  llvm::Value *first = ctx.readVectorReg(instr.op(avx512::dataOperand(instr, 1)).reg, element);
+  llvm::Value *a = ctx.ir.CreateExtractElement(destination, uint64_t(0));
+  llvm::Value *b = ctx.ir.CreateExtractElement(first, uint64_t(0));
+  llvm::Value *c = avx512::readScalarSource(ctx, avx512::dataOperand(instr, 2), element);
+  avx512::writeScalarResult(ctx, destination, fmaResult(ctx, form, {a, b, c}));
+  return LiftStatus::Lifted;
+}
+
 } // namespace
 
 void registerSimdFma(SemanticTable &table) {
@@ -144,9 +159,9 @@ void registerSimdFma(SemanticTable &table) {
 void registerAvx512Fma(SemanticTable &table) {
   for (const auto &op : FmaMnemonics)
     for (const auto &order : op)
-      for (unsigned shape : {Ps, Pd})
+      for (unsigned shape : {Ps, Pd, Ss, Sd})
         if (order[shape] != ZYDIS_MNEMONIC_INVALID)
-          table.add(order[shape], liftEvexFma);
+          table.add(order[shape], shape == Ss || shape == Sd ? liftEvexScalarFma : liftEvexFma);
 }
 
 } // namespace hoist

@@ -150,6 +150,16 @@ template <unsigned ElementBits> LiftStatus liftPermilVariable(LiftContext &ctx, 
                                             : permuteVariable(ctx, s.first, s.second, 1, 1, true));
 }
 
+/// vpermilps and vpermilpd take an imm8 or a vector of controls.
+LiftStatus liftPermilps(LiftContext &ctx, const Instr &instr) {
+  return instr.op(instr.explicitCount - 1).isImm() ? liftPshufd(ctx, instr)
+                                                   : liftPermilVariable<32>(ctx, instr);
+}
+LiftStatus liftPermilpd(LiftContext &ctx, const Instr &instr) {
+  return instr.op(instr.explicitCount - 1).isImm() ? liftPermilpdImmediate(ctx, instr)
+                                                   : liftPermilVariable<64>(ctx, instr);
+}
+
 /// vpermd, vpermps (and EVEX vpermq, vpermpd with a vector of indices): element i of the
 /// second source at index first[i] modulo the element count (SDM: the first source holds
 /// the indices).
@@ -187,6 +197,22 @@ template <unsigned ElementBits> LiftStatus liftShuffleLanes(LiftContext &ctx, co
     unsigned pick = (imm >> (bits * lane)) & (lanes - 1);
     return int((lane < lanes / 2 ? 0 : count) + pick * per + i % per);
   });
+}
+
+/// valignd, valignq: the elements of src1:src2 (src1 the high half) from index imm8 modulo
+/// the element count on, the low half kept.
+template <unsigned ElementBits> LiftStatus liftAlign(LiftContext &ctx, const Instr &instr) {
+  unsigned imm = lastImmediate(instr);
+  return liftShuffle(ctx, ElementBits, [&](unsigned i, unsigned count) {
+    unsigned from = i + (imm & (count - 1));
+    return int(from < count ? count + from : from - count);
+  });
+}
+
+/// vmovsldup (Odd false), vmovshdup: the even (odd) doubleword of each pair in both.
+template <bool Odd> LiftStatus liftDuplicatePairs(LiftContext &ctx, const Instr &) {
+  return liftPermute(ctx, 32,
+                     [](unsigned i, unsigned base) { return base + (Odd ? i | 1 : i & ~1u); });
 }
 
 /// pshufb, vpshufb: byte i of each lane from byte control[i] & 15 of the same lane, or zero
@@ -358,14 +384,8 @@ void registerExtends(SemanticTable &table) {
 
 void registerSimdShuffle(SemanticTable &table) {
   addBoth(table, ZYDIS_MNEMONIC_PSHUFD, ZYDIS_MNEMONIC_VPSHUFD, liftPshufd);
-  table.add(ZYDIS_MNEMONIC_VPERMILPS, [](LiftContext &ctx, const Instr &instr) {
-    return instr.op(instr.explicitCount - 1).isImm() ? liftPshufd(ctx, instr)
-                                                     : liftPermilVariable<32>(ctx, instr);
-  });
-  table.add(ZYDIS_MNEMONIC_VPERMILPD, [](LiftContext &ctx, const Instr &instr) {
-    return instr.op(instr.explicitCount - 1).isImm() ? liftPermilpdImmediate(ctx, instr)
-                                                     : liftPermilVariable<64>(ctx, instr);
-  });
+  table.add(ZYDIS_MNEMONIC_VPERMILPS, liftPermilps);
+  table.add(ZYDIS_MNEMONIC_VPERMILPD, liftPermilpd);
   addBoth(table, ZYDIS_MNEMONIC_PSHUFLW, ZYDIS_MNEMONIC_VPSHUFLW, liftPshufWords<false>);
   addBoth(table, ZYDIS_MNEMONIC_PSHUFHW, ZYDIS_MNEMONIC_VPSHUFHW, liftPshufWords<true>);
   addBoth(table, ZYDIS_MNEMONIC_PSHUFB, ZYDIS_MNEMONIC_VPSHUFB, liftPshufb);
@@ -448,6 +468,12 @@ void registerAvx512Shuffle(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VSHUFF64X2, liftShuffleLanes<64>);
   table.add(ZYDIS_MNEMONIC_VSHUFI32X4, liftShuffleLanes<32>);
   table.add(ZYDIS_MNEMONIC_VSHUFI64X2, liftShuffleLanes<64>);
+  table.add(ZYDIS_MNEMONIC_VPERMILPS, liftPermilps);
+  table.add(ZYDIS_MNEMONIC_VPERMILPD, liftPermilpd);
+  table.add(ZYDIS_MNEMONIC_VALIGND, liftAlign<32>);
+  table.add(ZYDIS_MNEMONIC_VALIGNQ, liftAlign<64>);
+  table.add(ZYDIS_MNEMONIC_VMOVSLDUP, liftDuplicatePairs<false>);
+  table.add(ZYDIS_MNEMONIC_VMOVSHDUP, liftDuplicatePairs<true>);
   // vpermq and vpermpd take an imm8 or a vector of indices.
   for (ZydisMnemonic mnemonic : {ZYDIS_MNEMONIC_VPERMQ, ZYDIS_MNEMONIC_VPERMPD})
     table.add(mnemonic, [](LiftContext &ctx, const Instr &instr) {
