@@ -380,6 +380,14 @@ void registerExtends(SemanticTable &table) {
   }
 }
 
+/// vpermt2* and vpermi2* of one element width.
+template <unsigned ElementBits>
+void addTwoTablePermutes(SemanticTable &table, ZydisMnemonic tableInDestination,
+                         ZydisMnemonic indexInDestination) {
+  table.add(tableInDestination, liftPermuteTwoTables<ElementBits, false>);
+  table.add(indexInDestination, liftPermuteTwoTables<ElementBits, true>);
+}
+
 } // namespace
 
 void registerSimdShuffle(SemanticTable &table) {
@@ -452,22 +460,16 @@ void registerAvx512Shuffle(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPERMPS, liftPermd<32>);
   table.add(ZYDIS_MNEMONIC_VPERMW, liftPermd<16>);
   table.add(ZYDIS_MNEMONIC_VPERMB, liftPermd<8>);
-  table.add(ZYDIS_MNEMONIC_VPERMT2B, liftPermuteTwoTables<8, false>);
-  table.add(ZYDIS_MNEMONIC_VPERMT2W, liftPermuteTwoTables<16, false>);
-  table.add(ZYDIS_MNEMONIC_VPERMT2D, liftPermuteTwoTables<32, false>);
-  table.add(ZYDIS_MNEMONIC_VPERMT2Q, liftPermuteTwoTables<64, false>);
-  table.add(ZYDIS_MNEMONIC_VPERMT2PS, liftPermuteTwoTables<32, false>);
-  table.add(ZYDIS_MNEMONIC_VPERMT2PD, liftPermuteTwoTables<64, false>);
-  table.add(ZYDIS_MNEMONIC_VPERMI2B, liftPermuteTwoTables<8, true>);
-  table.add(ZYDIS_MNEMONIC_VPERMI2W, liftPermuteTwoTables<16, true>);
-  table.add(ZYDIS_MNEMONIC_VPERMI2D, liftPermuteTwoTables<32, true>);
-  table.add(ZYDIS_MNEMONIC_VPERMI2Q, liftPermuteTwoTables<64, true>);
-  table.add(ZYDIS_MNEMONIC_VPERMI2PS, liftPermuteTwoTables<32, true>);
-  table.add(ZYDIS_MNEMONIC_VPERMI2PD, liftPermuteTwoTables<64, true>);
-  table.add(ZYDIS_MNEMONIC_VSHUFF32X4, liftShuffleLanes<32>);
-  table.add(ZYDIS_MNEMONIC_VSHUFF64X2, liftShuffleLanes<64>);
-  table.add(ZYDIS_MNEMONIC_VSHUFI32X4, liftShuffleLanes<32>);
-  table.add(ZYDIS_MNEMONIC_VSHUFI64X2, liftShuffleLanes<64>);
+  addTwoTablePermutes<8>(table, ZYDIS_MNEMONIC_VPERMT2B, ZYDIS_MNEMONIC_VPERMI2B);
+  addTwoTablePermutes<16>(table, ZYDIS_MNEMONIC_VPERMT2W, ZYDIS_MNEMONIC_VPERMI2W);
+  addTwoTablePermutes<32>(table, ZYDIS_MNEMONIC_VPERMT2D, ZYDIS_MNEMONIC_VPERMI2D);
+  addTwoTablePermutes<64>(table, ZYDIS_MNEMONIC_VPERMT2Q, ZYDIS_MNEMONIC_VPERMI2Q);
+  addTwoTablePermutes<32>(table, ZYDIS_MNEMONIC_VPERMT2PS, ZYDIS_MNEMONIC_VPERMI2PS);
+  addTwoTablePermutes<64>(table, ZYDIS_MNEMONIC_VPERMT2PD, ZYDIS_MNEMONIC_VPERMI2PD);
+  for (ZydisMnemonic mnemonic : {ZYDIS_MNEMONIC_VSHUFF32X4, ZYDIS_MNEMONIC_VSHUFI32X4})
+    table.add(mnemonic, liftShuffleLanes<32>);
+  for (ZydisMnemonic mnemonic : {ZYDIS_MNEMONIC_VSHUFF64X2, ZYDIS_MNEMONIC_VSHUFI64X2})
+    table.add(mnemonic, liftShuffleLanes<64>);
   table.add(ZYDIS_MNEMONIC_VPERMILPS, liftPermilps);
   table.add(ZYDIS_MNEMONIC_VPERMILPD, liftPermilpd);
   table.add(ZYDIS_MNEMONIC_VALIGND, liftAlign<32>);
