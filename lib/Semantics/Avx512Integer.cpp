@@ -5,8 +5,9 @@
 // vpcmpeq*, vpcmpgt*, vptestm*, vptestnm*), and the EVEX forms of the SSE/AVX operations
 // (saturating add and subtract, averages, absolute values, multiplies, multiply-adds, sums of
 // absolute differences), computed as SimdIntegerOps.h computes them; the blends by mask
-// (vpblendm*), the dot products of VNNI (vpdpwssd, vpdpbusd) and the 52-bit multiply-adds of
-// IFMA (vpmadd52luq, vpmadd52huq). Masking, zeroing and
+// (vpblendm*), the dot products of VNNI (vpdpwssd, vpdpbusd), the 52-bit multiply-adds of
+// IFMA (vpmadd52luq, vpmadd52huq), the population counts (vpopcntb/w/d/q) and the moves
+// between sign bits and opmasks (vpmovb2m ..., vpmovm2b ...). Masking, zeroing and
 // broadcasts come from Avx512Operands.
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/SimdHelpers.h"
@@ -71,6 +72,13 @@ constexpr Semantic liftSseElementwise =
 template <unsigned ElementBits> LiftStatus liftAbs(LiftContext &ctx, const Instr &) {
   return liftOneSource(ctx, ctx.intType(ElementBits), [&](llvm::Value *value) {
     return ctx.ir.CreateBinaryIntrinsic(llvm::Intrinsic::abs, value, ctx.ir.getFalse());
+  });
+}
+
+/// vpopcntb/w (BITALG), vpopcntd/q (VPOPCNTDQ): the set bits of each element.
+template <unsigned ElementBits> LiftStatus liftPopcount(LiftContext &ctx, const Instr &) {
+  return liftOneSource(ctx, ctx.intType(ElementBits), [&](llvm::Value *value) {
+    return ctx.ir.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, value);
   });
 }
 
@@ -312,6 +320,10 @@ void registerAvx512Integer(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPABSW, liftAbs<16>);
   table.add(ZYDIS_MNEMONIC_VPABSD, liftAbs<32>);
   table.add(ZYDIS_MNEMONIC_VPABSQ, liftAbs<64>);
+  table.add(ZYDIS_MNEMONIC_VPOPCNTB, liftPopcount<8>);
+  table.add(ZYDIS_MNEMONIC_VPOPCNTW, liftPopcount<16>);
+  table.add(ZYDIS_MNEMONIC_VPOPCNTD, liftPopcount<32>);
+  table.add(ZYDIS_MNEMONIC_VPOPCNTQ, liftPopcount<64>);
   table.add(ZYDIS_MNEMONIC_VPBLENDMB, liftBlendByMask<8>);
   table.add(ZYDIS_MNEMONIC_VPBLENDMW, liftBlendByMask<16>);
   table.add(ZYDIS_MNEMONIC_VPBLENDMD, liftBlendByMask<32>);
