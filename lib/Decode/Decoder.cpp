@@ -84,6 +84,7 @@ static EvexInfo evexInfo(const ZydisDecodedInstruction &raw) {
     info.broadcastCount = broadcastCount(raw.avx.broadcast.mode);
   info.embeddedRounding =
       raw.avx.has_sae || raw.avx.rounding.mode != ZYDIS_ROUNDING_MODE_INVALID;
+  info.staticRounding = raw.avx.rounding.mode;
   return info;
 }
 

@@ -64,6 +64,9 @@ struct EvexInfo {
   /// none (and for instructions that broadcast by definition, vpbroadcastd).
   uint8_t broadcastCount = 0;
   bool embeddedRounding = false;   ///< {rn-sae} ... or {sae}: static rounding or no exceptions
+  /// With embeddedRounding: the static rounding ({rn-sae} RN ... {rz-sae} RZ), or
+  /// ZYDIS_ROUNDING_MODE_INVALID for {sae} alone.
+  ZydisRoundingMode staticRounding = ZYDIS_ROUNDING_MODE_INVALID;
 };
 
 struct Instr {

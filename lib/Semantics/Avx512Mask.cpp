@@ -72,29 +72,32 @@ LiftStatus liftKnot(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-/// kortest: ZF when k1 | k2 is zero, CF when it is all ones; OF, SF, AF, PF cleared.
-LiftStatus liftKortest(LiftContext &ctx, const Instr &instr) {
-  unsigned width = maskWidth(instr);
-  llvm::Value *either = ctx.ir.CreateOr(readMaskOperand(ctx, 0, width),
-                                        readMaskOperand(ctx, 1, width));
-  ctx.writeFlag(Var::ZF, ctx.ir.CreateICmpEQ(either, ctx.constant(width, 0)));
-  ctx.writeFlag(Var::CF, ctx.ir.CreateICmpEQ(either, ctx.constant(width, ~uint64_t(0))));
+/// The flags of kortest and ktest: ZF and CF as given, OF, SF, AF and PF cleared.
+LiftStatus writeMaskTestFlags(LiftContext &ctx, llvm::Value *zf, llvm::Value *cf) {
+  ctx.writeFlag(Var::ZF, zf);
+  ctx.writeFlag(Var::CF, cf);
   for (Var flag : {Var::OF, Var::SF, Var::AF, Var::PF})
     ctx.writeFlag(flag, ctx.ir.getFalse());
   return LiftStatus::Lifted;
 }
 
-/// ktest: ZF when k1 & k2 is zero, CF when ~k1 & k2 is zero; OF, SF, AF, PF cleared.
+/// kortest: ZF when k1 | k2 is zero, CF when it is all ones.
+LiftStatus liftKortest(LiftContext &ctx, const Instr &instr) {
+  unsigned width = maskWidth(instr);
+  llvm::Value *either = ctx.ir.CreateOr(readMaskOperand(ctx, 0, width),
+                                        readMaskOperand(ctx, 1, width));
+  return writeMaskTestFlags(ctx, ctx.ir.CreateICmpEQ(either, ctx.constant(width, 0)),
+                            ctx.ir.CreateICmpEQ(either, ctx.constant(width, ~uint64_t(0))));
+}
+
+/// ktest: ZF when k1 & k2 is zero, CF when ~k1 & k2 is zero.
 LiftStatus liftKtest(LiftContext &ctx, const Instr &instr) {
   unsigned width = maskWidth(instr);
   llvm::Value *a = readMaskOperand(ctx, 0, width);
   llvm::Value *b = readMaskOperand(ctx, 1, width);
   llvm::Value *zero = ctx.constant(width, 0);
-  ctx.writeFlag(Var::ZF, ctx.ir.CreateICmpEQ(ctx.ir.CreateAnd(a, b), zero));
-  ctx.writeFlag(Var::CF, ctx.ir.CreateICmpEQ(ctx.ir.CreateAnd(ctx.ir.CreateNot(a), b), zero));
-  for (Var flag : {Var::OF, Var::SF, Var::AF, Var::PF})
-    ctx.writeFlag(flag, ctx.ir.getFalse());
-  return LiftStatus::Lifted;
+  return writeMaskTestFlags(ctx, ctx.ir.CreateICmpEQ(ctx.ir.CreateAnd(a, b), zero),
+                            ctx.ir.CreateICmpEQ(ctx.ir.CreateAnd(ctx.ir.CreateNot(a), b), zero));
 }
 
 /// kshiftl/kshiftr: the whole imm8 is the count; a count of `width` or more gives zero.
@@ -122,48 +125,32 @@ LiftStatus liftKunpck(LiftContext &ctx, const Instr &instr) {
 
 } // namespace
 
+/// The four widths of a k-instruction: KAND gives kandb, kandw, kandd, kandq.
+#define MASK_WIDTHS(name)                                                                    \
+  {ZYDIS_MNEMONIC_##name##B, ZYDIS_MNEMONIC_##name##W, ZYDIS_MNEMONIC_##name##D,            \
+   ZYDIS_MNEMONIC_##name##Q}
+
 void registerAvx512Mask(SemanticTable &table) {
-  for (ZydisMnemonic m : {ZYDIS_MNEMONIC_KMOVB, ZYDIS_MNEMONIC_KMOVW, ZYDIS_MNEMONIC_KMOVD,
-                          ZYDIS_MNEMONIC_KMOVQ})
-    table.add(m, liftKmov);
   auto addWidths = [&](std::initializer_list<ZydisMnemonic> mnemonics, Semantic semantic) {
     for (ZydisMnemonic m : mnemonics)
       table.add(m, semantic);
   };
-  addWidths({ZYDIS_MNEMONIC_KANDB, ZYDIS_MNEMONIC_KANDW, ZYDIS_MNEMONIC_KANDD,
-             ZYDIS_MNEMONIC_KANDQ},
-            liftMaskBinary<MaskOp::And>);
-  addWidths({ZYDIS_MNEMONIC_KANDNB, ZYDIS_MNEMONIC_KANDNW, ZYDIS_MNEMONIC_KANDND,
-             ZYDIS_MNEMONIC_KANDNQ},
-            liftMaskBinary<MaskOp::AndNot>);
-  addWidths({ZYDIS_MNEMONIC_KORB, ZYDIS_MNEMONIC_KORW, ZYDIS_MNEMONIC_KORD, ZYDIS_MNEMONIC_KORQ},
-            liftMaskBinary<MaskOp::Or>);
-  addWidths({ZYDIS_MNEMONIC_KXORB, ZYDIS_MNEMONIC_KXORW, ZYDIS_MNEMONIC_KXORD,
-             ZYDIS_MNEMONIC_KXORQ},
-            liftMaskBinary<MaskOp::Xor>);
-  addWidths({ZYDIS_MNEMONIC_KXNORB, ZYDIS_MNEMONIC_KXNORW, ZYDIS_MNEMONIC_KXNORD,
-             ZYDIS_MNEMONIC_KXNORQ},
-            liftMaskBinary<MaskOp::Xnor>);
-  addWidths({ZYDIS_MNEMONIC_KADDB, ZYDIS_MNEMONIC_KADDW, ZYDIS_MNEMONIC_KADDD,
-             ZYDIS_MNEMONIC_KADDQ},
-            liftMaskBinary<MaskOp::Add>);
-  addWidths({ZYDIS_MNEMONIC_KNOTB, ZYDIS_MNEMONIC_KNOTW, ZYDIS_MNEMONIC_KNOTD,
-             ZYDIS_MNEMONIC_KNOTQ},
-            liftKnot);
-  addWidths({ZYDIS_MNEMONIC_KORTESTB, ZYDIS_MNEMONIC_KORTESTW, ZYDIS_MNEMONIC_KORTESTD,
-             ZYDIS_MNEMONIC_KORTESTQ},
-            liftKortest);
-  addWidths({ZYDIS_MNEMONIC_KTESTB, ZYDIS_MNEMONIC_KTESTW, ZYDIS_MNEMONIC_KTESTD,
-             ZYDIS_MNEMONIC_KTESTQ},
-            liftKtest);
-  addWidths({ZYDIS_MNEMONIC_KSHIFTLB, ZYDIS_MNEMONIC_KSHIFTLW, ZYDIS_MNEMONIC_KSHIFTLD,
-             ZYDIS_MNEMONIC_KSHIFTLQ},
-            liftKshift<true>);
-  addWidths({ZYDIS_MNEMONIC_KSHIFTRB, ZYDIS_MNEMONIC_KSHIFTRW, ZYDIS_MNEMONIC_KSHIFTRD,
-             ZYDIS_MNEMONIC_KSHIFTRQ},
-            liftKshift<false>);
+  addWidths(MASK_WIDTHS(KMOV), liftKmov);
+  addWidths(MASK_WIDTHS(KAND), liftMaskBinary<MaskOp::And>);
+  addWidths(MASK_WIDTHS(KANDN), liftMaskBinary<MaskOp::AndNot>);
+  addWidths(MASK_WIDTHS(KOR), liftMaskBinary<MaskOp::Or>);
+  addWidths(MASK_WIDTHS(KXOR), liftMaskBinary<MaskOp::Xor>);
+  addWidths(MASK_WIDTHS(KXNOR), liftMaskBinary<MaskOp::Xnor>);
+  addWidths(MASK_WIDTHS(KADD), liftMaskBinary<MaskOp::Add>);
+  addWidths(MASK_WIDTHS(KNOT), liftKnot);
+  addWidths(MASK_WIDTHS(KORTEST), liftKortest);
+  addWidths(MASK_WIDTHS(KTEST), liftKtest);
+  addWidths(MASK_WIDTHS(KSHIFTL), liftKshift<true>);
+  addWidths(MASK_WIDTHS(KSHIFTR), liftKshift<false>);
   addWidths({ZYDIS_MNEMONIC_KUNPCKBW, ZYDIS_MNEMONIC_KUNPCKWD, ZYDIS_MNEMONIC_KUNPCKDQ},
             liftKunpck);
 }
+
+#undef MASK_WIDTHS
 
 } // namespace hoist

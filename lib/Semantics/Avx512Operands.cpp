@@ -41,6 +41,20 @@ void trapIfMisalignedAccess(LiftContext &ctx, llvm::Value *address, unsigned byt
                        HOIST_EXCEPTION_GP);
 }
 
+/// The embedded broadcast ({1toN}): one element at `address` in all `count`; with `masked`,
+/// read only when the write mask enables any element of the result.
+llvm::Value *loadBroadcast(LiftContext &ctx, llvm::Value *address, llvm::Type *element,
+                           unsigned count, bool masked) {
+  if (!masked)
+    return splatElement(ctx, ctx.load(address, element), count);
+  auto *single = llvm::FixedVectorType::get(element, 1);
+  llvm::Value *enabled = ctx.ir.CreateVectorSplat(1, anyEnabled(ctx, writeMask(ctx, count)));
+  llvm::Value *loaded =
+      ctx.ir.CreateMaskedLoad(single, simd::memoryPointer(ctx, address), llvm::Align(1), enabled,
+                              llvm::Constant::getNullValue(single));
+  return splatElement(ctx, ctx.ir.CreateExtractElement(loaded, uint64_t(0)), count);
+}
+
 } // namespace
 
 unsigned dataOperand(const Instr &instr, unsigned n) {
@@ -84,7 +98,7 @@ llvm::Value *writeMask(LiftContext &ctx, unsigned count) {
 }
 
 llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
-                        unsigned alignedBytes) {
+                        unsigned alignedBytes, MemoryMask memory) {
   const Instr &instr = ctx.instr();
   const Operand &operand = instr.op(index);
   unsigned count = elementCount(instr, element->getPrimitiveSizeInBits());
@@ -96,24 +110,82 @@ llvm::Value *readSource(LiftContext &ctx, unsigned index, llvm::Type *element,
   llvm::Value *address = ctx.effectiveAddress(operand);
   if (alignedBytes)
     trapIfMisalignedAccess(ctx, address, alignedBytes, count);
-  bool masked = instr.evex.mask != ZYDIS_REGISTER_NONE;
+  bool masked = instr.evex.mask != ZYDIS_REGISTER_NONE && memory == MemoryMask::PerElement;
   llvm::Type *vector = ctx.vectorType(element, vectorBits(instr));
-  if (instr.evex.broadcastCount) {
-    if (!masked)
-      return splatElement(ctx, ctx.load(address, element), count);
-    // One element, read when any element of the result needs it.
-    auto *single = llvm::FixedVectorType::get(element, 1);
-    llvm::Value *enabled =
-        ctx.ir.CreateVectorSplat(1, anyEnabled(ctx, writeMask(ctx, count)));
-    llvm::Value *loaded = ctx.ir.CreateMaskedLoad(single, simd::memoryPointer(ctx, address),
-                                                  llvm::Align(1), enabled,
-                                                  llvm::Constant::getNullValue(single));
-    return splatElement(ctx, ctx.ir.CreateExtractElement(loaded, uint64_t(0)), count);
-  }
+  if (instr.evex.broadcastCount)
+    return loadBroadcast(ctx, address, element, count, masked);
   if (!masked)
     return ctx.load(address, vector);
   return ctx.ir.CreateMaskedLoad(vector, simd::memoryPointer(ctx, address), llvm::Align(1),
                                  writeMask(ctx, count), llvm::Constant::getNullValue(vector));
+}
+
+llvm::Value *readElements(LiftContext &ctx, unsigned index, llvm::Type *element, unsigned count) {
+  const Operand &operand = ctx.instr().op(index);
+  if (operand.isReg())
+    return simd::resize(ctx, ctx.readVectorReg(operand.reg, element), count);
+  llvm::Value *address = ctx.effectiveAddress(operand);
+  auto *vector = llvm::FixedVectorType::get(element, count);
+  bool masked = ctx.instr().evex.mask != ZYDIS_REGISTER_NONE;
+  if (ctx.instr().evex.broadcastCount)
+    return loadBroadcast(ctx, address, element, count, masked);
+  if (!masked)
+    return ctx.load(address, vector);
+  return ctx.ir.CreateMaskedLoad(vector, simd::memoryPointer(ctx, address), llvm::Align(1),
+                                 writeMask(ctx, count), llvm::Constant::getNullValue(vector));
+}
+
+llvm::Value *readScalarSource(LiftContext &ctx, unsigned index, llvm::Type *element) {
+  llvm::Value *value = readElements(ctx, index, element, 1);
+  return ctx.ir.CreateExtractElement(value, uint64_t(0));
+}
+
+void writeScalarResult(LiftContext &ctx, llvm::Value *upper, llvm::Value *low) {
+  const Instr &instr = ctx.instr();
+  const Operand &destination = instr.op(0);
+  if (instr.evex.mask != ZYDIS_REGISTER_NONE) {
+    llvm::Type *element = low->getType();
+    llvm::Value *kept =
+        instr.evex.zeroing
+            ? llvm::Constant::getNullValue(element)
+            : ctx.ir.CreateExtractElement(ctx.readVectorReg(destination.reg, element), uint64_t(0));
+    llvm::Value *enabled = ctx.ir.CreateExtractElement(writeMask(ctx, 1), uint64_t(0));
+    low = ctx.ir.CreateSelect(enabled, low, kept);
+  }
+  ctx.writeVectorReg(destination.reg, ctx.ir.CreateInsertElement(upper, low, uint64_t(0)));
+}
+
+LiftStatus liftOneSource(LiftContext &ctx, llvm::Type *element, UnaryCompute compute,
+                         MemoryMask memory) {
+  llvm::Value *a = readSource(ctx, dataOperand(ctx.instr(), 1), element, 0, memory);
+  writeResult(ctx, compute(a));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftTwoSources(LiftContext &ctx, llvm::Type *element, BinaryCompute compute,
+                          MemoryMask memory) {
+  const Instr &instr = ctx.instr();
+  llvm::Value *a = readSource(ctx, dataOperand(instr, 1), element, 0, memory);
+  llvm::Value *b = readSource(ctx, dataOperand(instr, 2), element, 0, memory);
+  writeResult(ctx, compute(a, b));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftThreeSources(LiftContext &ctx, llvm::Type *element, TernaryCompute compute) {
+  const Instr &instr = ctx.instr();
+  llvm::Value *a = readSource(ctx, dataOperand(instr, 0), element);
+  llvm::Value *b = readSource(ctx, dataOperand(instr, 1), element);
+  llvm::Value *c = readSource(ctx, dataOperand(instr, 2), element);
+  writeResult(ctx, compute(a, b, c));
+  return LiftStatus::Lifted;
+}
+
+LiftStatus liftTwoSourcesToMask(LiftContext &ctx, llvm::Type *element, BinaryCompute compute) {
+  const Instr &instr = ctx.instr();
+  llvm::Value *a = readSource(ctx, dataOperand(instr, 1), element);
+  llvm::Value *b = readSource(ctx, dataOperand(instr, 2), element);
+  writeMaskResult(ctx, compute(a, b));
+  return LiftStatus::Lifted;
 }
 
 void writeResult(LiftContext &ctx, llvm::Value *result, unsigned alignedBytes) {
@@ -139,8 +211,12 @@ void writeResult(LiftContext &ctx, llvm::Value *result, unsigned alignedBytes) {
                             : simd::resize(ctx, ctx.readVectorReg(destination.reg, element), count);
     result = ctx.ir.CreateSelect(writeMask(ctx, count), result, kept);
   }
-  // The destination register names the vector length; writeVectorReg zeroes the rest.
-  ctx.writeVectorReg(destination.reg, result);
+  // The destination register names the vector length; writeVectorReg zeroes the rest. A result
+  // narrower than the register (vpmovqd xmm1, xmm2; vcvtpd2ps xmm1, xmm2) fills its low part
+  // and the rest of the register is zero.
+  unsigned registerCount = LiftContext::vectorRegisterBits(destination.reg) /
+                           element->getPrimitiveSizeInBits();
+  ctx.writeVectorReg(destination.reg, simd::resize(ctx, result, registerCount));
 }
 
 void writeMaskResult(LiftContext &ctx, llvm::Value *bits) {

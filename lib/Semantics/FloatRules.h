@@ -88,6 +88,42 @@ inline llvm::Value *x86Max(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
   return fromBits(ctx, bits, a->getType());
 }
 
+enum class Arith { Add, Sub, Mul, Div, Min, Max, Sqrt };
+
+/// `a op b` under the x86 rules: NaN propagation, the default NaN for invalid operations
+/// (inf-inf, 0*inf, 0/0, inf/inf, sqrt of a negative), min/max returning the second source.
+inline llvm::Value *arithmetic(LiftContext &ctx, Arith op, llvm::Value *a, llvm::Value *b) {
+  auto &ir = ctx.ir;
+  switch (op) {
+  case Arith::Add:
+    return x86BinaryNaN(ctx, a, b, ir.CreateFAdd(a, b));
+  case Arith::Sub:
+    return x86BinaryNaN(ctx, a, b, ir.CreateFSub(a, b));
+  case Arith::Mul:
+    return x86BinaryNaN(ctx, a, b, ir.CreateFMul(a, b));
+  case Arith::Div:
+    return x86BinaryNaN(ctx, a, b, ir.CreateFDiv(a, b));
+  case Arith::Min:
+    return x86Min(ctx, a, b);
+  case Arith::Max:
+    return x86Max(ctx, a, b);
+  case Arith::Sqrt:
+    return x86UnaryNaN(ctx, b, ir.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, b));
+  }
+  return nullptr;
+}
+
+/// The comparison of cmpps' imm8 (SDM vol. 2, CMPPS, table 3-1). Predicates 16-31 repeat
+/// 0-15 with the other signalling behaviour, which changes only the exceptions.
+inline llvm::CmpInst::Predicate comparePredicate(unsigned imm) {
+  using P = llvm::CmpInst::Predicate;
+  static const P Predicates[16] = {P::FCMP_OEQ, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_UNO,
+                                   P::FCMP_UNE, P::FCMP_UGE, P::FCMP_UGT, P::FCMP_ORD,
+                                   P::FCMP_UEQ, P::FCMP_ULT, P::FCMP_ULE, P::FCMP_FALSE,
+                                   P::FCMP_ONE, P::FCMP_OGE, P::FCMP_OGT, P::FCMP_TRUE};
+  return Predicates[imm & 15];
+}
+
 /// The x86 rounding-control encoding, shared by MXCSR.RC (bits 13-14), the x87 control word
 /// and the roundps immediate (bits 0-1).
 enum class RoundingMode : unsigned { Nearest = 0, Down = 1, Up = 2, TowardZero = 3 };

@@ -40,15 +40,28 @@ static SemanticTable buildAvx512Table() {
   registerAvx512Move(table);
   registerAvx512Integer(table);
   registerAvx512Shift(table);
+  registerAvx512Float(table);
+  registerAvx512Shuffle(table);
+  registerAvx512ByteShift(table);
+  registerAvx512Convert(table);
+  registerAvx512SimdMove(table);
   return table;
 }
 
-/// The semantic of an AVX-512 instruction (Instr::isAvx512). Knights Corner's MVEX forms and
-/// EVEX forms with embedded rounding or suppressed exceptions have none yet: refused, rather
-/// than lifted in the default environment.
+/// Whether the EVEX form's embedded rounding leaves its semantic exact: none, {sae} alone, or
+/// {rn-sae}. Hoist computes in round to nearest and does not model the exception flags (that
+/// SAE leaves unchanged), so these are what the CPU computes, whatever MXCSR.RC holds; the
+/// other static roundings have no semantics (refused, rather than lifted in nearest).
+static bool roundsAsModelled(const Instr &instr) {
+  return !instr.evex.embeddedRounding || instr.evex.staticRounding == ZYDIS_ROUNDING_MODE_INVALID ||
+         instr.evex.staticRounding == ZYDIS_ROUNDING_MODE_RN;
+}
+
+/// The semantic of an AVX-512 instruction (Instr::isAvx512). Knights Corner's MVEX forms have
+/// none.
 static Semantic findAvx512Semantic(const Instr &instr) {
   static const SemanticTable table = buildAvx512Table();
-  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX || instr.evex.embeddedRounding)
+  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX || !roundsAsModelled(instr))
     return nullptr;
   if (instr.isaExt == ZYDIS_ISA_EXT_KNC || instr.isaExt == ZYDIS_ISA_EXT_KNCE ||
       instr.isaExt == ZYDIS_ISA_EXT_KNCV)

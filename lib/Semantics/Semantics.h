@@ -107,5 +107,11 @@ void registerAvx512Mask(SemanticTable &table);
 void registerAvx512Move(SemanticTable &table);
 void registerAvx512Integer(SemanticTable &table);
 void registerAvx512Shift(SemanticTable &table);
+void registerAvx512Float(SemanticTable &table);
+void registerAvx512Fma(SemanticTable &table);
+void registerAvx512Shuffle(SemanticTable &table);
+void registerAvx512ByteShift(SemanticTable &table);
+void registerAvx512Convert(SemanticTable &table);
+void registerAvx512SimdMove(SemanticTable &table);
 
 } // namespace hoist

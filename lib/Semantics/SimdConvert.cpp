@@ -3,8 +3,11 @@
 //
 // Conversions to integer honour MXCSR.RC exactly; the other rounding conversions (integer to
 // float, double to float) are modelled for round-to-nearest, the default environment
-// (docs/DESIGN.md), except vcvtps2ph, whose rounding is built exactly for every mode.
+// (docs/DESIGN.md), except vcvtps2ph, whose rounding is built exactly for every mode. The
+// packed EVEX forms (registerAvx512Convert) share the semantics: their source, mask and
+// result go through Avx512Operands, and {rn-sae} rounds to nearest whatever MXCSR.RC says.
 #include "Semantics/Semantics.h"
+#include "Semantics/Avx512Operands.h"
 #include "Semantics/FloatRules.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -14,12 +17,14 @@
 namespace hoist {
 namespace {
 
-enum class Element { Int32, Float16, Float32, Float64 };
+enum class Element { Int32, Int64, Float16, Float32, Float64 };
 
 llvm::Type *elementType(LiftContext &ctx, Element element) {
   switch (element) {
   case Element::Int32:
     return ctx.ir.getInt32Ty();
+  case Element::Int64:
+    return ctx.ir.getInt64Ty();
   case Element::Float16:
     return ctx.ir.getHalfTy();
   case Element::Float32:
@@ -35,6 +40,9 @@ llvm::Type *elementType(LiftContext &ctx, Element element) {
 /// The rounding mode as MXCSR.RC (bits 13-14) encodes it: 0 nearest-even, 1 down, 2 up,
 /// 3 toward zero (SDM vol. 1, 10.2.3.3). Immediates that choose a mode use the same code.
 llvm::Value *mxcsrRounding(LiftContext &ctx) {
+  const EvexInfo &evex = ctx.instr().evex;
+  if (evex.embeddedRounding && evex.staticRounding == ZYDIS_ROUNDING_MODE_RN)
+    return ctx.ir.getInt32(0);   // {rn-sae}
   llvm::Value *mxcsr = ctx.readVar(Var::MXCSR);
   return ctx.ir.CreateAnd(ctx.ir.CreateLShr(mxcsr, 13), 3);
 }
@@ -215,12 +223,17 @@ llvm::Value *zeroExtendTo(LiftContext &ctx, llvm::Value *vector, unsigned bits) 
 /// The packed source (operand 1) as `count` elements of `element`: a widening conversion
 /// reads the low half of an xmm register (or a memory operand of that half's size).
 llvm::Value *readPackedSource(LiftContext &ctx, llvm::Type *element, unsigned count) {
+  const Instr &instr = ctx.instr();
+  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX)
+    return avx512::readElements(ctx, avx512::dataOperand(instr, 1), element, count);
   return lowElements(ctx, ctx.readVector(1, element), count);
 }
 
 /// Writes a packed result to operand 0; a narrowing conversion fills only the low half or
 /// quarter of an xmm register and zeroes the rest (SDM vol. 2, CVTPD2PS, VCVTPS2PH).
 void writePackedResult(LiftContext &ctx, llvm::Value *result) {
+  if (ctx.instr().encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX)
+    return avx512::writeResult(ctx, result);
   const Operand &destination = ctx.instr().op(0);
   if (destination.isReg())
     result = zeroExtendTo(ctx, result, LiftContext::vectorRegisterBits(destination.reg));
@@ -231,6 +244,8 @@ void writePackedResult(LiftContext &ctx, llvm::Value *result) {
 /// wider of source and destination.
 unsigned packedCount(LiftContext &ctx, llvm::Type *from, llvm::Type *to) {
   unsigned fromBits = from->getPrimitiveSizeInBits(), toBits = to->getPrimitiveSizeInBits();
+  if (ctx.instr().encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX)   // the vector length is the wider
+    return avx512::vectorBits(ctx.instr()) / std::max(fromBits, toBits);
   return toBits >= fromBits ? ctx.operandBits(0) / toBits : ctx.operandBits(1) / fromBits;
 }
 
@@ -269,21 +284,23 @@ LiftStatus liftScalarFloat(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-/// cvtdq2ps, cvtdq2pd: packed int32 to float or double (sitofp, exact or round-to-nearest).
-template <Element To>
+/// cvtdq2ps, cvtdq2pd (and EVEX vcvtqq2ps, vcvtqq2pd): packed signed integers to float or
+/// double (sitofp, exact or round-to-nearest).
+template <Element To, Element From = Element::Int32>
 LiftStatus liftPackedIntegerToFloat(LiftContext &ctx, const Instr &instr) {
-  llvm::Type *from = ctx.ir.getInt32Ty(), *to = elementType(ctx, To);
+  llvm::Type *from = elementType(ctx, From), *to = elementType(ctx, To);
   llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
   writePackedResult(ctx, ctx.ir.CreateSIToFP(source, source->getType()->getWithNewType(to)));
   return LiftStatus::Lifted;
 }
 
 /// cvtps2dq, cvtpd2dq (MXCSR.RC) and cvttps2dq, cvttpd2dq (toward zero): packed float or
-/// double to int32; from doubles the result fills the low half and the rest is zero.
-template <Element From, bool Truncates>
+/// double to int32 (EVEX vcvtpd2qq, vcvttpd2qq...: int64); from doubles to int32 the result
+/// fills the low half and the rest is zero.
+template <Element From, bool Truncates, Element To = Element::Int32>
 LiftStatus liftPackedFloatToInteger(LiftContext &ctx, const Instr &instr) {
   llvm::Value *mode = Truncates ? ctx.ir.getInt32(3) : mxcsrRounding(ctx);
-  llvm::Type *from = elementType(ctx, From), *to = ctx.ir.getInt32Ty();
+  llvm::Type *from = elementType(ctx, From), *to = elementType(ctx, To);
   llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
   writePackedResult(ctx, floatToInteger(ctx, source, to, mode));
   return LiftStatus::Lifted;
@@ -352,6 +369,24 @@ void registerSimdConvert(SemanticTable &table) {
   // F16C has VEX forms only.
   table.add(ZYDIS_MNEMONIC_VCVTPH2PS, liftPackedFloat<E::Float16, E::Float32>);
   table.add(ZYDIS_MNEMONIC_VCVTPS2PH, liftFloatToHalf);
+}
+
+void registerAvx512Convert(SemanticTable &table) {
+  using E = Element;
+  table.add(ZYDIS_MNEMONIC_VCVTDQ2PS, liftPackedIntegerToFloat<E::Float32>);
+  table.add(ZYDIS_MNEMONIC_VCVTDQ2PD, liftPackedIntegerToFloat<E::Float64>);
+  table.add(ZYDIS_MNEMONIC_VCVTQQ2PS, liftPackedIntegerToFloat<E::Float32, E::Int64>);
+  table.add(ZYDIS_MNEMONIC_VCVTQQ2PD, liftPackedIntegerToFloat<E::Float64, E::Int64>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2DQ, liftPackedFloatToInteger<E::Float32, false>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPS2DQ, liftPackedFloatToInteger<E::Float32, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTPD2DQ, liftPackedFloatToInteger<E::Float64, false>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPD2DQ, liftPackedFloatToInteger<E::Float64, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2QQ, liftPackedFloatToInteger<E::Float32, false, E::Int64>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPS2QQ, liftPackedFloatToInteger<E::Float32, true, E::Int64>);
+  table.add(ZYDIS_MNEMONIC_VCVTPD2QQ, liftPackedFloatToInteger<E::Float64, false, E::Int64>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPD2QQ, liftPackedFloatToInteger<E::Float64, true, E::Int64>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2PD, liftPackedFloat<E::Float32, E::Float64>);
+  table.add(ZYDIS_MNEMONIC_VCVTPD2PS, liftPackedFloat<E::Float64, E::Float32>);
 }
 
 } // namespace hoist

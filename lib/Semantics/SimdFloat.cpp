@@ -61,7 +61,8 @@ void liftUnaryLanes(LiftContext &ctx, llvm::Type *element, bool scalar, Op op) {
     ctx.writeVector(0, op(ctx.readVector(1, element)));
 }
 
-enum class Arith { Add, Sub, Mul, Div, Min, Max, Sqrt };
+using fp::Arith;
+using fp::arithmetic;
 
 struct ArithForm {
   ZydisMnemonic legacy, vex;
@@ -99,29 +100,6 @@ constexpr ArithForm ArithForms[] = {
     {ZYDIS_MNEMONIC_SQRTSS, ZYDIS_MNEMONIC_VSQRTSS, Arith::Sqrt, false, true},
     {ZYDIS_MNEMONIC_SQRTSD, ZYDIS_MNEMONIC_VSQRTSD, Arith::Sqrt, true, true},
 };
-
-/// `a op b` under the x86 rules: NaN propagation, the default NaN for invalid operations
-/// (inf-inf, 0*inf, 0/0, inf/inf, sqrt of a negative), min/max returning the second source.
-llvm::Value *arithmetic(LiftContext &ctx, Arith op, llvm::Value *a, llvm::Value *b) {
-  LiftBuilder &ir = ctx.ir;
-  switch (op) {
-  case Arith::Add:
-    return fp::x86BinaryNaN(ctx, a, b, ir.CreateFAdd(a, b));
-  case Arith::Sub:
-    return fp::x86BinaryNaN(ctx, a, b, ir.CreateFSub(a, b));
-  case Arith::Mul:
-    return fp::x86BinaryNaN(ctx, a, b, ir.CreateFMul(a, b));
-  case Arith::Div:
-    return fp::x86BinaryNaN(ctx, a, b, ir.CreateFDiv(a, b));
-  case Arith::Min:
-    return fp::x86Min(ctx, a, b);
-  case Arith::Max:
-    return fp::x86Max(ctx, a, b);
-  case Arith::Sqrt:
-    return fp::x86UnaryNaN(ctx, b, ir.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, b));
-  }
-  return nullptr;
-}
 
 /// addps ... sqrtsd and their VEX forms (SDM vol. 2, ADDPS ... SQRTSD).
 LiftStatus liftArithmetic(LiftContext &ctx, const Instr &instr) {
@@ -186,23 +164,12 @@ constexpr CompareForm CompareForms[] = {
     {ZYDIS_MNEMONIC_CMPSD, ZYDIS_MNEMONIC_VCMPSD, true, true},
 };
 
-/// The comparison of cmpps' imm8 (SDM vol. 2, CMPPS, table 3-1). Predicates 16-31 repeat
-/// 0-15 with the other signalling behaviour, which changes only the exceptions.
-llvm::CmpInst::Predicate comparePredicate(unsigned imm) {
-  using P = llvm::CmpInst::Predicate;
-  static const P Predicates[16] = {P::FCMP_OEQ, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_UNO,
-                                   P::FCMP_UNE, P::FCMP_UGE, P::FCMP_UGT, P::FCMP_ORD,
-                                   P::FCMP_UEQ, P::FCMP_ULT, P::FCMP_ULE, P::FCMP_FALSE,
-                                   P::FCMP_ONE, P::FCMP_OGE, P::FCMP_OGT, P::FCMP_TRUE};
-  return Predicates[imm & 15];
-}
-
 /// cmpps ... vcmpsd: an all-ones or all-zeros mask per element. The legacy forms have the
 /// eight predicates of imm8 bits 0-2 (bits 3-7 are reserved and ignored); VEX has 32.
 LiftStatus liftCompare(LiftContext &ctx, const Instr &instr) {
   const CompareForm &form = findForm(CompareForms, instr.mnemonic);
   unsigned imm = immediate(instr) & (instr.isVexOrEvex() ? 31 : 7);
-  llvm::CmpInst::Predicate predicate = comparePredicate(imm);
+  llvm::CmpInst::Predicate predicate = fp::comparePredicate(imm);
   liftBinaryLanes(ctx, elementType(ctx, form.isDouble), form.scalar,
                   [&](llvm::Value *a, llvm::Value *b) {
                     llvm::Value *holds = ctx.ir.CreateFCmp(predicate, a, b);

@@ -1,5 +1,7 @@
 // FMA3 (Zydis category VFMA): vfmadd, vfmsub, vfnmadd, vfnmsub, vfmaddsub and vfmsubadd in
-// their 132, 213 and 231 operand orders, packed (xmm, ymm) and scalar.
+// their 132, 213 and 231 operand orders, packed (xmm, ymm) and scalar; and the EVEX forms
+// (xmm, ymm, zmm, with masks and broadcasts; scalar under bit 0 of the mask).
+#include "Semantics/Avx512Operands.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/Semantics.h"
 
@@ -81,16 +83,8 @@ llvm::Value *fusedMultiply(LiftContext &ctx, FmaOp op, bool odd, llvm::Value *a,
 /// multiplied and the one added. The result is rounded once; a NaN operand wins in the
 /// order of the formula (the multiplied ones, then the added one), not of the instruction's
 /// operands, as the CPU shows; an invalid operation (inf*0, inf-inf) gives the default NaN.
-/// Scalar forms keep the upper elements of the destination.
-LiftStatus liftFma(LiftContext &ctx, const Instr &instr) {
-  FmaForm form = fmaForm(instr.mnemonic);
-  bool isDouble = form.shape == Pd || form.shape == Sd;
-  bool scalar = form.shape == Ss || form.shape == Sd;
-  llvm::Type *element = isDouble ? ctx.ir.getDoubleTy() : ctx.ir.getFloatTy();
-  llvm::Value *operands[3];
-  for (unsigned i = 0; i < 3; ++i)
-    operands[i] = scalar ? ctx.readScalar(i, element) : ctx.readVector(i, element);
-  llvm::Value *destination = scalar ? ctx.readVectorReg(instr.op(0).reg, element) : nullptr;
+/// `operands` in the instruction's order, destination first.
+llvm::Value *fmaResult(LiftContext &ctx, const FmaForm &form, llvm::Value *const (&operands)[3]) {
   llvm::Value *a = operands[form.order[0] - 1];
   llvm::Value *b = operands[form.order[1] - 1];
   llvm::Value *c = operands[form.order[2] - 1];
@@ -98,15 +92,57 @@ LiftStatus liftFma(LiftContext &ctx, const Instr &instr) {
   if (form.op == FmaOp::MulAddSub || form.op == FmaOp::MulSubAdd) {
     llvm::Value *oddResult = fusedMultiply(ctx, form.op, true, a, b, c);
     unsigned count = llvm::cast<llvm::FixedVectorType>(a->getType())->getNumElements();
-    llvm::SmallVector<int, 8> mask;
+    llvm::SmallVector<int, 16> mask;
     for (unsigned i = 0; i < count; ++i)
       mask.push_back(int(i % 2 ? count + i : i));
     result = ctx.ir.CreateShuffleVector(result, oddResult, mask);
   }
-  result = fp::x86NaN(ctx, {a, b, c}, result);
+  return fp::x86NaN(ctx, {a, b, c}, result);
+}
+
+llvm::Type *fmaElement(LiftContext &ctx, const FmaForm &form) {
+  bool isDouble = form.shape == Pd || form.shape == Sd;
+  return isDouble ? ctx.ir.getDoubleTy() : ctx.ir.getFloatTy();
+}
+
+/// The VEX forms. Scalar forms keep the upper elements of the destination.
+LiftStatus liftFma(LiftContext &ctx, const Instr &instr) {
+  FmaForm form = fmaForm(instr.mnemonic);
+  bool scalar = form.shape == Ss || form.shape == Sd;
+  llvm::Type *element = fmaElement(ctx, form);
+  llvm::Value *operands[3];
+  for (unsigned i = 0; i < 3; ++i)
+    operands[i] = scalar ? ctx.readScalar(i, element) : ctx.readVector(i, element);
+  llvm::Value *destination = scalar ? ctx.readVectorReg(instr.op(0).reg, element) : nullptr;
+  llvm::Value *result = fmaResult(ctx, form, operands);
   if (scalar)
     result = ctx.ir.CreateInsertElement(destination, result, uint64_t(0));
   ctx.writeVector(0, result);
+  return LiftStatus::Lifted;
+}
+
+/// The packed EVEX forms: the third operand may be memory or a broadcast, the result is
+/// written under the write mask (a merge keeps the destination's old elements).
+LiftStatus liftEvexFma(LiftContext &ctx, const Instr &instr) {
+  FmaForm form = fmaForm(instr.mnemonic);
+  return avx512::liftThreeSources(ctx, fmaElement(ctx, form),
+                                  [&](llvm::Value *a, llvm::Value *b, llvm::Value *c) {
+                                    return fmaResult(ctx, form, {a, b, c});
+                                  });
+}
+
+/// The scalar EVEX forms: element 0 of the destination, src1 and src2 (memory read only where
+/// the mask enables it), the result in element 0 under bit 0 of the mask, the rest of the
+/// destination's xmm kept.
+LiftStatus liftEvexScalarFma(LiftContext &ctx, const Instr &instr) {
+  FmaForm form = fmaForm(instr.mnemonic);
+  llvm::Type *element = fmaElement(ctx, form);
+  llvm::Value *destination = ctx.readVectorReg(instr.op(0).reg, element);
+  llvm::Value *first = ctx.readVectorReg(instr.op(avx512::dataOperand(instr, 1)).reg, element);
+  llvm::Value *a = ctx.ir.CreateExtractElement(destination, uint64_t(0));
+  llvm::Value *b = ctx.ir.CreateExtractElement(first, uint64_t(0));
+  llvm::Value *c = avx512::readScalarSource(ctx, avx512::dataOperand(instr, 2), element);
+  avx512::writeScalarResult(ctx, destination, fmaResult(ctx, form, {a, b, c}));
   return LiftStatus::Lifted;
 }
 
@@ -118,6 +154,14 @@ void registerSimdFma(SemanticTable &table) {
       for (ZydisMnemonic mnemonic : order)
         if (mnemonic != ZYDIS_MNEMONIC_INVALID)
           table.add(mnemonic, liftFma);
+}
+
+void registerAvx512Fma(SemanticTable &table) {
+  for (const auto &op : FmaMnemonics)
+    for (const auto &order : op)
+      for (unsigned shape : {Ps, Pd, Ss, Sd})
+        if (order[shape] != ZYDIS_MNEMONIC_INVALID)
+          table.add(order[shape], shape == Ss || shape == Sd ? liftEvexScalarFma : liftEvexFma);
 }
 
 } // namespace hoist

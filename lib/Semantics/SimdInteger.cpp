@@ -8,6 +8,7 @@
 // typed LLVM vector IR over the operand's width, so xmm and ymm forms share one semantic. The
 // MMX forms of the same mnemonics (pxor mm0, mm1) are not handled.
 #include "Semantics/Semantics.h"
+#include "Semantics/SimdIntegerOps.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -61,18 +62,9 @@ llvm::Value *absoluteDifference(LiftContext &ctx, llvm::Value *a, llvm::Value *b
 // ---------------------------------------------------------------------------------------
 // Element-wise operations of two sources.
 
-enum class Elementwise {
-  And, AndNot, Or, Xor,
-  Add, Sub, AddSatSigned, AddSatUnsigned, SubSatSigned, SubSatUnsigned,
-  Equal, Greater,
-  MinSigned, MinUnsigned, MaxSigned, MaxUnsigned,
-  AverageUnsigned, Sign,
-  MulLow, MulHighSigned, MulHighUnsigned, MulHighRoundScale,
-  MulEvenUnsigned, MulEvenSigned,
-  ShiftLeftEach, ShiftRightEach, ShiftArithmeticEach,
-};
+} // namespace
 
-llvm::Value *combine(LiftContext &ctx, Elementwise op, llvm::Value *a, llvm::Value *b) {
+llvm::Value *simd::combine(LiftContext &ctx, Elementwise op, llvm::Value *a, llvm::Value *b) {
   auto &ir = ctx.ir;
   unsigned bits = a->getType()->getScalarSizeInBits();
   auto intrinsic = [&](llvm::Intrinsic::ID id) { return ir.CreateBinaryIntrinsic(id, a, b); };
@@ -146,6 +138,14 @@ llvm::Value *combine(LiftContext &ctx, Elementwise op, llvm::Value *a, llvm::Val
   }
   return nullptr;
 }
+
+namespace {
+
+using simd::combine;
+using simd::Elementwise;
+using simd::multiplyAddBytes;
+using simd::multiplyAddWords;
+using simd::sumAbsoluteDifferences;
 
 /// The result of an instruction from its two sources, seen as vectors of one element type.
 using Compute = llvm::Value *(*)(LiftContext &ctx, llvm::Value *a, llvm::Value *b);
@@ -245,21 +245,25 @@ LiftStatus liftByteShift(LiftContext &ctx, const Instr &instr) {
 // ---------------------------------------------------------------------------------------
 // Multiply-adds, horizontal operations, sums of absolute differences.
 
+} // namespace
+
 /// pmaddwd (words): signed words multiplied to doublewords, adjacent products added
 /// (wrapping: only 0x8000 * 0x8000 twice overflows, to 0x80000000, as the CPU gives).
-llvm::Value *multiplyAddWords(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
+llvm::Value *simd::multiplyAddWords(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
   llvm::Value *products = ctx.ir.CreateMul(widen(ctx, a, true), widen(ctx, b, true));
   return addAdjacentPairs(ctx, products);
 }
 
 /// pmaddubsw (bytes): unsigned bytes of the first source times signed bytes of the second,
 /// adjacent products added with signed saturation to words (SDM vol. 2, PMADDUBSW).
-llvm::Value *multiplyAddBytes(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
+llvm::Value *simd::multiplyAddBytes(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
   // Each product fits in a word: 255 * -128 and 255 * 127.
   llvm::Value *products = ctx.ir.CreateMul(widen(ctx, a, false), widen(ctx, b, true));
   auto [evens, odds] = evensAndOdds(ctx, products);
   return ctx.ir.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, evens, odds);
 }
+
+namespace {
 
 enum class Horizontal { Add, AddSat, Sub, SubSat };
 
@@ -292,15 +296,19 @@ llvm::Value *horizontal(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
   return nullptr;
 }
 
+} // namespace
+
 /// psadbw (bytes): for each quadword, the sum of the eight absolute byte differences in its
 /// low word, the rest zero.
-llvm::Value *sumAbsoluteDifferences(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
+llvm::Value *simd::sumAbsoluteDifferences(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
   llvm::Value *sums = widen(ctx, widen(ctx, widen(ctx, absoluteDifference(ctx, a, b), false),
                                        false), false);   // <n x i64>
   for (int step = 0; step < 3; ++step)
     sums = addAdjacentPairs(ctx, sums);
   return sums;
 }
+
+namespace {
 
 /// mpsadbw: in each 128-bit lane, eight sums of absolute differences of four bytes: the four
 /// bytes of the second source at imm[1:0]*4 against the first source's bytes from
@@ -489,6 +497,12 @@ void registerSimdInteger(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPSRAVD, liftElementwise<E::ShiftArithmeticEach, 32>);
   table.add(ZYDIS_MNEMONIC_VTESTPS, liftTest<32, true>);
   table.add(ZYDIS_MNEMONIC_VTESTPD, liftTest<64, true>);
+}
+
+/// The EVEX forms of vpslldq and vpsrldq, which have no write mask: the VEX semantics, zmm too.
+void registerAvx512ByteShift(SemanticTable &table) {
+  table.add(ZYDIS_MNEMONIC_VPSLLDQ, liftByteShift<Shift::Left>);
+  table.add(ZYDIS_MNEMONIC_VPSRLDQ, liftByteShift<Shift::Right>);
 }
 
 } // namespace hoist

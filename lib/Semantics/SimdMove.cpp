@@ -319,4 +319,33 @@ void registerSimdMove(SemanticTable &table) {
   registerSimdGather(table);
 }
 
+/// The EVEX forms that have no write mask and compute what their VEX forms do, xmm16-31
+/// included: the half moves, element inserts and extracts, and insertps.
+void registerAvx512SimdMove(SemanticTable &table) {
+  struct Entry {
+    ZydisMnemonic mnemonic;
+    Semantic semantic;
+  };
+  const Entry entries[] = {
+      {ZYDIS_MNEMONIC_VMOVHPS, liftHalfMove<true>},
+      {ZYDIS_MNEMONIC_VMOVHPD, liftHalfMove<true>},
+      {ZYDIS_MNEMONIC_VMOVLPS, liftHalfMove<false>},
+      {ZYDIS_MNEMONIC_VMOVLPD, liftHalfMove<false>},
+      {ZYDIS_MNEMONIC_VMOVHLPS, liftHalfShuffle<true>},
+      {ZYDIS_MNEMONIC_VMOVLHPS, liftHalfShuffle<false>},
+      {ZYDIS_MNEMONIC_VPINSRB, liftInsertElement<8>},
+      {ZYDIS_MNEMONIC_VPINSRW, liftInsertElement<16>},
+      {ZYDIS_MNEMONIC_VPINSRD, liftInsertElement<32>},
+      {ZYDIS_MNEMONIC_VPINSRQ, liftInsertElement<64>},
+      {ZYDIS_MNEMONIC_VPEXTRB, liftExtractElement<8>},
+      {ZYDIS_MNEMONIC_VPEXTRW, liftExtractElement<16>},
+      {ZYDIS_MNEMONIC_VPEXTRD, liftExtractElement<32>},
+      {ZYDIS_MNEMONIC_VPEXTRQ, liftExtractElement<64>},
+      {ZYDIS_MNEMONIC_VEXTRACTPS, liftExtractElement<32>},
+      {ZYDIS_MNEMONIC_VINSERTPS, liftInsertps},
+  };
+  for (const Entry &entry : entries)
+    table.add(entry.mnemonic, entry.semantic);
+}
+
 } // namespace hoist

@@ -1,6 +1,9 @@
 // SIMD shuffles, unpacks, packs, blends and widening moves (Zydis categories SSE, AVX and
 // AVX2 for these mnemonics). The 256-bit forms of the SSE-era instructions work on each
-// 128-bit lane separately (SDM vol. 1, 14.5); the AVX2 permutes cross lanes.
+// 128-bit lane separately (SDM vol. 1, 14.5); the AVX2 permutes cross lanes. The EVEX forms
+// of the shuffles, unpacks, packs and permutes (registerAvx512Shuffle) share the semantics:
+// their sources and result go through Avx512Operands (masks, broadcasts, zmm).
+#include "Semantics/Avx512Operands.h"
 #include "Semantics/Semantics.h"
 #include "Semantics/SimdHelpers.h"
 
@@ -33,29 +36,46 @@ llvm::Value *shuffleOrZero(LiftContext &ctx, llvm::Value *a, llvm::Value *b,
   return result;
 }
 
-/// The two sources of a two-source operation: the destination and operand 1 (legacy), or
-/// operands 1 and 2 (VEX), each as a vector of `element`.
+bool isEvex(const Instr &instr) { return instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX; }
+
+/// Source `n` (1 or 2) as a vector of `element`: operand n (VEX), the destination and operand
+/// 1 (legacy), or the nth data operand (EVEX). An EVEX memory source is read whole whatever
+/// the write mask: each result element may come from any of its elements, and the CPU
+/// faults on it with every element masked off.
+llvm::Value *readShuffleSource(LiftContext &ctx, unsigned n, llvm::Type *element) {
+  const Instr &instr = ctx.instr();
+  if (isEvex(instr))
+    return avx512::readSource(ctx, avx512::dataOperand(instr, n), element, 0,
+                              avx512::MemoryMask::Whole);
+  return ctx.readVector(ctx.firstSource() + n - 1, element);
+}
+
+/// The two sources of a two-source operation, each as a vector of `element`.
 struct Sources {
   llvm::Value *first;
   llvm::Value *second;
   unsigned count;
 };
 Sources readSources(LiftContext &ctx, llvm::Type *element) {
-  unsigned index = ctx.firstSource();
-  llvm::Value *first = ctx.readVector(index, element);
-  llvm::Value *second = ctx.readVector(index + 1, element);
+  llvm::Value *first = readShuffleSource(ctx, 1, element);
+  llvm::Value *second = readShuffleSource(ctx, 2, element);
   return {first, second, simd::elementCount(first)};
 }
 
-/// Writes a result of the destination register's width.
+/// Writes a result of the destination register's width; EVEX under the write mask, which
+/// counts the result's elements.
 LiftStatus writeResult(LiftContext &ctx, llvm::Value *result) {
-  ctx.writeVectorReg(ctx.instr().op(0).reg, result);
+  if (isEvex(ctx.instr()))
+    avx512::writeResult(ctx, result);
+  else
+    ctx.writeVectorReg(ctx.instr().op(0).reg, result);
   return LiftStatus::Lifted;
 }
 
 /// One source (operand 1) permuted by a mask from `pick(element, lane start)`.
 template <typename Pick> LiftStatus liftPermute(LiftContext &ctx, unsigned elementBits, Pick pick) {
-  llvm::Value *source = ctx.readVector(1, ctx.intType(elementBits));
+  llvm::Value *source = isEvex(ctx.instr()) ? readShuffleSource(ctx, 1, ctx.intType(elementBits))
+                                            : ctx.readVector(1, ctx.intType(elementBits));
   unsigned count = simd::elementCount(source), lane = perLane(elementBits);
   Mask mask;
   for (unsigned i = 0; i < count; ++i)
@@ -91,21 +111,25 @@ LiftStatus liftPermilpdImmediate(LiftContext &ctx, const Instr &instr) {
                      [&](unsigned i, unsigned base) { return base + ((imm >> (base + i)) & 1); });
 }
 
-/// vpermq, vpermpd imm: quadword i from quadword imm[2i+1:2i] of the whole register.
+/// vpermq, vpermpd imm: quadword i from quadword imm[2i+1:2i] of its 256-bit half (the ymm
+/// register, or each half of a zmm register).
 LiftStatus liftPermq(LiftContext &ctx, const Instr &instr) {
   unsigned imm = lastImmediate(instr);
-  return liftPermute(ctx, 64,
-                     [&](unsigned i, unsigned base) { return (imm >> (2 * (base + i))) & 3; });
+  return liftPermute(ctx, 64, [&](unsigned i, unsigned base) {
+    unsigned position = base + i;
+    return position - position % 4 + ((imm >> (2 * (position % 4))) & 3);
+  });
 }
 
 /// Element i of `table` at the run-time index `indices[i] & (mask)` plus the start of its
-/// lane when `inLane`: the exact element-wise form of a variable permute.
+/// lane when `inLane`: the exact element-wise form of a variable permute. The result has as
+/// many elements as `indices` (vpermt2d: a table of two registers).
 llvm::Value *permuteVariable(LiftContext &ctx, llvm::Value *table, llvm::Value *indices,
                              unsigned shift, unsigned indexMask, bool inLane) {
-  unsigned count = simd::elementCount(table);
+  unsigned count = simd::elementCount(indices);
   unsigned lane = 128 / table->getType()->getScalarSizeInBits();
   llvm::Type *element = table->getType()->getScalarType();
-  llvm::Value *result = llvm::PoisonValue::get(table->getType());
+  llvm::Value *result = llvm::PoisonValue::get(llvm::FixedVectorType::get(element, count));
   for (unsigned i = 0; i < count; ++i) {
     llvm::Value *index = ctx.ir.CreateExtractElement(indices, uint64_t(i));
     if (shift)
@@ -126,11 +150,69 @@ template <unsigned ElementBits> LiftStatus liftPermilVariable(LiftContext &ctx, 
                                             : permuteVariable(ctx, s.first, s.second, 1, 1, true));
 }
 
-/// vpermd, vpermps: element i of the second source at index first[i] & 7 (SDM: the first
-/// source holds the indices).
-LiftStatus liftPermd(LiftContext &ctx, const Instr &) {
-  Sources s = readSources(ctx, ctx.ir.getInt32Ty());
-  return writeResult(ctx, permuteVariable(ctx, s.second, s.first, 0, 7, false));
+/// vpermilps and vpermilpd take an imm8 or a vector of controls.
+LiftStatus liftPermilps(LiftContext &ctx, const Instr &instr) {
+  return instr.op(instr.explicitCount - 1).isImm() ? liftPshufd(ctx, instr)
+                                                   : liftPermilVariable<32>(ctx, instr);
+}
+LiftStatus liftPermilpd(LiftContext &ctx, const Instr &instr) {
+  return instr.op(instr.explicitCount - 1).isImm() ? liftPermilpdImmediate(ctx, instr)
+                                                   : liftPermilVariable<64>(ctx, instr);
+}
+
+/// vpermd, vpermps (and EVEX vpermq, vpermpd with a vector of indices): element i of the
+/// second source at index first[i] modulo the element count (SDM: the first source holds
+/// the indices).
+template <unsigned ElementBits> LiftStatus liftPermd(LiftContext &ctx, const Instr &) {
+  Sources s = readSources(ctx, ctx.intType(ElementBits));
+  return writeResult(ctx, permuteVariable(ctx, s.second, s.first, 0, s.count - 1, false));
+}
+
+/// vpermt2b/w/d/q/ps/pd (IndexInDestination false) and vpermi2* (true): element i of the
+/// table first:second at index[i] modulo twice the element count. vpermt2 has the first table
+/// in the destination and the indices in src1; vpermi2 the indices in the destination and the
+/// tables in src1 and src2. A merge keeps the destination, whichever it holds.
+template <unsigned ElementBits, bool IndexInDestination>
+LiftStatus liftPermuteTwoTables(LiftContext &ctx, const Instr &instr) {
+  llvm::Type *element = ctx.intType(ElementBits);
+  llvm::Value *destination = avx512::readSource(ctx, avx512::dataOperand(instr, 0), element);
+  Sources s = readSources(ctx, element);
+  llvm::Value *indices = IndexInDestination ? destination : s.first;
+  llvm::Value *low = IndexInDestination ? s.first : destination;
+  Mask both;
+  for (unsigned i = 0; i < 2 * s.count; ++i)
+    both.push_back(int(i));
+  llvm::Value *table = ctx.ir.CreateShuffleVector(low, s.second, both);
+  return writeResult(ctx, permuteVariable(ctx, table, indices, 0, 2 * s.count - 1, false));
+}
+
+/// vshuff32x4, vshuff64x2, vshufi32x4, vshufi64x2: 128-bit lanes, the low half of the result's
+/// from the first source and the high half from the second, each lane chosen by imm8 (two
+/// bits a lane for zmm, one for ymm).
+template <unsigned ElementBits> LiftStatus liftShuffleLanes(LiftContext &ctx, const Instr &instr) {
+  unsigned imm = lastImmediate(instr);
+  return liftShuffle(ctx, ElementBits, [&](unsigned i, unsigned count) {
+    unsigned per = perLane(ElementBits), lanes = count / per, lane = i / per;
+    unsigned bits = lanes == 4 ? 2 : 1;
+    unsigned pick = (imm >> (bits * lane)) & (lanes - 1);
+    return int((lane < lanes / 2 ? 0 : count) + pick * per + i % per);
+  });
+}
+
+/// valignd, valignq: the elements of src1:src2 (src1 the high half) from index imm8 modulo
+/// the element count on, the low half kept.
+template <unsigned ElementBits> LiftStatus liftAlign(LiftContext &ctx, const Instr &instr) {
+  unsigned imm = lastImmediate(instr);
+  return liftShuffle(ctx, ElementBits, [&](unsigned i, unsigned count) {
+    unsigned from = i + (imm & (count - 1));
+    return int(from < count ? count + from : from - count);
+  });
+}
+
+/// vmovsldup (Odd false), vmovshdup: the even (odd) doubleword of each pair in both.
+template <bool Odd> LiftStatus liftDuplicatePairs(LiftContext &ctx, const Instr &) {
+  return liftPermute(ctx, 32,
+                     [](unsigned i, unsigned base) { return base + (Odd ? i | 1 : i & ~1u); });
 }
 
 /// pshufb, vpshufb: byte i of each lane from byte control[i] & 15 of the same lane, or zero
@@ -298,18 +380,20 @@ void registerExtends(SemanticTable &table) {
   }
 }
 
+/// vpermt2* and vpermi2* of one element width.
+template <unsigned ElementBits>
+void addTwoTablePermutes(SemanticTable &table, ZydisMnemonic tableInDestination,
+                         ZydisMnemonic indexInDestination) {
+  table.add(tableInDestination, liftPermuteTwoTables<ElementBits, false>);
+  table.add(indexInDestination, liftPermuteTwoTables<ElementBits, true>);
+}
+
 } // namespace
 
 void registerSimdShuffle(SemanticTable &table) {
   addBoth(table, ZYDIS_MNEMONIC_PSHUFD, ZYDIS_MNEMONIC_VPSHUFD, liftPshufd);
-  table.add(ZYDIS_MNEMONIC_VPERMILPS, [](LiftContext &ctx, const Instr &instr) {
-    return instr.op(instr.explicitCount - 1).isImm() ? liftPshufd(ctx, instr)
-                                                     : liftPermilVariable<32>(ctx, instr);
-  });
-  table.add(ZYDIS_MNEMONIC_VPERMILPD, [](LiftContext &ctx, const Instr &instr) {
-    return instr.op(instr.explicitCount - 1).isImm() ? liftPermilpdImmediate(ctx, instr)
-                                                     : liftPermilVariable<64>(ctx, instr);
-  });
+  table.add(ZYDIS_MNEMONIC_VPERMILPS, liftPermilps);
+  table.add(ZYDIS_MNEMONIC_VPERMILPD, liftPermilpd);
   addBoth(table, ZYDIS_MNEMONIC_PSHUFLW, ZYDIS_MNEMONIC_VPSHUFLW, liftPshufWords<false>);
   addBoth(table, ZYDIS_MNEMONIC_PSHUFHW, ZYDIS_MNEMONIC_VPSHUFHW, liftPshufWords<true>);
   addBoth(table, ZYDIS_MNEMONIC_PSHUFB, ZYDIS_MNEMONIC_VPSHUFB, liftPshufb);
@@ -341,11 +425,63 @@ void registerSimdShuffle(SemanticTable &table) {
   addBoth(table, ZYDIS_MNEMONIC_BLENDVPD, ZYDIS_MNEMONIC_VBLENDVPD, liftBlendVariable<64>);
   table.add(ZYDIS_MNEMONIC_VPERM2F128, liftPerm2Lanes);
   table.add(ZYDIS_MNEMONIC_VPERM2I128, liftPerm2Lanes);
-  table.add(ZYDIS_MNEMONIC_VPERMD, liftPermd);
-  table.add(ZYDIS_MNEMONIC_VPERMPS, liftPermd);
+  table.add(ZYDIS_MNEMONIC_VPERMD, liftPermd<32>);
+  table.add(ZYDIS_MNEMONIC_VPERMPS, liftPermd<32>);
   table.add(ZYDIS_MNEMONIC_VPERMQ, liftPermq);
   table.add(ZYDIS_MNEMONIC_VPERMPD, liftPermq);
   registerExtends(table);
+}
+
+void registerAvx512Shuffle(SemanticTable &table) {
+  table.add(ZYDIS_MNEMONIC_VPSHUFD, liftPshufd);
+  table.add(ZYDIS_MNEMONIC_VPSHUFLW, liftPshufWords<false>);
+  table.add(ZYDIS_MNEMONIC_VPSHUFHW, liftPshufWords<true>);
+  table.add(ZYDIS_MNEMONIC_VPSHUFB, liftPshufb);
+  table.add(ZYDIS_MNEMONIC_VSHUFPS, liftShufps);
+  table.add(ZYDIS_MNEMONIC_VSHUFPD, liftShufpd);
+  table.add(ZYDIS_MNEMONIC_VUNPCKLPS, liftUnpack<32, false>);
+  table.add(ZYDIS_MNEMONIC_VUNPCKHPS, liftUnpack<32, true>);
+  table.add(ZYDIS_MNEMONIC_VUNPCKLPD, liftUnpack<64, false>);
+  table.add(ZYDIS_MNEMONIC_VUNPCKHPD, liftUnpack<64, true>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKLBW, liftUnpack<8, false>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKLWD, liftUnpack<16, false>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKLDQ, liftUnpack<32, false>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKLQDQ, liftUnpack<64, false>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKHBW, liftUnpack<8, true>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKHWD, liftUnpack<16, true>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKHDQ, liftUnpack<32, true>);
+  table.add(ZYDIS_MNEMONIC_VPUNPCKHQDQ, liftUnpack<64, true>);
+  table.add(ZYDIS_MNEMONIC_VPACKSSWB, liftPack<16, false>);
+  table.add(ZYDIS_MNEMONIC_VPACKSSDW, liftPack<32, false>);
+  table.add(ZYDIS_MNEMONIC_VPACKUSWB, liftPack<16, true>);
+  table.add(ZYDIS_MNEMONIC_VPACKUSDW, liftPack<32, true>);
+  table.add(ZYDIS_MNEMONIC_VPALIGNR, liftPalignr);
+  table.add(ZYDIS_MNEMONIC_VPERMD, liftPermd<32>);
+  table.add(ZYDIS_MNEMONIC_VPERMPS, liftPermd<32>);
+  table.add(ZYDIS_MNEMONIC_VPERMW, liftPermd<16>);
+  table.add(ZYDIS_MNEMONIC_VPERMB, liftPermd<8>);
+  addTwoTablePermutes<8>(table, ZYDIS_MNEMONIC_VPERMT2B, ZYDIS_MNEMONIC_VPERMI2B);
+  addTwoTablePermutes<16>(table, ZYDIS_MNEMONIC_VPERMT2W, ZYDIS_MNEMONIC_VPERMI2W);
+  addTwoTablePermutes<32>(table, ZYDIS_MNEMONIC_VPERMT2D, ZYDIS_MNEMONIC_VPERMI2D);
+  addTwoTablePermutes<64>(table, ZYDIS_MNEMONIC_VPERMT2Q, ZYDIS_MNEMONIC_VPERMI2Q);
+  addTwoTablePermutes<32>(table, ZYDIS_MNEMONIC_VPERMT2PS, ZYDIS_MNEMONIC_VPERMI2PS);
+  addTwoTablePermutes<64>(table, ZYDIS_MNEMONIC_VPERMT2PD, ZYDIS_MNEMONIC_VPERMI2PD);
+  for (ZydisMnemonic mnemonic : {ZYDIS_MNEMONIC_VSHUFF32X4, ZYDIS_MNEMONIC_VSHUFI32X4})
+    table.add(mnemonic, liftShuffleLanes<32>);
+  for (ZydisMnemonic mnemonic : {ZYDIS_MNEMONIC_VSHUFF64X2, ZYDIS_MNEMONIC_VSHUFI64X2})
+    table.add(mnemonic, liftShuffleLanes<64>);
+  table.add(ZYDIS_MNEMONIC_VPERMILPS, liftPermilps);
+  table.add(ZYDIS_MNEMONIC_VPERMILPD, liftPermilpd);
+  table.add(ZYDIS_MNEMONIC_VALIGND, liftAlign<32>);
+  table.add(ZYDIS_MNEMONIC_VALIGNQ, liftAlign<64>);
+  table.add(ZYDIS_MNEMONIC_VMOVSLDUP, liftDuplicatePairs<false>);
+  table.add(ZYDIS_MNEMONIC_VMOVSHDUP, liftDuplicatePairs<true>);
+  // vpermq and vpermpd take an imm8 or a vector of indices.
+  for (ZydisMnemonic mnemonic : {ZYDIS_MNEMONIC_VPERMQ, ZYDIS_MNEMONIC_VPERMPD})
+    table.add(mnemonic, [](LiftContext &ctx, const Instr &instr) {
+      return instr.op(instr.explicitCount - 1).isImm() ? liftPermq(ctx, instr)
+                                                       : liftPermd<64>(ctx, instr);
+    });
 }
 
 } // namespace hoist

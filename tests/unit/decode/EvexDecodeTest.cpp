@@ -55,6 +55,14 @@ TEST(EvexDecode, EmbeddedRoundingIsReported) {
   // vaddps zmm0, zmm1, zmm2, {rz-sae}
   Instr instr = decodeOk({0x62, 0xf1, 0x74, 0x78, 0x58, 0xc2});
   EXPECT_TRUE(instr.evex.embeddedRounding);
+  EXPECT_EQ(instr.evex.staticRounding, ZYDIS_ROUNDING_MODE_RZ);
+}
+
+TEST(EvexDecode, RoundToNearestIsReported) {
+  // vaddps zmm0, zmm1, zmm2, {rn-sae}
+  Instr instr = decodeOk({0x62, 0xf1, 0x74, 0x18, 0x58, 0xc2});
+  EXPECT_TRUE(instr.evex.embeddedRounding);
+  EXPECT_EQ(instr.evex.staticRounding, ZYDIS_ROUNDING_MODE_RN);
 }
 
 } // namespace
