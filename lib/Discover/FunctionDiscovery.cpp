@@ -185,10 +185,15 @@ DiscoveredFunction discoverFunction(const Image &image, InstructionCache &cache,
   };
   // Registers a table found for `jump`; returns whether exploration must run again. Sets only
   // grow: a table sized by reaching constants, or a computed jump's set of targets, is
-  // replaced by a larger one.
+  // replaced by a larger one. A table that a compare bounds replaces one sized by constants,
+  // larger or not: the constants were those of the ways in known then, before the loop's
+  // other ways in, past its range check, were found (diffutils' `get_funky_string` at clang-19
+  // -O2: the entry jumps into the loop below the check with the state 0).
   auto record = [&](uint64_t jump, JumpTable table) {
     if (auto known = tables.find(jump); known != tables.end()) {
-      if (table.targets.size() <= known->second.targets.size())
+      bool bounded = known->second.bySetOfValues() && !table.bySetOfValues() &&
+                     table.shape != JumpTable::Shape::Computed;
+      if (!bounded && table.targets.size() <= known->second.targets.size())
         return false;
       known->second = std::move(table);
       return true;

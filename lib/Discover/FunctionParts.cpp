@@ -45,10 +45,13 @@ bool jumpsBack(const DiscoveredFunction &part, uint64_t parent, uint64_t stretch
   return false;
 }
 
-/// Whether `parent` enters `start`, outside its own stretch, only by conditional branches: no
-/// jmp (which would be a tail call) and no block running into it.
-bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t stretchEnd) {
-  if ((start >= parent.explored.entry && start < stretchEnd) ||
+/// Whether `parent` enters `start`, below its entry, only by conditional branches: no jmp
+/// (which would be a tail call) and no block running into it. gcc lays the parts it moves to
+/// .text.unlikely out before the functions of .text; clang-19 tail-calls conditionally a
+/// function that nothing else calls, which follows its caller (grep's `clean_up_stdout`: `je
+/// close_stdout`).
+bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start) {
+  if (start >= parent.explored.entry ||
       std::count(parent.tailCalls.begin(), parent.tailCalls.end(), start))
     return false;
   bool branched = false;
@@ -69,6 +72,22 @@ bool onlyBranchedTo(const DiscoveredFunction &parent, uint64_t start, uint64_t s
 bool unalignedNoReturnPiece(const PartCandidate &candidate, uint64_t parentEntry) {
   return candidate.asFunction && candidate.asFunction->noreturn && candidate.start % 16 != 0 &&
          parentEntry % 16 == 0;
+}
+
+/// gcc's isolated erroneous path (a NULL dereference it turned into a trap: `movzx eax, byte
+/// [0]; ud2`, bash's `eval_expr_val.cold`), entered by a `jmp`: code that neither returns nor
+/// calls nor jumps anywhere, and traps. Its alignment is chance (the pieces of .text.unlikely
+/// lie back to back); a function the compiler tail-calls returns, or calls what ends it.
+bool trapOnlyPiece(const PartCandidate &candidate) {
+  const DiscoveredFunction *piece = candidate.asFunction;
+  return piece && piece->noreturn && piece->calls.empty() && piece->tailCalls.empty() &&
+         piece->unresolvedJumps.empty() && piece->computedJumps.empty() &&
+         piece->importJumps.empty() &&
+         std::any_of(piece->explored.blocks.begin(), piece->explored.blocks.end(),
+                     [](const auto &block) {
+                       return block.second.end == MachineBlock::End::Terminator &&
+                              block.second.successors.empty();
+                     });
 }
 
 /// Whether `start` is a case label of one of the parent's jump tables: a label of its own code
@@ -105,9 +124,9 @@ bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
   uint64_t stretchEnd = runEnd(parent.explored, entry, starts);
   return named || candidate.continuesFrame ||
          (candidate.asFunction && jumpsBack(*candidate.asFunction, entry, stretchEnd)) ||
-         onlyBranchedTo(parent, candidate.start, stretchEnd) ||
+         onlyBranchedTo(parent, candidate.start) ||
          caseLabelOf(parent, candidate.start) ||
-         unalignedNoReturnPiece(candidate, entry);
+         unalignedNoReturnPiece(candidate, entry) || trapOnlyPiece(candidate);
 }
 
 uint64_t runEnd(const ExploredFunction &function, uint64_t from,

@@ -44,11 +44,12 @@ bool hasOnlyPartReasons(uint32_t reasons);
 /// must be evidence beyond the jump, because a function reached only by a tail call is a
 /// function: that symbol, an unwind entry that starts mid-frame, a jump back into the parent's
 /// own stretch of code (the run of its blocks from its entry; `starts` bound it), or a parent
-/// that only branches to it conditionally from outside its stretch (gcc's `ja f.cold` from a
-/// function without a frame, whose part is `mov eax, -2; ret`: a compiler of this corpus does
-/// not tail-call conditionally a function that nothing else calls), or a piece that never
-/// returns at an address not aligned to 16 bytes while its parent's entry is (gcc's
-/// `hash_get_first.cold`, `push rax; call abort`, entered by `jmp`), or a case label of one
+/// that only branches to it conditionally from below its entry (gcc's `ja f.cold` from a
+/// function without a frame, whose part is `mov eax, -2; ret`: gcc lays .text.unlikely out
+/// before .text; clang-19's conditional tail calls go to functions after their callers), or a
+/// piece that never returns at an address not aligned to 16 bytes while its parent's entry is
+/// (gcc's `hash_get_first.cold`, `push rax; call abort`, entered by `jmp`), or a piece that only
+/// traps (gcc's isolated NULL dereference, `movzx eax, byte [0]; ud2`), or a case label of one
 /// of the parent's jump tables.
 bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
               std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts);

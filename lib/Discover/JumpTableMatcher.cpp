@@ -4,7 +4,9 @@
 #include "Discover/PathSearch.h"
 
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 
 namespace hoist {
 namespace {
@@ -168,23 +170,64 @@ bool mayStartABound(const Instr &instr) {
 
 using BaseAssumptions = std::vector<std::pair<ZydisRegister, int64_t>>;
 
-/// The registers that hold one address of the image on every way to instruction `first` of
-/// `block`: a table base set far away (`lea r15, [rip+T]` before a loop).
+/// The 64-bit general-purpose registers that the instructions of `path`, from instruction
+/// `first` of its first block, read (as an operand or in an address): only a register the path
+/// reads can matter as a base known where it begins.
+std::set<ZydisRegister> registersRead(const std::vector<const MachineBlock *> &path,
+                                      size_t first) {
+  std::set<ZydisRegister> read;
+  auto add = [&](ZydisRegister reg) {
+    if (reg != ZYDIS_REGISTER_NONE)
+      read.insert(ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, reg));
+  };
+  for (size_t b = 0; b < path.size(); ++b)
+    for (size_t i = b == 0 ? first : 0; i < path[b]->instrs.size(); ++i) {
+      const Instr &instr = *path[b]->instrs[i];
+      for (unsigned o = 0; o < instr.operandCount; ++o) {
+        const Operand &operand = instr.op(o);
+        if (operand.isReg() && operand.read)
+          add(operand.reg);
+        if (operand.isMem()) {
+          add(operand.base);
+          add(operand.index);
+        }
+      }
+    }
+  return read;
+}
+
+/// Where a path begins (a block's start, an instruction in it) and a register -> the one
+/// image address the register holds there on every way in, if any (baseAssumptions).
+using BaseMemo = std::map<std::tuple<uint64_t, size_t, ZydisRegister>, std::optional<int64_t>>;
+
+/// The registers that `path` reads and that hold one address of the image on every way to
+/// instruction `first` of its first block: a table base set far away (`lea r15, [rip+T]`
+/// before a loop). Each register's search over the predecessors is remembered in `memo`, as
+/// paths share their beginnings.
 BaseAssumptions baseAssumptions(const Image &image, const ExploredFunction &function,
-                                const PredecessorMap &preds, const MachineBlock &block,
-                                size_t first, const LiftOptions &options) {
+                                const PredecessorMap &preds,
+                                const std::vector<const MachineBlock *> &path, size_t first,
+                                const LiftOptions &options, BaseMemo &memo) {
   static const ZydisRegister Gprs[] = {
       ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RCX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RBX,
       ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI, ZYDIS_REGISTER_R8,
       ZYDIS_REGISTER_R9,  ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11, ZYDIS_REGISTER_R12,
       ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+  std::set<ZydisRegister> read = registersRead(path, first);
   BaseAssumptions bases;
-  for (ZydisRegister reg : Gprs)
-    if (std::optional<std::set<int64_t>> values = reachingConstants(
-            function, preds, block, first, reg, options.jumpTableSearchBlocks);
-        values && values->size() == 1 &&
-        image.sectionAt(static_cast<uint64_t>(*values->begin())))   // a base address
-      bases.emplace_back(reg, *values->begin());
+  for (ZydisRegister reg : Gprs) {
+    if (!read.count(reg))
+      continue;
+    auto [known, inserted] = memo.try_emplace({path.front()->start, first, reg});
+    if (inserted)
+      if (std::optional<std::set<int64_t>> values = reachingConstants(
+              function, preds, *path.front(), first, reg, options.jumpTableSearchBlocks);
+          values && values->size() == 1 &&
+          image.sectionAt(static_cast<uint64_t>(*values->begin())))   // a base address
+        known->second = *values->begin();
+    if (known->second)
+      bases.emplace_back(reg, *known->second);
+  }
   return bases;
 }
 
@@ -200,7 +243,8 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
   PathEvaluator eval;
   BaseAssumptions found;
   if (function && preds) {
-    found = baseAssumptions(image, *function, *preds, *path.front(), firstInstr, options);
+    BaseMemo memo;
+    found = baseAssumptions(image, *function, *preds, path, firstInstr, options, memo);
     assumed = &found;
   }
   if (assumed)
@@ -361,7 +405,7 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
   if (extentEnd > function.entry)
     extent = std::make_pair(function.entry, extentEnd);
   std::optional<JumpTable> found;
-  std::map<std::pair<uint64_t, size_t>, BaseAssumptions> suffixBases;
+  BaseMemo suffixBases;
   auto allPaths = paths.pathsTo(block);
   for (const auto &fullPath : allPaths) {
     // The whole path first, then its suffixes, each from its first block's start or from a
@@ -373,18 +417,17 @@ std::optional<JumpTable> matchJumpTable(const Image &image, InstructionCache &ca
     // A suffix may need the table base from further back too (clang's `lea r10, [rip+T]`
     // before a loop whose head checks the index: diffutils' `get_funky_string`), but only its
     // compare bounds the table: a suffix sized by constants is no bound.
-    // The bases are looked up once per place a suffix starts (paths share their suffixes).
+    // Each register's base is looked up once per place a suffix starts (paths share their
+    // suffixes), and only for the registers the suffix reads.
     auto matchSuffix = [&](const std::vector<const MachineBlock *> &path, size_t first) {
       std::optional<JumpTable> table =
           matchPath(image, cache, path, nullptr, nullptr, options, first, extent);
       if (!table) {
-        auto [bases, inserted] = suffixBases.try_emplace({path.front()->start, first});
-        if (inserted)
-          bases->second = baseAssumptions(image, function, paths.predecessors(),
-                                          *path.front(), first, options);
-        if (!bases->second.empty())
+        BaseAssumptions bases = baseAssumptions(image, function, paths.predecessors(), path,
+                                                first, options, suffixBases);
+        if (!bases.empty())
           table = matchPath(image, cache, path, nullptr, nullptr, options, first, extent,
-                            &bases->second);
+                            &bases);
       }
       if (table && table->bySetOfValues())
         table.reset();

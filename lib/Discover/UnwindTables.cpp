@@ -16,10 +16,13 @@ const Section *findSection(const Image &image, llvm::StringRef name) {
   return nullptr;
 }
 
-/// Whether the CFA at the FDE's first address is anything but rsp+8, the stack a call leaves.
-/// An FDE whose instructions cannot be evaluated says nothing either way.
+/// Whether the CFA at the FDE's first address is anything but rsp+8, the stack a call leaves,
+/// or the return address is undefined there: no call leads to it (glibc's `clone`, whose
+/// child's code has an FDE of its own with `DW_CFA_undefined rip`, entered by a `je` from the
+/// parent's). An FDE whose instructions cannot be evaluated says nothing either way.
 bool continuesFrame(const llvm::dwarf::FDE &fde) {
   constexpr uint32_t DwarfRsp = 7;
+  constexpr uint32_t DwarfReturnAddress = 16;
   llvm::Expected<llvm::dwarf::UnwindTable> table = llvm::dwarf::UnwindTable::create(&fde);
   if (!table) {
     llvm::consumeError(table.takeError());
@@ -30,6 +33,10 @@ bool continuesFrame(const llvm::dwarf::FDE &fde) {
   const llvm::dwarf::UnwindRow &first = *table->begin();
   if (!first.hasAddress() || first.getAddress() != fde.getInitialLocation())
     return false;
+  std::optional<llvm::dwarf::UnwindLocation> returnAddress =
+      first.getRegisterLocations().getRegisterLocation(DwarfReturnAddress);
+  if (returnAddress && returnAddress->getLocation() == llvm::dwarf::UnwindLocation::Undefined)
+    return true;
   const llvm::dwarf::UnwindLocation &cfa = first.getCFAValue();
   return cfa.getLocation() != llvm::dwarf::UnwindLocation::RegPlusOffset ||
          cfa.getRegister() != DwarfRsp || cfa.getOffset() != 8;

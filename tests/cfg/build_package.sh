@@ -36,7 +36,7 @@ if [ ! -d "$build" ]; then
   # One time stamp for all: make compares them to the nanosecond.
   stamp=$(date +%Y%m%d%H%M.%S)
   find "$build" \( -name Makefile.in -o -name configure -o -name aclocal.m4 \
-    -o -name config.h.in -o -name config.hin \) -exec touch -t "$stamp" {} +
+    -o -name config.h.in -o -name config.hin -o -name config_h.in \) -exec touch -t "$stamp" {} +
   # Debian's grep patch 1019724 puts a declaration right after a label (C23), which clang
   # before 18 refuses: an empty statement after the label means the same.
   [ "$package" != grep ] || sed -i 's/^\( *stray_backslash:\)$/\1;/' "$build/lib/dfa.c"

@@ -48,6 +48,24 @@ TEST(FunctionParts, OnlyConditionalBranchesFromOutsideTheStretchAreEvidence) {
   EXPECT_FALSE(isPartOf(part, parentBranchingTo(0x1000, false), std::nullopt, {0x1000, 0x2000}));
 }
 
+TEST(FunctionParts, ConditionalBranchesToCodeAfterTheParentAreATailCall) {
+  // clang-19's `je close_stdout`: gcc lays its parts out before the functions of .text.
+  PartCandidate part{0x3000, ReasonLeavesFunction, std::nullopt, false, nullptr};
+  EXPECT_FALSE(isPartOf(part, parentBranchingTo(0x3000, true), std::nullopt, {0x2000, 0x3000}));
+}
+
+TEST(FunctionParts, APieceThatOnlyTrapsIsEvidence) {
+  DiscoveredFunction parent = parentBranchingTo(0x1000, false);
+  DiscoveredFunction asFunction;   // movzx eax, byte [0]; ud2
+  asFunction.explored.entry = 0x1000;
+  asFunction.explored.blocks[0x1000] = {0x1000, {}, MachineBlock::End::Terminator, 0x100a, {}};
+  asFunction.noreturn = true;
+  PartCandidate part{0x1000, ReasonLeavesFunction, std::nullopt, false, &asFunction};
+  EXPECT_TRUE(isPartOf(part, parent, std::nullopt, {0x1000, 0x2000}));
+  asFunction.calls.push_back({});   // it calls what ends it: a function may do that
+  EXPECT_FALSE(isPartOf(part, parent, std::nullopt, {0x1000, 0x2000}));
+}
+
 TEST(FunctionParts, ACallOrAPointerMakesAFunction) {
   DiscoveredFunction parent = parentBranchingTo(0x1000, true);
   for (uint32_t reason : {ReasonCallTarget, ReasonDataPointer, ReasonCodeReference, ReasonExport,
