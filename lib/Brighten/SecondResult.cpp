@@ -65,7 +65,7 @@ std::optional<std::pair<uint64_t, uint64_t>> CallSites::functionAround(uint64_t 
 
 namespace {
 
-constexpr unsigned InstructionBudget = 64;
+constexpr unsigned InstructionBudget = 256;
 
 /// The register whose uses a scan follows: all of RDX, or all of ZMM1 (XMM1's bits).
 ZydisRegister widest(SecondRegister which) {
