@@ -361,15 +361,17 @@ std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate 
     return std::nullopt;
   if (!callSites_)
     callSites_.emplace(image_);
+  // The function's own instructions matter only to a scan of its callers (secondResult).
   std::set<uint64_t> own;
-  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
-    if (uint64_t pc = pcOf(instruction))
-      own.insert(pc);
+  if (signature.returnsRdx || signature.returnsXmm1)
+    for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+      if (uint64_t pc = pcOf(instruction))
+        own.insert(pc);
   for (auto [which, returns, name] :
        {std::tuple{SecondRegister::Rdx, &signature.returnsRdx, "RAX:RDX"},
         std::tuple{SecondRegister::Xmm1, &signature.returnsXmm1, "XMM0:XMM1"}}) {
     std::variant<SecondResult, std::string> decided =
-        secondResult(image_, *callSites_, member.address, own, which);
+        secondResult(image_, *callSites_, member.address, own, which, *returns);
     if (auto *reason = std::get_if<std::string>(&decided))
       return *reason;
     switch (std::get<SecondResult>(decided)) {

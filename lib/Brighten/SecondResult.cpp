@@ -210,10 +210,11 @@ After scanAfter(const Image &image, uint64_t start, SecondRegister which, unsign
 
 /// secondResult for the function at `entry`, with `isOwn` telling its own instructions, and
 /// the functions in `open` (being decided further up) taken as not reading the register: their
-/// callers decide.
+/// callers decide. Without `scanCallers`, only a prototype decides (No otherwise).
 std::variant<SecondResult, std::string>
 decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegister which,
-       const std::function<bool(uint64_t)> &isOwn, std::set<uint64_t> &open) {
+       const std::function<bool(uint64_t)> &isOwn, std::set<uint64_t> &open,
+       bool scanCallers = true) {
   for (const Export &exported : image.exports()) {
     if (exported.address != entry)
       continue;
@@ -233,6 +234,8 @@ decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegiste
                     : twoEightbytes && result.low == Eightbyte::Sse;
     return pair ? SecondResult::Required : SecondResult::No;
   }
+  if (!scanCallers)
+    return SecondResult::No;
   open.insert(entry);
   for (const CallSites::Site &site : sites.at(entry)) {
     if (isOwn(site.address))
@@ -267,12 +270,12 @@ decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegiste
 std::variant<SecondResult, std::string> secondResult(const Image &image, const CallSites &sites,
                                                      uint64_t entry,
                                                      const std::set<uint64_t> &ownInstructions,
-                                                     SecondRegister which) {
+                                                     SecondRegister which, bool written) {
   std::set<uint64_t> open;
   return decide(
       image, sites, entry, which,
       [&ownInstructions](uint64_t address) { return ownInstructions.count(address) > 0; },
-      open);
+      open, written);
 }
 
 } // namespace hoist

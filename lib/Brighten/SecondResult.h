@@ -63,10 +63,12 @@ enum class SecondResult {
 /// What decides for `which` of the function at `entry` whose own instructions are at
 /// `ownInstructions` (a jump from one of them is not a caller's), or why it is declined: an
 /// export whose prototype returns a struct in RAX and XMM0, which a brightened signature does
-/// not return.
+/// not return. Where the function does not leave a value of its own in the register
+/// (`written` false), only a prototype can make it a result, so the callers are not scanned
+/// and `ownInstructions` may be empty.
 std::variant<SecondResult, std::string> secondResult(const Image &image, const CallSites &sites,
                                                      uint64_t entry,
                                                      const std::set<uint64_t> &ownInstructions,
-                                                     SecondRegister which);
+                                                     SecondRegister which, bool written);
 
 } // namespace hoist
