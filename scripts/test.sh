@@ -22,7 +22,13 @@ esac
 step() { echo "test.sh: $1 done at ${SECONDS} s"; }
 "$root/scripts/install-deps.sh"
 step "installing dependencies"
-"$root/scripts/configure.sh" "$build"
+# CI builds from scratch each run: without debug information the same -O2 code compiles in
+# about a third less time and links far faster (debug information changes no instruction).
+debugFlags=()
+if [ "${CI:-}" = true ] && [ ! -f "$build/CMakeCache.txt" ]; then
+  debugFlags=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
+fi
+"$root/scripts/configure.sh" "$build" "${debugFlags[@]}"
 cmake --build "$build"
 step "the build"
 cd "$build"

@@ -363,13 +363,22 @@ std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate 
     callSites_.emplace(image_);
   // The function's own instructions matter only to a scan of its callers (secondResult).
   std::set<uint64_t> own;
-  if (signature.returnsRdx || signature.returnsXmm1)
+  if (signature.returnsRdx || signature.returnsXmm1 || signature.returnsMixed ||
+      signature.returnsXmm0IfRead)
     for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
       if (uint64_t pc = pcOf(instruction))
         own.insert(pc);
+  // The register beside the first result that a struct of an integer and an SSE eightbyte
+  // adds: RAX beside a floating-point result, XMM0 beside an integer one.
+  SecondRegister beside = signature.returnsFloat ? SecondRegister::Rax : SecondRegister::Xmm0;
+  bool xmm0Alone = signature.returnsXmm0IfRead;
   for (auto [which, returns, name] :
        {std::tuple{SecondRegister::Rdx, &signature.returnsRdx, "RAX:RDX"},
-        std::tuple{SecondRegister::Xmm1, &signature.returnsXmm1, "XMM0:XMM1"}}) {
+        std::tuple{SecondRegister::Xmm1, &signature.returnsXmm1, "XMM0:XMM1"},
+        std::tuple{beside, &signature.returnsMixed, "RAX and XMM0"},
+        std::tuple{SecondRegister::Xmm0Alone, &signature.returnsXmm0IfRead, "XMM0"}}) {
+    if (which == SecondRegister::Xmm0Alone && !xmm0Alone)
+      continue;   // XMM0 is a result already, or RAX is
     std::variant<SecondResult, std::string> decided =
         secondResult(image_, *callSites_, member.address, own, which, *returns);
     if (auto *reason = std::get_if<std::string>(&decided))
@@ -382,12 +391,18 @@ std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate 
       break;
     case SecondResult::Required:
       if (!*returns)
-        return llvm::formatv("returns two eightbytes in {0} as its prototype says, and the "
-                             "second register at a return is not a value it computed",
+        return llvm::formatv("its prototype returns a result in {0}, and at a return the "
+                             "register holds no value the function computed",
                              name)
             .str();
       break;
     }
+  }
+  // Nobody reads XMM0 after a call: it was scratch, and the function returns nothing.
+  if (xmm0Alone && !signature.returnsXmm0IfRead) {
+    signature.returnsFloat = false;
+    signature.returnBits = 0;
+    signature.returnVector = VectorShape::None;
   }
   return std::nullopt;
 }

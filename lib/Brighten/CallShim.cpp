@@ -12,6 +12,9 @@
 namespace hoist {
 namespace {
 
+/// On a typed call: the operand number of its first stack argument.
+constexpr const char *StackArgumentsMetadata = "hoist.stack-arguments";
+
 /// iN, float/double for a floating-point value of 32/64 bits, or a 128-bit vector of `shape`.
 llvm::Type *valueType(llvm::LLVMContext &context, unsigned bits, bool isFloat,
                       VectorShape shape) {
@@ -204,11 +207,12 @@ CallFrame enterCall(llvm::IRBuilder<> &builder, llvm::CallBase &call) {
 }
 
 void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *rax,
-               llvm::Value *xmm0, llvm::Value *rdx) {
+               llvm::Value *xmm0, llvm::Value *rdx, bool keepXmm0 = false) {
   builder.CreateStore(rdx ? rdx : emitClobberedRdx(builder, frame.pc),
                       stateFieldPointer(builder, frame.state, HOIST_FIELD_RDX));
-  builder.CreateStore(xmm0 ? xmm0 : llvm::PoisonValue::get(builder.getInt128Ty()),
-                      stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 0));
+  if (xmm0 || !keepXmm0)
+    builder.CreateStore(xmm0 ? xmm0 : llvm::PoisonValue::get(builder.getInt128Ty()),
+                        stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 0));
   builder.CreateStore(rax ? rax : llvm::PoisonValue::get(builder.getInt64Ty()),
                       stateFieldPointer(builder, frame.state, HOIST_FIELD_RAX));
   builder.CreateStore(frame.returnAddress,
@@ -284,10 +288,19 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
   result->setCallingConv(callee.function->getCallingConv());
   result->setAttributes(callee.function->getAttributes());
   result->copyMetadata(call);
+  // Stack arguments come after the register ones (Signature::arguments).
+  if (auto stack = llvm::find_if(signature.arguments,
+                                 [](const Signature::Argument &argument) { return argument.onStack; });
+      stack != signature.arguments.end())
+    result->setMetadata(StackArgumentsMetadata,
+                        llvm::MDNode::get(builder.getContext(),
+                                          llvm::ConstantAsMetadata::get(builder.getInt32(
+                                              unsigned(stack - signature.arguments.begin())))));
 
   // The other of RAX and XMM0 is clobbered, as the callee may have: a caller that reads it
   // after the call is reading garbage, and a recursive SCC's first guesses (void callees)
-  // must not show the caller's own RAX flowing through the call.
+  // must not show the caller's own RAX flowing through the call. XMM0 stays where the probe
+  // showed that the callee leaves it untouched (Signature::keepsXmm0).
   llvm::Type *resultType = type->getReturnType();
   llvm::Value *xmm0 = nullptr, *rax = nullptr, *rdx = nullptr;
   if (resultType->isStructTy()) {   // returnsPassedThrough, returnsRdx, returnsXmm1
@@ -309,7 +322,7 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
     rax = builder.CreatePtrToInt(result, i64);
   else if (!resultType->isVoidTy())
     rax = builder.CreateZExt(result, i64);
-  leaveCall(builder, frame, rax, xmm0, rdx);
+  leaveCall(builder, frame, rax, xmm0, rdx, callee.signature.keepsXmm0);
 }
 
 void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
@@ -344,8 +357,14 @@ bool isPointerCallResult(const llvm::Value *value, unsigned index) {
 }
 
 bool isPointerCallStackSlot(const llvm::Use &use) {
-  return isPointerCall(use.getUser()) && use.getOperandNo() >= PointerCallRegisterOperands &&
-         use.getOperandNo() < llvm::cast<llvm::CallBase>(use.getUser())->arg_size();
+  const auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+  if (!call || use.getOperandNo() >= call->arg_size())
+    return false;
+  if (isPointerCall(call))
+    return use.getOperandNo() >= PointerCallRegisterOperands;
+  const llvm::MDNode *stack = call->getMetadata(StackArgumentsMetadata);
+  return stack && use.getOperandNo() >=
+                      llvm::mdconst::extract<llvm::ConstantInt>(stack->getOperand(0))->getZExtValue();
 }
 
 void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,

@@ -71,9 +71,11 @@ void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
 /// emitPointerCall made returned.
 bool isPointerCallResult(const llvm::Value *value, unsigned index);
 
-/// Whether `use` passes a stack slot to a call emitPointerCall made. The slots are the caller's
-/// frame, where its saved registers lie too (`push %rbx`, `push %rax` to align the stack): a
-/// callee reads its stack arguments, which the caller wrote, never those.
+/// Whether `use` passes a stack slot to a call emitPointerCall made, or a stack argument to a
+/// typed call (emitTypedCall). The slots are the caller's frame, where its saved registers lie
+/// too (`push %rbx`, `push %rax` to align the stack): a callee reads its stack arguments, which
+/// the caller wrote, never those; a brightened callee that hands its own stack arguments on to
+/// a call through a pointer (`lzma_free` calling the allocator's `free`) takes them all.
 bool isPointerCallStackSlot(const llvm::Use &use);
 
 /// The external declaration of the library function `name` imported from `library` (a

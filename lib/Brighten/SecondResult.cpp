@@ -67,9 +67,20 @@ namespace {
 
 constexpr unsigned InstructionBudget = 256;
 
-/// The register whose uses a scan follows: all of RDX, or all of ZMM1 (XMM1's bits).
+/// The register whose uses a scan follows: all of RDX or RAX, or all of ZMM1 or ZMM0.
 ZydisRegister widest(SecondRegister which) {
-  return which == SecondRegister::Rdx ? ZYDIS_REGISTER_RDX : ZYDIS_REGISTER_ZMM1;
+  switch (which) {
+  case SecondRegister::Rdx: return ZYDIS_REGISTER_RDX;
+  case SecondRegister::Xmm1: return ZYDIS_REGISTER_ZMM1;
+  case SecondRegister::Rax: return ZYDIS_REGISTER_RAX;
+  case SecondRegister::Xmm0:
+  case SecondRegister::Xmm0Alone: return ZYDIS_REGISTER_ZMM0;
+  }
+  llvm_unreachable("a second register");
+}
+
+bool isInteger(SecondRegister which) {
+  return which == SecondRegister::Rdx || which == SecondRegister::Rax;
 }
 
 bool isPartOf(ZydisRegister reg, ZydisRegister whole) {
@@ -80,8 +91,9 @@ bool isPartOf(ZydisRegister reg, ZydisRegister whole) {
 enum class Use { None, Read, Written };
 
 /// What `instr` does with the register: reads it (any part, as a value or in an address),
-/// writes the part a result is in (RDX's 32 or 64 bits, XMM1's low 64 or more) without reading
-/// it, or neither. A register xored or subtracted from itself is written, not read.
+/// writes the part a result is in (32 or 64 bits of RDX or RAX, the low 64 or more of XMM1 or
+/// XMM0) without reading it, or neither. A register xored or subtracted from itself is
+/// written, not read.
 Use useOf(const Instr &instr, ZydisRegister whole) {
   bool written = false, selfCleared = instr.explicitCount >= 2 && instr.op(0).isReg() &&
                                       instr.op(instr.explicitCount - 1).isReg() &&
@@ -95,7 +107,7 @@ Use useOf(const Instr &instr, ZydisRegister whole) {
   default:
     selfCleared = false;
   }
-  unsigned fullBits = whole == ZYDIS_REGISTER_RDX ? 32 : 64;
+  unsigned fullBits = whole == ZYDIS_REGISTER_RDX || whole == ZYDIS_REGISTER_RAX ? 32 : 64;
   for (unsigned i = 0; i < instr.operandCount; ++i) {
     const Operand &operand = instr.op(i);
     if (operand.isMem() && (isPartOf(operand.base, whole) || isPartOf(operand.index, whole)))
@@ -114,10 +126,11 @@ enum class After { Unread, Returned, Read };
 After scanAfter(const Image &image, uint64_t start, SecondRegister which, unsigned depth);
 
 /// Whether a direct call of `target` may read the register as it finds it (Read): an import
-/// whose prototype takes it (a third integer argument for RDX, a second floating-point one for
-/// XMM1; a variadic one unless AL, set to `vectors` before the call, says how many XMM
-/// registers it passes), or code that may read it before writing it. Returned: code that
-/// returns with it unchanged; Unread: the callee clobbers it.
+/// whose prototype takes it (a third integer argument for RDX, a first or second
+/// floating-point one for XMM0 or XMM1; a variadic one unless AL, set to `vectors` before the
+/// call, says how many XMM registers it passes; RAX only as a variadic one's AL), or code that
+/// may read it before writing it. Returned: code that returns with it unchanged; Unread: the
+/// callee clobbers it.
 After calleeUse(const Image &image, uint64_t target, SecondRegister which,
                 std::optional<uint64_t> vectors, unsigned depth) {
   if (const Import *import = image.importAtStub(target)) {
@@ -126,13 +139,17 @@ After calleeUse(const Image &image, uint64_t target, SecondRegister which,
       return After::Read;
     unsigned passed = 0;
     for (const AbiType &parameter : prototype->parameters())
-      passed += which == SecondRegister::Rdx
+      passed += isInteger(which)
                     ? parameter.abiClass == AbiClass::Integer ||
                           parameter.abiClass == AbiClass::Pointer
                     : parameter.isFloatingPoint() || parameter.abiClass == AbiClass::Vector;
-    bool reads = which == SecondRegister::Rdx
-                     ? passed >= 3 || prototype->isVariadic()
-                     : passed >= 2 || (prototype->isVariadic() && (!vectors || *vectors >= 2));
+    // The argument position of the register among its class's: RDI RSI RDX, XMM0 XMM1.
+    unsigned position = which == SecondRegister::Rdx ? 3 : which == SecondRegister::Xmm1 ? 2 : 1;
+    bool reads = which == SecondRegister::Rax ? prototype->isVariadic()
+                 : isInteger(which)
+                     ? passed >= position || prototype->isVariadic()
+                     : passed >= position ||
+                           (prototype->isVariadic() && (!vectors || *vectors >= position));
     return reads ? After::Read : After::Unread;
   }
   return depth >= 2 ? After::Read : scanAfter(image, target, which, depth + 1);
@@ -223,15 +240,32 @@ decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegiste
       return SecondResult::IfWritten;   // callers anywhere, type unknown
     const AbiType &result = prototype->result;
     bool twoEightbytes = result.abiClass == AbiClass::StructInRegisters && result.size > 8;
-    if (twoEightbytes && result.low != result.high)
-      return llvm::formatv("returns a struct in RAX and XMM0 as its prototype says ({0}), "
-                           "which a brightened signature does not return",
-                           exported.name)
-          .str();
-    bool pair = which == SecondRegister::Rdx
-                    ? (twoEightbytes && result.low == Eightbyte::Integer) ||
-                          (result.abiClass == AbiClass::Integer && result.size > 8)
-                    : twoEightbytes && result.low == Eightbyte::Sse;
+    bool pair = false;
+    switch (which) {
+    case SecondRegister::Rdx:
+      pair = (twoEightbytes && result.low == Eightbyte::Integer &&
+              result.high == Eightbyte::Integer) ||
+             (result.abiClass == AbiClass::Integer && result.size > 8);
+      break;
+    case SecondRegister::Xmm1:
+      pair = twoEightbytes && result.low == Eightbyte::Sse && result.high == Eightbyte::Sse;
+      break;
+    // RAX or XMM0 beside the other: a struct of one eightbyte of each, or a result the
+    // prototype puts in that register alone, where the probe took the other for the result
+    // (returning both is right for either).
+    case SecondRegister::Rax:
+      pair = (twoEightbytes && result.low != result.high) ||
+             (!twoEightbytes && (result.abiClass == AbiClass::Integer ||
+                                 result.abiClass == AbiClass::Pointer));
+      break;
+    case SecondRegister::Xmm0:
+    case SecondRegister::Xmm0Alone:
+      pair = (twoEightbytes && result.low != result.high) ||
+             (!twoEightbytes && (result.isFloatingPoint() || result.abiClass == AbiClass::Vector ||
+                                 (result.abiClass == AbiClass::StructInRegisters &&
+                                  result.low == Eightbyte::Sse)));
+      break;
+    }
     return pair ? SecondResult::Required : SecondResult::No;
   }
   if (!scanCallers)

@@ -1,6 +1,7 @@
-// Whether RDX or XMM1 is a second result of a brightened function: SysV returns a 9-16 byte
-// integer struct or an __int128 in RAX:RDX, and a struct of two SSE eightbytes (two doubles,
-// `double complex`, four floats) in XMM0:XMM1. The signature probe says whether the function
+// Whether RDX, XMM1, or the other of RAX and XMM0 is a second result of a brightened function:
+// SysV returns a 9-16 byte integer struct or an __int128 in RAX:RDX, a struct of two SSE
+// eightbytes (two doubles, `double complex`, four floats) in XMM0:XMM1, and a struct of an
+// integer and an SSE eightbyte (`{long, double}`) in RAX and XMM0. The signature probe says whether the function
 // leaves in the register a value of its own at a return; compilers use both as scratch as
 // often as for a second result, so that alone would widen most functions (`add3` would
 // return `{i64, i64}`). What decides is who may read it:
@@ -52,20 +53,21 @@ private:
   std::map<uint64_t, uint64_t> functions_;
 };
 
-enum class SecondRegister { Rdx, Xmm1 };
+/// RAX is the second register beside a floating-point first result, XMM0 beside an integer one;
+/// Xmm0Alone is XMM0 as the only result, where it may be SSE scratch (Signature.h,
+/// returnsXmm0IfRead): a prototype decides by its result's class.
+enum class SecondRegister { Rdx, Xmm1, Rax, Xmm0, Xmm0Alone };
 
 enum class SecondResult {
   No,        ///< nobody reads RDX after it returns: not a result
-  IfWritten, ///< a result where the function leaves a value of its own in RDX
+  IfWritten, ///< a result where the function leaves a value of its own in the register
   Required,  ///< the prototype returns two eightbytes of the register's class
 };
 
 /// What decides for `which` of the function at `entry` whose own instructions are at
-/// `ownInstructions` (a jump from one of them is not a caller's), or why it is declined: an
-/// export whose prototype returns a struct in RAX and XMM0, which a brightened signature does
-/// not return. Where the function does not leave a value of its own in the register
-/// (`written` false), only a prototype can make it a result, so the callers are not scanned
-/// and `ownInstructions` may be empty.
+/// `ownInstructions` (a jump from one of them is not a caller's). Where the function does not
+/// leave a value of its own in the register (`written` false), only a prototype can make it a
+/// result, so the callers are not scanned and `ownInstructions` may be empty.
 std::variant<SecondResult, std::string> secondResult(const Image &image, const CallSites &sites,
                                                      uint64_t entry,
                                                      const std::set<uint64_t> &ownInstructions,

@@ -842,18 +842,17 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
       continue;
     }
     bool calleeSaved = isCalleeSaved(reg.field, convention);
-    if (calleeSaved && isOnlySavedOrUndemanded(argument, demanded))
+    // clang's `push %rax` aligns the stack and `pop %rax` drops the slot: RAX's entry value,
+    // which carries no argument, only saved as a callee-saved register is (into a frame that
+    // may escape to a callee, which finds the caller's garbage there in the original).
+    if ((calleeSaved || reg.field == HOIST_FIELD_RAX) &&
+        isOnlySavedOrUndemanded(argument, demanded))
       continue;
     if (calleeSaved)
       return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "
                            "argument",
                            registerName(reg), callingConventionName(convention))
           .str();
-    // `push %rax` aligns the stack: the saved value reaches a call through a pointer only as
-    // one of the frame's slots.
-    if (reg.field == HOIST_FIELD_RAX &&
-        llvm::all_of(argument.uses(), [](const llvm::Use &use) { return isPointerCallStackSlot(use); }))
-      continue;
     if (reg.field == HOIST_FIELD_RAX)
       return std::string("reads rax before writing it, which is not an argument register");
     // The brightened function finds the guard through its own thread pointer
@@ -907,7 +906,8 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // A path where RAX and XMM0's low lane both hold results of floating-point computation and
   // neither is made from the other: either may be the result (gcc's `(double)(long)(x*1e3)/7
   // + (int)y` leaves (int)y in EAX as scratch; `(int)(x*2)` leaves x*2 in XMM0). Which one the
-  // callers read decides it, which this probe cannot see: declined, never guessed.
+  // callers read decides it, which this probe cannot see: both are returned, RAX where the
+  // callers may read it.
   bool ambiguousResult = false;
   // A call through a pointer returns in RAX or XMM0, which of them its unknown prototype says:
   // where both reach a return as it left them, the function returns both.
@@ -923,6 +923,9 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // held before, which counts as the function's own (a result wider than needed).
   const llvm::Argument *xmm1In = probeArgument(probe, registers, HOIST_FIELD_YMM, 1);
   bool xmm1Written = false, xmm1FromPointerCall = false;
+  // XMM0 beside an integer result, as RDX beside it: a value of the function's own at some
+  // return (not what a call left: poison, or a call through a pointer's result).
+  bool xmm0Own = false, xmm0FromAnyPointerCall = false;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
@@ -973,6 +976,10 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
       raxOnlyCopied &= llvm::isa<llvm::Argument>(source);
       bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
     }
+    bool xmm0Unchanged = stripViews(xmm0) == xmm0In || laneZeroSource(xmm0) == xmm0In;
+    xmm0FromAnyPointerCall |= xmm0FromPointerCall;
+    xmm0Own |= !xmm0Unchanged && !xmm0FromPointerCall &&
+               !llvm::isa<llvm::UndefValue>(stripViews(xmm0));
     if (xmm0 == xmm0In)
       continue;
     xmm0Written = true;
@@ -998,9 +1005,11 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     floatResult &= floatingPoint && scalarBits && *scalarBits && raxAgrees;
     floatResultBits = std::max(floatResultBits, scalarBits.value_or(0));
   }
-  // Win64 returns a struct of more than 8 bytes through memory, never in RDX or XMM1.
-  rdxWritten &= convention == CallingConvention::SysV;
-  xmm1Written &= convention == CallingConvention::SysV;
+  // Win64 returns a struct of more than 8 bytes through memory, never in RDX, XMM1, or RAX and
+  // XMM0 together; and only SysV's callers are scanned (SecondResult.h).
+  bool sysV = convention == CallingConvention::SysV;
+  rdxWritten &= sysV;
+  xmm1Written &= sysV;
   if (passedThrough) {
     signature.returnsPassedThrough = true;
     signature.returnsRdx = rdxWritten || rdxFromPointerCall;
@@ -1008,13 +1017,22 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     signature.returnBits = 64;
     return signature;
   }
-  if (ambiguousResult)
+  if (ambiguousResult && !sysV)
     return "RAX and XMM0 both hold a floating-point computation at a return and neither is "
            "made from the other: the result may be either";
+  if (ambiguousResult) {
+    // Both, unless no caller reads RAX (SecondResult.h): a caller reading either reads it right.
+    signature.returnsFloat = true;
+    signature.returnBits = floatResultBits ? floatResultBits : 64;
+    signature.returnsXmm1 = xmm1Written;
+    signature.returnsMixed = true;
+    return signature;
+  }
   if (xmm0Written && floatResult) {
     signature.returnsFloat = true;
     signature.returnBits = floatResultBits;
     signature.returnsXmm1 = xmm1Written;
+    signature.returnsMixed = sysV && raxWritten;
     return signature;
   }
   if (xmm0Written && (!raxWritten || raxOnlyCopied) && (!xmm0Scratch || xmm0IntegerVector)) {
@@ -1031,21 +1049,31 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
           shape = found;
     signature.returnVector = shape;
     signature.returnsXmm1 = xmm1Written;
+    signature.returnsMixed = sysV && raxWritten;
+    return signature;
+  }
+  if (sysV && !raxWritten && xmm0Own) {
+    signature.returnsFloat = true;
+    signature.returnBits = 128;
+    signature.returnVector = VectorShape::Int2;
+    signature.returnsXmm0IfRead = true;
     return signature;
   }
   signature.returnBits = raxWritten ? bits : 0;
-  // A result in RDX alone is none: a 9-16 byte struct has its first half in RAX.
+  // A result in RDX or XMM0 alone is none: a 9-16 byte struct has an eightbyte in RAX.
   signature.returnsRdx = raxWritten && rdxWritten;
+  signature.returnsMixed = sysV && raxWritten && xmm0Own;
+  signature.keepsXmm0 = !xmm0Own && !xmm0FromAnyPointerCall;
   return signature;
 }
 
 std::vector<ResultRegister> resultRegisters(const Signature &signature) {
   std::vector<ResultRegister> registers;
-  if (signature.returnsPassedThrough || signature.returnsRdx)
+  if (signature.returnsPassedThrough || signature.returnsRdx || signature.returnsMixed)
     registers.push_back({HOIST_FIELD_RAX});
   if (signature.returnsRdx)
     registers.push_back({HOIST_FIELD_RDX});
-  if (signature.returnsPassedThrough || signature.returnsXmm1)
+  if (signature.returnsPassedThrough || signature.returnsXmm1 || signature.returnsMixed)
     registers.push_back({HOIST_FIELD_YMM, 0});
   if (signature.returnsXmm1)
     registers.push_back({HOIST_FIELD_YMM, 1});

@@ -59,6 +59,22 @@ struct Signature {
   /// two doubles or `double complex`, in XMM0:XMM1): the result is `{<2 x i64>, <2 x i64>}`,
   /// both registers whole. Set and decided as returnsRdx is.
   bool returnsXmm1 = false;
+  /// RAX and XMM0 both hold a result (SysV returns a struct of an INTEGER and an SSE
+  /// eightbyte, `{long, double}` or `{double, long}`, in RAX and XMM0): the result is
+  /// `{i64, <2 x i64>}`, both registers whole. The probe sets it where the register beside the
+  /// first result (RAX beside a floating-point one, XMM0 beside an integer one) holds at a
+  /// return a value of the function's own; SecondResult.h decides as for RDX.
+  bool returnsMixed = false;
+  /// XMM0 holds at every return its entry value or what a call left, and no result is in it: a
+  /// typed call leaves the caller's XMM0 as it was, as the machine code does, for a caller
+  /// that reads it after the call (`{n, d}` built from a long and a double argument hands d
+  /// back in XMM0 untouched).
+  bool keepsXmm0 = false;
+  /// XMM0 is the only register holding a value of the function's own at a return, and that
+  /// value looks like SSE scratch (integer data moved through it: a struct of two floats
+  /// copied from memory): the result is all of XMM0 (returnBits 128, Int2) where a reader of
+  /// the result may exist, else none; SecondResult.h decides.
+  bool returnsXmm0IfRead = false;
   /// What a call through a pointer left in RAX and XMM0 reaches a return unchanged in both
   /// (`return hook();`, the hook's prototype unknown): the result is `{i64, <2 x i64>}`, RAX
   /// and XMM0 both (`{i64, i64, <2 x i64>}` with RDX), which a caller expecting either (or
@@ -91,7 +107,7 @@ struct ResultRegister {
 };
 
 /// Where each element of the struct a function of `signature` returns lives (passed through,
-/// RAX:RDX or XMM0:XMM1); empty for a result that is not a struct.
+/// RAX:RDX, XMM0:XMM1 or RAX and XMM0); empty for a result that is not a struct.
 std::vector<ResultRegister> resultRegisters(const Signature &signature);
 
 /// The signature an optimized probe shows, or why the slice declines the function.
