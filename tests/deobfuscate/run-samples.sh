@@ -16,10 +16,13 @@ hoist=$1 work=$2 runs=${3:-2000}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 # The VM-protected programs and their plain versions, generated into the work directory.
-# VM_SEED (default 0, the figures' seed) chooses the protector's opcodes, handler orders and
-# layouts.
-seed=${VM_SEED:-0}
-echo "vmprotect.py seed: $seed"
+# VM_SEED chooses the protector's opcodes, handler orders and layouts: 0 (the figures' seed)
+# unless set, or VM_SEED_DEFAULT's when that is set; `random` draws one (ctest's entry sets
+# VM_SEED_DEFAULT=random: each run tries a fresh seed, printed first so that VM_SEED=N
+# reproduces a failure).
+seed=${VM_SEED:-${VM_SEED_DEFAULT:-0}}
+[ "$seed" = random ] && seed=$(((RANDOM << 15 | RANDOM) % 1000000))
+echo "vmprotect.py seed: $seed (VM_SEED=$seed reproduces this run)"
 python3 "$here/vmprotect.py" --seed "$seed" "$here/vm-programs.txt" "$work/vm.c" "$work/vm.h" ||
   { echo "vmprotect.py failed"; exit 1; }
 # samplesOf HEADER MACRO: the names X(name) of MACRO's line in HEADER.

@@ -1,5 +1,6 @@
 #include "Deobf/Concolic/ConcreteMemory.h"
 
+#include "Deobf/Concolic/LocalSimplifier.h"
 #include "Image/WritableData.h"
 #include "Support/Error.h"
 
@@ -217,7 +218,7 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
 
 std::vector<MemoryByte> ConcreteMemory::bytesOf(llvm::Value *value, unsigned size) const {
   std::vector<MemoryByte> bytes(size);
-  llvm::Constant *constant = llvm::dyn_cast<llvm::Constant>(value);
+  llvm::Constant *constant = constantLanes(value);
   if (constant && !constant->getType()->isIntegerTy())
     constant = llvm::ConstantFoldCastOperand(
         llvm::Instruction::BitCast, constant,

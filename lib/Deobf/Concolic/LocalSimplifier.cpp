@@ -156,6 +156,14 @@ llvm::Value *simplify(llvm::Instruction &instruction, const llvm::DataLayout &la
 
 } // namespace
 
+llvm::Constant *constantLanes(llvm::Value *value) {
+  if (auto *constant = llvm::dyn_cast<llvm::Constant>(value))
+    return constant;
+  if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(value))
+    return llvm::dyn_cast_or_null<llvm::Constant>(simplifyShuffle(*shuffle));
+  return nullptr;
+}
+
 void LocalSimplifier::run(llvm::BasicBlock *bb, llvm::Instruction *after,
                           llvm::function_ref<void(llvm::Value *, llvm::Value *)> replaced) {
   if (bb != block_) {

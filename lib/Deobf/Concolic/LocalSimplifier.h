@@ -15,6 +15,11 @@
 
 namespace hoist {
 
+/// The constant `value` is, where its lanes all come from constants through shuffles (an
+/// xmm register zeroed by `pxor x, x` and read back out of the wider register it lives in),
+/// else null. The memory model uses it for a store lifted before the simplifier ran.
+llvm::Constant *constantLanes(llvm::Value *value);
+
 class LocalSimplifier {
 public:
   explicit LocalSimplifier(const llvm::DataLayout &layout) : layout_(layout) {}
