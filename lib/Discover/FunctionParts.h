@@ -10,6 +10,7 @@
 
 #include <llvm/ADT/StringRef.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,7 +26,17 @@ struct PartCandidate {
   std::optional<std::string> name;            ///< its symbol's name, if any
   bool continuesFrame = false;                ///< its unwind entry starts mid-frame
   const DiscoveredFunction *asFunction = nullptr;   ///< its exploration as a function, if any
+  /// Whether the parent jumps to it with its frame still on the stack (jumpedToInFrame),
+  /// asked last: it decodes the parent again.
+  std::function<bool()> enteredInFrame;
 };
+
+/// Whether `parent` jumps to `start` with its own frame still on the stack: rsp, followed from
+/// the entry over pushes, pops and constant adjustments, is not where it was at the entry. A
+/// tail call jumps after the epilogue; gcc's part runs in its parent's frame (sed's
+/// `lex.cold`, `call abort`, the first piece of .text.unlikely and so aligned by chance,
+/// entered by `jmp` from the middle of `lex`).
+bool jumpedToInFrame(const Image &image, const DiscoveredFunction &parent, uint64_t start);
 
 /// Entry -> the functions whose code jumps to it: a block of theirs starts there (a jcc into
 /// it) or they tail-call it. Only addresses in `starts`, and never a function's own entry.
@@ -50,7 +61,7 @@ bool hasOnlyPartReasons(uint32_t reasons);
 /// piece that never returns at an address not aligned to 16 bytes while its parent's entry is
 /// (gcc's `hash_get_first.cold`, `push rax; call abort`, entered by `jmp`), or a piece that only
 /// traps (gcc's isolated NULL dereference, `movzx eax, byte [0]; ud2`), or a case label of one
-/// of the parent's jump tables.
+/// of the parent's jump tables, or a jump to it with the parent's frame on the stack.
 bool isPartOf(const PartCandidate &candidate, const DiscoveredFunction &parent,
               std::optional<llvm::StringRef> parentName, const std::set<uint64_t> &starts);
 

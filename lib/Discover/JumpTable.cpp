@@ -35,6 +35,8 @@ const char *jumpTableBoundName(JumpTable::Bound bound) {
     return "set-of-values";
   case JumpTable::Bound::IndexWidth:
     return "index-width";
+  case JumpTable::Bound::StoredValues:
+    return "stored-values";
   }
   return "?";
 }

@@ -40,6 +40,10 @@ struct JumpTable {
     /// not an instruction of the function; the index values past it stay the lifted switch's
     /// default, which jumps to what the machine would load.
     IndexWidth,
+    /// The values the program stores to the global the index is loaded from, when it only
+    /// ever stores constants there (StoredValues.h): a switch whose range check the compiler
+    /// left out, knowing them. Every entry must be an instruction of the function.
+    StoredValues,
   };
   Bound bound = Bound::Compare;
   bool bySetOfValues() const { return bound == Bound::SetOfValues; }

@@ -2,6 +2,7 @@
 
 #include "Discover/PathEvaluator.h"
 #include "Discover/PathSearch.h"
+#include "Discover/StoredValues.h"
 
 #include <map>
 #include <optional>
@@ -314,6 +315,17 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
         index.max = static_cast<uint64_t>(*values->rbegin());
         bound = JumpTable::Bound::SetOfValues;
       }
+  // A global that the program only ever sets to constants (the compiler, knowing them, left
+  // the range check out): its values bound it.
+  if (!index.bounded && !indexLoad && extent && index.kind == PathSymbol::Kind::Load &&
+      index.address.isConstant())
+    if (std::optional<std::set<uint64_t>> values =
+            storedValues(image, static_cast<uint64_t>(index.address.c), index.width / 8)) {
+      index.bounded = true;
+      index.biasedBy = 0;
+      index.max = *values->rbegin();
+      bound = JumpTable::Bound::StoredValues;
+    }
   // Nothing bounds it but its width: a zero-extended byte or word loaded from memory.
   if (!index.bounded && !indexLoad && extent && index.kind == PathSymbol::Kind::Load &&
       (index.width == 8 || index.width == 16) && !where.signExtended) {
@@ -365,7 +377,9 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
         return std::nullopt;
       slot = value;
     }
-    std::optional<uint64_t> destination = targetAt(slot, bound == JumpTable::Bound::IndexWidth);
+    std::optional<uint64_t> destination =
+        targetAt(slot, bound == JumpTable::Bound::IndexWidth ||
+                           bound == JumpTable::Bound::StoredValues);
     if (!destination && bound == JumpTable::Bound::IndexWidth && i > 0)
       break;
     if (!destination)

@@ -242,6 +242,9 @@ private:
         if (function == cfg_.functions.end())
           return false;
         std::optional<std::string> parentName = image_.nameAt(parent);
+        candidate.enteredInFrame = [&] {
+          return jumpedToInFrame(image_, function->second, start);
+        };
         return isPartOf(candidate, function->second,
                         parentName ? std::optional<llvm::StringRef>(*parentName) : std::nullopt,
                         starts);
