@@ -145,6 +145,25 @@ bool commandTakesNoArgument(uint64_t command) {
   return llvm::is_contained({1, 3, 9, 11, 1025, 1032, 1034}, command);
 }
 
+/// A format the call builds at run time, or one whose conversions cannot be told (`%Lf`,
+/// positional arguments): the call passes what a call through a pointer does (CallShim.h), the
+/// integer argument registers after the fixed parameters, XMM0 to XMM7's low lanes (AL = 8)
+/// and StackArgumentSlots stack slots, each as the caller left it. The callee reads its
+/// arguments from exactly those registers and the stack words above its return address, in
+/// the same layout, whatever the format converts (a long double among the stack words).
+std::vector<FormatArgument> everyArgumentRegister(const Signature &fixed,
+                                                  CallingConvention convention) {
+  size_t integers = integerArgumentRegisters(convention).size();
+  size_t fixedIntegers = llvm::count_if(fixed.arguments, [](const Signature::Argument &argument) {
+    return !argument.onStack && !argument.isFloat;
+  });
+  std::vector<FormatArgument> every(integers - std::min(integers, fixedIntegers),
+                                    FormatArgument::Int64);
+  every.insert(every.end(), floatArgumentRegisterCount(convention), FormatArgument::Double);
+  every.insert(every.end(), StackArgumentSlots, FormatArgument::Int64);
+  return every;
+}
+
 /// What `report` (a reporter's call standing for a call of the variadic `callee`) passes after
 /// the fixed parameters, from its last fixed argument: what its format converts, or what the
 /// function's rule says for the flags or command it passes; or why that is not known.
@@ -166,8 +185,11 @@ argumentsOfCall(const llvm::CallBase &report, const KnownCallee &callee, const I
   case VariadicRule::ScanfFormat: {
     std::variant<std::vector<FormatArgument>, std::string> arguments =
         argumentsOfFormat(value, *formatKindOf(*callee.variadic), image, layout);
-    if (auto *reason = std::get_if<std::string>(&arguments))
-      return "with a format that " + *reason;
+    if (auto *reason = std::get_if<std::string>(&arguments)) {
+      if (convention != CallingConvention::SysV)
+        return "with a format that " + *reason;
+      return everyArgumentRegister(callee.signature, convention);
+    }
     return arguments;
   }
   case VariadicRule::ModeIfCreating:

@@ -4,6 +4,8 @@ void warn_about(const char *name, int code);
 int parse_pair(const char *text, int *a, long *b);
 int many(FILE *out, int a, int b, int c, int d, int e, int f, double x);
 int choose(FILE *out, int v, int hex);
+int dynamic(FILE *out, const char *format, int v);
+int disagree(FILE *out, int v, int twice);
 int main(void) {
   int n = report(stdout, "name", 7, 0.25);
   warn_about("file", 3);
@@ -13,5 +15,10 @@ int main(void) {
   printf("%d %d %d %ld %d\n", n, m, a, b, k);
   choose(stdout, 255, 1);
   choose(stdout, 255, 0);
+  char format[32];
+  snprintf(format, sizeof format, "%s %%d at %s\n", "built", "run time");
+  dynamic(stdout, format, 42);
+  disagree(stdout, 9, 1);
+  disagree(stdout, 9, 0);
   return 0;
 }
