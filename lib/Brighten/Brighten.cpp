@@ -376,8 +376,8 @@ std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate 
        {std::tuple{SecondRegister::Rdx, &signature.returnsRdx, "RAX:RDX"},
         std::tuple{SecondRegister::Xmm1, &signature.returnsXmm1, "XMM0:XMM1"},
         std::tuple{beside, &signature.returnsMixed, "RAX and XMM0"},
-        std::tuple{SecondRegister::Xmm0Alone, &signature.returnsXmm0IfRead, "XMM0"}}) {
-    if (which == SecondRegister::Xmm0Alone && !xmm0Alone)
+        std::tuple{SecondRegister::Xmm0, &signature.returnsXmm0IfRead, "XMM0"}}) {
+    if (returns == &signature.returnsXmm0IfRead && !xmm0Alone)
       continue;   // XMM0 is a result already, or RAX is
     std::variant<SecondResult, std::string> decided =
         secondResult(image_, *callSites_, member.address, own, which, *returns);

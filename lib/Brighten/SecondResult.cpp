@@ -73,8 +73,7 @@ ZydisRegister widest(SecondRegister which) {
   case SecondRegister::Rdx: return ZYDIS_REGISTER_RDX;
   case SecondRegister::Xmm1: return ZYDIS_REGISTER_ZMM1;
   case SecondRegister::Rax: return ZYDIS_REGISTER_RAX;
-  case SecondRegister::Xmm0:
-  case SecondRegister::Xmm0Alone: return ZYDIS_REGISTER_ZMM0;
+  case SecondRegister::Xmm0: return ZYDIS_REGISTER_ZMM0;
   }
   llvm_unreachable("a second register");
 }
@@ -259,7 +258,6 @@ decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegiste
                                  result.abiClass == AbiClass::Pointer));
       break;
     case SecondRegister::Xmm0:
-    case SecondRegister::Xmm0Alone:
       pair = (twoEightbytes && result.low != result.high) ||
              (!twoEightbytes && (result.isFloatingPoint() || result.abiClass == AbiClass::Vector ||
                                  (result.abiClass == AbiClass::StructInRegisters &&

@@ -1,9 +1,9 @@
 // Whether RDX, XMM1, or the other of RAX and XMM0 is a second result of a brightened function:
 // SysV returns a 9-16 byte integer struct or an __int128 in RAX:RDX, a struct of two SSE
 // eightbytes (two doubles, `double complex`, four floats) in XMM0:XMM1, and a struct of an
-// integer and an SSE eightbyte (`{long, double}`) in RAX and XMM0. The signature probe says whether the function
-// leaves in the register a value of its own at a return; compilers use both as scratch as
-// often as for a second result, so that alone would widen most functions (`add3` would
+// integer and an SSE eightbyte (`{long, double}`) in RAX and XMM0. The signature probe says
+// whether the function leaves in the register a value of its own at a return; compilers use
+// these registers as scratch as often as for a second result, so that alone would widen most functions (`add3` would
 // return `{i64, i64}`). What decides is who may read it:
 //   - an export under a name the prototype table knows: its C result type;
 //   - another export: anyone, so RDX is returned;
@@ -53,15 +53,14 @@ private:
   std::map<uint64_t, uint64_t> functions_;
 };
 
-/// RAX is the second register beside a floating-point first result, XMM0 beside an integer one;
-/// Xmm0Alone is XMM0 as the only result, where it may be SSE scratch (Signature.h,
-/// returnsXmm0IfRead): a prototype decides by its result's class.
-enum class SecondRegister { Rdx, Xmm1, Rax, Xmm0, Xmm0Alone };
+/// RAX is the second register beside a floating-point first result, XMM0 beside an integer one
+/// or as the only result where it may be SSE scratch (Signature.h, returnsXmm0IfRead).
+enum class SecondRegister { Rdx, Xmm1, Rax, Xmm0 };
 
 enum class SecondResult {
-  No,        ///< nobody reads RDX after it returns: not a result
+  No,        ///< nobody reads the register after it returns: not a result
   IfWritten, ///< a result where the function leaves a value of its own in the register
-  Required,  ///< the prototype returns two eightbytes of the register's class
+  Required,  ///< the prototype returns a result in the register (an eightbyte of its class)
 };
 
 /// What decides for `which` of the function at `entry` whose own instructions are at

@@ -556,6 +556,12 @@ const llvm::Value *laneZeroSource(const llvm::Value *value) {
   return nullptr;
 }
 
+/// Whether `xmm`, reported at a return, is the register's entry value `entry`, seen through
+/// views of its bits (the XMM register out of its YMM slot).
+bool isEntryValue(const llvm::Value *xmm, const llvm::Value *entry) {
+  return stripViews(xmm) == entry || laneZeroSource(xmm) == entry;
+}
+
 /// Whether `rax` holds the bits of XMM0's low lane: the same scalar, or element 0 of the
 /// vector that lane comes from (gcc -O0 and mingw move a double result through RAX).
 bool holdsLowLane(const llvm::Value *rax, const llvm::Value *xmm0) {
@@ -956,8 +962,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
         };
     rdxWritten |= ownValue(call->getArgOperand(ProbeSinkRdxOperand), 0);
     const llvm::Value *xmm1 = call->getArgOperand(ProbeSinkXmm1Operand);
-    // Views of the entry value (the XMM register out of its YMM slot) leave it unchanged.
-    bool xmm1Unchanged = stripViews(xmm1) == xmm1In || laneZeroSource(xmm1) == xmm1In;
+    bool xmm1Unchanged = isEntryValue(xmm1, xmm1In);
     if (isPointerCallResult(stripViews(xmm1), 3))
       xmm1FromPointerCall = true;
     else
@@ -976,7 +981,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
       raxOnlyCopied &= llvm::isa<llvm::Argument>(source);
       bits = std::max(bits, returnedBits(rax, probe.getDataLayout()));
     }
-    bool xmm0Unchanged = stripViews(xmm0) == xmm0In || laneZeroSource(xmm0) == xmm0In;
+    bool xmm0Unchanged = isEntryValue(xmm0, xmm0In);
     xmm0FromAnyPointerCall |= xmm0FromPointerCall;
     xmm0Own |= !xmm0Unchanged && !xmm0FromPointerCall &&
                !llvm::isa<llvm::UndefValue>(stripViews(xmm0));

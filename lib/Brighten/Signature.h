@@ -71,8 +71,8 @@ struct Signature {
   /// back in XMM0 untouched).
   bool keepsXmm0 = false;
   /// XMM0 is the only register holding a value of the function's own at a return, and that
-  /// value looks like SSE scratch (integer data moved through it: a struct of two floats
-  /// copied from memory): the result is all of XMM0 (returnBits 128, Int2) where a reader of
+  /// value looks like SSE scratch (integer data moved through it: a 16-byte vector loaded
+  /// with `movdqu`): the result is all of XMM0 (returnBits 128, Int2) where a reader of
   /// the result may exist, else none; SecondResult.h decides.
   bool returnsXmm0IfRead = false;
   /// What a call through a pointer left in RAX and XMM0 reaches a return unchanged in both
