@@ -182,6 +182,8 @@ public:
 
 private:
   void decline(const Candidate &candidate, const std::string &reason);
+  /// Whether code outside the image may call the function at `address`: an export.
+  bool isExported(uint64_t address) const;
   /// Warns of carried data a brightened function reads whose slots hold the entries of
   /// functions that are not brightened.
   void warnOfUnmappedSlots(const UnmappedSlots &slots,
@@ -301,6 +303,11 @@ void ModuleBrightener::warnOfUnmappedSlots(const UnmappedSlots &slots,
                     "brightened code calling one traps, and a library calling one back jumps "
                     "to the original's address",
                     slots.global->getName(), names.size(), shown));
+}
+
+bool ModuleBrightener::isExported(uint64_t address) const {
+  return llvm::any_of(image_.exports(),
+                      [&](const Export &exported) { return exported.address == address; });
 }
 
 void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
@@ -567,8 +574,11 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
   // Members of a recursive SCC start as `void ()` and take the signature their probes show
   // until nothing changes: each round passes what the last one found the callee reads.
   std::map<llvm::Function *, Signature> guesses;
+  // RDX kept across the recursive calls until a round shows a member writes it: a function
+  // that keeps RDX but for its calls of itself keeps it (the greatest fixpoint; the least,
+  // from "clobbered", would never show it).
   for (const Candidate &member : members)
-    guesses[member.lifted] = Signature{};
+    guesses[member.lifted] = Signature{.keepsRdx = true};
   for (unsigned round = 0; round < MaxSignatureRounds; ++round) {
     KnownCallees callees = callees_;
     std::vector<llvm::Function *> placeholders;
@@ -612,9 +622,14 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
       if (std::optional<std::string> reason = whyReadsClobberedRdx(*probe))
         readsClobbered.emplace_back(member, *reason);
       probe->eraseFromParent();
-      if (auto *found = std::get_if<Signature>(&signature))
+      if (auto *found = std::get_if<Signature>(&signature)) {
         if (std::optional<std::string> reason = settleSecondResult(member, *found))
           signature = *reason;
+        else if (found->vectorCountInAl && isExported(member.address))
+          signature = std::string("is exported and reads AL, the count of vector registers a "
+                                  "variadic call passes: brightened, it takes AL as an argument "
+                                  "of its own, which a C caller does not pass");
+      }
       if (auto *reason = std::get_if<std::string>(&signature)) {
         declined.emplace_back(member, *reason);
         continue;

@@ -207,9 +207,11 @@ CallFrame enterCall(llvm::IRBuilder<> &builder, llvm::CallBase &call) {
 }
 
 void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *rax,
-               llvm::Value *xmm0, llvm::Value *rdx, bool keepXmm0 = false) {
-  builder.CreateStore(rdx ? rdx : emitClobberedRdx(builder, frame.pc),
-                      stateFieldPointer(builder, frame.state, HOIST_FIELD_RDX));
+               llvm::Value *xmm0, llvm::Value *rdx, bool keepXmm0 = false,
+               bool keepRdx = false) {
+  if (rdx || !keepRdx)
+    builder.CreateStore(rdx ? rdx : emitClobberedRdx(builder, frame.pc),
+                        stateFieldPointer(builder, frame.state, HOIST_FIELD_RDX));
   if (xmm0 || !keepXmm0)
     builder.CreateStore(xmm0 ? xmm0 : llvm::PoisonValue::get(builder.getInt128Ty()),
                         stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 0));
@@ -271,6 +273,14 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
       llvm::Type *bits = builder.getIntNTy(parameterType->getPrimitiveSizeInBits());
       llvm::Value *lane = builder.CreateLoad(
           bits, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, argument.element));
+      // A variadic callee's XMM registers at or above AL carry no argument: the caller's
+      // leftovers there would be read as its parameters.
+      if (signature.vectorCountInAl) {
+        llvm::Value *al = builder.CreateLoad(
+            builder.getInt8Ty(), stateFieldPointer(builder, frame.state, HOIST_FIELD_RAX));
+        lane = builder.CreateSelect(builder.CreateICmpUGT(al, builder.getInt8(argument.element)),
+                                    lane, llvm::Constant::getNullValue(bits));
+      }
       arguments.push_back(builder.CreateBitCast(lane, parameterType));
       continue;
     }
@@ -322,7 +332,8 @@ void emitTypedCall(llvm::CallBase &call, const KnownCallee &callee, CallingConve
     rax = builder.CreatePtrToInt(result, i64);
   else if (!resultType->isVoidTy())
     rax = builder.CreateZExt(result, i64);
-  leaveCall(builder, frame, rax, xmm0, rdx, callee.signature.keepsXmm0);
+  leaveCall(builder, frame, rax, xmm0, rdx, callee.signature.keepsXmm0,
+            callee.signature.keepsRdx);
 }
 
 void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,

@@ -285,6 +285,9 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
     builder.CreateStore(argument, builder.CreateConstInBoundsGEP1_64(
                                       builder.getInt8Ty(), callerArea,
                                       stackArgumentOffset(index, convention) - 8));
+  // Kept also where no path returns: a noreturn variadic function (sed's `panic`) hands the
+  // area to vfprintf, through an address PromoteStack finds only once the area would be gone.
+  builder.CreateCall(callerAreaKeeper(*builder.GetInsertBlock()->getModule()), {callerArea});
   llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), stack, returnSlot);
   builder.CreateStore(builder.getInt64(ReturnSentinel), slot);
   builder.CreateStore(builder.CreatePtrToInt(slot, builder.getInt64Ty(), "rsp.entry"),

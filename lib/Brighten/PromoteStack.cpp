@@ -55,6 +55,76 @@ llvm::Value *offsetFromBase(llvm::Value *address, llvm::Value *base,
   return nullptr;
 }
 
+/// C such that `address` == ptrtoint(base) + C, or nullopt if not so or not constant.
+std::optional<int64_t> constantOffsetFromBase(llvm::Value *address, llvm::Value *base,
+                                              const llvm::DataLayout &layout, unsigned depth) {
+  if (depth > MaxAddressDepth)
+    return std::nullopt;
+  llvm::Value *pointer = nullptr;
+  if (match(address, m_PtrToInt(m_Value(pointer)))) {
+    llvm::APInt offset(64, 0);
+    if (pointer->stripAndAccumulateConstantOffsets(layout, offset, true) != base)
+      return std::nullopt;
+    return offset.getSExtValue();
+  }
+  llvm::Value *left = nullptr;
+  const llvm::APInt *constant = nullptr;
+  bool sub = match(address, m_Sub(m_Value(left), m_APInt(constant)));
+  if (!sub && !match(address, m_Add(m_Value(left), m_APInt(constant))) &&
+      !match(address, m_DisjointOr(m_Value(left), m_APInt(constant))))
+    return std::nullopt;
+  std::optional<int64_t> offset = constantOffsetFromBase(left, base, layout, depth + 1);
+  if (!offset)
+    return std::nullopt;
+  return sub ? *offset - constant->getSExtValue() : *offset + constant->getSExtValue();
+}
+
+bool isAddressArithmetic(const llvm::User *user) {
+  return match(user, m_Add(m_Value(), m_Value())) || match(user, m_Sub(m_Value(), m_Value())) ||
+         match(user, m_DisjointOr(m_Value(), m_Value()));
+}
+
+/// Gives the caller's area the addresses above the stack's top that the function computes as
+/// integers and hands on (stores, passes, walks in a loop) rather than dereferences right
+/// away: a variadic function's `overflow_arg_area` (RSP+8 at entry), which va_arg advances
+/// or vfprintf reads. On the machine the caller's frame lies right above the return address;
+/// here it is another alloca, so an integer one past the stack's end would point at neither.
+bool moveCallerAreaAddresses(llvm::Function &function, llvm::AllocaInst &stack,
+                             llvm::AllocaInst *callerArea, int64_t stackBytes,
+                             int64_t callerBytes) {
+  const llvm::DataLayout &layout = function.getDataLayout();
+  std::vector<std::pair<llvm::Instruction *, int64_t>> moved;
+  for (llvm::Instruction &instruction : llvm::instructions(function)) {
+    if (!instruction.getType()->isIntegerTy(64) || !isAddressArithmetic(&instruction))
+      continue;
+    // Only where the arithmetic ends: an intermediate sum past the top may come back down
+    // into the stack, and the caller's area would then be the wrong object.
+    if (llvm::any_of(instruction.users(), [](const llvm::User *user) {
+          return isAddressArithmetic(user);
+        }) ||
+        llvm::all_of(instruction.users(),
+                     [](const llvm::User *user) { return llvm::isa<llvm::IntToPtrInst>(user); }))
+      continue;
+    std::optional<int64_t> at = constantOffsetFromBase(&instruction, &stack, layout, 0);
+    if (!at || *at < stackBytes)
+      continue;
+    // One past the end is an address too (a walk's bound).
+    if (!callerArea || *at > stackBytes + callerBytes) {
+      function.addFnAttr(StackOutsideAttribute, std::to_string(*at - stackBytes));
+      continue;
+    }
+    moved.emplace_back(&instruction, *at - stackBytes);
+  }
+  for (auto [instruction, at] : moved) {
+    llvm::IRBuilder<> builder(instruction);
+    llvm::Value *address = builder.CreatePtrToInt(
+        builder.CreateConstGEP1_64(builder.getInt8Ty(), callerArea, at), builder.getInt64Ty());
+    address->takeName(instruction);
+    instruction->replaceAllUsesWith(address);
+  }
+  return !moved.empty();
+}
+
 } // namespace
 
 llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
@@ -71,7 +141,9 @@ llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
   // be given the value the caller passed.
   int64_t callerBytes =
       callerArea ? int64_t(callerArea->getAllocationSize(layout)->getFixedValue()) : 0;
-  bool changed = rewriteIntToPtrs(
+  bool changed = stack && moveCallerAreaAddresses(function, *stack, callerArea, stackBytes,
+                                                 callerBytes);
+  changed |= rewriteIntToPtrs(
       function, [&](llvm::IntToPtrInst &cast, llvm::IRBuilder<> &builder) -> llvm::Value * {
         // An address computed from a pointer argument is a gep of it: a brightened
         // function's `ptr` parameters (the argument as an integer is its ptrtoint).

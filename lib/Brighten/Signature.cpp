@@ -99,19 +99,37 @@ bool isReportOfItself(const llvm::Use &use, std::optional<unsigned> own) {
   return isProbeSink(use.getUser()) && own == use.getOperandNo();
 }
 
+/// Whether `use` of a register's entry value only reports it unchanged as that same register
+/// (sink operand `own`), directly or through phis and selects, loops of them included: RAX
+/// as a void function leaves it on some paths.
+bool onlyReportedAsItself(const llvm::Use &use, std::optional<unsigned> own,
+                          std::set<const llvm::User *> &seen) {
+  const llvm::User *user = use.getUser();
+  if (isProbeSink(user))
+    return isReportOfItself(use, own);
+  const auto *select = llvm::dyn_cast<llvm::SelectInst>(user);
+  if (!llvm::isa<llvm::PHINode>(user) && !(select && use.getOperandNo() != 0))
+    return false;
+  // A merge seen already is being followed: its other uses decide.
+  if (!seen.insert(user).second)
+    return true;
+  return seen.size() < 64 && llvm::all_of(user->uses(), [&](const llvm::Use &next) {
+           return onlyReportedAsItself(next, own, seen);
+         });
+}
+
+bool onlyReportedAsItself(const llvm::Use &use, std::optional<unsigned> own) {
+  std::set<const llvm::User *> seen;
+  return onlyReportedAsItself(use, own, seen);
+}
+
 /// Whether the function computes with `value`, the entry value of a register whose own sink
 /// operand is `own`: reporting it unchanged as that same register is not a read (RAX or XMM0
 /// unchanged on some path reaches the sink through a phi or select), reporting it as the
 /// other is (`mov %rsi, %rax; ret` returns its second argument).
-bool isRead(const llvm::Value &value, std::optional<unsigned> own, unsigned depth = 0) {
-  return llvm::any_of(value.uses(), [&](const llvm::Use &use) {
-    const llvm::User *user = use.getUser();
-    if (isProbeSink(user))
-      return !isReportOfItself(use, own);
-    if (depth < 4 && (llvm::isa<llvm::PHINode>(user) || llvm::isa<llvm::SelectInst>(user)))
-      return isRead(*user, own, depth + 1);
-    return true;
-  });
+bool isRead(const llvm::Value &value, std::optional<unsigned> own) {
+  return llvm::any_of(value.uses(),
+                      [&](const llvm::Use &use) { return !onlyReportedAsItself(use, own); });
 }
 
 /// Whether `value` reaches the probe's sink as a register other than its own (sink operand
@@ -141,10 +159,12 @@ bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
 /// or computes something none of whose bits depend on it: `setne %r15b` merges into r15's
 /// upper bits, which only the restore (from the saved copy) reads back. The brightened
 /// function starts such registers at zero (defineBrightened), so no undefined value meets
-/// those instructions.
-bool isOnlySavedOrUndemanded(const llvm::Argument &argument, llvm::DemandedBits &demanded) {
+/// those instructions. RAX (sink operand `own`) may also come back as it came.
+bool isOnlySavedOrUndemanded(const llvm::Argument &argument, std::optional<unsigned> own,
+                             llvm::DemandedBits &demanded) {
   return llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
-    if (savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use))
+    if (savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
+        onlyReportedAsItself(use, own))
       return true;
     return use.getUser()->getType()->isIntOrIntVectorTy() &&
            demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).isZero();
@@ -253,6 +273,22 @@ bool isAddress(const llvm::Value &value, std::optional<unsigned> own, unsigned d
     }
   }
   return reachesMemory;
+}
+
+/// Whether the function reads only the low byte of RAX's entry value, besides leaving it
+/// unchanged as its RAX on some paths: AL, as a variadic function's prologue tests it.
+bool readsOnlyAl(const llvm::Argument &rax, std::optional<unsigned> own,
+                 llvm::DemandedBits &demanded) {
+  bool read = false;
+  for (const llvm::Use &use : rax.uses()) {
+    if (onlyReportedAsItself(use, own))
+      continue;
+    if (!use.getUser()->getType()->isIntOrIntVectorTy() ||
+        demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).getActiveBits() > 8)
+      return false;
+    read = true;
+  }
+  return read;
 }
 
 /// The low bits of `argument` the function's results depend on (LLVM's DemandedBits over its
@@ -466,18 +502,32 @@ bool onlyGuardsAStackOverwrite(const llvm::CallInst &marker) {
   const llvm::BasicBlock *predecessor = marker.getParent()->getSinglePredecessor();
   const auto *branch =
       predecessor ? llvm::dyn_cast<llvm::BranchInst>(predecessor->getTerminator()) : nullptr;
-  const auto *compare =
-      branch && branch->isConditional() ? llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition())
-                                        : nullptr;
-  if (!compare || !compare->isEquality())
+  if (!branch || !branch->isConditional())
     return false;
-  for (unsigned i = 0; i < 2; ++i) {
-    const auto *sentinel = llvm::dyn_cast<llvm::ConstantInt>(compare->getOperand(i));
-    if (sentinel && sentinel->getZExtValue() == ReturnSentinel &&
-        isLoadedFromMemory(compare->getOperand(1 - i)))
-      return true;
-  }
-  return false;
+  // True where the check passed (the marker on the false edge), else where it failed.
+  bool trueIsPassed = branch->getSuccessor(1) == marker.getParent();
+  // The return paths' checks merged: each path's is such a comparison, or passed already.
+  std::function<bool(const llvm::Value *, unsigned)> isReturnCheck =
+      [&](const llvm::Value *condition, unsigned depth) {
+        if (const auto *merged = llvm::dyn_cast<llvm::PHINode>(condition))
+          return depth < 4 && llvm::all_of(merged->incoming_values(), [&](const llvm::Use &in) {
+                   const auto *passed = llvm::dyn_cast<llvm::ConstantInt>(in.get());
+                   return (passed && passed->isOne() == trueIsPassed) ||
+                          isReturnCheck(in.get(), depth + 1);
+                 });
+        const auto *compare = llvm::dyn_cast<llvm::ICmpInst>(condition);
+        if (!compare || compare->getPredicate() != (trueIsPassed ? llvm::ICmpInst::ICMP_EQ
+                                                                 : llvm::ICmpInst::ICMP_NE))
+          return false;
+        for (unsigned i = 0; i < 2; ++i) {
+          const auto *sentinel = llvm::dyn_cast<llvm::ConstantInt>(compare->getOperand(i));
+          if (sentinel && sentinel->getZExtValue() == ReturnSentinel &&
+              isLoadedFromMemory(compare->getOperand(1 - i)))
+            return true;
+        }
+        return false;
+      };
+  return isReturnCheck(branch->getCondition(), 0);
 }
 
 /// Whether `value` is computed from `source` (through at most 32 instructions of data flow).
@@ -638,6 +688,7 @@ std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> 
                                                        llvm::ArrayRef<unsigned> floatBits,
                                                        llvm::ArrayRef<VectorShape> shapes,
                                                        llvm::ArrayRef<unsigned> stackBits,
+                                                       bool vectorCountInAl,
                                                        CallingConvention convention) {
   llvm::ArrayRef<HoistStateField> integers = integerArgumentRegisters(convention);
   size_t stackCount = usedPrefix(stackBits);
@@ -671,7 +722,10 @@ std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> 
       integer(i);
     for (size_t i = 0, count = usedPrefix(floatBits); i < count; ++i)
       floating(i);
+    if (vectorCountInAl)
+      signature.arguments.push_back({HOIST_FIELD_RAX, 0, 8, false});
   }
+  signature.vectorCountInAl = vectorCountInAl;
   for (size_t i = 0; i < stackCount; ++i)
     signature.arguments.push_back(
         {HOIST_FIELD_RSP, unsigned(i), stackBits[i] ? stackBits[i] : 64, false, true});
@@ -806,6 +860,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   std::vector<unsigned> floatBits(XmmArgumentRegisters, 0);
   std::vector<VectorShape> shapes(XmmArgumentRegisters, VectorShape::None);
   std::vector<unsigned> stackBits(StackArgumentSlots, 0);
+  bool vectorCountInAl = false;
   bool callerAreaLoaded = isCallerAreaLoaded(probe);
   const llvm::AllocaInst *callerArea = findCallerArea(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
@@ -852,15 +907,23 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
     // which carries no argument, only saved as a callee-saved register is (into a frame that
     // may escape to a callee, which finds the caller's garbage there in the original).
     if ((calleeSaved || reg.field == HOIST_FIELD_RAX) &&
-        isOnlySavedOrUndemanded(argument, demanded))
+        isOnlySavedOrUndemanded(argument, sinkOperandOf(reg), demanded))
       continue;
     if (calleeSaved)
       return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "
                            "argument",
                            registerName(reg), callingConventionName(convention))
           .str();
-    if (reg.field == HOIST_FIELD_RAX)
+    if (reg.field == HOIST_FIELD_RAX) {
+      // Its low byte alone: the count of vector registers a variadic call passes, which the
+      // caller sets up in AL (SysV 3.5.7) and the prologue tests before saving XMM0-7.
+      if (convention == CallingConvention::SysV &&
+          readsOnlyAl(argument, sinkOperandOf(reg), demanded)) {
+        vectorCountInAl = true;
+        continue;
+      }
       return std::string("reads rax before writing it, which is not an argument register");
+    }
     // The brightened function finds the guard through its own thread pointer
     // (defineBrightened), which the x86-64 Linux ABI keeps at %fs:0.
     if (reg.field == HOIST_FIELD_FS_BASE && convention == CallingConvention::SysV &&
@@ -884,7 +947,8 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   }
 
   std::variant<Signature, std::string> assembled =
-      assembleArguments(argumentBits, pointerArguments, floatBits, shapes, stackBits, convention);
+      assembleArguments(argumentBits, pointerArguments, floatBits, shapes, stackBits,
+                        vectorCountInAl, convention);
   if (auto *reason = std::get_if<std::string>(&assembled))
     return *reason;
   Signature signature = std::get<Signature>(assembled);
@@ -932,10 +996,12 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // XMM0 beside an integer result, as RDX beside it: a value of the function's own at some
   // return (not what a call left: poison, or a call through a pointer's result).
   bool xmm0Own = false, xmm0FromAnyPointerCall = false;
+  bool rdxKept = true;
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     if (!isProbeSink(&instruction))
       continue;
     const auto *call = llvm::cast<llvm::CallInst>(&instruction);
+    rdxKept &= call->getArgOperand(ProbeSinkRdxOperand) == rdxIn;
     const llvm::Value *rax = call->getArgOperand(0);
     const llvm::Value *xmm0 = call->getArgOperand(1);
     // Through phis and selects: RDX unchanged on one path and clobbered by a call on another
@@ -1013,6 +1079,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
   // Win64 returns a struct of more than 8 bytes through memory, never in RDX, XMM1, or RAX and
   // XMM0 together; and only SysV's callers are scanned (SecondResult.h).
   bool sysV = convention == CallingConvention::SysV;
+  signature.keepsRdx = rdxKept;
   rdxWritten &= sysV;
   xmm1Written &= sysV;
   if (passedThrough) {

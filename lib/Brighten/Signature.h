@@ -70,6 +70,11 @@ struct Signature {
   /// that reads it after the call (`{n, d}` built from a long and a double argument hands d
   /// back in XMM0 untouched).
   bool keepsXmm0 = false;
+  /// RDX holds its entry value at every return: a typed call leaves the caller's RDX as it
+  /// was, as the machine code does, for a caller that reads it after the call (gcc's
+  /// interprocedural register allocation keeps a value in RDX across a call of a function
+  /// known not to write it).
+  bool keepsRdx = false;
   /// XMM0 is the only register holding a value of the function's own at a return, and that
   /// value looks like SSE scratch (integer data moved through it: a 16-byte vector loaded
   /// with `movdqu`): the result is all of XMM0 (returnBits 128, Int2) where a reader of
@@ -83,6 +88,11 @@ struct Signature {
   /// No path returns to the caller (xalloc_die: error, then abort): the code after a call of
   /// it is unreachable, as the compiler knew.
   bool noReturn = false;
+  /// AL is read at entry, as a variadic function's prologue reads it (SysV 3.5.7: the number
+  /// of vector registers a variadic call passes) to decide whether to save XMM0-7: an argument
+  /// `i8` in field RAX after the register ones, and a typed call passes XMMi only where i is
+  /// below it (zero above, where the ABI says no argument is).
+  bool vectorCountInAl = false;
   bool operator==(const Signature &) const = default;
 };
 
