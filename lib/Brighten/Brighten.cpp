@@ -110,7 +110,9 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
   // ones, which start at zero: the probe let through only their saves and restores, bits of
   // them nothing depends on (`setne %r15b`), and RAX's upper bits merged into a bool result,
   // all computed from zero there too (readSignatureProbe).
-  inputs.push_back({HOIST_FIELD_RAX, 0, builder.getInt64(0)});
+  // A variadic prologue's AL (Signature::takesAl): 8, every vector register saved.
+  inputs.push_back({HOIST_FIELD_RAX, 0,
+                    builder.getInt64(signature.vectorCountInAl && !signature.takesAl ? 8 : 0)});
   for (HoistStateField field : {HOIST_FIELD_RBX, HOIST_FIELD_RBP, HOIST_FIELD_R12, HOIST_FIELD_R13,
                                 HOIST_FIELD_R14, HOIST_FIELD_R15, HOIST_FIELD_RDI, HOIST_FIELD_RSI})
     if (isCalleeSaved(field, convention))
@@ -625,10 +627,10 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
       if (auto *found = std::get_if<Signature>(&signature)) {
         if (std::optional<std::string> reason = settleSecondResult(member, *found))
           signature = *reason;
-        else if (found->vectorCountInAl && isExported(member.address))
-          signature = std::string("is exported and reads AL, the count of vector registers a "
-                                  "variadic call passes: brightened, it takes AL as an argument "
-                                  "of its own, which a C caller does not pass");
+        else if (found->takesAl && isExported(member.address))
+          signature = std::string("is exported and reads AL otherwise than a variadic "
+                                  "function's prologue does: brightened, it takes AL as an "
+                                  "argument of its own, which a C caller does not pass");
       }
       if (auto *reason = std::get_if<std::string>(&signature)) {
         declined.emplace_back(member, *reason);

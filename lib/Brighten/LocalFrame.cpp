@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/IndirectCalls.h"
+#include "Lift/Intrinsics.h"
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -145,8 +146,11 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
   for (llvm::Instruction *user : users) {
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
       // A fault (divide error, ud2) stops the program as the original's would, by a trap
-      // instead of the CPU's exception. After ret the return check reads State.RIP.
-      if (calls(*call, TrapIntrinsicName)) {
+      // instead of the CPU's exception. After ret the return check reads State.RIP. A call
+      // that was never to return, returning, traps too: the machine code would run into
+      // whatever follows the function.
+      if (calls(*call, TrapIntrinsicName) ||
+          (calls(*call, JmpIntrinsicName) && call->getMetadata(AfterNoReturnCallMetadata))) {
         auto *trap = llvm::CallInst::Create(
             llvm::Intrinsic::getDeclaration(flat->getParent(), llvm::Intrinsic::trap), "", call);
         trap->copyMetadata(*call);

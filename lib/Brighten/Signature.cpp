@@ -722,7 +722,10 @@ std::variant<Signature, std::string> assembleArguments(llvm::ArrayRef<unsigned> 
       integer(i);
     for (size_t i = 0, count = usedPrefix(floatBits); i < count; ++i)
       floating(i);
-    if (vectorCountInAl)
+    // XMM0-7 all read whole: the variadic prologue's save of them, for which AL is 8.
+    signature.takesAl =
+        vectorCountInAl && !llvm::all_of(floatBits, [](unsigned bits) { return bits == 128; });
+    if (signature.takesAl)
       signature.arguments.push_back({HOIST_FIELD_RAX, 0, 8, false});
   }
   signature.vectorCountInAl = vectorCountInAl;

@@ -89,10 +89,15 @@ struct Signature {
   /// it is unreachable, as the compiler knew.
   bool noReturn = false;
   /// AL is read at entry, as a variadic function's prologue reads it (SysV 3.5.7: the number
-  /// of vector registers a variadic call passes) to decide whether to save XMM0-7: an argument
-  /// `i8` in field RAX after the register ones, and a typed call passes XMMi only where i is
-  /// below it (zero above, where the ABI says no argument is).
+  /// of vector registers a variadic call passes): a typed call passes XMMi only where i is
+  /// below the caller's AL (zero above, where the ABI says no argument is).
   bool vectorCountInAl = false;
+  /// With vectorCountInAl, AL is an argument `i8` in field RAX after the register ones: the
+  /// function reads AL otherwise than to decide whether to save XMM0-7 (which it then reads
+  /// whole, all eight). Without it, AL is 8 in the brightened function: the prologue saves
+  /// every XMM argument register, of which a caller's va_arg reads only those it passed, so
+  /// the function takes the C variadic convention's registers and nothing else.
+  bool takesAl = false;
   bool operator==(const Signature &) const = default;
 };
 

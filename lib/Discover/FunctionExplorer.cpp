@@ -83,6 +83,8 @@ std::optional<MachineBlock::End> endAt(const Instr &instr, uint64_t entry,
     if (std::optional<uint64_t> callee = directTarget(instr))
       if (hints.noreturnCallees && hints.noreturnCallees->count(*callee))
         return MachineBlock::End::NoReturnCall;
+    if (hints.unwindEnd && instr.next() == hints.unwindEnd)
+      return MachineBlock::End::NoReturnCall;
   }
   if (instr.category == ZYDIS_CATEGORY_UNCOND_BR && findSemantic(instr)) {
     const Operand &first = instr.op(0);

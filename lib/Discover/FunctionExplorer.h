@@ -64,6 +64,10 @@ struct ExploreHints {
   const std::set<uint64_t> *functionStarts = nullptr;
   /// The end of the function's unwind range (.eh_frame, .pdata), or 0 when unknown.
   uint64_t extentEnd = 0;
+  /// The same end where the unwind tables give it (not guessed from the next start): a call
+  /// that ends the range has no code of the function after it to return to, as a compiler
+  /// lays out a call of a noreturn function pointer (obstack's failure handler).
+  uint64_t unwindEnd = 0;
 };
 
 /// The address a call or jmp at `instr` goes to when it is known without running it: the

@@ -512,7 +512,7 @@ private:
     hints.noreturnWhenStatusNonzero = &cfg_.noreturnWhenStatusNonzero;
     hints.functionStarts = &starts;
     if (auto range = unwindRanges_.find(entry); range != unwindRanges_.end())
-      hints.extentEnd = entry + range->second;
+      hints.extentEnd = hints.unwindEnd = entry + range->second;
     else if (unwindRanges_.empty())
       hints.extentEnd = nextFunctionStart(entry, starts);
     return hints;

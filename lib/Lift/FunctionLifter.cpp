@@ -291,8 +291,14 @@ void FunctionLifter::finishBlock(Slot &slot) {
                                    "__hoist_jmp");
     leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
+  case MachineBlock::End::NoReturnCall: {   // should the callee return after all
+    leave(slot.tail, Intrinsic::Jmp, next, false);
+    // leave() ends the block with the jump's call and `ret void`.
+    llvm::Instruction *jump = registers_.basicBlock(slot.tail)->getTerminator()->getPrevNode();
+    jump->setMetadata(AfterNoReturnCallMetadata, llvm::MDNode::get(context_, {}));
+    return;
+  }
   case MachineBlock::End::Budget:
-  case MachineBlock::End::NoReturnCall:   // should the callee return after all
   case MachineBlock::End::TailCall:       // the jmp made its tail call already
   case MachineBlock::End::Terminator:     // a terminator whose form had no semantics
     leave(slot.tail, Intrinsic::Jmp, next, false);

@@ -9,6 +9,11 @@ namespace hoist {
 /// Trap stays last: FunctionLifter keeps one declaration per kind in an array sized by it.
 enum class Intrinsic { Call, Jmp, Unsupported, Trap };
 
+/// On the `__hoist_jmp` after a call discovery found never returns (a noreturn callee, or a
+/// call its function's unwind entry ends at): reached only if the callee returns after all,
+/// where the machine code has nothing of this function to run.
+inline constexpr const char *AfterNoReturnCallMetadata = "hoist.after-noreturn-call";
+
 const char *intrinsicName(Intrinsic intrinsic);
 llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic);
 /// A runtime intrinsic named by a semantic (`__hoist_cpuid`, ...), same signature.

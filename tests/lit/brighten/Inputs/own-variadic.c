@@ -46,7 +46,7 @@ __attribute__((noipa, noreturn)) static void die(const char *format, ...) {
   exit(3);
 }
 
-// Exported from a shared library, it is called by C callers that pass AL in RAX.
+// Called by C callers as the variadic function it is.
 __attribute__((noipa)) void shout(const char *format, ...) {
   va_list arguments;
   va_start(arguments, format);

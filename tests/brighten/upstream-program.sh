@@ -1,0 +1,97 @@
+#!/bin/bash
+# A Debian program as shipped, every function brightened and recompiled into a new executable
+# (docs/BRIGHTEN.md, "Whole programs"): `hoist lift --all --brighten -O2 --emit obj`, linked
+# with the C library's start files. Each command below must write the same bytes and exit the
+# same way as the original. With a built source tree of the program's package (`apt-get source
+# sed`, configured and built), the tree's own test suite (`make check`) runs with the
+# recompiled program in place of the one it built, and must pass and fail as with Debian's.
+# Usage: upstream-program.sh HOIST WORKDIR sed [SOURCE_TREE]
+set -euo pipefail
+hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
+[ "$program" = sed ] || { echo "upstream-program.sh: sed" >&2; exit 2; }
+binary=$(command -v "$program")
+mkdir -p "$work"
+cd "$work"
+
+# Every function must be brightened: a declined one would be left in the lifted form, which
+# needs a runtime to enter it.
+"$hoist" lift "$binary" --all --brighten -O2 --emit obj -o program.o --diagnostics lift.json \
+  2>lift.err
+declined=$(grep -c '"brighten-declined"' lift.json || true)
+total=$(sed -n 's/.*lifted \([0-9,]*\) functions.*/\1/p' lift.err)
+echo "$program: $total functions lifted, $declined declined"
+[ "$declined" -eq 0 ] || { grep -o '"message": *"[^"]*not brightened[^"]*"' lift.json | head; exit 1; }
+
+# main as the start files call it: the function the entry point hands __libc_start_main, named
+# fn_<address> where the binary is stripped. The object's _init and _fini are the binary's
+# .init and .fini code, which the start files bring their own of.
+main=$("$hoist" lift "$binary" --callees=false -o /dev/null 2>&1 |
+  sed -n 's/.*main at 0x\([0-9a-f]*\),.*/\1/p')
+symbol=main
+nm program.o | grep -q ' T main$' || symbol=fn_$main
+objcopy --localize-symbol=_init --localize-symbol=_fini --localize-symbol=_start program.o
+# The binary's weak __gmon_start__ (profiling hook) is an undefined symbol the object names.
+echo 'void __gmon_start__(void) {}' | gcc -x c -c - -o gmon.o
+libraries=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/-l:\1/p' |
+  grep -v 'libc.so')
+gcc program.o gmon.o -o "$program.bright" -Wl,--defsym,main="$symbol" $libraries
+
+status=0
+check() {
+  local input=$1; shift
+  local expected actual expected_status=0 actual_status=0
+  expected=$(printf '%b' "$input" | "$binary" "$@" 2>&1) || expected_status=$?
+  actual=$(printf '%b' "$input" | "./$program.bright" "$@" 2>&1) || actual_status=$?
+  # The program names itself by argv[0].
+  actual=${actual//.\/$program.bright/$binary}
+  if [ "$expected" != "$actual" ] || [ $expected_status -ne $actual_status ]; then
+    echo "differs: $program $* (status $expected_status, brightened $actual_status)"
+    diff <(echo "$expected") <(echo "$actual") | head -5
+    status=1
+  fi
+}
+lines='one\ntwo\nthree\nfour\nfive\nsix seven eight\n'
+check "$lines" 's/o/0/g'
+check "$lines" -n '2,4p'
+check "$lines" -n '$='
+check "$lines" '1~2d'
+check "$lines" -E 's/(t)(w|h)/\2\1/'
+check "$lines" 'y/abcdefghijklmnopqrstuvwxyz/ABCDEFGHIJKLMNOPQRSTUVWXYZ/'
+check "$lines" -n '/t/{s/e/E/2;p}'
+check "$lines" '$!N;s/\n/ + /'
+check "$lines" -s -n 'l 5'
+check "$lines" 'G;h;$!d'
+check "$lines" -z 's/\n/,/g'
+check "$lines" '/^f/,/^s/c\\replaced'
+check "$lines" 'a\\after' -e 'i\\before'
+check "$lines" 's/\\(.\\)\\(.\\)/\\2\\1/;tx;s/^/no /;:x'
+check "$lines" --debug 's/e/x/'
+check "$lines" -E 's/[[:alpha:]]+/<&>/3'
+check "$lines" 's/e/\\U&/gw /dev/stdout'
+check "$lines" 'unknown command'
+check "$lines" 's/unterminated'
+check "$lines" --posix -n '/[[:digit:]]\\{2,\\}/p'
+check 'x\xe9y\n' 's/./[&]/g'
+check "$lines" --help
+check "$lines" --version
+[ $status -eq 0 ] && echo "$program: 23 commands, same output and status as the original"
+
+if [ -n "$tree" ]; then
+  # The package's test suite, once with Debian's program and once with the brightened one.
+  for variant in original bright; do
+    if [ $variant = original ]; then cp "$binary" "$tree/$program/$program"
+    else cp "$program.bright" "$tree/$program/$program"; fi
+    touch "$tree/$program/$program"
+    make -C "$tree" check -j2 >"check-$variant.log" 2>&1 || true
+    grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "check-$variant.log" | sort >"results-$variant"
+  done
+  if cmp -s results-original results-bright; then
+    echo "$program's test suite: the same results as the original" \
+      "($(grep -c '^PASS' results-bright) pass, $(grep -c '^FAIL' results-bright) fail," \
+      "$(grep -c '^SKIP' results-bright) skipped)"
+  else
+    echo "$program's test suite: results differ"; diff results-original results-bright
+    status=1
+  fi
+fi
+exit $status
