@@ -45,6 +45,8 @@ static SemanticTable buildAvx512Table() {
   registerAvx512ByteShift(table);
   registerAvx512Convert(table);
   registerAvx512SimdMove(table);
+  registerAvx512Gather(table);
+  registerAvx512Compress(table);
   return table;
 }
 

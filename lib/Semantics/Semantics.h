@@ -113,5 +113,7 @@ void registerAvx512Shuffle(SemanticTable &table);
 void registerAvx512ByteShift(SemanticTable &table);
 void registerAvx512Convert(SemanticTable &table);
 void registerAvx512SimdMove(SemanticTable &table);
+void registerAvx512Gather(SemanticTable &table);
+void registerAvx512Compress(SemanticTable &table);
 
 } // namespace hoist
