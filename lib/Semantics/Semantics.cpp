@@ -47,6 +47,7 @@ static SemanticTable buildAvx512Table() {
   registerAvx512SimdMove(table);
   registerAvx512Gather(table);
   registerAvx512Compress(table);
+  registerAvx512FloatFields(table);
   return table;
 }
 

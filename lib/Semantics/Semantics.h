@@ -115,5 +115,6 @@ void registerAvx512Convert(SemanticTable &table);
 void registerAvx512SimdMove(SemanticTable &table);
 void registerAvx512Gather(SemanticTable &table);
 void registerAvx512Compress(SemanticTable &table);
+void registerAvx512FloatFields(SemanticTable &table);
 
 } // namespace hoist
