@@ -1,8 +1,8 @@
 // AVX-512 floating point computed from the fields of the value (sign, exponent, significand):
-// vfpclassps/pd/ss/sd (classes into an opmask), vgetexpps/pd/ss/sd and vrndscaleps/pd/ss/sd,
-// packed and scalar, with masking, zeroing and broadcasts from Avx512Operands. Exact: none of
-// them rounds except vrndscale, whose rounding to an integral value is exact. MXCSR.DAZ is
-// not modelled (DESIGN.md), so denormals are classified and scaled as themselves.
+// vfpclassps/pd/ss/sd (classes into an opmask), vgetexp, vgetmant, vrndscale and vscalef
+// (ps/pd/ss/sd), packed and scalar, with masking, zeroing and broadcasts from Avx512Operands.
+// Exact: vrndscale's rounding to an integral value is exact, and vscalef's one rounding is
+// ldexp's. MXCSR.DAZ is not modelled (DESIGN.md), so denormals are taken as themselves.
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/SimdHelpers.h"
@@ -19,9 +19,11 @@ llvm::Type *floatElement(LiftContext &ctx, bool isDouble) {
 }
 
 /// The fields of IEEE values (a vector or a scalar of float or double), as integers of their
-/// width.
+/// width; `unbiased` and `fraction` are those of the value normalized, so a denormal's
+/// exponent is below the smallest normal one and its fraction has the leading 1 removed.
 struct Fields {
   llvm::Value *bits, *negative, *exponent, *significand;
+  llvm::Value *unbiased, *fraction;
   unsigned width, significandBits, bias;
 };
 
@@ -34,11 +36,25 @@ Fields fieldsOf(LiftContext &ctx, llvm::Value *value) {
   f.bias = f.width == 64 ? 1023 : 127;
   llvm::Type *type = f.bits->getType();
   auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(type, v); };
-  f.negative = ir.CreateICmpSLT(f.bits, llvm::Constant::getNullValue(type));
+  llvm::Value *zero = llvm::Constant::getNullValue(type);
+  f.negative = ir.CreateICmpSLT(f.bits, zero);
   unsigned exponentBits = f.width - 1 - f.significandBits;
   f.exponent = ir.CreateAnd(ir.CreateLShr(f.bits, constant(f.significandBits)),
                             constant((uint64_t(1) << exponentBits) - 1));
-  f.significand = ir.CreateAnd(f.bits, constant((uint64_t(1) << f.significandBits) - 1));
+  llvm::Value *fractionMask = constant((uint64_t(1) << f.significandBits) - 1);
+  f.significand = ir.CreateAnd(f.bits, fractionMask);
+  // A denormal is significand * 2^(1 - bias - significandBits): its highest set bit gives the
+  // exponent, and shifting that bit to the implicit position normalizes it.
+  llvm::Value *highestBit = ir.CreateSub(
+      constant(f.width - 1),
+      ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, f.significand, ir.getFalse()));
+  llvm::Value *denormal = ir.CreateICmpEQ(f.exponent, zero);
+  f.unbiased = ir.CreateSelect(denormal,
+                               ir.CreateSub(highestBit, constant(f.bias - 1 + f.significandBits)),
+                               ir.CreateSub(f.exponent, constant(f.bias)));
+  llvm::Value *shift = ir.CreateSub(constant(f.significandBits), highestBit);
+  f.fraction = ir.CreateSelect(
+      denormal, ir.CreateAnd(ir.CreateShl(f.significand, shift), fractionMask), f.significand);
   return f;
 }
 
@@ -100,17 +116,8 @@ llvm::Value *exponentOf(LiftContext &ctx, llvm::Value *value) {
   auto &ir = ctx.ir;
   Fields f = fieldsOf(ctx, value);
   llvm::Type *type = f.bits->getType(), *fpType = value->getType();
-  auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(type, v); };
   llvm::Value *zero = llvm::Constant::getNullValue(type);
-  llvm::Value *normal = ir.CreateSub(f.exponent, constant(f.bias));
-  // A denormal is significand * 2^(1 - bias - significandBits).
-  llvm::Value *highestBit = ir.CreateSub(
-      constant(f.width - 1),
-      ir.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, f.significand, ir.getFalse()));
-  llvm::Value *denormal = ir.CreateSub(highestBit, constant(f.bias - 1 + f.significandBits));
-  llvm::Value *exponent =
-      ir.CreateSelect(ir.CreateICmpEQ(f.exponent, zero), denormal, normal);
-  llvm::Value *result = ir.CreateSIToFP(exponent, fpType);
+  llvm::Value *result = ir.CreateSIToFP(f.unbiased, fpType);
   const llvm::fltSemantics &semantics = fpType->getScalarType()->getFltSemantics();
   auto special = [&](const llvm::APFloat &v) { return llvm::ConstantFP::get(fpType, v); };
   llvm::Value *isZero = ir.CreateICmpEQ(ir.CreateOr(f.exponent, f.significand), zero);
@@ -125,6 +132,134 @@ llvm::Value *exponentOf(LiftContext &ctx, llvm::Value *value) {
 template <bool IsDouble> LiftStatus liftGetExpPacked(LiftContext &ctx, const Instr &) {
   return liftOneSource(ctx, floatElement(ctx, IsDouble),
                        [&](llvm::Value *x) { return exponentOf(ctx, x); });
+}
+
+/// getmant(x): x's normalized significand in the interval of imm8[1:0] ([1, 2), [1/2, 2),
+/// [1/2, 1), [3/4, 3/2)) with the sign imm8[3:2] asks for: x's (00) or + (01); with bit 3, a
+/// negative x other than -0 gives the default NaN. ±0 and ±inf give 1.0 with that sign, a
+/// NaN the source quieted (SDM vol. 2, VGETMANTPS, GetNormalizedMantissa; the order of the
+/// zero, sign and infinity checks as the CPU shows it).
+llvm::Value *mantissaOf(LiftContext &ctx, llvm::Value *value, unsigned imm) {
+  auto &ir = ctx.ir;
+  Fields f = fieldsOf(ctx, value);
+  llvm::Type *type = f.bits->getType(), *fpType = value->getType();
+  auto constant = [&](uint64_t v) { return llvm::ConstantInt::get(type, v); };
+  llvm::Value *zero = llvm::Constant::getNullValue(type);
+  llvm::Value *exponent = constant(f.bias);   // [1, 2)
+  switch (imm & 3) {
+  case 1:   // [1/2, 2): an odd exponent puts the value in [1/2, 1)
+    exponent = ir.CreateSub(exponent, ir.CreateAnd(f.unbiased, constant(1)));
+    break;
+  case 2:   // [1/2, 1)
+    exponent = constant(f.bias - 1);
+    break;
+  case 3:   // [3/4, 3/2): a significand of 1.5 or more is halved
+    exponent = ir.CreateSub(
+        exponent, ir.CreateLShr(f.fraction, constant(f.significandBits - 1)));
+    break;
+  }
+  llvm::Value *sign = imm & 4 ? zero : ir.CreateAnd(f.bits, constant(uint64_t(1) << (f.width - 1)));
+  llvm::Value *bits =
+      ir.CreateOr(sign, ir.CreateOr(ir.CreateShl(exponent, constant(f.significandBits)),
+                                    f.fraction));
+  llvm::Value *one = ir.CreateOr(sign, constant(uint64_t(f.bias) << f.significandBits));
+  llvm::Value *isZero = ir.CreateICmpEQ(ir.CreateOr(f.exponent, f.significand), zero);
+  llvm::Value *isInf = ir.CreateFCmpOEQ(ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, value),
+                                        llvm::ConstantFP::getInfinity(fpType));
+  // In the CPU's order: -0 gives -1.0 or +1.0 whatever bit 3 says, -inf the default NaN.
+  bits = ir.CreateSelect(isInf, one, bits);
+  if (imm & 8)
+    bits = ir.CreateSelect(f.negative, fp::defaultNaNBits(ctx, fpType), bits);
+  bits = ir.CreateSelect(isZero, one, bits);
+  return fp::x86UnaryNaN(ctx, value, fp::fromBits(ctx, bits, fpType));
+}
+
+/// vgetmantps/pd zmm1 {k1}{z}, zmm2/m512/bcst, imm8.
+template <bool IsDouble> LiftStatus liftGetMantPacked(LiftContext &ctx, const Instr &instr) {
+  unsigned imm = unsigned(simd::immediate(instr, dataOperand(instr, 2)));
+  return liftOneSource(ctx, floatElement(ctx, IsDouble),
+                       [&](llvm::Value *x) { return mantissaOf(ctx, x, imm); });
+}
+
+/// `a` * 2^`power` (`power` an integral value of `a`'s type, at most ±4096) rounded once to
+/// nearest, in generic IR: a's normalized significand times two normal powers of two, the
+/// first product exact and the second the only one that can round (it overflows or becomes
+/// denormal; a product by a power of two is otherwise exact). A total exponent beyond twice
+/// the normal range overflows or underflows as one far beyond it does.
+llvm::Value *scaleByPowerOfTwo(LiftContext &ctx, llvm::Value *a, llvm::Value *power) {
+  auto &ir = ctx.ir;
+  llvm::Type *fpType = a->getType();
+  Fields f = fieldsOf(ctx, a);
+  llvm::Type *type = f.bits->getType();
+  auto constant = [&](int64_t v) { return llvm::ConstantInt::get(type, uint64_t(v), true); };
+  int64_t range = int64_t(f.bias) - 1;   // 2^-range .. 2^range are normal
+  auto smaller = [&](llvm::Value *x, llvm::Value *y) {
+    return ir.CreateSelect(ir.CreateICmpSLT(x, y), x, y);
+  };
+  auto larger = [&](llvm::Value *x, llvm::Value *y) {
+    return ir.CreateSelect(ir.CreateICmpSGT(x, y), x, y);
+  };
+  llvm::Value *total = ir.CreateAdd(f.unbiased, ir.CreateFPToSI(power, type));
+  total = larger(smaller(total, constant(2 * range)), constant(-2 * range));
+  llvm::Value *first = ir.CreateSelect(ir.CreateICmpSGE(total, constant(-range)),
+                                       smaller(total, constant(range)),
+                                       ir.CreateAdd(total, constant(range)));
+  llvm::Value *second = ir.CreateSub(total, first);
+  auto powerOfTwo = [&](llvm::Value *exponent) {
+    llvm::Value *biased = ir.CreateAdd(exponent, constant(f.bias));
+    return fp::fromBits(ctx, ir.CreateShl(biased, constant(f.significandBits)), fpType);
+  };
+  llvm::Value *sign = ir.CreateAnd(f.bits, constant(int64_t(uint64_t(1) << (f.width - 1))));
+  llvm::Value *significand = fp::fromBits(
+      ctx,
+      ir.CreateOr(sign, ir.CreateOr(constant(int64_t(f.bias) << f.significandBits), f.fraction)),
+      fpType);
+  llvm::Value *result =
+      ir.CreateFMul(ir.CreateFMul(significand, powerOfTwo(first)), powerOfTwo(second));
+  // ±0 and ±inf (and NaN, which the caller handles) stay as they are.
+  llvm::Value *unscaled = ir.CreateOr(
+      ir.CreateICmpEQ(ir.CreateOr(f.exponent, f.significand), llvm::Constant::getNullValue(type)),
+      ir.CreateICmpEQ(f.exponent, constant(2 * f.bias + 1)));
+  return ir.CreateSelect(unscaled, a, result);
+}
+
+/// scalef(a, b) = a * 2^floor(b), rounded once (SDM vol. 2, VSCALEFPS, table 5-29): a NaN
+/// source gives the first NaN quieted, except a QNaN a with an infinite b; b = +inf gives
+/// ±inf, or the default NaN for a = ±0; b = -inf gives ±0, or the default NaN for a = ±inf. A factor beyond ±2^12 overflows or
+/// underflows every finite a as one far beyond it does.
+llvm::Value *scaled(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
+  auto &ir = ctx.ir;
+  llvm::Type *fpType = a->getType();
+  llvm::Value *limit = llvm::ConstantFP::get(fpType, 4096.0);
+  llvm::Value *power = ir.CreateUnaryIntrinsic(llvm::Intrinsic::floor, b);
+  power = ir.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, power, limit);
+  power = ir.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, power, ir.CreateFNeg(limit));
+  llvm::Value *result = scaleByPowerOfTwo(ctx, a, power);
+  llvm::Value *infinity = llvm::ConstantFP::getInfinity(fpType);
+  llvm::Value *magnitude = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a);
+  // a * +inf is ±inf, or NaN for a zero (x86NaN makes it the default NaN).
+  result = ir.CreateSelect(ir.CreateFCmpOEQ(b, infinity), ir.CreateFMul(a, infinity), result);
+  llvm::Value *toZero = ir.CreateSelect(
+      ir.CreateFCmpOEQ(magnitude, infinity), llvm::ConstantFP::getNaN(fpType),
+      ir.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::Constant::getNullValue(fpType),
+                               a));
+  llvm::Value *minusInfinity = ir.CreateFNeg(infinity);
+  result = ir.CreateSelect(ir.CreateFCmpOEQ(b, minusInfinity), toZero, result);
+  result = fp::x86BinaryNaN(ctx, a, b, result);
+  // Not in the SDM's table, seen on the CPU: a QNaN (of either sign) scaled by +inf is +inf,
+  // by -inf +0; an SNaN is quieted as usual.
+  llvm::Value *quiet = ir.CreateAnd(
+      fp::isNaN(ctx, a),
+      ir.CreateICmpEQ(fp::toBits(ctx, a), fp::quietedBits(ctx, a)));
+  result = ir.CreateSelect(ir.CreateAnd(quiet, ir.CreateFCmpOEQ(b, infinity)), infinity, result);
+  return ir.CreateSelect(ir.CreateAnd(quiet, ir.CreateFCmpOEQ(b, minusInfinity)),
+                         llvm::Constant::getNullValue(fpType), result);
+}
+
+/// vscalefps/pd zmm1 {k1}{z}, zmm2, zmm3/m512/bcst.
+template <bool IsDouble> LiftStatus liftScaleFPacked(LiftContext &ctx, const Instr &) {
+  return liftTwoSources(ctx, floatElement(ctx, IsDouble),
+                        [&](llvm::Value *a, llvm::Value *b) { return scaled(ctx, a, b); });
 }
 
 /// rndscale(x) = 2^-M * round(2^M * x) with M = imm8[7:4] and the rounding mode of imm8[1:0],
@@ -156,17 +291,32 @@ template <bool IsDouble> LiftStatus liftRoundScalePacked(LiftContext &ctx, const
                        [&](llvm::Value *x) { return roundScaled(ctx, x, imm); });
 }
 
-/// The scalar forms (vgetexpss xmm1 {k1}{z}, xmm2, xmm3/m32; vrndscaless ..., imm8): element 0
-/// computed from src2's, elements 1.. from src1, the rest of the register zeroed.
-template <bool IsDouble, bool RoundScale>
+enum class Scalar { GetExp, GetMant, RoundScale, ScaleF };
+
+/// The scalar forms (vgetexpss xmm1 {k1}{z}, xmm2, xmm3/m32; vgetmantss, vrndscaless ...,
+/// imm8; vscalefss): element 0 computed from src2's (and src1's for vscalef), elements 1..
+/// from src1, the rest of the register zeroed.
+template <bool IsDouble, Scalar Op>
 LiftStatus liftFieldsScalar(LiftContext &ctx, const Instr &instr) {
   llvm::Type *element = floatElement(ctx, IsDouble);
   llvm::Value *first = ctx.readVectorReg(instr.op(dataOperand(instr, 1)).reg, element);
   llvm::Value *b = readScalarSource(ctx, dataOperand(instr, 2), element);
-  llvm::Value *low =
-      RoundScale
-          ? roundScaled(ctx, b, unsigned(simd::immediate(instr, dataOperand(instr, 3))))
-          : exponentOf(ctx, b);
+  auto imm = [&] { return unsigned(simd::immediate(instr, dataOperand(instr, 3))); };
+  llvm::Value *low = nullptr;
+  switch (Op) {
+  case Scalar::GetExp:
+    low = exponentOf(ctx, b);
+    break;
+  case Scalar::GetMant:
+    low = mantissaOf(ctx, b, imm());
+    break;
+  case Scalar::RoundScale:
+    low = roundScaled(ctx, b, imm());
+    break;
+  case Scalar::ScaleF:
+    low = scaled(ctx, ctx.ir.CreateExtractElement(first, uint64_t(0)), b);
+    break;
+  }
   writeScalarResult(ctx, first, low);
   return LiftStatus::Lifted;
 }
@@ -180,12 +330,20 @@ void registerAvx512FloatFields(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VFPCLASSSD, liftClassScalar<true>);
   table.add(ZYDIS_MNEMONIC_VGETEXPPS, liftGetExpPacked<false>);
   table.add(ZYDIS_MNEMONIC_VGETEXPPD, liftGetExpPacked<true>);
-  table.add(ZYDIS_MNEMONIC_VGETEXPSS, liftFieldsScalar<false, false>);
-  table.add(ZYDIS_MNEMONIC_VGETEXPSD, liftFieldsScalar<true, false>);
+  table.add(ZYDIS_MNEMONIC_VGETEXPSS, liftFieldsScalar<false, Scalar::GetExp>);
+  table.add(ZYDIS_MNEMONIC_VGETEXPSD, liftFieldsScalar<true, Scalar::GetExp>);
+  table.add(ZYDIS_MNEMONIC_VGETMANTPS, liftGetMantPacked<false>);
+  table.add(ZYDIS_MNEMONIC_VGETMANTPD, liftGetMantPacked<true>);
+  table.add(ZYDIS_MNEMONIC_VGETMANTSS, liftFieldsScalar<false, Scalar::GetMant>);
+  table.add(ZYDIS_MNEMONIC_VGETMANTSD, liftFieldsScalar<true, Scalar::GetMant>);
+  table.add(ZYDIS_MNEMONIC_VSCALEFPS, liftScaleFPacked<false>);
+  table.add(ZYDIS_MNEMONIC_VSCALEFPD, liftScaleFPacked<true>);
+  table.add(ZYDIS_MNEMONIC_VSCALEFSS, liftFieldsScalar<false, Scalar::ScaleF>);
+  table.add(ZYDIS_MNEMONIC_VSCALEFSD, liftFieldsScalar<true, Scalar::ScaleF>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALEPS, liftRoundScalePacked<false>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALEPD, liftRoundScalePacked<true>);
-  table.add(ZYDIS_MNEMONIC_VRNDSCALESS, liftFieldsScalar<false, true>);
-  table.add(ZYDIS_MNEMONIC_VRNDSCALESD, liftFieldsScalar<true, true>);
+  table.add(ZYDIS_MNEMONIC_VRNDSCALESS, liftFieldsScalar<false, Scalar::RoundScale>);
+  table.add(ZYDIS_MNEMONIC_VRNDSCALESD, liftFieldsScalar<true, Scalar::RoundScale>);
 }
 
 } // namespace hoist
