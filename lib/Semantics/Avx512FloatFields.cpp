@@ -1,8 +1,9 @@
 // AVX-512 floating point computed from the fields of the value (sign, exponent, significand):
-// vfpclassps/pd/ss/sd (classes into an opmask), vgetexp, vgetmant, vrndscale and vscalef
-// (ps/pd/ss/sd), packed and scalar, with masking, zeroing and broadcasts from Avx512Operands.
-// Exact: vrndscale's rounding to an integral value is exact, and vscalef's one rounding is
-// ldexp's. MXCSR.DAZ is not modelled (DESIGN.md), so denormals are taken as themselves.
+// vfpclassps/pd/ss/sd (classes into an opmask), vgetexp, vgetmant, vrndscale, vreduce and
+// vscalef (ps/pd/ss/sd), packed and scalar, with masking, zeroing and broadcasts from
+// Avx512Operands. Exact: vrndscale rounds to an integral value exactly, vreduce's subtraction
+// is rounded in its own mode and vscalef's product once, to nearest. MXCSR.DAZ is not
+// modelled (DESIGN.md), so denormals are taken as themselves.
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/SimdHelpers.h"
@@ -262,6 +263,12 @@ template <bool IsDouble> LiftStatus liftScaleFPacked(LiftContext &ctx, const Ins
                         [&](llvm::Value *a, llvm::Value *b) { return scaled(ctx, a, b); });
 }
 
+/// The rounding mode of vrndscale's and vreduce's imm8 as an i32 (fp::RoundingMode): imm8[1:0],
+/// or MXCSR.RC with imm8[2].
+llvm::Value *roundingModeOf(LiftContext &ctx, unsigned imm) {
+  return imm & 4 ? fp::mxcsrRoundingMode(ctx) : ctx.constant(32, imm & 3);
+}
+
 /// rndscale(x) = 2^-M * round(2^M * x) with M = imm8[7:4] and the rounding mode of imm8[1:0],
 /// or MXCSR.RC with imm8[2] (SDM vol. 2, VRNDSCALEPS); an SNaN is quieted. A value of 2^(p-1)
 /// or more (p the precision) is already integral at every M, and left as it is: 2^M * x could
@@ -274,14 +281,70 @@ llvm::Value *roundScaled(LiftContext &ctx, llvm::Value *x, unsigned imm) {
   llvm::Value *up = llvm::ConstantFP::get(type, std::ldexp(1.0, int(scale)));
   llvm::Value *down = llvm::ConstantFP::get(type, std::ldexp(1.0, -int(scale)));
   llvm::Value *scaled = ir.CreateFMul(x, up);
-  llvm::Value *rounded = imm & 4 ? fp::roundIntegral(ctx, scaled, fp::mxcsrRoundingMode(ctx))
-                                 : fp::roundIntegral(ctx, scaled, fp::RoundingMode(imm & 3));
+  llvm::Value *rounded = fp::roundIntegral(ctx, scaled, roundingModeOf(ctx, imm));
   llvm::Value *result = ir.CreateFMul(rounded, down);
   llvm::Value *integral = ir.CreateFCmpOGE(
       ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
       llvm::ConstantFP::get(type, std::ldexp(1.0, int(precision) - 1)));
   result = ir.CreateSelect(integral, x, result);
   return fp::x86UnaryNaN(ctx, x, result);
+}
+
+/// reduce(x) = x - rndscale(x), the subtraction rounded in the same mode as the rounding to
+/// integral (SDM vol. 2, VREDUCEPS): an exact difference of zero is +0, -0 when rounding
+/// down (x - x in IEEE arithmetic); ±inf gives +0 and a NaN the source quieted. The difference
+/// is computed to nearest with its exact error (Knuth's TwoSum) and moved one unit toward the
+/// directed mode's side where the error says the nearest one is on the wrong side; it is
+/// exact unless |x| is below 2^-M and rounds away from zero.
+llvm::Value *reduced(LiftContext &ctx, llvm::Value *x, unsigned imm) {
+  auto &ir = ctx.ir;
+  llvm::Type *fpType = x->getType();
+  llvm::Value *mode = roundingModeOf(ctx, imm);
+  llvm::Value *rounded = roundScaled(ctx, x, imm);
+  llvm::Value *minus = ir.CreateFNeg(rounded);
+  llvm::Value *sum = ir.CreateFAdd(x, minus);
+  llvm::Value *virtualMinus = ir.CreateFSub(sum, x);
+  llvm::Value *error = ir.CreateFAdd(ir.CreateFSub(x, ir.CreateFSub(sum, virtualMinus)),
+                                     ir.CreateFSub(minus, virtualMinus));
+  llvm::Value *zero = llvm::Constant::getNullValue(fpType);
+  llvm::Value *above = ir.CreateFCmpOGT(error, zero);   // the exact difference is above sum
+  llvm::Value *below = ir.CreateFCmpOLT(error, zero);
+  auto isMode = [&](fp::RoundingMode m) {   // of the shape of x
+    llvm::Value *is = ir.CreateICmpEQ(mode, ctx.constant(32, unsigned(m)));
+    if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(fpType))
+      return ir.CreateVectorSplat(vector->getNumElements(), is);
+    return is;
+  };
+  llvm::Value *positive = ir.CreateFCmpOGT(sum, zero);
+  // One unit up: the magnitude grows for a positive sum and shrinks for a negative one.
+  llvm::Value *bits = fp::toBits(ctx, sum);
+  llvm::Value *one = llvm::ConstantInt::get(bits->getType(), 1);
+  llvm::Value *upBits = ir.CreateSelect(positive, ir.CreateAdd(bits, one), ir.CreateSub(bits, one));
+  llvm::Value *downBits =
+      ir.CreateSelect(positive, ir.CreateSub(bits, one), ir.CreateAdd(bits, one));
+  llvm::Value *goUp = ir.CreateOr(ir.CreateAnd(isMode(fp::RoundingMode::Up), above),
+                                  ir.CreateAnd(isMode(fp::RoundingMode::TowardZero),
+                                               ir.CreateAnd(ir.CreateNot(positive), above)));
+  llvm::Value *goDown = ir.CreateOr(ir.CreateAnd(isMode(fp::RoundingMode::Down), below),
+                                    ir.CreateAnd(isMode(fp::RoundingMode::TowardZero),
+                                                 ir.CreateAnd(positive, below)));
+  bits = ir.CreateSelect(goUp, upBits, ir.CreateSelect(goDown, downBits, bits));
+  llvm::Value *result = fp::fromBits(ctx, bits, fpType);
+  llvm::Value *negativeZero = llvm::ConstantFP::getNegativeZero(fpType);
+  result = ir.CreateSelect(
+      ir.CreateAnd(ir.CreateFCmpOEQ(result, zero), isMode(fp::RoundingMode::Down)), negativeZero,
+      ir.CreateSelect(ir.CreateFCmpOEQ(result, zero), zero, result));
+  llvm::Value *isInf = ir.CreateFCmpOEQ(ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                                        llvm::ConstantFP::getInfinity(fpType));
+  result = ir.CreateSelect(isInf, zero, result);
+  return fp::x86UnaryNaN(ctx, x, result);
+}
+
+/// vreduceps/pd zmm1 {k1}{z}, zmm2/m512/bcst, imm8 (DQ).
+template <bool IsDouble> LiftStatus liftReducePacked(LiftContext &ctx, const Instr &instr) {
+  unsigned imm = unsigned(simd::immediate(instr, dataOperand(instr, 2)));
+  return liftOneSource(ctx, floatElement(ctx, IsDouble),
+                       [&](llvm::Value *x) { return reduced(ctx, x, imm); });
 }
 
 /// vrndscaleps/pd zmm1 {k1}{z}, zmm2/m512/bcst, imm8.
@@ -291,7 +354,7 @@ template <bool IsDouble> LiftStatus liftRoundScalePacked(LiftContext &ctx, const
                        [&](llvm::Value *x) { return roundScaled(ctx, x, imm); });
 }
 
-enum class Scalar { GetExp, GetMant, RoundScale, ScaleF };
+enum class Scalar { GetExp, GetMant, RoundScale, Reduce, ScaleF };
 
 /// The scalar forms (vgetexpss xmm1 {k1}{z}, xmm2, xmm3/m32; vgetmantss, vrndscaless ...,
 /// imm8; vscalefss): element 0 computed from src2's (and src1's for vscalef), elements 1..
@@ -312,6 +375,9 @@ LiftStatus liftFieldsScalar(LiftContext &ctx, const Instr &instr) {
     break;
   case Scalar::RoundScale:
     low = roundScaled(ctx, b, imm());
+    break;
+  case Scalar::Reduce:
+    low = reduced(ctx, b, imm());
     break;
   case Scalar::ScaleF:
     low = scaled(ctx, ctx.ir.CreateExtractElement(first, uint64_t(0)), b);
@@ -344,6 +410,10 @@ void registerAvx512FloatFields(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VRNDSCALEPD, liftRoundScalePacked<true>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALESS, liftFieldsScalar<false, Scalar::RoundScale>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALESD, liftFieldsScalar<true, Scalar::RoundScale>);
+  table.add(ZYDIS_MNEMONIC_VREDUCEPS, liftReducePacked<false>);
+  table.add(ZYDIS_MNEMONIC_VREDUCEPD, liftReducePacked<true>);
+  table.add(ZYDIS_MNEMONIC_VREDUCESS, liftFieldsScalar<false, Scalar::Reduce>);
+  table.add(ZYDIS_MNEMONIC_VREDUCESD, liftFieldsScalar<true, Scalar::Reduce>);
 }
 
 } // namespace hoist
