@@ -94,52 +94,45 @@ LiftStatus liftGather(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
-/// vpgather*, vgather* (EVEX): as the VEX forms with the opmask register as the mask, merging
-/// only ({z} is #UD); then the opmask register is zero (k1[MAX_KL-1:0]), and the destination's
-/// bits above the gathered elements are zero. SDM vol. 2, VPGATHERDD/VPGATHERDQ (EVEX).
-template <unsigned ElementBits, unsigned IndexBits>
-LiftStatus liftAvx512Gather(LiftContext &ctx, const Instr &instr) {
-  const Operand &destination = instr.op(avx512::dataOperand(instr, 0));
-  const Operand &memory = instr.op(avx512::dataOperand(instr, 1));
-  if (!destination.isReg() || instr.evex.mask == ZYDIS_REGISTER_NONE || instr.evex.zeroing ||
-      !liftable(instr, memory, {destination.reg, memory.index}))
-    return ctx.unsupported();
-
-  llvm::Type *element = ctx.intType(ElementBits);
-  llvm::Value *old = ctx.readVectorReg(destination.reg, element);
-  unsigned count = movedElements(destination.reg, memory.index, ElementBits, IndexBits);
-  llvm::Value *enabled = avx512::writeMask(ctx, count);
-  llvm::Value *addresses = elementAddresses(ctx, memory, IndexBits, count);
-  llvm::Value *result = gatherElements(ctx, old, enabled, addresses, count);
-  ctx.writeVectorReg(destination.reg, simd::resize(ctx, result, simd::elementCount(old)));
-  avx512::writeMaskRegister(ctx, instr.evex.mask, ctx.ir.getInt64(0));
-  return LiftStatus::Lifted;
-}
-
-/// vpscatter*, vscatter*: element i of the source (i < the number of indices and of source
-/// elements) is stored at its VSIB address when bit i of the opmask register is set, one by one
-/// from the lowest element, so that of two overlapping elements the higher one's bytes are what
-/// memory holds afterwards ("ordered with respect to each other (from LSB to MSB of the source
-/// registers)"); masked-off elements are never accessed. Then the opmask register is zero.
-/// SDM vol. 2, VPSCATTERDD/VPSCATTERDQ/VPSCATTERQD/VPSCATTERQQ.
-template <unsigned ElementBits, unsigned IndexBits>
-LiftStatus liftAvx512Scatter(LiftContext &ctx, const Instr &instr) {
-  const Operand &memory = instr.op(avx512::dataOperand(instr, 0));
-  const Operand &source = instr.op(avx512::dataOperand(instr, 1));
-  if (!source.isReg() || instr.evex.mask == ZYDIS_REGISTER_NONE || instr.evex.zeroing ||
-      !liftable(instr, memory, {source.reg, memory.index}))
-    return ctx.unsupported();
-
-  llvm::Type *element = ctx.intType(ElementBits);
-  llvm::Value *data = ctx.readVectorReg(source.reg, element);
-  unsigned count = movedElements(source.reg, memory.index, ElementBits, IndexBits);
-  llvm::Value *enabled = avx512::writeMask(ctx, count);
-  llvm::Value *addresses = elementAddresses(ctx, memory, IndexBits, count);
+/// The scatter's element loop: element i of `data` (i < `count`) stored at address i where
+/// `enabled` has it set, one by one from the lowest element; masked-off elements are never
+/// accessed.
+void scatterElements(LiftContext &ctx, llvm::Value *data, llvm::Value *enabled,
+                     llvm::Value *addresses, unsigned count) {
   for (unsigned i = 0; i < count; ++i) {
     llvm::Value *address = ctx.ir.CreateExtractElement(addresses, uint64_t(i));
     llvm::Value *on = ctx.ir.CreateVectorSplat(1, ctx.ir.CreateExtractElement(enabled, i));
     llvm::Value *value = ctx.ir.CreateVectorSplat(1, ctx.ir.CreateExtractElement(data, i));
     ctx.ir.CreateMaskedStore(value, simd::memoryPointer(ctx, address), llvm::Align(1), on);
+  }
+}
+
+/// The EVEX forms, under the opmask register (k0 and {z} are #UD), which is zero afterwards
+/// (k1[MAX_KL-1:0]).
+/// vpgather*, vgather*: as the VEX forms, merging; the destination's bits above the gathered
+/// elements are zero. SDM vol. 2, VPGATHERDD/VPGATHERDQ (EVEX).
+/// vpscatter*, vscatter*: element i of the source (i < the number of indices and of source
+/// elements) is stored at its VSIB address when bit i of the opmask register is set, so that
+/// of two overlapping elements the higher one's bytes are what memory holds afterwards
+/// ("ordered with respect to each other (from LSB to MSB of the source registers)"). SDM
+/// vol. 2, VPSCATTERDD/VPSCATTERDQ/VPSCATTERQD/VPSCATTERQQ.
+template <unsigned ElementBits, unsigned IndexBits, bool Scatter>
+LiftStatus liftAvx512GatherScatter(LiftContext &ctx, const Instr &instr) {
+  const Operand &vector = instr.op(avx512::dataOperand(instr, Scatter ? 1 : 0));
+  const Operand &memory = instr.op(avx512::dataOperand(instr, Scatter ? 0 : 1));
+  if (!vector.isReg() || instr.evex.mask == ZYDIS_REGISTER_NONE || instr.evex.zeroing ||
+      !liftable(instr, memory, {vector.reg, memory.index}))
+    return ctx.unsupported();
+
+  llvm::Value *data = ctx.readVectorReg(vector.reg, ctx.intType(ElementBits));
+  unsigned count = movedElements(vector.reg, memory.index, ElementBits, IndexBits);
+  llvm::Value *enabled = avx512::writeMask(ctx, count);
+  llvm::Value *addresses = elementAddresses(ctx, memory, IndexBits, count);
+  if (Scatter) {
+    scatterElements(ctx, data, enabled, addresses, count);
+  } else {
+    llvm::Value *result = gatherElements(ctx, data, enabled, addresses, count);
+    ctx.writeVectorReg(vector.reg, simd::resize(ctx, result, simd::elementCount(data)));
   }
   avx512::writeMaskRegister(ctx, instr.evex.mask, ctx.ir.getInt64(0));
   return LiftStatus::Lifted;
@@ -159,22 +152,22 @@ void registerSimdGather(SemanticTable &table) {
 }
 
 void registerAvx512Gather(SemanticTable &table) {
-  table.add(ZYDIS_MNEMONIC_VPGATHERDD, liftAvx512Gather<32, 32>);
-  table.add(ZYDIS_MNEMONIC_VPGATHERDQ, liftAvx512Gather<64, 32>);
-  table.add(ZYDIS_MNEMONIC_VPGATHERQD, liftAvx512Gather<32, 64>);
-  table.add(ZYDIS_MNEMONIC_VPGATHERQQ, liftAvx512Gather<64, 64>);
-  table.add(ZYDIS_MNEMONIC_VGATHERDPS, liftAvx512Gather<32, 32>);
-  table.add(ZYDIS_MNEMONIC_VGATHERDPD, liftAvx512Gather<64, 32>);
-  table.add(ZYDIS_MNEMONIC_VGATHERQPS, liftAvx512Gather<32, 64>);
-  table.add(ZYDIS_MNEMONIC_VGATHERQPD, liftAvx512Gather<64, 64>);
-  table.add(ZYDIS_MNEMONIC_VPSCATTERDD, liftAvx512Scatter<32, 32>);
-  table.add(ZYDIS_MNEMONIC_VPSCATTERDQ, liftAvx512Scatter<64, 32>);
-  table.add(ZYDIS_MNEMONIC_VPSCATTERQD, liftAvx512Scatter<32, 64>);
-  table.add(ZYDIS_MNEMONIC_VPSCATTERQQ, liftAvx512Scatter<64, 64>);
-  table.add(ZYDIS_MNEMONIC_VSCATTERDPS, liftAvx512Scatter<32, 32>);
-  table.add(ZYDIS_MNEMONIC_VSCATTERDPD, liftAvx512Scatter<64, 32>);
-  table.add(ZYDIS_MNEMONIC_VSCATTERQPS, liftAvx512Scatter<32, 64>);
-  table.add(ZYDIS_MNEMONIC_VSCATTERQPD, liftAvx512Scatter<64, 64>);
+  table.add(ZYDIS_MNEMONIC_VPGATHERDD, liftAvx512GatherScatter<32, 32, false>);
+  table.add(ZYDIS_MNEMONIC_VPGATHERDQ, liftAvx512GatherScatter<64, 32, false>);
+  table.add(ZYDIS_MNEMONIC_VPGATHERQD, liftAvx512GatherScatter<32, 64, false>);
+  table.add(ZYDIS_MNEMONIC_VPGATHERQQ, liftAvx512GatherScatter<64, 64, false>);
+  table.add(ZYDIS_MNEMONIC_VGATHERDPS, liftAvx512GatherScatter<32, 32, false>);
+  table.add(ZYDIS_MNEMONIC_VGATHERDPD, liftAvx512GatherScatter<64, 32, false>);
+  table.add(ZYDIS_MNEMONIC_VGATHERQPS, liftAvx512GatherScatter<32, 64, false>);
+  table.add(ZYDIS_MNEMONIC_VGATHERQPD, liftAvx512GatherScatter<64, 64, false>);
+  table.add(ZYDIS_MNEMONIC_VPSCATTERDD, liftAvx512GatherScatter<32, 32, true>);
+  table.add(ZYDIS_MNEMONIC_VPSCATTERDQ, liftAvx512GatherScatter<64, 32, true>);
+  table.add(ZYDIS_MNEMONIC_VPSCATTERQD, liftAvx512GatherScatter<32, 64, true>);
+  table.add(ZYDIS_MNEMONIC_VPSCATTERQQ, liftAvx512GatherScatter<64, 64, true>);
+  table.add(ZYDIS_MNEMONIC_VSCATTERDPS, liftAvx512GatherScatter<32, 32, true>);
+  table.add(ZYDIS_MNEMONIC_VSCATTERDPD, liftAvx512GatherScatter<64, 32, true>);
+  table.add(ZYDIS_MNEMONIC_VSCATTERQPS, liftAvx512GatherScatter<32, 64, true>);
+  table.add(ZYDIS_MNEMONIC_VSCATTERQPD, liftAvx512GatherScatter<64, 64, true>);
 }
 
 } // namespace hoist
