@@ -1,9 +1,9 @@
 // AVX-512 floating point computed from the fields of the value (sign, exponent, significand):
-// vfpclassps/pd/ss/sd (classes into an opmask), vgetexp, vgetmant, vrndscale, vreduce and
-// vscalef (ps/pd/ss/sd), packed and scalar, with masking, zeroing and broadcasts from
-// Avx512Operands. Exact: vrndscale rounds to an integral value exactly, vreduce's subtraction
-// is rounded in its own mode and vscalef's product once, to nearest. MXCSR.DAZ is not
-// modelled (DESIGN.md), so denormals are taken as themselves.
+// vfpclassps/pd/ss/sd (classes into an opmask), vgetexp, vgetmant, vrndscale, vreduce,
+// vscalef and vrange (ps/pd/ss/sd), packed and scalar, with masking, zeroing and broadcasts
+// from Avx512Operands. Exact: vrndscale rounds to an integral value exactly, vreduce's
+// subtraction is rounded in its own mode and vscalef's product once, to nearest. MXCSR.DAZ is
+// not modelled (DESIGN.md), so denormals are taken as themselves.
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/SimdHelpers.h"
@@ -354,11 +354,82 @@ template <bool IsDouble> LiftStatus liftRoundScalePacked(LiftContext &ctx, const
                        [&](llvm::Value *x) { return roundScaled(ctx, x, imm); });
 }
 
-enum class Scalar { GetExp, GetMant, RoundScale, Reduce, ScaleF };
+/// range(a, b) (DQ, SDM vol. 2, VRANGEPS): imm8[1:0] picks the minimum, maximum, the one of
+/// smaller or of larger magnitude (equal magnitudes: -x below +x), with -0 below +0; imm8[3:2]
+/// the sign: a's (00), the picked one's (01), clear (10) or set (11). As the CPU gives it: a
+/// QNaN with a number picks the number, two QNaNs give a with that sign, an SNaN (a's first)
+/// gives itself quieted with its own sign.
+llvm::Value *ranged(LiftContext &ctx, llvm::Value *a, llvm::Value *b, unsigned imm) {
+  auto &ir = ctx.ir;
+  llvm::Type *fpType = a->getType();
+  llvm::Value *aNaN = fp::isNaN(ctx, a), *bNaN = fp::isNaN(ctx, b);
+  auto signaling = [&](llvm::Value *x, llvm::Value *isNaN) {
+    return ir.CreateAnd(isNaN, ir.CreateICmpNE(fp::toBits(ctx, x), fp::quietedBits(ctx, x)));
+  };
+  llvm::Value *x = ir.CreateSelect(ir.CreateAnd(aNaN, ir.CreateNot(bNaN)), b, a);
+  llvm::Value *y = ir.CreateSelect(ir.CreateAnd(bNaN, ir.CreateNot(aNaN)), a, b);
+  llvm::Value *xBits = fp::toBits(ctx, x), *yBits = fp::toBits(ctx, y);
+  llvm::Value *zeroBits = llvm::Constant::getNullValue(xBits->getType());
+  llvm::Value *xNegative = ir.CreateICmpSLT(xBits, zeroBits);
+  llvm::Value *yNegative = ir.CreateICmpSLT(yBits, zeroBits);
+  llvm::Value *less = ir.CreateOr(
+      ir.CreateFCmpOLT(x, y),
+      ir.CreateAnd(ir.CreateFCmpOEQ(x, y), ir.CreateAnd(xNegative, ir.CreateNot(yNegative))));
+  llvm::Value *xMagnitude = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value *yMagnitude = ir.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+  llvm::Value *smaller = ir.CreateFCmpOLT(xMagnitude, yMagnitude);
+  llvm::Value *larger = ir.CreateFCmpOLT(yMagnitude, xMagnitude);
+  llvm::Value *picked = nullptr;
+  switch (imm & 3) {
+  case 0:
+    picked = ir.CreateSelect(less, x, y);
+    break;
+  case 1:
+    picked = ir.CreateSelect(less, y, x);
+    break;
+  case 2:
+    picked = ir.CreateSelect(smaller, x, ir.CreateSelect(larger, y, ir.CreateSelect(less, x, y)));
+    break;
+  case 3:
+    picked = ir.CreateSelect(smaller, y, ir.CreateSelect(larger, x, ir.CreateSelect(less, y, x)));
+    break;
+  }
+  picked = fp::toBits(ctx, ir.CreateSelect(ir.CreateAnd(aNaN, bNaN), a, picked));
+  llvm::Value *signBit = llvm::ConstantInt::get(
+      xBits->getType(), llvm::APInt::getSignMask(fpType->getScalarSizeInBits()));
+  llvm::Value *magnitude = ir.CreateAnd(picked, ir.CreateNot(signBit));
+  llvm::Value *bits = nullptr;
+  switch (imm >> 2 & 3) {
+  case 0:
+    bits = ir.CreateOr(magnitude, ir.CreateAnd(fp::toBits(ctx, a), signBit));
+    break;
+  case 1:
+    bits = picked;
+    break;
+  case 2:
+    bits = magnitude;
+    break;
+  case 3:
+    bits = ir.CreateOr(magnitude, signBit);
+    break;
+  }
+  bits = ir.CreateSelect(signaling(b, bNaN), fp::quietedBits(ctx, b), bits);
+  bits = ir.CreateSelect(signaling(a, aNaN), fp::quietedBits(ctx, a), bits);
+  return fp::fromBits(ctx, bits, fpType);
+}
+
+/// vrangeps/pd zmm1 {k1}{z}, zmm2, zmm3/m512/bcst, imm8.
+template <bool IsDouble> LiftStatus liftRangePacked(LiftContext &ctx, const Instr &instr) {
+  unsigned imm = unsigned(simd::immediate(instr, dataOperand(instr, 3)));
+  return liftTwoSources(ctx, floatElement(ctx, IsDouble),
+                        [&](llvm::Value *a, llvm::Value *b) { return ranged(ctx, a, b, imm); });
+}
+
+enum class Scalar { GetExp, GetMant, RoundScale, Reduce, ScaleF, Range };
 
 /// The scalar forms (vgetexpss xmm1 {k1}{z}, xmm2, xmm3/m32; vgetmantss, vrndscaless ...,
-/// imm8; vscalefss): element 0 computed from src2's (and src1's for vscalef), elements 1..
-/// from src1, the rest of the register zeroed.
+/// imm8; vscalefss, vrangess): element 0 computed from src2's (and src1's for vscalef and
+/// vrange), elements 1.. from src1, the rest of the register zeroed.
 template <bool IsDouble, Scalar Op>
 LiftStatus liftFieldsScalar(LiftContext &ctx, const Instr &instr) {
   llvm::Type *element = floatElement(ctx, IsDouble);
@@ -381,6 +452,9 @@ LiftStatus liftFieldsScalar(LiftContext &ctx, const Instr &instr) {
     break;
   case Scalar::ScaleF:
     low = scaled(ctx, ctx.ir.CreateExtractElement(first, uint64_t(0)), b);
+    break;
+  case Scalar::Range:
+    low = ranged(ctx, ctx.ir.CreateExtractElement(first, uint64_t(0)), b, imm());
     break;
   }
   writeScalarResult(ctx, first, low);
@@ -406,6 +480,10 @@ void registerAvx512FloatFields(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VSCALEFPD, liftScaleFPacked<true>);
   table.add(ZYDIS_MNEMONIC_VSCALEFSS, liftFieldsScalar<false, Scalar::ScaleF>);
   table.add(ZYDIS_MNEMONIC_VSCALEFSD, liftFieldsScalar<true, Scalar::ScaleF>);
+  table.add(ZYDIS_MNEMONIC_VRANGEPS, liftRangePacked<false>);
+  table.add(ZYDIS_MNEMONIC_VRANGEPD, liftRangePacked<true>);
+  table.add(ZYDIS_MNEMONIC_VRANGESS, liftFieldsScalar<false, Scalar::Range>);
+  table.add(ZYDIS_MNEMONIC_VRANGESD, liftFieldsScalar<true, Scalar::Range>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALEPS, liftRoundScalePacked<false>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALEPD, liftRoundScalePacked<true>);
   table.add(ZYDIS_MNEMONIC_VRNDSCALESS, liftFieldsScalar<false, Scalar::RoundScale>);
