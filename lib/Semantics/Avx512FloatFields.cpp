@@ -226,8 +226,9 @@ llvm::Value *scaleByPowerOfTwo(LiftContext &ctx, llvm::Value *a, llvm::Value *po
 
 /// scalef(a, b) = a * 2^floor(b), rounded once (SDM vol. 2, VSCALEFPS, table 5-29): a NaN
 /// source gives the first NaN quieted, except a QNaN a with an infinite b; b = +inf gives
-/// ±inf, or the default NaN for a = ±0; b = -inf gives ±0, or the default NaN for a = ±inf. A factor beyond ±2^12 overflows or
-/// underflows every finite a as one far beyond it does.
+/// ±inf, or the default NaN for a = ±0; b = -inf gives ±0, or the default NaN for a = ±inf.
+/// floor(b) is clamped to ±4096, which overflows or underflows every finite nonzero a as any
+/// larger exponent does.
 llvm::Value *scaled(LiftContext &ctx, llvm::Value *a, llvm::Value *b) {
   auto &ir = ctx.ir;
   llvm::Type *fpType = a->getType();

@@ -38,7 +38,8 @@ unsigned movedElements(ZydisRegister data, ZydisRegister index, unsigned element
 
 /// Whether the gather or scatter can be lifted: 64-bit addresses (32-bit ones would need the
 /// sum truncated per element, which no compiler emits) and no two of `registers` the same
-/// register (#UD: destination, index and, for AVX2, mask).
+/// register (a gather's destination, index and AVX2 mask: #UD; a scatter's source and index
+/// are left to the runtime too).
 bool liftable(const Instr &instr, const Operand &memory,
               std::initializer_list<ZydisRegister> registers) {
   if (!memory.isMem() || !LiftContext::isVectorRegister(memory.index) || instr.addressWidth != 64)
