@@ -53,8 +53,9 @@ bool liftable(const Instr &instr, const Operand &memory,
 
 /// The gather's element loop: element i (i < `count`) of `old` replaced by the element at
 /// address i where `enabled` (`<count x i1>`) has it set. The elements are loaded one by one in
-/// order and masked-off ones are never accessed, as on the CPU, which on a fault keeps the
-/// elements before it done and their mask bits cleared.
+/// order and masked-off ones are never accessed, as on the CPU. On a fault the CPU keeps the
+/// elements before it done and their mask bits cleared; the semantics write the destination
+/// and the mask once, after the last element, so a fault midway leaves both as they were.
 llvm::Value *gatherElements(LiftContext &ctx, llvm::Value *old, llvm::Value *enabled,
                             llvm::Value *addresses, unsigned count) {
   llvm::Type *element = llvm::cast<llvm::FixedVectorType>(old->getType())->getElementType();
