@@ -6,9 +6,9 @@
 // (saturating add and subtract, averages, absolute values, multiplies, multiply-adds, sums of
 // absolute differences), computed as SimdIntegerOps.h computes them; the blends by mask
 // (vpblendm*), the dot products of VNNI (vpdpwssd, vpdpbusd), the 52-bit multiply-adds of
-// IFMA (vpmadd52luq, vpmadd52huq), the population counts (vpopcntb/w/d/q) and the moves
-// between sign bits and opmasks (vpmovb2m ..., vpmovm2b ...). Masking, zeroing and
-// broadcasts come from Avx512Operands.
+// IFMA (vpmadd52luq, vpmadd52huq), the population counts (vpopcntb/w/d/q), vpshufbitqmb
+// and the moves between sign bits and opmasks (vpmovb2m ..., vpmovm2b ...). Masking, zeroing
+// and broadcasts come from Avx512Operands.
 #include "Semantics/Avx512Operands.h"
 #include "Semantics/SimdHelpers.h"
 #include "Semantics/SimdIntegerOps.h"
@@ -80,6 +80,26 @@ template <unsigned ElementBits> LiftStatus liftPopcount(LiftContext &ctx, const 
   return liftOneSource(ctx, ctx.intType(ElementBits), [&](llvm::Value *value) {
     return ctx.ir.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, value);
   });
+}
+
+/// vpshufbitqmb k1 {k2}, zmm2, zmm3/m512 (BITALG): bit i of k1 is the bit of src1's qword
+/// i / 8 that byte i of src2 (its low 6 bits) numbers, cleared where k2 disables it (SDM
+/// vol. 2, VPSHUFBITQMB).
+LiftStatus liftShuffleBitsToMask(LiftContext &ctx, const Instr &instr) {
+  auto &ir = ctx.ir;
+  llvm::Value *qwords = readSource(ctx, dataOperand(instr, 1), ir.getInt64Ty());
+  llvm::Value *selectors = readSource(ctx, dataOperand(instr, 2), ir.getInt8Ty());
+  unsigned count = simd::elementCount(selectors);
+  llvm::SmallVector<int, 64> own;   // each byte's qword
+  for (unsigned i = 0; i < count; ++i)
+    own.push_back(int(i / 8));
+  llvm::Value *spread = ir.CreateShuffleVector(qwords, own);
+  llvm::Value *numbers = ir.CreateZExt(
+      ir.CreateAnd(selectors, llvm::ConstantInt::get(selectors->getType(), 63)), spread->getType());
+  llvm::Value *bits = ir.CreateTrunc(ir.CreateLShr(spread, numbers),
+                                     llvm::FixedVectorType::get(ir.getInt1Ty(), count));
+  writeMaskResult(ctx, bits);
+  return LiftStatus::Lifted;
 }
 
 /// vpblendmb/w/d/q, vblendmps/pd: element i of src2 where the mask enables it, else of src1
@@ -324,6 +344,7 @@ void registerAvx512Integer(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VPOPCNTW, liftPopcount<16>);
   table.add(ZYDIS_MNEMONIC_VPOPCNTD, liftPopcount<32>);
   table.add(ZYDIS_MNEMONIC_VPOPCNTQ, liftPopcount<64>);
+  table.add(ZYDIS_MNEMONIC_VPSHUFBITQMB, liftShuffleBitsToMask);
   table.add(ZYDIS_MNEMONIC_VPBLENDMB, liftBlendByMask<8>);
   table.add(ZYDIS_MNEMONIC_VPBLENDMW, liftBlendByMask<16>);
   table.add(ZYDIS_MNEMONIC_VPBLENDMD, liftBlendByMask<32>);

@@ -31,6 +31,7 @@ static SemanticTable buildTable() {
   registerX87(table);
   registerFpEnvironment(table);
   registerXsave(table);
+  registerGfni(table);
   return table;
 }
 
@@ -45,6 +46,10 @@ static SemanticTable buildAvx512Table() {
   registerAvx512ByteShift(table);
   registerAvx512Convert(table);
   registerAvx512SimdMove(table);
+  registerAvx512Gather(table);
+  registerAvx512Compress(table);
+  registerAvx512FloatFields(table);
+  registerAvx512Gfni(table);
   return table;
 }
 

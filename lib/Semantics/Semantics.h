@@ -101,6 +101,7 @@ void registerSimdCrypto(SemanticTable &table);
 void registerX87(SemanticTable &table);
 void registerFpEnvironment(SemanticTable &table);
 void registerXsave(SemanticTable &table);
+void registerGfni(SemanticTable &table);
 // AVX-512: the EVEX forms and the opmask instructions, in a table of their own (an EVEX form
 // shares its mnemonic with a VEX one whose operands have no masks or broadcasts).
 void registerAvx512Mask(SemanticTable &table);
@@ -113,5 +114,9 @@ void registerAvx512Shuffle(SemanticTable &table);
 void registerAvx512ByteShift(SemanticTable &table);
 void registerAvx512Convert(SemanticTable &table);
 void registerAvx512SimdMove(SemanticTable &table);
+void registerAvx512Gather(SemanticTable &table);
+void registerAvx512Compress(SemanticTable &table);
+void registerAvx512FloatFields(SemanticTable &table);
+void registerAvx512Gfni(SemanticTable &table);
 
 } // namespace hoist

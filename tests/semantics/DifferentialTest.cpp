@@ -83,7 +83,7 @@ struct Totals {
   uint64_t handedToRuntime = 0;   ///< of the executions, lifted runs that left on purpose
   uint64_t harnessErrors = 0;     ///< native runs that faulted in the harness: not executions
   uint64_t skipped = 0;   ///< states the host's model decides (HostModel.h): not executions
-  unsigned notChecked = 0;   ///< AVX-512 forms on a host without AVX-512: skipped, not passed
+  unsigned notChecked = 0;   ///< forms the host cannot run (AVX-512, GFNI): skipped, not passed
 };
 
 /// The table's totals (Forms.def), which the README reports, and those of the stack-pointer
@@ -135,12 +135,12 @@ void checkForm(const std::string &form, unsigned states, uint64_t seed, Totals &
   Instr instr;
   ASSERT_EQ(decoder.decode(bytes->data(), bytes->size(), layout::InstructionAddress, instr),
             DecodeStatus::Ok);
-  if (!hostRunsForm(instr)) {
+  if (const char *lacking = hostLacks(instr)) {
     --totals.forms;   // counted apart, as not checked
     ++totals.notChecked;
     completion.completed = true;
-    std::printf("%s: NOT CHECKED: the host has no AVX-512 (F, CD, BW, DQ, VL)\n", form.c_str());
-    GTEST_SKIP() << form << ": not checked, the host has no AVX-512";
+    std::printf("%s: NOT CHECKED: the host has no %s\n", form.c_str(), lacking);
+    GTEST_SKIP() << form << ": not checked, the host has no " << lacking;
   }
   llvm::Expected<std::unique_ptr<JitRunner>> lifted =
       JitRunner::create(*bytes, layout::InstructionAddress);
@@ -287,7 +287,7 @@ void printTotals(const char *label, const Totals &totals) {
     std::printf("%s: %llu native runs ended in a harness error (not counted above)\n", label,
                 static_cast<unsigned long long>(totals.harnessErrors));
   if (totals.notChecked)
-    std::printf("%s: %u AVX-512 forms NOT CHECKED: the host has no AVX-512 (not counted "
+    std::printf("%s: %u AVX-512 or GFNI forms NOT CHECKED: the host lacks them (not counted "
                 "above)\n",
                 label, totals.notChecked);
   if (totals.formsNotRun)

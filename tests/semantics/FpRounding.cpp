@@ -42,6 +42,15 @@ bool roundingControlVaries(const Instr &instr) {
   case ZYDIS_MNEMONIC_VROUNDSD:
   case ZYDIS_MNEMONIC_VROUNDPS:
   case ZYDIS_MNEMONIC_VROUNDPD:
+  // AVX-512 rounding at a scale and its remainder (imm8 bit 2 selects MXCSR.RC).
+  case ZYDIS_MNEMONIC_VREDUCESS:
+  case ZYDIS_MNEMONIC_VREDUCESD:
+  case ZYDIS_MNEMONIC_VREDUCEPS:
+  case ZYDIS_MNEMONIC_VREDUCEPD:
+  case ZYDIS_MNEMONIC_VRNDSCALESS:
+  case ZYDIS_MNEMONIC_VRNDSCALESD:
+  case ZYDIS_MNEMONIC_VRNDSCALEPS:
+  case ZYDIS_MNEMONIC_VRNDSCALEPD:
   // x87 stores to integer and rounding to integer (fisttp truncates regardless).
   case ZYDIS_MNEMONIC_FIST:
   case ZYDIS_MNEMONIC_FISTP:

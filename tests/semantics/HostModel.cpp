@@ -25,7 +25,33 @@ bool hostRunsAvx512() {
   return runs;
 }
 
-bool hostRunsForm(const Instr &instr) { return !instr.isAvx512() || hostRunsAvx512(); }
+bool hostRunsGfni() {
+  static const bool runs = [] {
+    const char *disabled = std::getenv("HOIST_SEMANTICS_NO_GFNI");
+    if (disabled && *disabled && *disabled != '0')
+      return false;
+    return __builtin_cpu_supports("gfni") != 0;
+  }();
+  return runs;
+}
+
+const char *hostLacks(const Instr &instr) {
+  if (instr.isAvx512() && !hostRunsAvx512())
+    return "AVX-512 (F, CD, BW, DQ, VL)";
+  switch (instr.mnemonic) {   // Zydis files the EVEX forms under AVX512EVEX, not GFNI
+  case ZYDIS_MNEMONIC_GF2P8MULB:
+  case ZYDIS_MNEMONIC_VGF2P8MULB:
+  case ZYDIS_MNEMONIC_GF2P8AFFINEQB:
+  case ZYDIS_MNEMONIC_VGF2P8AFFINEQB:
+  case ZYDIS_MNEMONIC_GF2P8AFFINEINVQB:
+  case ZYDIS_MNEMONIC_VGF2P8AFFINEINVQB:
+    return hostRunsGfni() ? nullptr : "GFNI";
+  default:
+    return nullptr;
+  }
+}
+
+bool hostRunsForm(const Instr &instr) { return hostLacks(instr) == nullptr; }
 namespace {
 
 constexpr uint32_t ModelledMxcsrMask = 0xffff;   // lib/Semantics/LegacyRegion.h

@@ -23,8 +23,17 @@ bool hostIsAmd();
 /// without, to check that such a host skips those forms and counts them as not checked.
 bool hostRunsAvx512();
 
+/// Whether the host runs the GFNI forms (gf2p8mulb, gf2p8affineqb, gf2p8affineinvqb and their
+/// VEX and EVEX forms). HOIST_SEMANTICS_NO_GFNI=1 makes a host that has GFNI act as one
+/// without, as HOIST_SEMANTICS_NO_AVX512 does for AVX-512.
+bool hostRunsGfni();
+
+/// What the host lacks to run `instr` natively ("AVX-512 (F, CD, BW, DQ, VL)", "GFNI"), or
+/// null when it runs it. The harness skips such forms loudly.
+const char *hostLacks(const Instr &instr);
+
 /// Whether the host runs `instr` natively: false only for AVX-512 forms (Instr::isAvx512) on
-/// a host without them, which the harness then skips loudly.
+/// a host without them and GFNI forms on a host without GFNI.
 bool hostRunsForm(const Instr &instr);
 
 /// Whether a state where native and lifted outcomes differ shows a model's choice: an MXCSR

@@ -73,15 +73,26 @@ uint64_t StateGenerator::interestingValue() {
 }
 
 bool StateGenerator::placeVsibOperand(const Operand &operand, CpuState &state) {
-  // A gather's VSIB operand [base + vindex*scale + disp] (vpgatherdd, ...): placeMemoryOperands
-  // has pointed base + disp into the arena; here each index element (dword or qword, sign-
-  // extended) gets a small signed value that keeps its element inside the arena, and each
-  // mask element a random sign bit (all of them set in a quarter of the states). It runs after
-  // generateFpState, which fills the vector registers.
-  bool qwordIndex = instr_.mnemonic == ZYDIS_MNEMONIC_VPGATHERQD ||
-                    instr_.mnemonic == ZYDIS_MNEMONIC_VPGATHERQQ ||
-                    instr_.mnemonic == ZYDIS_MNEMONIC_VGATHERQPS ||
-                    instr_.mnemonic == ZYDIS_MNEMONIC_VGATHERQPD;
+  // A gather's or scatter's VSIB operand [base + vindex*scale + disp] (vpgatherdd,
+  // vpscatterdd, ...): placeMemoryOperands has pointed base + disp into the arena; here each
+  // index element (dword or qword, sign-extended) gets a small signed value that keeps its
+  // element inside the arena. An AVX2 gather's mask elements get a random sign bit (all of them
+  // set in a quarter of the states); an AVX-512 form's opmask register is generateAvx512State's.
+  // In half the states every masked-off element points into the guard page below the code,
+  // where an access would fault. It runs after generateFpState and generateAvx512State, which
+  // fill the vector and opmask registers.
+  static const ZydisMnemonic QwordIndex[] = {
+      ZYDIS_MNEMONIC_VPGATHERQD,  ZYDIS_MNEMONIC_VPGATHERQQ,  ZYDIS_MNEMONIC_VGATHERQPS,
+      ZYDIS_MNEMONIC_VGATHERQPD,  ZYDIS_MNEMONIC_VPSCATTERQD, ZYDIS_MNEMONIC_VPSCATTERQQ,
+      ZYDIS_MNEMONIC_VSCATTERQPS, ZYDIS_MNEMONIC_VSCATTERQPD};
+  static const ZydisMnemonic QwordElement[] = {
+      ZYDIS_MNEMONIC_VPGATHERDQ,  ZYDIS_MNEMONIC_VPGATHERQQ,  ZYDIS_MNEMONIC_VGATHERDPD,
+      ZYDIS_MNEMONIC_VGATHERQPD,  ZYDIS_MNEMONIC_VPSCATTERDQ, ZYDIS_MNEMONIC_VPSCATTERQQ,
+      ZYDIS_MNEMONIC_VSCATTERDPD, ZYDIS_MNEMONIC_VSCATTERQPD};
+  bool qwordIndex = std::find(std::begin(QwordIndex), std::end(QwordIndex), instr_.mnemonic) !=
+                    std::end(QwordIndex);
+  bool qwordElement = std::find(std::begin(QwordElement), std::end(QwordElement),
+                                instr_.mnemonic) != std::end(QwordElement);
   Operand common = operand;
   common.index = ZYDIS_REGISTER_NONE;
   int64_t start = int64_t(effectiveAddress(instr_, common, state));
@@ -95,22 +106,57 @@ bool StateGenerator::placeVsibOperand(const Operand &operand, CpuState &state) {
   high = std::min(high, std::max(int64_t(0x40), low));
   if (low > high || low < INT32_MIN || high > INT32_MAX)
     return false;
-  uint64_t *index = state.fp.ymm[ZydisRegisterGetId(operand.index)];
-  unsigned perLane = qwordIndex ? 1 : 2;
-  for (unsigned i = 0; i < 4 * perLane; ++i) {
-    uint64_t value = uint64_t(low + int64_t(random_.below(uint64_t(high - low + 1))));
-    if (qwordIndex)
-      index[i] = value;
-    else
-      index[i / 2] = (index[i / 2] & ~(0xffffffffull << (i % 2 * 32))) |
-                     (value & 0xffffffff) << (i % 2 * 32);
+
+  // Qword j of a vector register: 0..3 of register 0-15 in ymm, 4..7 in zmmHigh; 16-31 in zmm16.
+  auto qword = [&](ZydisRegister reg, unsigned j) -> uint64_t & {
+    unsigned id = unsigned(ZydisRegisterGetId(reg));
+    if (id >= 16)
+      return state.fp.zmm16[id - 16][j];
+    return j < 4 ? state.fp.ymm[id][j] : state.fp.zmmHigh[id][j - 4];
+  };
+  bool avx512 = instr_.isAvx512();
+  if (!avx512) {
+    ZydisRegister maskRegister = instr_.op(2).reg;   // the last operand; the sign bit of every
+    bool allSet = random_.below(4) == 0;             // dword covers both element widths
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      uint64_t signs = allSet ? 0x8000000080000000 : random_.next() & 0x8000000080000000;
+      qword(maskRegister, lane) = (qword(maskRegister, lane) & 0x7fffffff7fffffff) | signs;
+    }
   }
-  // The mask is the last operand; the sign bit of every dword covers both element widths.
-  uint64_t *mask = state.fp.ymm[ZydisRegisterGetId(instr_.op(2).reg)];
-  bool allSet = random_.below(4) == 0;
-  for (unsigned lane = 0; lane < 4; ++lane) {
-    uint64_t signs = allSet ? 0x8000000080000000 : random_.next() & 0x8000000080000000;
-    mask[lane] = (mask[lane] & 0x7fffffff7fffffff) | signs;
+  auto enabled = [&](unsigned i) {
+    if (avx512)
+      return (state.fp.k[ZydisRegisterGetId(instr_.evex.mask)] >> i & 1) != 0;
+    unsigned bit = qwordElement ? 64 * i + 63 : 32 * i + 31;
+    return (qword(instr_.op(2).reg, bit / 64) >> (bit % 64) & 1) != 0;
+  };
+  bool guardMaskedOff = random_.below(2) == 0;
+  unsigned indexBits = qwordIndex ? 64 : 32;
+  unsigned count = ZydisRegisterGetWidth(ZYDIS_MACHINE_MODE_LONG_64, operand.index) / indexBits;
+  for (unsigned i = 0; i < count; ++i) {
+    int64_t value = low + int64_t(random_.below(uint64_t(high - low + 1)));
+    if (guardMaskedOff && !enabled(i)) {
+      int64_t guard = int64_t(layout::MappingAddress + 0x400 + random_.below(0x800));
+      value = (guard - start) / scale;
+    }
+    if (qwordIndex) {
+      qword(operand.index, i) = uint64_t(value);
+    } else {
+      uint64_t &pair = qword(operand.index, i / 2);
+      unsigned shift = i % 2 * 32;
+      pair = (pair & ~(0xffffffffull << shift)) | (uint64_t(value) & 0xffffffff) << shift;
+    }
+  }
+  return true;
+}
+
+bool StateGenerator::placeVsibOperands(CpuState &state) {
+  for (unsigned i = 0; i < instr_.operandCount; ++i) {
+    const Operand &operand = instr_.op(i);
+    ZydisRegisterClass indexClass = ZydisRegisterGetClass(operand.index);
+    if (operand.isMem() && (indexClass == ZYDIS_REGCLASS_XMM || indexClass == ZYDIS_REGCLASS_YMM ||
+                            indexClass == ZYDIS_REGCLASS_ZMM) &&
+        !placeVsibOperand(operand, state))
+      return false;
   }
   return true;
 }
@@ -232,10 +278,7 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
     plantFloatingPointOperand(state, arena);
     if (!shapeStateArea(state, arena))
       continue;
-    const Operand &vsib = instr_.op(1);   // gathers: dest, [base + vindex*scale], mask
-    ZydisRegisterClass indexClass = ZydisRegisterGetClass(vsib.index);
-    if (vsib.isMem() && (indexClass == ZYDIS_REGCLASS_XMM || indexClass == ZYDIS_REGCLASS_YMM) &&
-        !placeVsibOperand(vsib, state))
+    if (!placeVsibOperands(state))
       continue;
     return true;
   }

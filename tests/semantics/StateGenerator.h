@@ -28,6 +28,7 @@ private:
   void extendedValue(uint8_t out[10]);
   void plantFloatingPointOperand(const CpuState &state, std::vector<uint8_t> &arena);
   bool placeMemoryOperands(CpuState &state);
+  bool placeVsibOperands(CpuState &state);
   bool placeVsibOperand(const Operand &operand, CpuState &state);
   void shapeStringState(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
   void plantBranchTargets(CpuState &state, std::vector<uint8_t> &arena);
