@@ -356,8 +356,9 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase
   auto known = callees_.find(&callee);
   if (known == callees_.end() || known->second.signatureAt(call))
     return std::nullopt;
-  // A call the probe did not see is on a path it found dead: the flat copy marks it like an
-  // unresolved jump, which declines the function if the path stays live.
+  // A call the probe did not report passes everything in SysV; in Win64 it is on a path the
+  // probe found dead, which the flat copy marks like an unresolved jump, declining the
+  // function if the path stays live.
   auto reason = untypedVariadicCalls_.find(pcOf(call));
   if (reason == untypedVariadicCalls_.end())
     return std::nullopt;

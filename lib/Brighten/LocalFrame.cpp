@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/IndirectCalls.h"
+#include "Brighten/VariadicCalls.h"
 #include "Lift/Intrinsics.h"
 #include "Support/Error.h"
 
@@ -166,9 +167,20 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
                  known != callees.end() && known->second.signatureAt(*call)) {
         emitTypedCall(*call, known->second, convention, entryRsp);
       } else if (known != callees.end() && known->second.variadic) {
-        // A variadic call its callers' probe did not see (VariadicCalls.h): on a path the probe
-        // found dead, which must stay dead, like an unresolved jump's.
-        markUnresolved(*call);
+        // A variadic call its caller's probe did not report (VariadicCalls.h): in SysV it
+        // passes everything a callee may read; in Win64 it must be on a path the probe found
+        // dead, which must stay dead, like an unresolved jump's.
+        std::variant<Signature, std::string> everything =
+            convention == CallingConvention::SysV
+                ? everyArgumentCall(known->second.signature, convention)
+                : std::variant<Signature, std::string>(std::string());
+        if (auto *signature = std::get_if<Signature>(&everything)) {
+          KnownCallee site = known->second;
+          site.callSites[pcOf(*call)] = *signature;
+          emitTypedCall(*call, site, convention, entryRsp);
+        } else {
+          markUnresolved(*call);
+        }
       } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
         if (form == UnresolvedCallForm::Modeled)
           emitUnresolvedCallModel(*call, ordinal->second);

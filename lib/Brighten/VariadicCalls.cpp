@@ -263,6 +263,10 @@ readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
             ? std::get<std::string>(arguments)
             : variadicCallSignature(variadic.at(import->second).signature,
                                     std::get<std::vector<FormatArgument>>(arguments), convention);
+    // A report without its own address (merged or moved by the optimizer) is not known to be
+    // its site's: that site passes everything (everyArgumentCall) rather than another's.
+    if (!call->getMetadata("hoist.pc"))
+      continue;
     // The optimizer may have copied a call (a loop unrolled): each copy must agree.
     uint64_t pc = pcOf(*call);
     auto [previous, inserted] = found.try_emplace(pc, import->second, result);
@@ -270,6 +274,11 @@ readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
       previous->second.second = std::string("whose copies pass different formats");
   }
   return found;
+}
+
+std::variant<Signature, std::string> everyArgumentCall(const Signature &fixed,
+                                                       CallingConvention convention) {
+  return variadicCallSignature(fixed, everyArgumentRegister(fixed, convention), convention);
 }
 
 } // namespace hoist

@@ -15,9 +15,10 @@
 // XMM register, the rest on the stack, as System V passes them), and the brightened call
 // passes exactly those:
 // `call i32 (ptr, i32, ptr, ...) @__fprintf_chk(ptr %stream, i32 1, ptr @.str, ptr %name,
-// i32 %n)`, `call i32 (ptr, i32, ...) @open(ptr %path, i32 0)`. A call whose format is not
-// known this way (built at run time, numbered `%1$s`, a long double) is not typed, and its
-// caller declines with the reason.
+// i32 %n)`, `call i32 (ptr, i32, ...) @open(ptr %path, i32 0)`. In SysV a call whose format is
+// not known this way (built at run time, numbered `%1$s`, a long double), or that the probe
+// did not report, passes every argument register and 8 stack slots (everyArgumentCall); in
+// Win64 its caller declines with the reason.
 #pragma once
 
 #include "Brighten/CallShim.h"
@@ -40,6 +41,13 @@ std::map<uint64_t, std::pair<const llvm::Function *, std::variant<Signature, std
 readFormatReports(llvm::Function &probe, const KnownCallees &reporters,
                   const KnownCallees &variadic, const Image &image,
                   CallingConvention convention);
+
+/// The signature of a call of a variadic function with the fixed parameters of `fixed` that
+/// passes every argument register, XMM0-7 (AL = 8) and 8 stack slots, as a call through a
+/// pointer does: right whatever the call passes, in SysV (a format built at run time, or a
+/// call the caller's probe did not report).
+std::variant<Signature, std::string> everyArgumentCall(const Signature &fixed,
+                                                       CallingConvention convention);
 
 /// The signature of a call of a variadic function with the fixed parameters of `fixed` that
 /// passes `arguments` after them, or why it cannot (more than the stack slots brightening
