@@ -37,6 +37,12 @@ bool isClobberedRdx(const llvm::Value *value) {
 
 namespace {
 
+bool isProbeSinkCall(const llvm::User &user) {
+  const auto *call = llvm::dyn_cast<llvm::CallBase>(&user);
+  return call && call->getCalledFunction() &&
+         call->getCalledFunction()->getName() == ProbeSinkName;
+}
+
 /// Whether `user`, which has `value` as operand `operand`, computes with it: anything but a
 /// store of it, the probe's report of RDX, or an argument of a call. A callee's signature may
 /// take RDX it does not read (a register passed on unchanged, or below one it reads), and a
@@ -46,8 +52,7 @@ bool computesWith(const llvm::User &user, unsigned operand) {
   if (llvm::isa<llvm::StoreInst>(&user))
     return operand != 0;
   if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&user)) {
-    if (const llvm::Function *callee = call->getCalledFunction();
-        callee && callee->getName() == ProbeSinkName)
+    if (isProbeSinkCall(user))
       return operand != ProbeSinkRdxOperand;
     return call->isCallee(&call->getOperandUse(operand));
   }
@@ -126,9 +131,7 @@ std::optional<std::string> whyReadsClobberedRdx(const llvm::Function &probe) {
           // Above the low byte of the RAX returned, as `setne %dl; or %edx, %eax` leaves them
           // beside a byte result: the bits a caller of the C function does not read, as with
           // RAX's own entry value (Signature.h).
-          if (const auto *call = llvm::dyn_cast<llvm::CallBase>(user);
-              call && call->getCalledFunction() &&
-              call->getCalledFunction()->getName() == ProbeSinkName && use.getOperandNo() == 0 &&
+          if (isProbeSinkCall(*user) && use.getOperandNo() == 0 &&
               bits.extractBitsAsZExtValue(8, 0) == 0)
             continue;
           std::optional<llvm::APInt> passed = bitsPassedOn(*user, use.getOperandNo(), bits);

@@ -170,11 +170,10 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
         // A variadic call its caller's probe did not report (VariadicCalls.h): in SysV it
         // passes everything a callee may read; in Win64 it must be on a path the probe found
         // dead, which must stay dead, like an unresolved jump's.
-        std::variant<Signature, std::string> everything =
-            convention == CallingConvention::SysV
-                ? everyArgumentCall(known->second.signature, convention)
-                : std::variant<Signature, std::string>(std::string());
-        if (auto *signature = std::get_if<Signature>(&everything)) {
+        std::optional<std::variant<Signature, std::string>> everything;
+        if (convention == CallingConvention::SysV)
+          everything = everyArgumentCall(known->second.signature, convention);
+        if (const auto *signature = everything ? std::get_if<Signature>(&*everything) : nullptr) {
           KnownCallee site = known->second;
           site.callSites[pcOf(*call)] = *signature;
           emitTypedCall(*call, site, convention, entryRsp);
