@@ -52,6 +52,9 @@ public:
 
   /// The section containing `address`, or null.
   const Section *sectionAt(uint64_t address) const;
+  /// The section `address` is one past the end of, when no section contains it: code's
+  /// `&array[n]` for a section's last object (a loop's bound). Null otherwise.
+  const Section *sectionEndingAt(uint64_t address) const;
   bool isExecutable(uint64_t address) const;
   /// The file-backed bytes from `address` to the end of its section; empty when unmapped.
   llvm::ArrayRef<uint8_t> bytesAt(uint64_t address) const;

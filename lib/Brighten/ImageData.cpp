@@ -110,7 +110,7 @@ void markSlots(llvm::GlobalVariable &global, const Section &section,
 bool isCarriedAddress(const Image &image, uint64_t address) {
   if (image.copiedObjectAt(address))
     return true;
-  const Section *section = image.sectionAt(address);
+  const Section *section = addressedSection(image, address);
   return section && isCarriedDataSection(image, *section);
 }
 
@@ -174,6 +174,45 @@ llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const Load
   return imageDataPointer(module, image, *slot.target);
 }
 
+/// The most bytes one global carries for a run of sections (carriedRegion): past it, a huge
+/// `.bss` would become that many bytes of zeros in the object.
+constexpr uint64_t MaxCarriedRegion = uint64_t(64) << 20;
+
+/// The run of carried sections `section` belongs to: each starting where the one before ends,
+/// all writable at run time or all not, together at most MaxCarriedRegion bytes. One global
+/// carries the run (named after its first section), so that the run's layout is the
+/// original's: an address one past one section's last object is the next section's start, and
+/// code's `&array[n]` (a loop's bound) must stay one past the array, not become the start of a
+/// global the linker places elsewhere.
+Section carriedRegion(const Image &image, const Section &section) {
+  bool writable = writableAtRunTime(section);
+  uint64_t begin = section.address, end = section.address + section.size;
+  auto joins = [&](const Section *other) {
+    return other && isCarriedDataSection(image, *other) &&
+           writableAtRunTime(*other) == writable &&
+           std::max(end, other->address + other->size) - std::min(begin, other->address) <=
+               MaxCarriedRegion;
+  };
+  const Section *first = &section;
+  while (begin) {
+    const Section *before = image.sectionAt(begin - 1);
+    if (!joins(before) || before->address + before->size != begin)
+      break;
+    first = before;
+    begin = before->address;
+  }
+  while (true) {
+    const Section *after = image.sectionAt(end);
+    if (!joins(after) || after->address != end)
+      break;
+    end = after->address + after->size;
+  }
+  Section region = *first;
+  region.size = end - begin;
+  region.fileSize = std::min(region.fileSize, region.size);
+  return region;
+}
+
 /// The global holding `section`'s bytes (zero past the file's): constant and private for
 /// read-only data; for writable data a variable with external linkage, since its state is
 /// what the brightened functions leave for their callers (and an internal one that is only
@@ -189,6 +228,10 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   std::vector<uint8_t> bytes(section.size, 0);
   image.read(section.address, bytes.data(), bytes.size());
   bool constant = !writableAtRunTime(section);
+  // As aligned as the section's address was, up to a page: every object in it keeps the
+  // alignment its code relies on (`movdqa`, `vmovdqa ymm` on a 32-byte aligned array).
+  llvm::Align alignment(std::clamp<uint64_t>(
+      section.address ? uint64_t(1) << llvm::countr_zero(section.address) : 4096, 16, 4096));
   auto linkage = constant ? llvm::GlobalValue::PrivateLinkage : llvm::GlobalValue::ExternalLinkage;
   std::vector<LoaderSlot> slots = loaderSlotsIn(image, section);
   std::erase_if(slots, [&](const LoaderSlot &slot) {
@@ -220,7 +263,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
     auto *initializer = llvm::ConstantDataArray::get(context, llvm::ArrayRef(bytes));
     auto *global = new llvm::GlobalVariable(module, initializer->getType(), constant, linkage,
                                             initializer, name);
-    global->setAlignment(llvm::Align(16));
+    global->setAlignment(alignment);
     mark(*global);
     return global;
   }
@@ -246,7 +289,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   }
   llvm::StructType *type = llvm::StructType::get(context, fields, /*isPacked=*/true);
   auto *global = new llvm::GlobalVariable(module, type, constant, linkage, nullptr, name);
-  global->setAlignment(llvm::Align(16));
+  global->setAlignment(alignment);
   std::vector<llvm::Constant *> values;
   auto slot = slots.begin();
   for (auto [begin, end] : runs) {
@@ -399,6 +442,12 @@ bool isCarriedDataSection(const Image &image, const Section &section) {
          name.starts_with(".bss.");
 }
 
+const Section *addressedSection(const Image &image, uint64_t address) {
+  if (const Section *section = image.sectionAt(address))
+    return section;
+  return image.sectionEndingAt(address);
+}
+
 llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint64_t address) {
   // A library's object the executable holds a copy of (stdout, optind): the recompiled
   // program's is the library's own, by name; the file's bytes there are only zeros.
@@ -411,8 +460,14 @@ llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint6
   }
   if (!isCarriedAddress(image, address))
     return nullptr;
-  const Section *section = image.sectionAt(address);
-  return pointerInto(*sectionGlobal(module, image, *section), address - section->address);
+  Section region = carriedRegion(image, *addressedSection(image, address));
+  // The start of a run that follows another carried one it could not join (too large): one
+  // past the end of the run before, or the start of this one; the code cannot tell which.
+  if (address == region.address && region.address)
+    if (const Section *before = image.sectionAt(address - 1);
+        before && isCarriedDataSection(image, *before) && before->address + before->size == address)
+      return nullptr;
+  return pointerInto(*sectionGlobal(module, image, region), address - region.address);
 }
 
 llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t address) const {
@@ -420,7 +475,7 @@ llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t a
     listOriginalAddresses(function, image_, pointer);
     return pointer;
   }
-  if (image_.sectionAt(address))
+  if (addressedSection(image_, address))
     function.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(address, true));
   return nullptr;
 }
@@ -481,7 +536,7 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
         // Every address of a position-independent image became a pointer before this; one
         // that is left (an address the lifter folded with a number that an instruction also
         // names) would be used as the absolute number it is: decline, never guess.
-        if (image_.sectionAt(address->getZExtValue()))
+        if (addressedSection(image_, address->getZExtValue()))
           function.addFnAttr(ImageDataAttribute, "0x" + llvm::utohexstr(address->getZExtValue(), true));
         continue;
       }
@@ -513,15 +568,18 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
 
 void defineImageDataSymbols(llvm::Module &module, const Image &image) {
   for (const Section &section : image.sections()) {
-    llvm::GlobalVariable *global = module.getNamedGlobal("image" + section.name);
-    if (!global || !section.writable)
+    if (!section.writable || !isCarriedDataSection(image, section))
+      continue;
+    Section region = carriedRegion(image, section);
+    llvm::GlobalVariable *global = module.getNamedGlobal("image" + region.name);
+    if (!global)
       continue;
     for (const Symbol &symbol : image.symbols())
       if (isProgramObject(symbol, image) && symbol.address >= section.address &&
           symbol.address < section.address + section.size && !module.getNamedValue(symbol.name))
         llvm::GlobalAlias::create(llvm::Type::getInt8Ty(module.getContext()), 0,
                                   llvm::GlobalValue::ExternalLinkage, symbol.name,
-                                  pointerInto(*global, symbol.address - section.address),
+                                  pointerInto(*global, symbol.address - region.address),
                                   &module);
   }
 }
@@ -531,6 +589,10 @@ pointSlotsAtFunctions(llvm::Module &module, const Image &image,
                       const std::map<uint64_t, llvm::Function *> &functions) {
   std::vector<UnmappedSlots> unmapped;
   for (const Section &section : image.sections()) {
+    // Each run's global once: it is named after the run's first section.
+    if (!isCarriedDataSection(image, section) ||
+        carriedRegion(image, section).address != section.address)
+      continue;
     llvm::GlobalVariable *global = module.getNamedGlobal("image" + section.name);
     auto *fields = global ? llvm::dyn_cast<llvm::ConstantStruct>(global->getInitializer())
                           : nullptr;

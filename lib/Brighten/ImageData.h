@@ -65,8 +65,14 @@ private:
 };
 
 /// A pointer to `address` in its section's global (created on first use), or null when the
-/// address is in no section brightened code carries.
+/// address is in no section brightened code carries. An address one past a section's end that
+/// no section holds is a pointer one past the end of that section's global (addressedSection).
 llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint64_t address);
+
+/// The section an address points into: the one holding it, or else the one it is one past
+/// the end of (Image::sectionEndingAt: `&array[n]` for the section's last object, a loop's
+/// bound, which the recompiled program must find at the end of that section's global).
+const Section *addressedSection(const Image &image, uint64_t address);
 
 /// Whether brightened code carries `section` (of `image`) as a global (writable: a variable).
 bool isCarriedDataSection(const Image &image, const Section &section);

@@ -109,7 +109,7 @@ std::optional<uint64_t> addressIn(const llvm::ConstantInt *constant,
   uint64_t value = constant->getZExtValue();
   for (uint64_t start : sections) {
     uint64_t address = constant->getBitWidth() == 64 ? value : (start & ~0xffffffffull) | value;
-    const Section *section = image.sectionAt(address);
+    const Section *section = addressedSection(image, address);
     if (section && section->address == start)
       return address;
   }
@@ -177,7 +177,7 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
       addresses.clear();
       addressesNamedBy(instr, image.isPositionIndependent(), addresses);
       for (uint64_t address : addresses)
-        if (const Section *section = image.sectionAt(address)) {
+        if (const Section *section = addressedSection(image, address)) {
           sites.sections.insert(section->address);
           ripTargets.insert(address);
           if (section->executable)
@@ -235,7 +235,7 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &name
       // (readSignatureProbe), not this first sight of it. A load that stays keeps its address.
       if (!pointer) {
         addListedAddress(flat,
-                         image.sectionAt(*address)->executable ? CodeAddressAttribute
+                         addressedSection(image, *address)->executable ? CodeAddressAttribute
                                                                : UncarriedAddressAttribute,
                          *address);
         continue;

@@ -132,6 +132,8 @@ struct LeaderScan {
       uint64_t address = worklist.back();
       worklist.pop_back();
       while (true) {
+        if (InstructionCache::isReservedAddress(address))
+          break;
         if (!visited.insert(address).second) {
           leaders.insert(address);   // two paths meet here
           break;
@@ -219,7 +221,8 @@ ExploredFunction exploreFunction(InstructionCache &cache, uint64_t entry,
         // jump table's tens of thousands of targets would make that quadratic.
         llvm::SmallDenseSet<uint64_t, 4> added;
         for (uint64_t target : targets)
-          if (scan.leaders.count(target) && added.insert(target).second)
+          if (scan.leaders.count(target) && !InstructionCache::isReservedAddress(target) &&
+              added.insert(target).second)
             block.successors.push_back(target);
         break;
       }

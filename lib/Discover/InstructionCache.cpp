@@ -3,6 +3,8 @@
 namespace hoist {
 
 const DecodedAt *InstructionCache::at(uint64_t address) {
+  if (isReservedAddress(address))
+    return nullptr;
   auto [it, inserted] = cache_.try_emplace(address);
   if (!inserted)
     return it->second.get();

@@ -19,6 +19,13 @@ public:
 
   /// The instruction at `address`, or null when the address holds no executable bytes.
   const DecodedAt *at(uint64_t address);
+  /// The two highest addresses never hold code here: llvm::DenseMap reserves them as its empty
+  /// and tombstone keys, and a hostile image's jump or fall-through reaches them (an
+  /// instruction that ends at the top of the address space). Address-keyed DenseMaps and
+  /// DenseSets must not see them.
+  static bool isReservedAddress(uint64_t address) {
+    return address >= llvm::DenseMapInfo<uint64_t>::getTombstoneKey();
+  }
   /// Addresses looked up so far (decoded or not).
   size_t size() const { return cache_.size(); }
 

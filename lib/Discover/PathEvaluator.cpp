@@ -171,8 +171,10 @@ void PathEvaluator::forgetMemory(const Instr &instr, const Operand &written) {
       const SymValue &known = it->first.first;
       bool apart = where.known && known.known && known.k == where.k && known.sym == where.sym &&
                    known.signExtended == where.signExtended && size > 0 &&
-                   (static_cast<uint64_t>(known.c - where.c) >= size &&
-                    static_cast<uint64_t>(where.c - known.c) >= it->first.second / 8);
+                   // The distances wrap, as the addresses do: unsigned, never signed overflow.
+                   (static_cast<uint64_t>(known.c) - static_cast<uint64_t>(where.c) >= size &&
+                    static_cast<uint64_t>(where.c) - static_cast<uint64_t>(known.c) >=
+                        it->first.second / 8);
       if (apart) {
         ++it;
       } else {

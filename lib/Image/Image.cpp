@@ -268,6 +268,18 @@ const Section *Image::sectionAt(uint64_t address) const {
   return address - section.address < section.size ? &section : nullptr;
 }
 
+const Section *Image::sectionEndingAt(uint64_t address) const {
+  if (sectionAt(address))
+    return nullptr;
+  // Empty sections (an unused .tm_clone_table) may start where the one before ends.
+  for (auto it = sectionByAddress_.upper_bound(address); it != sectionByAddress_.begin();) {
+    const Section &section = sections_[(--it)->second];
+    if (section.size)
+      return address - section.address == section.size ? &section : nullptr;
+  }
+  return nullptr;
+}
+
 bool Image::isExecutable(uint64_t address) const {
   const Section *section = sectionAt(address);
   return section && section->executable;

@@ -3,6 +3,7 @@
 #include "Arch/LiftContext.h"
 #include "Arch/WrittenVars.h"
 #include "Arch/StateLayout.h"
+#include "Discover/InstructionCache.h"
 #include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
 #include "Semantics/Semantics.h"
@@ -363,7 +364,7 @@ bool FunctionLifter::isSuccessor(uint64_t target) {
     successorSet_.insert(successors.begin(), successors.end());
     successorSetOf_ = current_->machine;
   }
-  return successorSet_.contains(target);
+  return !InstructionCache::isReservedAddress(target) && successorSet_.contains(target);
 }
 
 void FunctionLifter::fillExits(

@@ -10,31 +10,13 @@ set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
 [ "$program" = sed ] || { echo "upstream-program.sh: sed" >&2; exit 2; }
 binary=$(command -v "$program")
+scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 mkdir -p "$work"
 cd "$work"
 
-# Every function must be brightened: a declined one would be left in the lifted form, which
-# needs a runtime to enter it.
-"$hoist" lift "$binary" --all --brighten -O2 --emit obj -o program.o --diagnostics lift.json \
-  2>lift.err
-declined=$(grep -c '"brighten-declined"' lift.json || true)
-total=$(sed -n 's/.*lifted \([0-9,]*\) functions.*/\1/p' lift.err)
-echo "$program: $total functions lifted, $declined declined"
-[ "$declined" -eq 0 ] || { grep -o '"message": *"[^"]*not brightened[^"]*"' lift.json | head; exit 1; }
-
-# main as the start files call it: the function the entry point hands __libc_start_main, named
-# fn_<address> where the binary is stripped. The object's _init and _fini are the binary's
-# .init and .fini code, which the start files bring their own of.
-main=$("$hoist" lift "$binary" --callees=false -o /dev/null 2>&1 |
-  sed -n 's/.*main at 0x\([0-9a-f]*\),.*/\1/p')
-symbol=main
-nm program.o | grep -q ' T main$' || symbol=fn_$main
-objcopy --localize-symbol=_init --localize-symbol=_fini --localize-symbol=_start program.o
-# The binary's weak __gmon_start__ (profiling hook) is an undefined symbol the object names.
-echo 'void __gmon_start__(void) {}' | gcc -x c -c - -o gmon.o
-libraries=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/-l:\1/p' |
-  grep -v 'libc.so')
-gcc program.o gmon.o -o "$program.bright" -Wl,--defsym,main="$symbol" $libraries
+# Every function brightened, recompiled and linked (scripts/brighten-program.sh).
+echo -n "$program: "
+"$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
 
 status=0
 check() {

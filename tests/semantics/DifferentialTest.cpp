@@ -287,8 +287,7 @@ void printTotals(const char *label, const Totals &totals) {
     std::printf("%s: %llu native runs ended in a harness error (not counted above)\n", label,
                 static_cast<unsigned long long>(totals.harnessErrors));
   if (totals.notChecked)
-    std::printf("%s: %u AVX-512 or GFNI forms NOT CHECKED: the host lacks them (not counted "
-                "above)\n",
+    std::printf("%s: %u forms NOT CHECKED: the host lacks their extension (not counted above)\n",
                 label, totals.notChecked);
   if (totals.formsNotRun)
     std::printf("%s: %u forms did not run to the end (see the failures above)\n", label,

@@ -4,6 +4,8 @@
 #include "StateGenerator.h"
 #include "XsaveArea.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -35,20 +37,63 @@ bool hostRunsGfni() {
   return runs;
 }
 
+namespace {
+
+/// An extension some forms need beyond the base AVX-512 sets, named by Zydis's ISA set (the
+/// part before the vector width: "AVX512_VBMI2" of AVX512_VBMI2_128). Hosts of this kind
+/// differ here: a Skylake-X has AVX-512 without VBMI, a Zen 4 has AVX-512 VNNI without the
+/// VEX AVX-VNNI, a Zen 3 has VAES without AVX-512.
+struct Extension {
+  const char *isaSet;
+  bool (*hostHas)();
+};
+
+// __builtin_cpu_supports takes only a literal, hence one function each.
+const Extension Extensions[] = {
+    {"AVX512_VBMI", [] { return __builtin_cpu_supports("avx512vbmi") != 0; }},
+    {"AVX512_VBMI2", [] { return __builtin_cpu_supports("avx512vbmi2") != 0; }},
+    {"AVX512_IFMA", [] { return __builtin_cpu_supports("avx512ifma") != 0; }},
+    {"AVX512_VNNI", [] { return __builtin_cpu_supports("avx512vnni") != 0; }},
+    {"AVX512_BITALG", [] { return __builtin_cpu_supports("avx512bitalg") != 0; }},
+    {"AVX512_VPOPCNTDQ", [] { return __builtin_cpu_supports("avx512vpopcntdq") != 0; }},
+    {"AVX512_BF16", [] { return __builtin_cpu_supports("avx512bf16") != 0; }},
+    {"AVX512_FP16", [] { return __builtin_cpu_supports("avx512fp16") != 0; }},
+    {"AVX512_VP2INTERSECT", [] { return __builtin_cpu_supports("avx512vp2intersect") != 0; }},
+    {"AVX512_GFNI", hostRunsGfni},
+    {"AVX512_VAES", [] { return __builtin_cpu_supports("vaes") != 0; }},
+    {"AVX512_VPCLMULQDQ", [] { return __builtin_cpu_supports("vpclmulqdq") != 0; }},
+    // Xeon Phi's sets: no host of this kind has them.
+    {"AVX512ER", [] { return false; }},
+    {"AVX512PF", [] { return false; }},
+    {"AVX512_4FMAPS", [] { return false; }},
+    {"AVX512_4VNNIW", [] { return false; }},
+    {"GFNI", hostRunsGfni},
+    {"AVX_GFNI", hostRunsGfni},
+    {"AVX_VNNI", [] { return __builtin_cpu_supports("avxvnni") != 0; }},
+    {"VAES", [] { return __builtin_cpu_supports("vaes") != 0; }},
+    {"VPCLMULQDQ", [] { return __builtin_cpu_supports("vpclmulqdq") != 0; }},
+    {"SHA", [] { return __builtin_cpu_supports("sha") != 0; }},
+    {"XSAVEC", [] { return __builtin_cpu_supports("xsavec") != 0; }},
+};
+
+/// The ISA set without its vector width: "AVX512_VBMI2" of "AVX512_VBMI2_128", "SHA" of "SHA".
+llvm::StringRef withoutWidth(llvm::StringRef isaSet) {
+  for (llvm::StringRef width : {"_128", "_128N", "_256", "_512", "_SCALAR"})
+    if (isaSet.consume_back(width))
+      break;
+  return isaSet;
+}
+
+} // namespace
+
 const char *hostLacks(const Instr &instr) {
   if (instr.isAvx512() && !hostRunsAvx512())
     return "AVX-512 (F, CD, BW, DQ, VL)";
-  switch (instr.mnemonic) {   // Zydis files the EVEX forms under AVX512EVEX, not GFNI
-  case ZYDIS_MNEMONIC_GF2P8MULB:
-  case ZYDIS_MNEMONIC_VGF2P8MULB:
-  case ZYDIS_MNEMONIC_GF2P8AFFINEQB:
-  case ZYDIS_MNEMONIC_VGF2P8AFFINEQB:
-  case ZYDIS_MNEMONIC_GF2P8AFFINEINVQB:
-  case ZYDIS_MNEMONIC_VGF2P8AFFINEINVQB:
-    return hostRunsGfni() ? nullptr : "GFNI";
-  default:
-    return nullptr;
-  }
+  llvm::StringRef set = withoutWidth(ZydisISASetGetString(instr.isaSet));
+  for (const Extension &extension : Extensions)
+    if (set == extension.isaSet)
+      return extension.hostHas() ? nullptr : extension.isaSet;
+  return nullptr;
 }
 
 bool hostRunsForm(const Instr &instr) { return hostLacks(instr) == nullptr; }

@@ -155,6 +155,11 @@ llvm::Expected<std::unique_ptr<JitRunner>> JitRunner::lift(const Image &image, u
       runner->diagnostics_ += std::string(severityName(d.severity)) + ": " + d.message + "\n";
   if (!function)
     return function.takeError();
+  // A function the verifier rejects is left a declaration, which would run as nothing and
+  // show only as wrong registers: the harness fails loudly instead.
+  for (const Diagnostic &d : diagnostics.all())
+    if (d.code == "lift-failed")
+      return liftError("the lift failed: " + d.message);
   std::string functionName = (*function)->getName().str();
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
   llvm::raw_string_ostream irStream(runner->ir_);

@@ -1,0 +1,43 @@
+#!/bin/bash
+# A whole ELF program brightened and recompiled into a new executable (docs/BRIGHTEN.md,
+# "Whole programs"): `hoist lift --all --brighten -O2 --emit obj`, linked with the C library's
+# start files and the libraries the original needs. Every function must be brightened: a
+# declined one is left in the lifted form, which needs a runtime to enter it.
+# Usage: scripts/brighten-program.sh HOIST BINARY OUTPUT
+# Writes OUTPUT, and beside it OUTPUT.o, OUTPUT.json (the diagnostics) and OUTPUT.err. Prints
+# "N functions lifted, M declined". Exits 0 when linked, 3 when functions were declined (their
+# messages printed, nothing linked), 1 when lifting or linking failed.
+set -euo pipefail
+hoist=$(readlink -f "$1") binary=$2 output=$3
+
+if ! "$hoist" lift "$binary" --all --brighten -O2 --emit obj -o "$output.o" \
+    --diagnostics "$output.json" 2>"$output.err"; then
+  echo "hoist failed: $(tail -1 "$output.err")"
+  exit 1
+fi
+declined=$(grep -c '"brighten-declined"' "$output.json" || true)
+total=$(sed -n 's/.*lifted \([0-9,]*\) functions.*/\1/p' "$output.err")
+echo "$total functions lifted, $declined declined"
+if [ "$declined" -ne 0 ]; then
+  grep -o '"message": *"[^"]*not brightened[^"]*"' "$output.json" | head -5
+  exit 3
+fi
+
+# main as the start files call it: the function the entry point hands __libc_start_main, named
+# fn_<address> where the binary is stripped. The object's _init and _fini are the binary's
+# .init and .fini code, which the start files bring their own of.
+symbol=main
+# (grep -q would stop reading early, and nm's broken pipe fail the test under pipefail.)
+if ! nm "$output.o" | grep ' T main$' >/dev/null; then
+  main=$("$hoist" lift "$binary" --callees=false -o /dev/null 2>&1 |
+    sed -n 's/.*main at 0x\([0-9a-f]*\),.*/\1/p')
+  symbol=fn_$main
+fi
+objcopy --localize-symbol=_init --localize-symbol=_fini --localize-symbol=_start "$output.o"
+# The binary's weak __gmon_start__ (profiling hook) is an undefined symbol the object names.
+echo 'void __gmon_start__(void) {}' | gcc -x c -c - -o "$output.gmon.o"
+libraries=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/-l:\1/p' |
+  grep -v 'libc.so' || true)
+# libm too: the code generator lowers some intrinsics to its functions (llvm.trunc to truncf
+# on a CPU without SSE4.1's roundss).
+gcc "$output.o" "$output.gmon.o" -o "$output" -Wl,--defsym,main="$symbol" $libraries -lm
