@@ -83,9 +83,10 @@ bool foldJoinedHalves(llvm::Function &function) {
 }
 
 /// Records on `global` (carrying `section`) the slots at `slots` (addresses, sorted) under
-/// `kind` (PossiblePointersMetadata, OriginalAddressesMetadata): the section's address, then
-/// each slot's offset, followed by its value from `values` (by position in `slots`) if given.
-void markSlots(llvm::GlobalVariable &global, const Section &section,
+/// `kind` (PossiblePointersMetadata, OriginalAddressesMetadata): the original address of the
+/// global's first byte (`base`), then each slot's offset from it, followed by its value from
+/// `values` (by position in `slots`) if given.
+void markSlots(llvm::GlobalVariable &global, const Section &section, uint64_t base,
                llvm::ArrayRef<uint64_t> slots, const char *kind,
                llvm::ArrayRef<uint64_t> values = {}) {
   auto first = std::lower_bound(slots.begin(), slots.end(), section.address);
@@ -96,9 +97,9 @@ void markSlots(llvm::GlobalVariable &global, const Section &section,
   auto number = [&](uint64_t value) {
     return llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i64, value));
   };
-  std::vector<llvm::Metadata *> operands = {number(section.address)};
+  std::vector<llvm::Metadata *> operands = {number(base)};
   for (auto slot = first; slot != last; ++slot) {
-    operands.push_back(number(*slot - section.address));
+    operands.push_back(number(*slot - base));
     if (!values.empty())
       operands.push_back(number(values[slot - slots.begin()]));
   }
@@ -174,6 +175,15 @@ llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const Load
   return imageDataPointer(module, image, *slot.target);
 }
 
+/// The original address of the first byte of `region`'s global: the run's address rounded
+/// down to 64 bytes, with zeros before the run. The global is aligned to 64 bytes (or to more,
+/// as far as the address is, up to a page), so that every address in the run keeps its
+/// alignment up to 64 in the recompiled program: `movdqa` and `vmovdqa64` on an array that was
+/// aligned for them. (`.data` at 0x4018 with an array at 0x4050: a global starting at 0x4018
+/// and aligned 16 put the array at 8 modulo 16, and the optimizer took the aligned store for
+/// undefined behaviour and the function for unreachable.)
+uint64_t globalStart(const Section &region) { return region.address & ~uint64_t(63); }
+
 /// The most bytes one global carries for a run of sections (carriedRegion): past it, a huge
 /// `.bss` would become that many bytes of zeros in the object.
 constexpr uint64_t MaxCarriedRegion = uint64_t(64) << 20;
@@ -225,13 +235,14 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   if (llvm::GlobalVariable *existing = module.getNamedGlobal(name))
     return existing;
   llvm::LLVMContext &context = module.getContext();
-  std::vector<uint8_t> bytes(section.size, 0);
-  image.read(section.address, bytes.data(), bytes.size());
+  // Zeros first, up to the run's address (globalStart).
+  uint64_t lead = section.address - globalStart(section);
+  std::vector<uint8_t> bytes(lead + section.size, 0);
+  image.read(section.address, bytes.data() + lead, section.size);
   bool constant = !writableAtRunTime(section);
-  // As aligned as the section's address was, up to a page: every object in it keeps the
-  // alignment its code relies on (`movdqa`, `vmovdqa ymm` on a 32-byte aligned array).
-  llvm::Align alignment(std::clamp<uint64_t>(
-      section.address ? uint64_t(1) << llvm::countr_zero(section.address) : 4096, 16, 4096));
+  uint64_t start = globalStart(section);
+  llvm::Align alignment(start ? std::min<uint64_t>(uint64_t(1) << llvm::countr_zero(start), 4096)
+                              : 4096);
   auto linkage = constant ? llvm::GlobalValue::PrivateLinkage : llvm::GlobalValue::ExternalLinkage;
   std::vector<LoaderSlot> slots = loaderSlotsIn(image, section);
   std::erase_if(slots, [&](const LoaderSlot &slot) {
@@ -246,7 +257,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
       return false;
     bool carried = isCarriedAddress(image, *slot.target);
     if (!carried) {
-      uint64_t offset = slot.slot - section.address;
+      uint64_t offset = slot.slot - start;
       for (unsigned i = 0; i < 8 && offset + i < bytes.size(); ++i)
         bytes[offset + i] = static_cast<uint8_t>(*slot.target >> (8 * i));
       originalAddresses.push_back(slot.slot);
@@ -256,8 +267,9 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   });
   // The slots come sorted (loaderSlotsIn), and so do these.
   auto mark = [&](llvm::GlobalVariable &global) {
-    markSlots(global, section, image.possiblePointers(), PossiblePointersMetadata);
-    markSlots(global, section, originalAddresses, OriginalAddressesMetadata, originalTargets);
+    markSlots(global, section, start, image.possiblePointers(), PossiblePointersMetadata);
+    markSlots(global, section, start, originalAddresses, OriginalAddressesMetadata,
+              originalTargets);
   };
   if (slots.empty()) {
     auto *initializer = llvm::ConstantDataArray::get(context, llvm::ArrayRef(bytes));
@@ -272,7 +284,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   std::vector<std::pair<uint64_t, uint64_t>> runs;   // byte runs between the slots
   uint64_t at = 0;
   for (const LoaderSlot &slot : slots) {
-    uint64_t offset = slot.slot - section.address;
+    uint64_t offset = slot.slot - start;
     if (offset < at)
       continue;   // overlapping slots: the first one wins, as it does in `runs`
     if (offset > at) {
@@ -283,9 +295,9 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
     runs.emplace_back(offset, offset + 8);
     at = offset + 8;
   }
-  if (at < section.size) {
-    fields.push_back(llvm::ArrayType::get(llvm::Type::getInt8Ty(context), section.size - at));
-    runs.emplace_back(at, section.size);
+  if (at < bytes.size()) {
+    fields.push_back(llvm::ArrayType::get(llvm::Type::getInt8Ty(context), bytes.size() - at));
+    runs.emplace_back(at, bytes.size());
   }
   llvm::StructType *type = llvm::StructType::get(context, fields, /*isPacked=*/true);
   auto *global = new llvm::GlobalVariable(module, type, constant, linkage, nullptr, name);
@@ -294,7 +306,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   auto slot = slots.begin();
   for (auto [begin, end] : runs) {
     if (fields[values.size()]->isPointerTy()) {
-      while (slot->slot - section.address != begin)
+      while (slot->slot - start != begin)
         ++slot;
       values.push_back(slotPointer(module, image, *slot));
       continue;
@@ -467,7 +479,7 @@ llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint6
     if (const Section *before = image.sectionAt(address - 1);
         before && isCarriedDataSection(image, *before) && before->address + before->size == address)
       return nullptr;
-  return pointerInto(*sectionGlobal(module, image, region), address - region.address);
+  return pointerInto(*sectionGlobal(module, image, region), address - globalStart(region));
 }
 
 llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t address) const {
@@ -579,7 +591,7 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
           symbol.address < section.address + section.size && !module.getNamedValue(symbol.name))
         llvm::GlobalAlias::create(llvm::Type::getInt8Ty(module.getContext()), 0,
                                   llvm::GlobalValue::ExternalLinkage, symbol.name,
-                                  pointerInto(*global, symbol.address - region.address),
+                                  pointerInto(*global, symbol.address - globalStart(region)),
                                   &module);
   }
 }

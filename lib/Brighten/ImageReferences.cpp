@@ -1,6 +1,7 @@
 #include "Brighten/ImageReferences.h"
 #include "Brighten/ImageData.h"
 #include "Brighten/ImportSlots.h"
+#include "Brighten/LocalFrame.h"
 
 #include "Decode/Decoder.h"
 #include "Decode/Instr.h"
@@ -202,12 +203,35 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &name
   if (sections.empty())
     return changed;
   llvm::Module &module = *flat.getParent();
+  // In a position-independent image an address is never an instruction's immediate or a
+  // displacement beside a register: the constant that instruction itself leaves is a number,
+  // even where another instruction names the same value as a RIP-relative address (csmith's
+  // `movl $0x7b0e, g_110(%rip)` beside `lea 0x7b0e(%rip), %rsi`; the stored int became the
+  // low half of a pointer into .rodata, different on every run).
+  std::map<uint64_t, std::set<uint64_t>> numbersAt;
+  Decoder decoder;
+  auto namedByItsInstruction = [&](const llvm::Instruction &instruction,
+                                   const llvm::ConstantInt &constant) {
+    uint64_t pc = image.isPositionIndependent() ? pcOf(instruction) : 0;
+    if (!pc)
+      return false;
+    auto [numbers, inserted] = numbersAt.try_emplace(pc);
+    if (inserted) {
+      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(pc);
+      Instr instr;
+      if (!bytes.empty() &&
+          decoder.decode(bytes.data(), bytes.size(), pc, instr) == DecodeStatus::Ok)
+        addNumbersNamedBy(instr, numbers->second);
+    }
+    return isNamedNumber(constant, numbers->second);
+  };
   for (llvm::Instruction &instruction : llvm::instructions(flat))
     for (llvm::Use &operand : instruction.operands()) {
       auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand.get());
       unsigned bits = constant ? constant->getType()->getIntegerBitWidth() : 0;
       if ((bits != 64 && bits != 32) || !isAddressPosition(operand) ||
-          isNamedNumber(*constant, sites.numbers))
+          isNamedNumber(*constant, sites.numbers) ||
+          namedByItsInstruction(instruction, *constant))
         continue;
       std::optional<uint64_t> address = addressIn(constant, sections, image);
       if (!address)

@@ -1,6 +1,7 @@
 #include "Brighten/StackProtector.h"
 
 #include "Decode/Decoder.h"
+#include "Discover/FunctionExplorer.h"
 #include "Decode/Instr.h"
 #include "hoist/Image.h"
 
@@ -30,6 +31,44 @@ bool isStackGuardAddress(const llvm::Value *pointer, const llvm::Argument &fsBas
                            ? llvm::dyn_cast<llvm::ConstantInt>(add->getOperand(1))
                            : nullptr;
   return offset && add->getOperand(0) == &fsBase && offset->getZExtValue() == StackGuardOffset;
+}
+
+/// Whether `wanted` (RAX or RDX) reaches a `ret` from the guard check `check` as the check
+/// left it: on the path taken when the guard holds (past a jne, to a je's target), within 32
+/// instructions, nothing writes it. clang -O1 with -fstack-protector checks in RAX and then
+/// zeroes EAX for `return 0`: that zero is the function's result, not the check's.
+bool reachesReturnUnwritten(const Image &image, Decoder &decoder, const Instr &check,
+                            ZydisRegister wanted) {
+  uint64_t at = check.next();
+  for (unsigned count = 0; count < 32; ++count) {
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(at);
+    Instr instr;
+    if (bytes.empty() || decoder.decode(bytes.data(), bytes.size(), at, instr) != DecodeStatus::Ok)
+      return false;
+    if (instr.mnemonic == ZYDIS_MNEMONIC_RET)
+      return true;
+    for (unsigned i = 0; i < instr.operandCount; ++i)
+      if (instr.op(i).isReg() && instr.op(i).written &&
+          ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, instr.op(i).reg) == wanted)
+        return false;
+    switch (instr.mnemonic) {
+    case ZYDIS_MNEMONIC_JNZ:
+      break;
+    case ZYDIS_MNEMONIC_JZ:
+    case ZYDIS_MNEMONIC_JMP:
+      if (std::optional<uint64_t> target = directTarget(instr)) {
+        at = *target;
+        continue;
+      }
+      return false;
+    default:
+      if (instr.category == ZYDIS_CATEGORY_COND_BR || instr.category == ZYDIS_CATEGORY_UNCOND_BR ||
+          instr.category == ZYDIS_CATEGORY_CALL)
+        return false;
+    }
+    at = instr.next();
+  }
+  return false;
 }
 
 } // namespace
@@ -117,7 +156,8 @@ bool checksTheStackGuardIn(const llvm::Function &lifted, const Image &image,
     bool writes = instr.mnemonic == ZYDIS_MNEMONIC_SUB || instr.mnemonic == ZYDIS_MNEMONIC_XOR ||
                   instr.mnemonic == ZYDIS_MNEMONIC_MOV;
     if (writes && instr.explicitCount == 2 && instr.op(0).isReg() &&
-        instr.op(0).reg == wanted && isStackGuardOperand(instr.op(1)))
+        instr.op(0).reg == wanted && isStackGuardOperand(instr.op(1)) &&
+        reachesReturnUnwritten(image, decoder, instr, wanted))
       return true;
   }
   return false;

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 __thread int counter;
 /* A local buffer: -fstack-protector-strong guards it. */
@@ -19,3 +20,13 @@ double scaled(double x) {
 /* The binary's own thread-local storage: %fs:-4, which the recompiled program does not have. */
 int bump(void) { return ++counter; }
 int main(int argc, char **argv) { return checksum(argv[0]) + (int)scaled(argc) + bump(); }
+
+/* The constant 0 after the guard check: clang -O1 checks the guard in RAX and then zeroes EAX,
+   which is the result. */
+int zero_after_check(const char *text) {
+  char copy[64];
+  strncpy(copy, text, sizeof copy - 1);
+  copy[sizeof copy - 1] = 0;
+  puts(copy);
+  return 0;
+}
