@@ -236,11 +236,10 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
     return existing;
   llvm::LLVMContext &context = module.getContext();
   // Zeros first, up to the run's address (globalStart).
-  uint64_t lead = section.address - globalStart(section);
-  std::vector<uint8_t> bytes(lead + section.size, 0);
-  image.read(section.address, bytes.data() + lead, section.size);
-  bool constant = !writableAtRunTime(section);
   uint64_t start = globalStart(section);
+  std::vector<uint8_t> bytes(section.address - start + section.size, 0);
+  image.read(section.address, bytes.data() + (section.address - start), section.size);
+  bool constant = !writableAtRunTime(section);
   llvm::Align alignment(start ? std::min<uint64_t>(uint64_t(1) << llvm::countr_zero(start), 4096)
                               : 4096);
   auto linkage = constant ? llvm::GlobalValue::PrivateLinkage : llvm::GlobalValue::ExternalLinkage;

@@ -184,8 +184,11 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
           if (section->executable)
             sites.codeAddresses.insert(address);
         }
-      if (image.isPositionIndependent())
+      if (image.isPositionIndependent()) {
         addNumbersNamedBy(instr, sites.numbers);
+        if (at == *pc)
+          addNumbersNamedBy(instr, sites.numbersAt[at]);
+      }
       at = instr.next();
     }
   }
@@ -208,22 +211,10 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &name
   // even where another instruction names the same value as a RIP-relative address (csmith's
   // `movl $0x7b0e, g_110(%rip)` beside `lea 0x7b0e(%rip), %rsi`; the stored int became the
   // low half of a pointer into .rodata, different on every run).
-  std::map<uint64_t, std::set<uint64_t>> numbersAt;
-  Decoder decoder;
   auto namedByItsInstruction = [&](const llvm::Instruction &instruction,
                                    const llvm::ConstantInt &constant) {
-    uint64_t pc = image.isPositionIndependent() ? pcOf(instruction) : 0;
-    if (!pc)
-      return false;
-    auto [numbers, inserted] = numbersAt.try_emplace(pc);
-    if (inserted) {
-      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(pc);
-      Instr instr;
-      if (!bytes.empty() &&
-          decoder.decode(bytes.data(), bytes.size(), pc, instr) == DecodeStatus::Ok)
-        addNumbersNamedBy(instr, numbers->second);
-    }
-    return isNamedNumber(constant, numbers->second);
+    auto numbers = sites.numbersAt.find(pcOf(instruction));
+    return numbers != sites.numbersAt.end() && isNamedNumber(constant, numbers->second);
   };
   for (llvm::Instruction &instruction : llvm::instructions(flat))
     for (llvm::Use &operand : instruction.operands()) {

@@ -16,6 +16,7 @@
 #include <llvm/IR/Function.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 
 namespace hoist {
@@ -32,6 +33,10 @@ struct ImageReferenceSites {
   /// Such a constant is a number (a field's offset: bzip2's `s + 0xfa24` lies inside the
   /// library's .rodata at base 0), even where the section holding that value is addressed.
   std::set<uint64_t> numbers;
+  /// In a position-independent image: the same numbers of each tagged instruction alone, by
+  /// its address (`hoist.pc`). The value an instruction's own immediate gives is a number even
+  /// where another instruction names it as an address.
+  std::map<uint64_t, std::set<uint64_t>> numbersAt;
 };
 ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image);
 
