@@ -221,6 +221,13 @@ private:
   llvm::Expected<std::map<llvm::Function *, Signature>>
   inferSignatures(std::vector<Candidate> &members);
   llvm::Error brightenScc(std::vector<Candidate> members);
+  /// Whether the code address `address`, held in carried data a member reads as a value, is
+  /// (or may still become) a brightened function's entry; one not decided yet is recorded in
+  /// `assumed`, to be checked once every function is (retractUnkeptAssumptions).
+  bool isBrightenedEntry(uint64_t address, std::set<uint64_t> &assumed) const;
+  /// Declines the brightened functions that assumed an entry brightened which was not, and
+  /// the brightened functions that call or refer to a declined one, until none is left.
+  void retractUnkeptAssumptions();
   /// makeFlatCopy, with the addresses of image data the code computes made pointers into the
   /// globals that carry it (ImageReferences.h). With `everyImportSlot`, the slots of imports
   /// without a known prototype read as their addresses too (for a resolution probe, which
@@ -248,6 +255,11 @@ private:
   /// The module's lifted functions by their entry address.
   std::map<uint64_t, llvm::Function *> liftedAt_;
   std::vector<Candidate> done_;
+  /// The original entries of the functions in done_.
+  std::set<uint64_t> brightenedEntries_;
+  /// Per brightened function (lifted), the entries held in data it reads that were not decided
+  /// when it was: a handler table's reader called from a handler (tar's).
+  std::map<const llvm::Function *, std::set<uint64_t>> assumedEntries_;
 };
 
 llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees,
@@ -621,7 +633,12 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     std::vector<std::pair<Candidate, std::string>> readsClobbered;
     for (const Candidate &member : members) {
       llvm::Function *probe = probeOf[member.lifted];
-      std::variant<Signature, std::string> signature = readSignatureProbe(*probe, convention_);
+      std::set<uint64_t> assumed;
+      std::variant<Signature, std::string> signature =
+          readSignatureProbe(*probe, convention_, [&](uint64_t address) {
+            return isBrightenedEntry(address, assumed);
+          });
+      assumedEntries_[member.lifted] = std::move(assumed);
       if (std::optional<std::string> reason = whyReadsClobberedRdx(*probe))
         readsClobbered.emplace_back(member, *reason);
       probe->eraseFromParent();
@@ -665,6 +682,78 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
   return guesses;
 }
 
+bool ModuleBrightener::isBrightenedEntry(uint64_t address, std::set<uint64_t> &assumed) const {
+  if (brightenedEntries_.count(address))
+    return true;
+  auto lifted = liftedAt_.find(address);
+  if (lifted == liftedAt_.end() || uncallable_.count(lifted->second))
+    return false;
+  assumed.insert(address);
+  return true;
+}
+
+void ModuleBrightener::retractUnkeptAssumptions() {
+  std::map<const llvm::Function *, const Candidate *> byBrightened;
+  for (const Candidate &candidate : done_)
+    byBrightened[candidate.brightened] = &candidate;
+  std::set<const Candidate *> retracted;
+  std::vector<std::pair<const Candidate *, std::string>> pending;
+  auto nameOf = [&](const Candidate &candidate) {
+    return image_.nameAt(candidate.address).value_or(candidate.lifted->getName().str());
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Candidate &candidate : done_) {
+      if (retracted.count(&candidate))
+        continue;
+      for (uint64_t entry : assumedEntries_[candidate.lifted])
+        if (!brightenedEntries_.count(entry)) {
+          pending.emplace_back(
+              &candidate, llvm::formatv("may read the code address {0:x} stored in the "
+                                        "binary's data and use it as a value, and the function "
+                                        "there is not brightened",
+                                        entry));
+          break;
+        }
+    }
+    while (!pending.empty()) {
+      auto [candidate, reason] = pending.back();
+      pending.pop_back();
+      if (!retracted.insert(candidate).second)
+        continue;
+      changed = true;
+      decline(*candidate, reason);
+      brightenedEntries_.erase(candidate->address);
+      callees_.erase(candidate->lifted);
+      // Its brightened callers, and those that hand on its address, go with it.
+      llvm::SmallVector<const llvm::User *, 8> users(candidate->brightened->users());
+      std::set<const llvm::User *> seen;
+      while (!users.empty()) {
+        const llvm::User *user = users.pop_back_val();
+        if (!seen.insert(user).second)
+          continue;
+        if (const auto *instruction = llvm::dyn_cast<llvm::Instruction>(user)) {
+          if (auto holder = byBrightened.find(instruction->getFunction());
+              holder != byBrightened.end() && !retracted.count(holder->second))
+            pending.emplace_back(holder->second,
+                                 llvm::formatv("calls or refers to {0}, which is not brightened",
+                                               nameOf(*candidate)));
+        } else if (llvm::isa<llvm::Constant>(user)) {
+          users.append(user->user_begin(), user->user_end());
+        }
+      }
+    }
+  }
+  if (retracted.empty())
+    return;
+  for (const Candidate *candidate : retracted)
+    candidate->brightened->dropAllReferences();
+  for (const Candidate *candidate : retracted)
+    if (candidate->brightened->use_empty())
+      candidate->brightened->eraseFromParent();
+  std::erase_if(done_, [&](const Candidate &candidate) { return retracted.count(&candidate); });
+}
+
 llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
   for (const Candidate &member : members) {
     resolveImportCalls(member);
@@ -691,6 +780,7 @@ llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
     if (error)
       return error;
     done_.push_back(member);
+    brightenedEntries_.insert(member.address);
   }
   return llvm::Error::success();
 }
@@ -707,7 +797,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     return image_.relocatedPointer(slot);
   };
   for (const std::vector<llvm::Function *> &scc :
-       brighteningOrder(module_, liftedAt_, slotTarget)) {
+       brighteningOrder(module_, liftedAt_, slotTarget, codeAddressesInCarriedData(image_))) {
     std::vector<Candidate> members;
     for (llvm::Function *function : scc)
       members.push_back({function, *liftedAddress(*function)});
@@ -717,6 +807,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     if (error)
       return error;
   }
+  retractUnkeptAssumptions();
   for (const char *name : {ProbeSinkName, ModeledCallName, CodePointerName})
     if (llvm::Function *declared = module_.getFunction(name); declared && declared->use_empty())
       declared->eraseFromParent();

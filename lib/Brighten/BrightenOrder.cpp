@@ -6,6 +6,7 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 
+#include <algorithm>
 #include <set>
 
 namespace hoist {
@@ -36,7 +37,8 @@ namespace hoist {
 
 std::vector<std::vector<llvm::Function *>>
 brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *> &lifted,
-                 llvm::function_ref<std::optional<uint64_t>(uint64_t)> slotTarget) {
+                 llvm::function_ref<std::optional<uint64_t>(uint64_t)> slotTarget,
+                 llvm::ArrayRef<uint64_t> first) {
   // Module order, and each function's edges in the order of its instructions, as LLVM's call
   // graph has them: among functions that neither calls nor references the other, brightening
   // takes them in the order it always has.
@@ -78,6 +80,14 @@ brighteningOrder(llvm::Module &module, const std::map<uint64_t, llvm::Function *
         }
     }
   }
+  // The depth-first walk from the root finishes everything a successor reaches before it
+  // takes the next successor: the functions at `first` go first in the root's list.
+  std::set<const llvm::Function *> early;
+  for (uint64_t address : first)
+    if (auto held = lifted.find(address); held != lifted.end())
+      early.insert(held->second);
+  std::stable_partition(graph.root.successors.begin(), graph.root.successors.end(),
+                        [&](const OrderNode *node) { return early.count(node->function) > 0; });
   std::vector<std::vector<llvm::Function *>> order;
   for (auto scc = llvm::scc_begin(&graph); !scc.isAtEnd(); ++scc) {
     std::vector<llvm::Function *> members;

@@ -361,21 +361,28 @@ offsetsInto(const llvm::Value *pointer, const llvm::DataLayout &layout) {
 }
 
 /// The address of a slot marked `kind` (markSlots) of the carried data `global` that an access
-/// of `size` bytes at an offset in `offsets` may overlap.
+/// of `size` bytes at an offset in `offsets` may overlap, leaving out the original-address
+/// slots whose code address `isMapped` says will be the brightened function's.
 std::optional<uint64_t> markedSlotInRange(const llvm::GlobalVariable &global, const char *kind,
-                                          const llvm::ConstantRange &offsets, uint64_t size) {
+                                          const llvm::ConstantRange &offsets, uint64_t size,
+                                          llvm::function_ref<bool(uint64_t)> isMapped) {
   const llvm::MDNode *slots = global.getMetadata(kind);
   if (!slots || slots->getNumOperands() == 0)
     return std::nullopt;
-  uint64_t base = llvm::mdconst::extract<llvm::ConstantInt>(slots->getOperand(0))->getZExtValue();
-  unsigned stride = kind == llvm::StringRef(OriginalAddressesMetadata) ? 2 : 1;
-  for (unsigned i = 1; i < slots->getNumOperands(); i += stride) {
-    int64_t slot = static_cast<int64_t>(
-        llvm::mdconst::extract<llvm::ConstantInt>(slots->getOperand(i))->getZExtValue());
+  auto number = [&](unsigned i) {
+    return llvm::mdconst::extract<llvm::ConstantInt>(slots->getOperand(i))->getZExtValue();
+  };
+  uint64_t base = number(0);
+  bool withTargets = kind == llvm::StringRef(OriginalAddressesMetadata);
+  for (unsigned i = 1; i < slots->getNumOperands(); i += withTargets ? 2 : 1) {
+    int64_t slot = static_cast<int64_t>(number(i));
     llvm::ConstantRange overlapping(llvm::APInt(64, slot - static_cast<int64_t>(size) + 1, true),
                                     llvm::APInt(64, slot + 8, true));
-    if (!offsets.intersectWith(overlapping).isEmptySet())
-      return base + static_cast<uint64_t>(slot);
+    if (offsets.intersectWith(overlapping).isEmptySet())
+      continue;
+    if (withTargets && isMapped(number(i + 1)))
+      continue;
+    return base + static_cast<uint64_t>(slot);
   }
   return std::nullopt;
 }
@@ -405,14 +412,18 @@ bool isOnlyComparedOrCalled(const llvm::Value &value) {
 /// does not have, or nullopt.
 std::optional<std::string> whyUncarried(const llvm::LoadInst &load,
                                         const llvm::GlobalVariable &global,
-                                        const llvm::ConstantRange &offsets, uint64_t size) {
+                                        const llvm::ConstantRange &offsets, uint64_t size,
+                                        llvm::function_ref<bool(uint64_t)> isBrightenedEntry) {
   // Narrower than a pointer, it does not carry one: an integer array's element beside a
   // function pointer (gzip's ct_tally counts in arrays next to one), whose index the
   // optimizer cannot bound, reads the slot only if the index runs out of its array.
   if (size < 8)
     return std::nullopt;
-  if (std::optional<uint64_t> slot =
-          markedSlotInRange(global, OriginalAddressesMetadata, offsets, size);
+  // A slot holding a brightened function's entry will point at that function
+  // (pointSlotsAtFunctions): whatever the code does with the value, it has the function's
+  // address in the recompiled program, as the original had the relocated entry.
+  if (std::optional<uint64_t> slot = markedSlotInRange(global, OriginalAddressesMetadata,
+                                                       offsets, size, isBrightenedEntry);
       slot && !isOnlyComparedOrCalled(load))
     return llvm::formatv("may read the original address stored at {0:x} in the binary's data "
                          "(code or memory the recompiled program does not carry) and use it "
@@ -420,7 +431,7 @@ std::optional<std::string> whyUncarried(const llvm::LoadInst &load,
                          *slot)
         .str();
   if (std::optional<uint64_t> slot =
-          markedSlotInRange(global, PossiblePointersMetadata, offsets, size);
+          markedSlotInRange(global, PossiblePointersMetadata, offsets, size, {});
       slot && !isOnlyCalled(load))
     return llvm::formatv("may read the value at {0:x} in the binary's data, which may be an "
                          "address the linker stored there (a position-dependent image has no "
@@ -451,6 +462,17 @@ bool isCarriedDataSection(const Image &image, const Section &section) {
     return false;
   return name == ".data" || name == ".bss" || name.starts_with(".data.") ||
          name.starts_with(".bss.");
+}
+
+std::vector<uint64_t> codeAddressesInCarriedData(const Image &image) {
+  std::vector<uint64_t> targets;
+  for (auto [slot, target] : image.relocatedPointers())
+    if (const Section *section = image.sectionAt(slot);
+        section && isCarriedDataSection(image, *section) && image.isExecutable(target))
+      targets.push_back(target);
+  llvm::sort(targets);
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  return targets;
 }
 
 const Section *addressedSection(const Image &image, uint64_t address) {
@@ -507,15 +529,18 @@ void listOriginalAddresses(llvm::Function &function, const Image &image,
   }
 }
 
-std::optional<std::string> whyReadsUncarriedSlot(const llvm::Function &probe) {
+std::optional<std::string>
+whyReadsUncarriedSlot(const llvm::Function &probe,
+                      llvm::function_ref<bool(uint64_t)> isBrightenedEntry) {
   const llvm::DataLayout &layout = probe.getDataLayout();
   for (const llvm::Instruction &instruction : llvm::instructions(probe)) {
     // Loads the optimizer could not fold: at a variable offset (`ops[i]`), or from writable
     // data (a `.data` hook).
     if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction)) {
       if (auto into = offsetsInto(load->getPointerOperand(), layout))
-        if (std::optional<std::string> reason = whyUncarried(
-                *load, *into->first, into->second, layout.getTypeStoreSize(load->getType())))
+        if (std::optional<std::string> reason =
+                whyUncarried(*load, *into->first, into->second,
+                             layout.getTypeStoreSize(load->getType()), isBrightenedEntry))
           return reason;
     }
   }

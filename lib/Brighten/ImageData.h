@@ -17,6 +17,7 @@
 // the lifted code compares it.
 #pragma once
 
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Constant.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -96,8 +97,16 @@ void listOriginalAddresses(llvm::Function &function, const Image &image,
 /// value that may be an address the linker stored; at a place the optimizer could not fold (a
 /// variable offset, writable data).
 /// (A value folded at a known place is an address only where the code uses it as one, and
-/// ImageDataPass makes those pointers.)
-std::optional<std::string> whyReadsUncarriedSlot(const llvm::Function &probe);
+/// ImageDataPass makes those pointers.) A slot holding the entry of a function
+/// `isBrightenedEntry` names is no such value: it will point at the brightened function.
+std::optional<std::string>
+whyReadsUncarriedSlot(const llvm::Function &probe,
+                      llvm::function_ref<bool(uint64_t)> isBrightenedEntry);
+
+/// The code addresses the loader writes into carried data (the handlers in a table of function
+/// pointers), sorted and unique: brightening takes the functions there first, so that a slot
+/// holding one is known to point at a brightened function when its readers are brightened.
+std::vector<uint64_t> codeAddressesInCarriedData(const Image &image);
 
 /// Points the code-address slots of the carried data in `module` (pointer fields holding an
 /// original code address) at the brightened function of `functions` (by original address) the

@@ -802,8 +802,9 @@ bool isProbeEntryValue(const llvm::Value *value, HoistStateField field, unsigned
   return reg.field == field && reg.element == element;
 }
 
-std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
-                                                        CallingConvention convention) {
+std::variant<Signature, std::string>
+readSignatureProbe(llvm::Function &probe, CallingConvention convention,
+                   llvm::function_ref<bool(uint64_t)> isBrightenedEntry) {
   auto uncarried = [](llvm::StringRef address) {
     return llvm::formatv("accesses the binary's memory at {0}, which holds what only the "
                          "original process has (code, the GOT, relocated pointers, imports)",
@@ -824,7 +825,7 @@ std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
                          "elsewhere",
                          function->getName())
         .str();
-  if (std::optional<std::string> reason = whyReadsUncarriedSlot(probe))
+  if (std::optional<std::string> reason = whyReadsUncarriedSlot(probe, isBrightenedEntry))
     return *reason;
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())

@@ -126,7 +126,10 @@ struct ResultRegister {
 std::vector<ResultRegister> resultRegisters(const Signature &signature);
 
 /// The signature an optimized probe shows, or why the slice declines the function.
-std::variant<Signature, std::string> readSignatureProbe(llvm::Function &probe,
-                                                        CallingConvention convention);
+/// `isBrightenedEntry` names the original entries of the functions already brightened (a code
+/// address in carried data that is one becomes a pointer to it).
+std::variant<Signature, std::string>
+readSignatureProbe(llvm::Function &probe, CallingConvention convention,
+                   llvm::function_ref<bool(uint64_t)> isBrightenedEntry);
 
 } // namespace hoist
