@@ -8,6 +8,7 @@
 #include "hoist/Image.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -194,6 +195,7 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
   }
   for (uint64_t address : ripTargets)
     sites.numbers.erase(address);
+  sites.named = std::move(ripTargets);
   return sites;
 }
 
@@ -216,8 +218,55 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &name
     auto numbers = sites.numbersAt.find(pcOf(instruction));
     return numbers != sites.numbersAt.end() && isNamedNumber(constant, numbers->second);
   };
+  // A vector's lanes: only an address an instruction names exactly, as a vector of numbers
+  // (a SIMD constant) may hold any value.
+  auto rewriteLanes = [&](llvm::Instruction &instruction, llvm::Use &operand) {
+    auto *vectorType = llvm::dyn_cast<llvm::FixedVectorType>(operand.get()->getType());
+    uint64_t bits = vectorType ? vectorType->getPrimitiveSizeInBits().getFixedValue() : 0;
+    if (!vectorType || bits % 64 || !llvm::isa<llvm::Constant>(operand.get()))
+      return;
+    llvm::Type *i64 = llvm::Type::getInt64Ty(flat.getContext());
+    auto *lanesType = llvm::FixedVectorType::get(i64, bits / 64);
+    // `bitcast (<1 x i128> <i128 A> to <2 x i64>)`, as the lifter writes an XMM register,
+    // folds to <i64 A, i64 0>.
+    const llvm::DataLayout &layout = module.getDataLayout();
+    llvm::Constant *lanes =
+        llvm::ConstantFoldConstant(llvm::cast<llvm::Constant>(operand.get()), layout);
+    if (lanes && lanes->getType() != lanesType)
+      lanes = llvm::ConstantFoldCastOperand(llvm::Instruction::BitCast, lanes, lanesType, layout);
+    if (!lanes)
+      return;
+    std::vector<llvm::Constant *> rewritten;
+    bool found = false;
+    for (unsigned lane = 0; lane < bits / 64; ++lane) {
+      llvm::Constant *element = lanes->getAggregateElement(lane);
+      auto *value = llvm::dyn_cast_or_null<llvm::ConstantInt>(element);
+      rewritten.push_back(element);
+      if (!value || !sites.named.count(value->getZExtValue()) ||
+          isNamedNumber(*value, sites.numbers) || namedByItsInstruction(instruction, *value))
+        continue;
+      uint64_t address = value->getZExtValue();
+      llvm::Constant *pointer = imageDataPointer(module, image, address);
+      if (!pointer) {
+        addListedAddress(flat,
+                         addressedSection(image, address)->executable ? CodeAddressAttribute
+                                                                      : UncarriedAddressAttribute,
+                         address);
+        continue;
+      }
+      listOriginalAddresses(flat, image, pointer);
+      rewritten.back() = llvm::ConstantExpr::getPtrToInt(pointer, i64);
+      found = true;
+    }
+    if (!found)
+      return;
+    operand.set(llvm::ConstantExpr::getBitCast(llvm::ConstantVector::get(rewritten),
+                                               operand.get()->getType()));
+    changed = true;
+  };
   for (llvm::Instruction &instruction : llvm::instructions(flat))
     for (llvm::Use &operand : instruction.operands()) {
+      rewriteLanes(instruction, operand);
       auto *constant = llvm::dyn_cast<llvm::ConstantInt>(operand.get());
       unsigned bits = constant ? constant->getType()->getIntegerBitWidth() : 0;
       if ((bits != 64 && bits != 32) || !isAddressPosition(operand) ||

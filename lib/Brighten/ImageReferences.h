@@ -37,6 +37,9 @@ struct ImageReferenceSites {
   /// its address (`hoist.pc`). The value an instruction's own immediate gives is a number even
   /// where another instruction names it as an address.
   std::map<uint64_t, std::set<uint64_t>> numbersAt;
+  /// The exact addresses RIP-relative operands (or, outside position-independent code,
+  /// absolute ones) name: the only values a vector constant's lane is taken for as an address.
+  std::set<uint64_t> named;
 };
 ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image);
 
@@ -50,7 +53,9 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
 /// is listed on `flat` (CodeAddressAttribute, UncarriedAddressAttribute), for the probe to
 /// decline the function if it survives. A load of a GOT slot that the loader fills with an
 /// address of the image (R_X86_64_RELATIVE) is first that address, as exactly named as the
-/// slot. Returns whether anything changed.
+/// slot. A vector constant (the lifter folds `lea table(%rip), %rdx; movq %rdx, %xmm1` into
+/// one) has each 64-bit lane that is exactly an address of `sites.named` replaced the same
+/// way. Returns whether anything changed.
 bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &sites,
                            const Image &image,
                            llvm::function_ref<llvm::Function *(uint64_t)> functionAt);
