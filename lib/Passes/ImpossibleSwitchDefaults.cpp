@@ -1,6 +1,7 @@
 #include "Passes/ImpossibleSwitchDefaults.h"
 
 #include <llvm/Analysis/LazyValueInfo.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Dominators.h>
@@ -40,37 +41,89 @@ unsigned significantBits(const llvm::Value *value, const llvm::DataLayout &layou
   return width - llvm::computeKnownBits(value, layout).countMinLeadingZeros();
 }
 
-/// The values `selector` can take at `at`: LazyValueInfo's range, narrowed by the range of a
-/// `trunc` that dominates `at`, which is what a bounds check on the narrow register compared:
-/// a `trunc %x` wide enough for MASK where the selector is `and %x, MASK` (MASK a run of low
-/// ones), or a `trunc` of the selector itself where its bits above the truncation are known
-/// zero (significantBits: zlib's `inflate` checks `cmp $0x1e, %eax` and indexes the table
-/// with RAX, a phi of zero-extended values).
-llvm::ConstantRange selectorRange(llvm::Value *selector, llvm::Instruction *at,
-                                  llvm::LazyValueInfo &values, llvm::DominatorTree &dominators) {
+/// What the checked truncations of `value` bound it to: for `and %x, MASK` (MASK a run of low
+/// ones) a `trunc %x` wide enough for MASK, else a `trunc` of `value` itself where its bits
+/// above the truncation are known zero (significantBits: zlib's `inflate` checks
+/// `cmp $0x1e, %eax` and indexes the table with RAX, a phi of zero-extended values). Only a
+/// truncation `usable` accepts counts, with the range `rangeOf` gives it.
+llvm::ConstantRange
+truncationBound(llvm::Value *value, const llvm::DataLayout &layout,
+                llvm::function_ref<bool(const llvm::Instruction &)> usable,
+                llvm::function_ref<llvm::ConstantRange(llvm::Value *)> rangeOf) {
   using namespace llvm::PatternMatch;
-  llvm::ConstantRange range = values.getConstantRange(selector, at, /*UndefAllowed=*/false);
-  unsigned width = selector->getType()->getIntegerBitWidth();
-  llvm::Value *wide = selector;
+  unsigned width = value->getType()->getIntegerBitWidth();
+  llvm::ConstantRange range = llvm::ConstantRange::getFull(width);
+  llvm::Value *wide = value;
   std::set<const llvm::Value *> walking;
-  llvm::APInt mask = llvm::APInt::getLowBitsSet(
-      width, significantBits(selector, at->getDataLayout(), walking));
+  llvm::APInt mask = llvm::APInt::getLowBitsSet(width, significantBits(value, layout, walking));
   if (const llvm::APInt *andMask = nullptr;
-      match(selector, m_And(m_Value(wide), m_APInt(andMask))) && andMask->isMask())
+      match(value, m_And(m_Value(wide), m_APInt(andMask))) && andMask->isMask())
     mask = *andMask;
-  else if (wide = selector; mask.isAllOnes())
+  else if (wide = value; mask.isAllOnes())
     return range;
   for (llvm::User *user : wide->users()) {
     auto *narrow = llvm::dyn_cast<llvm::TruncInst>(user);
     if (!narrow || narrow->getType()->getIntegerBitWidth() < mask.getActiveBits() ||
-        !dominators.dominates(narrow, at))
+        !usable(*narrow))
       continue;
-    llvm::ConstantRange bits = values.getConstantRange(narrow, at, /*UndefAllowed=*/false)
-                                   .zeroExtend(width)
-                                   .binaryAnd(llvm::ConstantRange(mask));
-    range = range.intersectWith(bits);
+    range = range.intersectWith(
+        rangeOf(narrow).zeroExtend(width).binaryAnd(llvm::ConstantRange(mask)));
   }
   return range;
+}
+
+/// The values the selector of `switchInst` can take: LazyValueInfo's range, narrowed by the
+/// checked truncations (truncationBound) that dominate the switch, and for a phi in the
+/// switch's block by those of each incoming value on its edge (make's `parse_var_assignment`
+/// checks `trunc %c to i8` before the edge that brings %c to the switch, whose other edge
+/// brings 0).
+llvm::ConstantRange selectorRange(llvm::SwitchInst &switchInst, llvm::LazyValueInfo &values,
+                                  llvm::DominatorTree &dominators) {
+  llvm::Value *selector = switchInst.getCondition();
+  llvm::BasicBlock *block = switchInst.getParent();
+  const llvm::DataLayout &layout = block->getDataLayout();
+  llvm::ConstantRange range = values.getConstantRange(selector, &switchInst, /*UndefAllowed=*/false);
+  range = range.intersectWith(truncationBound(
+      selector, layout,
+      [&](const llvm::Instruction &narrow) { return dominators.dominates(&narrow, &switchInst); },
+      [&](llvm::Value *narrow) {
+        return values.getConstantRange(narrow, &switchInst, /*UndefAllowed=*/false);
+      }));
+  // A phi, or a `trunc` of one (ls's `movzbl %dil, %eax` index, a byte checked on each edge).
+  llvm::Value *source = selector;
+  if (auto *narrowed = llvm::dyn_cast<llvm::TruncInst>(selector))
+    source = narrowed->getOperand(0);
+  auto *phi = llvm::dyn_cast<llvm::PHINode>(source);
+  if (!phi || phi->getParent() != block)
+    return range;
+  unsigned width = range.getBitWidth();
+  llvm::ConstantRange incoming = llvm::ConstantRange::getEmpty(width);
+  for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
+    llvm::Value *value = phi->getIncomingValue(i);
+    llvm::BasicBlock *from = phi->getIncomingBlock(i);
+    auto onEdge = [&](llvm::Value *of) {
+      return values.getConstantRangeOnEdge(of, from, block, &switchInst);
+    };
+    auto availableOnEdge = [&](const llvm::Instruction &narrow) {
+      return dominators.dominates(&narrow, from->getTerminator());
+    };
+    llvm::ConstantRange bound =
+        onEdge(value).intersectWith(truncationBound(value, layout, availableOnEdge, onEdge));
+    if (source != selector) {
+      bound = bound.truncate(width);
+      // The same truncation computed where it was checked (`cmp $0x7a, %dil` on this edge),
+      // or the narrow value this one extends (`movzbl`, checked before it was extended).
+      for (llvm::User *user : value->users())
+        if (auto *narrow = llvm::dyn_cast<llvm::TruncInst>(user);
+            narrow && narrow->getType() == selector->getType() && availableOnEdge(*narrow))
+          bound = bound.intersectWith(onEdge(narrow));
+      if (auto *extended = llvm::dyn_cast<llvm::ZExtInst>(value);
+          extended && extended->getSrcTy() == selector->getType())
+        bound = bound.intersectWith(onEdge(extended->getOperand(0)));
+    }
+    incoming = incoming.unionWith(bound);
+  }
+  return range.intersectWith(incoming);
 }
 
 /// Whether every value in `range` is a case of `switchInst`.
@@ -90,18 +143,32 @@ bool casesCover(llvm::SwitchInst &switchInst, const llvm::ConstantRange &range) 
 llvm::PreservedAnalyses ImpossibleSwitchDefaultsPass::run(llvm::Function &function,
                                                           llvm::FunctionAnalysisManager &analyses) {
   llvm::SmallVector<llvm::SwitchInst *, 8> impossible;
+  // Cases outside the selector's range: where InstCombine made the index `and %x, 7` for a
+  // table of 7 behind `cmp $6, %r8d; ja`, SimplifyCFG turned the table's default (its
+  // __hoist_jmp) into the case for 7 (make's do_variable_definition).
+  llvm::SmallVector<std::pair<llvm::SwitchInst *, llvm::ConstantInt *>, 8> deadCases;
   {
     auto &values = analyses.getResult<llvm::LazyValueAnalysis>(function);
     auto &dominators = analyses.getResult<llvm::DominatorTreeAnalysis>(function);
     for (llvm::BasicBlock &block : function) {
       auto *switchInst = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
-      if (!switchInst || switchInst->getNumCases() == 0 ||
-          llvm::isa<llvm::UnreachableInst>(switchInst->getDefaultDest()->getFirstNonPHIOrDbg()))
+      if (!switchInst || switchInst->getNumCases() == 0)
         continue;
-      if (casesCover(*switchInst,
-                     selectorRange(switchInst->getCondition(), switchInst, values, dominators)))
+      llvm::ConstantRange range = selectorRange(*switchInst, values, dominators);
+      if (range.isEmptySet())
+        continue;
+      for (auto &switchCase : switchInst->cases())
+        if (!range.contains(switchCase.getCaseValue()->getValue()))
+          deadCases.emplace_back(switchInst, switchCase.getCaseValue());
+      if (!llvm::isa<llvm::UnreachableInst>(switchInst->getDefaultDest()->getFirstNonPHIOrDbg()) &&
+          casesCover(*switchInst, range))
         impossible.push_back(switchInst);
     }
+  }
+  for (auto [switchInst, value] : deadCases) {
+    auto switchCase = switchInst->findCaseValue(value);
+    switchCase->getCaseSuccessor()->removePredecessor(switchInst->getParent());
+    switchInst->removeCase(switchCase);
   }
   for (llvm::SwitchInst *switchInst : impossible) {
     llvm::BasicBlock *block = switchInst->getParent();
@@ -113,7 +180,8 @@ llvm::PreservedAnalyses ImpossibleSwitchDefaultsPass::run(llvm::Function &functi
   }
   if (removed_)
     *removed_ += impossible.size();
-  return impossible.empty() ? llvm::PreservedAnalyses::all() : llvm::PreservedAnalyses::none();
+  return impossible.empty() && deadCases.empty() ? llvm::PreservedAnalyses::all()
+                                                 : llvm::PreservedAnalyses::none();
 }
 
 } // namespace hoist

@@ -8,8 +8,9 @@
 // wc's character loop has such a table: its default kept guest rdx, rcx, rdi, r8 and r9 alive
 // around the loop, 7% of wc's instructions (translate); in brightening the live default is an
 // unresolved jump that declines the function (gcc -O1's 5-case switch). This pass asks
-// LazyValueInfo for the range of the truncated value where the switch is, and makes the
-// default unreachable when every value the selector can then take is a case.
+// LazyValueInfo for the range of the truncated value where the switch is (for a phi, on each
+// incoming edge), removes the cases outside it, and makes the default unreachable when every
+// value the selector can then take is a case.
 #pragma once
 
 #include <llvm/IR/PassManager.h>
@@ -18,7 +19,7 @@ namespace hoist {
 
 class ImpossibleSwitchDefaultsPass : public llvm::PassInfoMixin<ImpossibleSwitchDefaultsPass> {
 public:
-  /// `removed`, if given, counts the defaults made unreachable.
+  /// `removed`, if given, counts the defaults made unreachable (not the cases removed).
   explicit ImpossibleSwitchDefaultsPass(unsigned *removed = nullptr) : removed_(removed) {}
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
 

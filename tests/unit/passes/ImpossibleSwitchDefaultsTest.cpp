@@ -41,6 +41,26 @@ bool switchDefaultSurvives(const std::string &text) {
   return true;
 }
 
+/// Runs the pass on @fn of `text`; the number of cases its switch keeps.
+unsigned casesLeft(const std::string &text) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
+  if (!module)
+    return ~0u;
+  llvm::PassBuilder builder;
+  llvm::FunctionAnalysisManager analyses;
+  builder.registerFunctionAnalyses(analyses);
+  ImpossibleSwitchDefaultsPass().run(*module->getFunction("fn"), analyses);
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  EXPECT_FALSE(llvm::verifyModule(*module, &out)) << problems;
+  for (llvm::BasicBlock &block : *module->getFunction("fn"))
+    if (auto *switchInst = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator()))
+      return switchInst->getNumCases();
+  ADD_FAILURE() << "no switch left";
+  return ~0u;
+}
+
 /// A function @fn that checks `trunc %x to i8` against
 /// `bound` (`ugt`: above it goes elsewhere), then switches on `and %x, 7` with cases `cases`
 /// (`i64 0, label %case` ...). With `checkX` false the check is of another value, `trunc %y`,
@@ -145,6 +165,88 @@ TEST(ImpossibleSwitchDefaults, AnIndexWhoseUpperBitsAreZeroIsBoundedByItsChecked
 
 TEST(ImpossibleSwitchDefaults, AnIndexThatMayHaveUpperBitsKeepsTheDefault) {
   EXPECT_TRUE(loopDefaultSurvives("i64"));
+}
+
+// make's do_variable_definition: behind `cmp $6, %r8d; ja`, the index `and %x, 7` has a case
+// for 7 (SimplifyCFG made the table's default one); it can never be taken.
+TEST(ImpossibleSwitchDefaults, ACaseOutsideTheCheckedRangeIsRemoved) {
+  auto text = [](int bound) {
+    return "define void @fn(ptr noalias nocapture %state) {\n"
+           "entry:\n"
+           "  %x = load i64, ptr %state\n"
+           "  %t = trunc i64 %x to i32\n"
+           "  %big = icmp ugt i32 %t, " + std::to_string(bound) + "\n"
+           "  br i1 %big, label %out, label %table\n"
+           "table:\n"
+           "  %i = and i64 %x, 7\n"
+           "  switch i64 %i, label %out [\n" + ZeroToThreeTo("case") +
+           "    i64 4, label %case\n    i64 5, label %case\n    i64 6, label %case\n"
+           "    i64 7, label %jump\n"
+           "  ]\n"
+           "case:\n  store i64 2, ptr %state\n  ret void\n"
+           "jump:\n  store i64 3, ptr %state\n  ret void\n"
+           "out:\n  ret void\n"
+           "}\n";
+  };
+  EXPECT_EQ(casesLeft(text(6)), 7u);
+  EXPECT_EQ(casesLeft(text(7)), 8u);
+}
+
+// A phi of 0 and a byte-wide value whose truncation was checked on its own edge (make's
+// parse_var_assignment), and a truncation of a phi of a byte extended after its check and a
+// value whose truncation was checked (ls's `cmp $0x7a, %dil` on two paths).
+TEST(ImpossibleSwitchDefaults, EachIncomingValueIsBoundedByTheCheckOnItsEdge) {
+  auto phiOfChecked = [](int bound) {
+    return "define void @fn(ptr noalias nocapture %state, i1 %c) {\n"
+           "entry:\n"
+           "  br i1 %c, label %zero, label %load\n"
+           "zero:\n  br label %table\n"
+           "load:\n"
+           "  %b = load i8, ptr %state\n"
+           "  %x = zext i8 %b to i64\n"
+           "  store i64 %x, ptr %state\n"
+           "  %t = trunc i64 %x to i8\n"
+           "  %big = icmp ugt i8 %t, " + std::to_string(bound) + "\n"
+           "  br i1 %big, label %out, label %table\n"
+           "table:\n"
+           "  %i = phi i64 [ 0, %zero ], [ %x, %load ]\n"
+           "  switch i64 %i, label %default [\n" + ZeroToThreeTo("case") + "  ]\n"
+           "case:\n  store i64 2, ptr %state\n  ret void\n"
+           "default:\n  store i64 1, ptr %state\n  ret void\n"
+           "out:\n  ret void\n"
+           "}\n";
+  };
+  EXPECT_FALSE(switchDefaultSurvives(phiOfChecked(3)));
+  EXPECT_TRUE(switchDefaultSurvives(phiOfChecked(4)));
+  auto truncOfPhi = [](int first, int second) {
+    return "define void @fn(ptr noalias nocapture %state, ptr %mem, i1 %c) {\n"
+           "entry:\n"
+           "  br i1 %c, label %byte, label %word\n"
+           "byte:\n"
+           "  %b = load i8, ptr %mem\n"
+           "  %zb = zext i8 %b to i64\n"
+           "  %small = icmp ult i8 %b, " + std::to_string(first + 1) + "\n"
+           "  br i1 %small, label %table, label %out\n"
+           "word:\n"
+           "  %w = load i64, ptr %state\n"
+           "  %tw = trunc i64 %w to i8\n"
+           "  %big = icmp ugt i8 %tw, " + std::to_string(second) + "\n"
+           "  br i1 %big, label %out, label %table\n"
+           "table:\n"
+           "  %p = phi i64 [ %zb, %byte ], [ %w, %word ]\n"
+           "  %i = trunc i64 %p to i8\n"
+           "  switch i8 %i, label %default [\n"
+           "    i8 0, label %case\n    i8 1, label %case\n    i8 2, label %case\n"
+           "    i8 3, label %case\n"
+           "  ]\n"
+           "case:\n  store i64 2, ptr %state\n  ret void\n"
+           "default:\n  store i64 1, ptr %state\n  ret void\n"
+           "out:\n  ret void\n"
+           "}\n";
+  };
+  EXPECT_FALSE(switchDefaultSurvives(truncOfPhi(3, 3)));
+  EXPECT_TRUE(switchDefaultSurvives(truncOfPhi(4, 3)));
+  EXPECT_TRUE(switchDefaultSurvives(truncOfPhi(3, 4)));
 }
 
 } // namespace
