@@ -4,6 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ gcc binutils python3
+  make                   # brighten-make-program recompiles Debian's own make
   llvm-19-dev llvm-19-tools libzydis-dev
   libgtest-dev libgmock-dev
   gcc-mingw-w64-x86-64

@@ -43,15 +43,15 @@ cd "$build"
 # hostile_input_growth measures growth, which ASan's shadow memory says nothing about (the
 # sanitizer build has only the parsers' unit tests: tests/unit/CMakeLists.txt). brighten-jq-upstream and
 # brighten-zlib-upstream run the same brightening and preload as brighten-bzip2-upstream, on
-# larger libraries, for a minute and 45 s more under ASan; brighten-sed-program and
-# brighten-csmith-sample brighten as those do, over whole programs.
+# larger libraries, for a minute and 45 s more under ASan; brighten-sed-program,
+# brighten-make-program and brighten-csmith-sample brighten as those do, over whole programs.
 if [ "$mode" = full ]; then
   cmake --build .
   echo "sanitize.sh: the build done at ${SECONDS} s"
   HOIST_CFG_TRUTH_OPTS=${HOIST_SANITIZE_CFG_TRUTH_OPTS:-O2} \
     HOIST_SEMANTICS_STATES=${HOIST_SANITIZE_SEMANTICS_STATES:-50} \
     HOIST_STACK_POINTER_STATES=${HOIST_SANITIZE_STACK_POINTER_STATES:-2000} \
-    ctest --output-on-failure -j "$(nproc)" -E 'hostile_input_growth|brighten-jq-upstream|brighten-zlib-upstream|brighten-sed-program|brighten-csmith-sample'
+    ctest --output-on-failure -j "$(nproc)" -E 'hostile_input_growth|brighten-jq-upstream|brighten-zlib-upstream|brighten-(sed|make)-program|brighten-csmith-sample'
   "$root/scripts/semantics-totals.sh" .
 else
   cmake --build . --target decode_tests image_tests lift_tests discover_tests passes_tests \

@@ -13,9 +13,7 @@ brighten_library() {
   count=$(echo "$brightened" | grep -c . || true)
   # Declined functions stay lifted and reference the lifted-code runtime: stubs that trap,
   # never reached from brightened code (a brightened function calls only brightened ones).
-  nm -u brightened.o | sed -n 's/^ *U \(import\..*\|__hoist_.*\)$/\1/p' |
-    awk '{ printf "void stub_%d(void) __asm__(\"%s\");\nvoid stub_%d(void) { __builtin_trap(); }\n", NR, $1, NR }' \
-    >stubs.c
+  "$(dirname "${BASH_SOURCE[0]}")/../../scripts/trap-stubs.sh" brightened.o >stubs.c
   # Only the brightened exports stay global; the lifted _init's weak __gmon_start__ stays weak.
   local localize=() symbol
   for symbol in $(nm --defined-only brightened.o | awk '$2 == "T" { print $3 }'); do

@@ -5,12 +5,15 @@
 # same way as the original. With a built source tree of the program's package (`apt-get source
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
-# Usage: upstream-program.sh HOIST WORKDIR sed [SOURCE_TREE]
+# For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
+# set of options.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-[ "$program" = sed ] || { echo "upstream-program.sh: sed" >&2; exit 2; }
+case $program in sed | make) ;; *) echo "upstream-program.sh: sed or make" >&2; exit 2 ;; esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
+inputs=$(cd "$(dirname "$0")/Inputs" && pwd)
 mkdir -p "$work"
 cd "$work"
 
@@ -19,6 +22,35 @@ echo -n "$program: "
 "$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
 
 status=0
+if [ "$program" = make ]; then
+  # make names itself by argv[0]'s last component: the recompiled one is bright/make.
+  mkdir -p bright project
+  cp make.bright bright/make
+  cp "$inputs/program-make.mk" project/Makefile
+  echo 'x := 1' >project/extra.mk
+  run() {
+    local make=$1; shift
+    (cd project && "$make" clean >/dev/null 2>&1 && "$make" "$@" 2>&1) || echo "status $?"
+  }
+  checks=0
+  for options in "" "-n" "all" "fail" "-k fail all" "nosuch" "--version" "-p -f /dev/null" \
+      "-s report CC=cc" "-C $PWD/project report" "-e report" "--eval=X:=1 report" "-q all" \
+      "-j2 report" "--no-builtin-rules -d nosuch"; do
+    # shellcheck disable=SC2086  # the options are words
+    expected=$(run "$binary" $options | sed "s|$binary|make|g")
+    # shellcheck disable=SC2086
+    actual=$(run "$PWD/bright/make" $options | sed "s|$PWD/bright/make|make|g")
+    checks=$((checks + 1))
+    if [ "$expected" != "$actual" ]; then
+      echo "differs: make $options"
+      diff <(echo "$expected") <(echo "$actual") | head -5
+      status=1
+    fi
+  done
+  [ $status -eq 0 ] && echo "make: $checks runs, same output and status as the original"
+  exit $status
+fi
+
 check() {
   local input=$1; shift
   local expected actual expected_status=0 actual_status=0
