@@ -22,6 +22,7 @@
 #include "Brighten/StackProtector.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/CallTargets.h"
+#include "Passes/ForwardReloads.h"
 #include "Passes/ImpossibleSwitchDefaults.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Image.h"
@@ -76,6 +77,7 @@ void simplify(llvm::Module &module, const Image &image, const FixpointExtras &ex
     // Ranges that make a jump table's default (its __hoist_jmp) unreachable once the index
     // is out of the stack (-O1 has no CVP), also where InstCombine made the index an `and`
     // of a register whose truncation the bounds check compared.
+    passes.addPass(ForwardReloadsPass());
     passes.addPass(llvm::CorrelatedValuePropagationPass());
     passes.addPass(ImpossibleSwitchDefaultsPass());
   });
