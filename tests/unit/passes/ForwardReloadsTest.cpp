@@ -3,6 +3,7 @@
 #include "Passes/ForwardReloads.h"
 
 #include "ParseModule.h"
+#include "RunPass.h"
 
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -42,14 +43,7 @@ unsigned loadsLeft(const std::string &pointer, const std::string &between, bool 
   std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
   if (!module)
     return ~0u;
-  llvm::PassBuilder builder;
-  llvm::FunctionAnalysisManager analyses;
-  builder.registerFunctionAnalyses(analyses);
-  llvm::Function &function = *module->getFunction("fn");
-  ForwardReloadsPass().run(function, analyses);
-  std::string problems;
-  llvm::raw_string_ostream out(problems);
-  EXPECT_FALSE(llvm::verifyModule(*module, &out)) << problems;
+  llvm::Function &function = test::runOnFn(*module, ForwardReloadsPass());
   unsigned loads = 0;
   for (llvm::Instruction &instruction : llvm::instructions(function))
     loads += llvm::isa<llvm::LoadInst>(instruction);

@@ -4,6 +4,7 @@
 #include "Passes/ImpossibleSwitchDefaults.h"
 
 #include "ParseModule.h"
+#include "RunPass.h"
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -23,14 +24,7 @@ bool switchDefaultSurvives(const std::string &text) {
   if (!module)
     return true;
   unsigned removed = 0;
-  llvm::PassBuilder builder;
-  llvm::FunctionAnalysisManager analyses;
-  builder.registerFunctionAnalyses(analyses);
-  ImpossibleSwitchDefaultsPass(&removed).run(*module->getFunction("fn"), analyses);
-  std::string problems;
-  llvm::raw_string_ostream out(problems);
-  EXPECT_FALSE(llvm::verifyModule(*module, &out)) << problems;
-  for (llvm::BasicBlock &block : *module->getFunction("fn"))
+  for (llvm::BasicBlock &block : test::runOnFn(*module, ImpossibleSwitchDefaultsPass(&removed)))
     if (auto *switchInst = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator())) {
       bool survives =
           !llvm::isa<llvm::UnreachableInst>(switchInst->getDefaultDest()->getFirstNonPHIOrDbg());
@@ -47,14 +41,7 @@ unsigned casesLeft(const std::string &text) {
   std::unique_ptr<llvm::Module> module = test::parseModule(text, context);
   if (!module)
     return ~0u;
-  llvm::PassBuilder builder;
-  llvm::FunctionAnalysisManager analyses;
-  builder.registerFunctionAnalyses(analyses);
-  ImpossibleSwitchDefaultsPass().run(*module->getFunction("fn"), analyses);
-  std::string problems;
-  llvm::raw_string_ostream out(problems);
-  EXPECT_FALSE(llvm::verifyModule(*module, &out)) << problems;
-  for (llvm::BasicBlock &block : *module->getFunction("fn"))
+  for (llvm::BasicBlock &block : test::runOnFn(*module, ImpossibleSwitchDefaultsPass()))
     if (auto *switchInst = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator()))
       return switchInst->getNumCases();
   ADD_FAILURE() << "no switch left";
