@@ -215,7 +215,7 @@ void leaveCall(llvm::IRBuilder<> &builder, const CallFrame &frame, llvm::Value *
   if (xmm0 || !keepXmm0)
     builder.CreateStore(xmm0 ? xmm0 : llvm::PoisonValue::get(builder.getInt128Ty()),
                         stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, 0));
-  builder.CreateStore(rax ? rax : llvm::PoisonValue::get(builder.getInt64Ty()),
+  builder.CreateStore(rax ? rax : emitClobberedRax(builder, frame.pc),
                       stateFieldPointer(builder, frame.state, HOIST_FIELD_RAX));
   builder.CreateStore(frame.returnAddress,
                       stateFieldPointer(builder, frame.state, HOIST_FIELD_RIP));

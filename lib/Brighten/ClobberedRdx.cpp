@@ -12,10 +12,12 @@
 
 namespace hoist {
 
-llvm::Value *emitClobberedRdx(llvm::IRBuilder<> &builder, llvm::MDNode *pc) {
+namespace {
+
+llvm::Value *emitMarker(llvm::IRBuilder<> &builder, llvm::MDNode *pc, const char *name) {
   llvm::Module &module = *builder.GetInsertBlock()->getModule();
-  llvm::FunctionCallee marker = module.getOrInsertFunction(
-      ClobberedRdxName, llvm::FunctionType::get(builder.getInt64Ty(), false));
+  llvm::FunctionCallee marker =
+      module.getOrInsertFunction(name, llvm::FunctionType::get(builder.getInt64Ty(), false));
   if (auto *function = llvm::dyn_cast<llvm::Function>(marker.getCallee())) {
     // Nothing but the value: dead markers go, and equal ones merge.
     function->setDoesNotAccessMemory();
@@ -29,11 +31,24 @@ llvm::Value *emitClobberedRdx(llvm::IRBuilder<> &builder, llvm::MDNode *pc) {
   return call;
 }
 
-bool isClobberedRdx(const llvm::Value *value) {
+bool isMarker(const llvm::Value *value, const char *name) {
   const auto *call = llvm::dyn_cast<llvm::CallInst>(value);
-  return call && call->getCalledFunction() &&
-         call->getCalledFunction()->getName() == ClobberedRdxName;
+  return call && call->getCalledFunction() && call->getCalledFunction()->getName() == name;
 }
+
+} // namespace
+
+llvm::Value *emitClobberedRdx(llvm::IRBuilder<> &builder, llvm::MDNode *pc) {
+  return emitMarker(builder, pc, ClobberedRdxName);
+}
+
+llvm::Value *emitClobberedRax(llvm::IRBuilder<> &builder, llvm::MDNode *pc) {
+  return emitMarker(builder, pc, ClobberedRaxName);
+}
+
+bool isClobberedRdx(const llvm::Value *value) { return isMarker(value, ClobberedRdxName); }
+
+bool isClobberedRax(const llvm::Value *value) { return isMarker(value, ClobberedRaxName); }
 
 namespace {
 
@@ -48,12 +63,12 @@ bool isProbeSinkCall(const llvm::User &user) {
 /// take RDX it does not read (a register passed on unchanged, or below one it reads), and a
 /// call through a pointer passes every argument register; which callees read the RDX a call
 /// left, SecondResult.h asks of the machine code.
-bool computesWith(const llvm::User &user, unsigned operand) {
+bool computesWith(const llvm::User &user, unsigned operand, unsigned reportedOperand) {
   if (llvm::isa<llvm::StoreInst>(&user))
     return operand != 0;
   if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&user)) {
     if (isProbeSinkCall(user))
-      return operand != ProbeSinkRdxOperand;
+      return operand != reportedOperand;
     return call->isCallee(&call->getOperandUse(operand));
   }
   return true;
@@ -104,8 +119,11 @@ std::optional<llvm::APInt> bitsPassedOn(const llvm::User &user, unsigned operand
 std::optional<std::string> whyReadsClobberedRdx(const llvm::Function &probe) {
   for (const llvm::BasicBlock &block : probe)
     for (const llvm::Instruction &marker : block) {
-      if (!isClobberedRdx(&marker))
+      bool rax = isClobberedRax(&marker);
+      if (!rax && !isClobberedRdx(&marker))
         continue;
+      // The probe's report of the register the marker stands for.
+      unsigned reportedOperand = rax ? 0 : ProbeSinkRdxOperand;
       // Which bits of each value may be the marker's: `setne %dl` merges a byte into RDX's
       // upper bits, and `test %dl, %dl` reads only the byte.
       std::vector<std::pair<const llvm::Value *, llvm::APInt>> pending = {
@@ -126,7 +144,7 @@ std::optional<std::string> whyReadsClobberedRdx(const llvm::Function &probe) {
         seen.insert_or_assign(value, bits);
         for (const llvm::Use &use : value->uses()) {
           const llvm::User *user = use.getUser();
-          if (!computesWith(*user, use.getOperandNo()))
+          if (!computesWith(*user, use.getOperandNo(), reportedOperand))
             continue;
           // Above the low byte of the RAX returned, as `setne %dl; or %edx, %eax` leaves them
           // beside a byte result: the bits a caller of the C function does not read, as with
@@ -148,6 +166,9 @@ std::optional<std::string> whyReadsClobberedRdx(const llvm::Function &probe) {
       if (llvm::MDNode *pc = marker.getMetadata("hoist.pc"))
         if (auto *address = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
           where = llvm::formatv(" at {0:x}", address->getZExtValue()).str();
+      if (rax)
+        return "reads RAX after the call" + where +
+               ", whose callee returns nothing in it (what the callee left there)";
       return "reads RDX after the call" + where +
              ", whose callee returns RAX alone (RDX would be the second half of a result its "
              "signature does not have)";
@@ -156,16 +177,18 @@ std::optional<std::string> whyReadsClobberedRdx(const llvm::Function &probe) {
 }
 
 void replaceClobberedRdx(llvm::Module &module) {
-  llvm::Function *marker = module.getFunction(ClobberedRdxName);
-  if (!marker)
-    return;
-  for (llvm::User *user : llvm::make_early_inc_range(marker->users())) {
-    auto *call = llvm::cast<llvm::CallInst>(user);
-    llvm::IRBuilder<> builder(call);
-    call->replaceAllUsesWith(builder.CreateFreeze(llvm::PoisonValue::get(call->getType())));
-    call->eraseFromParent();
+  for (const char *name : {ClobberedRdxName, ClobberedRaxName}) {
+    llvm::Function *marker = module.getFunction(name);
+    if (!marker)
+      continue;
+    for (llvm::User *user : llvm::make_early_inc_range(marker->users())) {
+      auto *call = llvm::cast<llvm::CallInst>(user);
+      llvm::IRBuilder<> builder(call);
+      call->replaceAllUsesWith(builder.CreateFreeze(llvm::PoisonValue::get(call->getType())));
+      call->eraseFromParent();
+    }
+    marker->eraseFromParent();
   }
-  marker->eraseFromParent();
 }
 
 } // namespace hoist

@@ -320,7 +320,21 @@ unsigned usedBits(const llvm::Argument &argument, std::optional<unsigned> own,
 /// 32 or 64: whether `value` fits 32 bits, the rest being known zero. Never narrower: a C
 /// caller of an `int` function reads all of EAX, and LLVM does not extend an i8 result (even
 /// `zeroext`) past AL.
-unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) {
+unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout,
+                      std::set<const llvm::Value *> &&walking = {}) {
+  // A merge takes the widest of its values, leaving out what a call left in RAX (the
+  // marker): that is no result, as a recursive SCC's first guesses (void callees) show.
+  if (llvm::isa<llvm::PHINode, llvm::SelectInst>(value) && walking.size() < 64 &&
+      walking.insert(value).second) {
+    const auto *merge = llvm::cast<llvm::Instruction>(value);
+    unsigned bits = 32;
+    auto incoming = llvm::isa<llvm::PHINode>(merge) ? merge->operands()
+                                                     : llvm::drop_begin(merge->operands());
+    for (const llvm::Use &operand : incoming)
+      if (!isClobberedRax(operand.get()))
+        bits = std::max(bits, returnedBits(operand.get(), layout, std::move(walking)));
+    return bits;
+  }
   llvm::KnownBits known = llvm::computeKnownBits(value, layout);
   return 64 - known.countMinLeadingZeros() <= 32 ? 32 : 64;
 }
@@ -1040,9 +1054,10 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
     bool raxFromPointerCall = isPointerCallResult(rax, 0);
     bool xmm0FromPointerCall = isPointerCallResult(stripViews(xmm0), 2);
     passedThrough |= raxFromPointerCall && xmm0FromPointerCall;
-    // Poison: a call clobbered RAX (its callee returns in XMM0 or nothing). A guard check in
-    // RAX clobbers it as well, and so does a call through a pointer next to a computed XMM0.
-    bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax) ||
+    // The marker (or poison): a call clobbered RAX (its callee returns in XMM0 or nothing). A
+    // guard check in RAX clobbers it as well, and so does a call through a pointer next to a
+    // computed XMM0.
+    bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax) || isClobberedRax(rax) ||
                         (guardCheckInRax && isLeftByTheGuardCheck(rax, *fsBaseIn)) ||
                         (raxFromPointerCall && !xmm0FromPointerCall);
     if (rax != raxIn && !raxClobbered) {
