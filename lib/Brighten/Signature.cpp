@@ -321,7 +321,7 @@ unsigned usedBits(const llvm::Argument &argument, std::optional<unsigned> own,
 /// caller of an `int` function reads all of EAX, and LLVM does not extend an i8 result (even
 /// `zeroext`) past AL.
 unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout,
-                      std::set<const llvm::Value *> &&walking = {}) {
+                      std::set<const llvm::Value *> &walking) {
   // A merge takes the widest of its values, leaving out what a call left in RAX (the
   // marker): that is no result, as a recursive SCC's first guesses (void callees) show.
   if (llvm::isa<llvm::PHINode, llvm::SelectInst>(value) && walking.size() < 64 &&
@@ -332,11 +332,16 @@ unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout,
                                                      : llvm::drop_begin(merge->operands());
     for (const llvm::Use &operand : incoming)
       if (!isClobberedRax(operand.get()))
-        bits = std::max(bits, returnedBits(operand.get(), layout, std::move(walking)));
+        bits = std::max(bits, returnedBits(operand.get(), layout, walking));
     return bits;
   }
   llvm::KnownBits known = llvm::computeKnownBits(value, layout);
   return 64 - known.countMinLeadingZeros() <= 32 ? 32 : 64;
+}
+
+unsigned returnedBits(const llvm::Value *value, const llvm::DataLayout &layout) {
+  std::set<const llvm::Value *> walking;
+  return returnedBits(value, layout, walking);
 }
 
 /// The bits of an XMM argument a scalar SSE function reads: 32 or 64 from its truncations, 0
