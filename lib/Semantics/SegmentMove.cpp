@@ -9,9 +9,12 @@ namespace hoist {
 namespace {
 
 /// The selectors DS and ES accept at CPL 3, without their RPL bits: the null selector, and
-/// the GDT's user data (0x2b), 64-bit user code (0x33, readable) and per-CPU data (0x7b)
-/// entries. A process that made an LDT with modify_ldt has more; the lift assumes none.
-constexpr uint16_t DataSelectorsWithoutRpl[] = {0x0000, 0x0028, 0x0030, 0x0078};
+/// the GDT's 32-bit user code (0x23, readable), user data (0x2b), 64-bit user code (0x33,
+/// readable) and per-CPU data (0x7b) entries. The 32-bit code segment is present where the
+/// kernel runs 32-bit programs (CONFIG_IA32_EMULATION, on in Debian's kernels); one booted with
+/// ia32_emulation=0 marks it not present, and loading it faults there. A process that made an
+/// LDT with modify_ldt has more; the lift assumes none.
+constexpr uint16_t DataSelectorsWithoutRpl[] = {0x0000, 0x0020, 0x0028, 0x0030, 0x0078};
 /// SS takes only a writable data segment whose DPL and RPL are the CPL: the user data one.
 constexpr uint16_t StackSelector = 0x002b;
 

@@ -135,6 +135,28 @@ std::optional<uint32_t> loadedMxcsr(const Instr &instr, const CpuState &in, cons
   return read32(arena + (address - layout::ArenaAddress));
 }
 
+/// Whether the instruction loads DS or ES with 0x20..0x23, Linux's 32-bit user code segment
+/// (lib/Semantics/SegmentMove.cpp).
+bool loadsUser32CodeSelector(const Instr &instr, const CpuState &in, const uint8_t *arena) {
+  if (instr.mnemonic != ZYDIS_MNEMONIC_MOV || !instr.op(0).isReg() ||
+      (instr.op(0).reg != ZYDIS_REGISTER_DS && instr.op(0).reg != ZYDIS_REGISTER_ES))
+    return false;
+  const Operand &source = instr.op(1);
+  uint16_t selector;
+  if (source.isReg()) {
+    int index = gprIndex(source.reg);
+    if (index < 0)
+      return false;
+    selector = uint16_t(in.gpr[index]);
+  } else {
+    uint64_t address = effectiveAddress(instr, source, in);
+    if (!inArena(address, 2))
+      return false;
+    std::memcpy(&selector, arena + (address - layout::ArenaAddress), 2);
+  }
+  return (selector & 0xfffc) == 0x20;
+}
+
 bool isSha(ZydisMnemonic mnemonic) {
   switch (mnemonic) {
   case ZYDIS_MNEMONIC_SHA1MSG1:
@@ -185,6 +207,10 @@ bool hostIsAmd() {
 
 const char *modelChoiceRule(const Instr &instr, const CpuState &in, const RunResult &native,
                             const RunResult &lifted, const uint8_t *nativeArena) {
+  if (native.outcome == Outcome::Fault && lifted.outcome == Outcome::Exit &&
+      loadsUser32CodeSelector(instr, in, nativeArena))
+    return "the 32-bit user code segment, which this host's kernel runs without (IA32 "
+           "emulation off)";
   if (native.outcome != Outcome::Exit || lifted.outcome != Outcome::Fault)
     return nullptr;
   if (std::optional<uint32_t> value = loadedMxcsr(instr, in, nativeArena)) {
@@ -205,6 +231,10 @@ bool modelChoosesOutcome(const Instr &instr, const CpuState &in, const RunResult
 }
 
 const char *whyModelChoosesOften(const Instr &instr) {
+  if (instr.mnemonic == ZYDIS_MNEMONIC_MOV && instr.op(0).isReg() &&
+      (instr.op(0).reg == ZYDIS_REGISTER_DS || instr.op(0).reg == ZYDIS_REGISTER_ES))
+    return "the state generator draws small values often (about 2% of states load 0x20..0x23), "
+           "and a host whose kernel runs without IA32 emulation faults on them";
   if (isSha(instr.mnemonic) && instr.op(1).kind == Operand::Kind::Mem)
     return "the state generator's memory operands are 16-byte aligned in 1 state of 16, and a "
            "host without SHA's #GP (AMD's) runs the other 15";
