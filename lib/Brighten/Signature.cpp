@@ -9,6 +9,7 @@
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/StackProtector.h"
+#include "Passes/GuardedValues.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/STLExtras.h>
@@ -931,6 +932,17 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
     // may escape to a callee, which finds the caller's garbage there in the original).
     if ((calleeSaved || reg.field == HOIST_FIELD_RAX) &&
         isOnlySavedOrUndemanded(argument, sinkOperandOf(reg), demanded))
+      continue;
+    // Left unset on a path where a flag says it holds nothing (GuardedValues.h): the
+    // brightened function starts it at zero, and nothing it does sees the difference.
+    if (calleeSaved &&
+        !mayReachAnEffect(
+            argument,
+            [&](const llvm::Use &use) {
+              return savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
+                     onlyReportedAsItself(use, sinkOperandOf(reg));
+            },
+            demanded))
       continue;
     if (calleeSaved)
       return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "

@@ -6,11 +6,11 @@
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
-# set of options.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make [SOURCE_TREE]
+# set of options; bzip2's runs and suites are in bzip2-runs.sh.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2 [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make) ;; *) echo "upstream-program.sh: sed or make" >&2; exit 2 ;; esac
+case $program in sed | make | bzip2) ;; *) echo "upstream-program.sh: sed, make or bzip2" >&2; exit 2 ;; esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 inputs=$(cd "$(dirname "$0")/Inputs" && pwd)
@@ -22,6 +22,11 @@ echo -n "$program: "
 "$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
 
 status=0
+if [ "$program" = bzip2 ]; then
+  # shellcheck source=bzip2-runs.sh
+  source "$(dirname "$0")/bzip2-runs.sh"
+  exit $status
+fi
 if [ "$program" = make ]; then
   # make names itself by argv[0]'s last component: the recompiled one is bright/make.
   mkdir -p bright project

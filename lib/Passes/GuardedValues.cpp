@@ -1,0 +1,387 @@
+#include "Passes/GuardedValues.h"
+
+#include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace hoist {
+namespace {
+
+/// The bits of a value that may carry the seed; all of them beyond 64 bits or for other types.
+using Bits = uint64_t;
+
+/// What a path has established at a point: the latest values of the flags it knows, with the
+/// conditions it took one way, and the bits of the values computed so far that may carry the
+/// seed (none where a value is absent).
+struct World {
+  std::map<const llvm::Value *, uint64_t> known;
+  std::map<const llvm::Value *, Bits> tainted;
+};
+
+Bits widthMask(const llvm::Type *type) {
+  const auto *integer = llvm::dyn_cast<llvm::IntegerType>(type);
+  if (!integer || integer->getBitWidth() >= 64)
+    return ~Bits(0);
+  return (Bits(1) << integer->getBitWidth()) - 1;
+}
+
+/// The bits of `instruction`'s result that may carry the seed, from its operands' (`in`, by
+/// operand): exact for shifts, masks and extensions by constants, which is how a register's
+/// garbage upper bits meet a byte written into it (`sete %r12b`, then `mov %r12d, %ecx` and
+/// `mov %cl, (%rsp)`); every bit from the lowest tainted one up for arithmetic; all of them
+/// otherwise.
+Bits resultBits(const llvm::Instruction &instruction, llvm::ArrayRef<Bits> in) {
+  Bits any = 0;
+  for (Bits bits : in)
+    any |= bits;
+  Bits width = widthMask(instruction.getType());
+  if (!any)
+    return 0;
+  auto constantAt = [&](unsigned i) -> std::optional<uint64_t> {
+    const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(instruction.getOperand(i));
+    if (!constant || constant->getBitWidth() > 64)
+      return std::nullopt;
+    return constant->getZExtValue();
+  };
+  switch (instruction.getOpcode()) {
+  case llvm::Instruction::Trunc:
+  case llvm::Instruction::ZExt:
+    return in[0] & width;
+  case llvm::Instruction::SExt: {
+    unsigned from = instruction.getOperand(0)->getType()->getIntegerBitWidth();
+    bool sign = from <= 64 && (in[0] >> (from - 1)) & 1;
+    return (sign ? in[0] | (width & ~widthMask(instruction.getOperand(0)->getType())) : in[0]) &
+           width;
+  }
+  case llvm::Instruction::And:
+    if (auto mask = constantAt(1))
+      return in[0] & *mask;
+    return any & width;
+  case llvm::Instruction::Or:
+    if (auto set = constantAt(1))
+      return in[0] & ~*set & width;
+    return any & width;
+  case llvm::Instruction::Xor:
+    return any & width;
+  case llvm::Instruction::Shl:
+    if (auto count = constantAt(1); count && *count < 64 && !in[1])
+      return (in[0] << *count) & width;
+    break;
+  case llvm::Instruction::LShr:
+    if (auto count = constantAt(1); count && *count < 64 && !in[1])
+      return in[0] >> *count;
+    break;
+  case llvm::Instruction::Add:
+  case llvm::Instruction::Sub:
+  case llvm::Instruction::Mul:
+    // A sum's low bits depend on the addends' low bits only.
+    return ~((any & -any) - 1) & width;
+  default:
+    break;
+  }
+  return width;
+}
+
+/// The integer values of finitely many possible values: phis and selects of constants and
+/// such values, and their bitwise logic, extensions, truncations and comparisons (a counter's
+/// `add` is not among them, so a loop's iterations do not multiply the paths).
+std::set<const llvm::Value *> smallDomainValues(const llvm::Function &function) {
+  std::set<const llvm::Value *> values;
+  for (const llvm::Instruction &instruction : llvm::instructions(function)) {
+    auto *type = llvm::dyn_cast<llvm::IntegerType>(instruction.getType());
+    if (!type || type->getBitWidth() > 64)
+      continue;
+    const auto *binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction);
+    bool logic = binary && (binary->getOpcode() == llvm::Instruction::Xor ||
+                            binary->getOpcode() == llvm::Instruction::And ||
+                            binary->getOpcode() == llvm::Instruction::Or);
+    const auto *compare = llvm::dyn_cast<llvm::ICmpInst>(&instruction);
+    if (llvm::isa<llvm::PHINode>(instruction) || llvm::isa<llvm::SelectInst>(instruction) ||
+        llvm::isa<llvm::ZExtInst>(instruction) || llvm::isa<llvm::SExtInst>(instruction) ||
+        llvm::isa<llvm::TruncInst>(instruction) || logic ||
+        (compare && compare->getOperand(0)->getType()->isIntegerTy()))
+      values.insert(&instruction);
+  }
+  auto decided = [&](const llvm::Value *operand) {
+    return llvm::isa<llvm::ConstantInt>(operand) || values.count(operand);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = values.begin(); it != values.end();) {
+      const auto *instruction = llvm::cast<llvm::Instruction>(*it);
+      // A select's condition may be anything: the path takes it one way or the other.
+      unsigned first = llvm::isa<llvm::SelectInst>(instruction) ? 1 : 0;
+      bool keep = true;
+      for (unsigned i = first; i < instruction->getNumOperands(); ++i)
+        keep &= decided(instruction->getOperand(i));
+      if (keep) {
+        ++it;
+        continue;
+      }
+      it = values.erase(it);
+      changed = true;
+    }
+  }
+  return values;
+}
+
+/// A computation whose only effect is its result.
+bool isPure(const llvm::Instruction &instruction) {
+  if (llvm::isa<llvm::BinaryOperator>(instruction) || llvm::isa<llvm::CastInst>(instruction) ||
+      llvm::isa<llvm::CmpInst>(instruction) || llvm::isa<llvm::GetElementPtrInst>(instruction) ||
+      llvm::isa<llvm::FreezeInst>(instruction) || llvm::isa<llvm::UnaryOperator>(instruction) ||
+      llvm::isa<llvm::ExtractElementInst>(instruction) ||
+      llvm::isa<llvm::InsertElementInst>(instruction) ||
+      llvm::isa<llvm::ShuffleVectorInst>(instruction) ||
+      llvm::isa<llvm::ExtractValueInst>(instruction) ||
+      llvm::isa<llvm::InsertValueInst>(instruction))
+    return true;
+  const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+  return call && call->doesNotAccessMemory() && call->willReturn() && !call->isConvergent();
+}
+
+class Paths {
+public:
+  Paths(const llvm::Argument &seed, llvm::function_ref<bool(const llvm::Use &)> harmless,
+        llvm::DemandedBits &demanded)
+      : seed_(seed), harmless_(harmless), demanded_(demanded),
+        layout_(seed.getParent()->getParent()->getDataLayout()),
+        flags_(smallDomainValues(*seed.getParent())) {}
+
+  bool mayReachAnEffect(unsigned budget) {
+    const llvm::BasicBlock &entry = seed_.getParent()->getEntryBlock();
+    pending_.push_back({&entry, entry.getFirstNonPHI(), World{}});
+    while (!pending_.empty()) {
+      if (budget-- == 0)
+        return true;
+      auto [block, from, world] = std::move(pending_.back());
+      pending_.pop_back();
+      if (runBlock(*block, from, std::move(world)))
+        return true;
+    }
+    return false;
+  }
+
+private:
+  struct Visit {
+    const llvm::BasicBlock *block;
+    const llvm::Instruction *from;
+    World world;
+  };
+
+  std::optional<uint64_t> valueOf(const llvm::Value *value, const World &world) const {
+    if (const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+      return constant->getBitWidth() <= 64 ? std::optional(constant->getZExtValue())
+                                           : std::nullopt;
+    auto found = world.known.find(value);
+    return found == world.known.end() ? std::nullopt : std::optional(found->second);
+  }
+
+  /// The bits of `use`'s operand that may carry the seed and that its user needs.
+  Bits taintOf(const llvm::Use &use, const World &world) const {
+    const llvm::Value *value = use.get();
+    Bits bits = 0;
+    if (value == &seed_) {
+      if (harmless_(use))
+        return 0;
+      bits = widthMask(value->getType());
+    } else if (auto found = world.tainted.find(value); found != world.tainted.end()) {
+      bits = found->second;
+    } else {
+      return 0;
+    }
+    const auto *user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+    if (user && user->getType()->isIntOrIntVectorTy()) {
+      llvm::APInt needed = demanded_.getDemandedBits(&const_cast<llvm::Use &>(use));
+      if (needed.isZero())
+        return 0;
+      if (needed.getBitWidth() <= 64)
+        bits &= needed.getZExtValue();
+    }
+    return bits;
+  }
+
+  static void setTaint(World &world, const llvm::Value *value, Bits bits) {
+    if (bits)
+      world.tainted[value] = bits;
+    else
+      world.tainted.erase(value);
+  }
+
+  /// The value of flag `instruction` from its operands' values, where all are known.
+  std::optional<uint64_t> evaluate(const llvm::Instruction &instruction,
+                                   const World &world) const {
+    std::vector<llvm::Constant *> operands;
+    for (const llvm::Value *operand : instruction.operands()) {
+      std::optional<uint64_t> value = valueOf(operand, world);
+      if (!value)
+        return std::nullopt;
+      operands.push_back(llvm::ConstantInt::get(operand->getType(), *value));
+    }
+    llvm::Constant *folded = nullptr;
+    if (const auto *compare = llvm::dyn_cast<llvm::CmpInst>(&instruction))
+      folded = llvm::ConstantFoldCompareInstOperands(compare->getPredicate(), operands[0],
+                                                     operands[1], layout_);
+    else if (const auto *cast = llvm::dyn_cast<llvm::CastInst>(&instruction))
+      folded = llvm::ConstantFoldCastOperand(cast->getOpcode(), operands[0], cast->getType(),
+                                             layout_);
+    else if (instruction.isBinaryOp())
+      folded = llvm::ConstantFoldBinaryOpOperands(instruction.getOpcode(), operands[0],
+                                                  operands[1], layout_);
+    const auto *result = llvm::dyn_cast_or_null<llvm::ConstantInt>(folded);
+    return result ? std::optional(result->getZExtValue()) : std::nullopt;
+  }
+
+  /// Follows `world` along the edge into `to`, taking `condition` (an instruction the branch
+  /// tested) as `taken` there.
+  void follow(const llvm::BasicBlock &from, const llvm::BasicBlock &to, const World &world,
+              const llvm::Value *condition = nullptr, uint64_t taken = 0) {
+    World next = world;
+    if (condition && llvm::isa<llvm::Instruction>(condition))
+      next.known[condition] = taken;
+    // The block's values are new each time it runs.
+    for (const llvm::Instruction &instruction : to) {
+      next.known.erase(&instruction);
+      next.tainted.erase(&instruction);
+    }
+    for (const llvm::PHINode &phi : to.phis()) {
+      int index = phi.getBasicBlockIndex(&from);
+      const llvm::Use &incoming = phi.getOperandUse(index);
+      if (flags_.count(&phi))
+        if (std::optional<uint64_t> value = valueOf(incoming.get(), world))
+          next.known[&phi] = *value;
+      setTaint(next, &phi, taintOf(incoming, world));
+    }
+    // One world per set of tainted bits, knowing what every path into the block with
+    // those values tainted agrees on: the flags' values that matter are those that tell a
+    // tainted value from a clean one.
+    auto [found, isNew] = visited_[&to].try_emplace(next.tainted, next.known);
+    if (!isNew) {
+      std::map<const llvm::Value *, uint64_t> agreed;
+      for (const auto &entry : found->second)
+        if (auto other = next.known.find(entry.first);
+            other != next.known.end() && other->second == entry.second)
+          agreed.insert(entry);
+      if (agreed.size() == found->second.size())
+        return;   // a path no more precise than one followed already
+      found->second = agreed;
+      next.known = std::move(agreed);
+    }
+    tooMany_ |= visited_[&to].size() > MaxWorldsPerBlock;
+    pending_.push_back({&to, to.getFirstNonPHI(), std::move(next)});
+  }
+
+  /// Runs `block` from `from` on; true where the seed may reach an effect.
+  bool runBlock(const llvm::BasicBlock &block, const llvm::Instruction *from, World world) {
+    for (auto it = from->getIterator(); it != block.end(); ++it) {
+      const llvm::Instruction &instruction = *it;
+      if (const auto *select = llvm::dyn_cast<llvm::SelectInst>(&instruction)) {
+        const llvm::Use &condition = select->getOperandUse(0);
+        Bits armTainted[2] = {taintOf(select->getOperandUse(1), world),
+                              taintOf(select->getOperandUse(2), world)};
+        if (taintOf(condition, world)) {
+          setTaint(world, select, widthMask(select->getType()));
+          continue;
+        }
+        std::optional<uint64_t> choice = valueOf(condition.get(), world);
+        bool matters = armTainted[0] != armTainted[1] || flags_.count(select);
+        if (!choice && matters) {
+          // Both ways, each path remembering which.
+          for (uint64_t way : {0, 1}) {
+            World split = world;
+            split.known[condition.get()] = way;
+            pending_.push_back({&block, select, std::move(split)});
+          }
+          return false;
+        }
+        if (!choice) {
+          setTaint(world, select, armTainted[0] | armTainted[1]);
+          continue;
+        }
+        unsigned arm = *choice ? 1 : 2;
+        setTaint(world, select, armTainted[arm - 1]);
+        if (flags_.count(select))
+          if (std::optional<uint64_t> value = valueOf(select->getOperand(arm), world))
+            world.known[select] = *value;
+        continue;
+      }
+      std::vector<Bits> operandBits;
+      for (const llvm::Use &use : instruction.operands())
+        operandBits.push_back(taintOf(use, world));
+      bool anyTainted = llvm::any_of(operandBits, [](Bits bits) { return bits != 0; });
+      if (instruction.isTerminator())
+        return anyTainted || branch(block, instruction, world);
+      if (!isPure(instruction)) {
+        if (anyTainted)
+          return true;
+        continue;
+      }
+      setTaint(world, &instruction, resultBits(instruction, operandBits));
+      if (flags_.count(&instruction))
+        if (std::optional<uint64_t> value = evaluate(instruction, world))
+          world.known[&instruction] = *value;
+    }
+    return false;
+  }
+
+  /// Follows the terminator's edges the world allows; true where the paths are too many.
+  bool branch(const llvm::BasicBlock &block, const llvm::Instruction &terminator,
+              const World &world) {
+    if (const auto *br = llvm::dyn_cast<llvm::BranchInst>(&terminator);
+        br && br->isConditional()) {
+      const llvm::Value *condition = br->getCondition();
+      std::optional<uint64_t> value = valueOf(condition, world);
+      for (uint64_t way : {1, 0})
+        if (!value || *value == way)
+          follow(block, *br->getSuccessor(way ? 0 : 1), world, condition, way);
+    } else if (const auto *choice = llvm::dyn_cast<llvm::SwitchInst>(&terminator)) {
+      std::optional<uint64_t> value = valueOf(choice->getCondition(), world);
+      if (value) {
+        auto taken = choice->findCaseValue(
+            llvm::ConstantInt::get(llvm::cast<llvm::IntegerType>(choice->getCondition()->getType()),
+                                   *value));
+        follow(block, *taken->getCaseSuccessor(), world);
+      } else {
+        std::set<const llvm::BasicBlock *> targets(llvm::succ_begin(&block),
+                                                   llvm::succ_end(&block));
+        for (const llvm::BasicBlock *target : targets)
+          follow(block, *target, world);
+      }
+    } else {
+      std::set<const llvm::BasicBlock *> targets(llvm::succ_begin(&block), llvm::succ_end(&block));
+      for (const llvm::BasicBlock *target : targets)
+        follow(block, *target, world);
+    }
+    return tooMany_;
+  }
+
+  static constexpr size_t MaxWorldsPerBlock = 64;
+
+  const llvm::Argument &seed_;
+  llvm::function_ref<bool(const llvm::Use &)> harmless_;
+  llvm::DemandedBits &demanded_;
+  const llvm::DataLayout &layout_;
+  std::set<const llvm::Value *> flags_;
+  std::vector<Visit> pending_;
+  std::map<const llvm::BasicBlock *,
+           std::map<std::map<const llvm::Value *, Bits>, std::map<const llvm::Value *, uint64_t>>>
+      visited_;
+  bool tooMany_ = false;
+};
+
+} // namespace
+
+bool mayReachAnEffect(const llvm::Argument &seed,
+                      llvm::function_ref<bool(const llvm::Use &)> harmless,
+                      llvm::DemandedBits &demanded, unsigned budget) {
+  return Paths(seed, harmless, demanded).mayReachAnEffect(budget);
+}
+
+} // namespace hoist
