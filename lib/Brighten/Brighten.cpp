@@ -108,13 +108,16 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &function));
   std::vector<RegisterInput> inputs;
   std::vector<llvm::Value *> stackArguments;
-  // Registers that are not arguments stay uninitialized, but for RAX and the callee-saved
-  // ones, which start at zero: the probe let through only their saves and restores, bits of
-  // them nothing depends on (`setne %r15b`), and RAX's upper bits merged into a bool result,
-  // all computed from zero there too (readSignatureProbe).
+  // Registers that are not arguments stay uninitialized, but for RAX, R10, R11 and the
+  // callee-saved ones, which start at zero: the probe let through only their saves and
+  // restores, bits of them nothing depends on (`setne %r15b`), values no effect sees on a path
+  // the code can take (GuardedValues.h), and RAX's upper bits merged into a bool result, all
+  // computed from zero there too (readSignatureProbe).
   // A variadic prologue's AL (Signature::takesAl): 8, every vector register saved.
   inputs.push_back({HOIST_FIELD_RAX, 0,
                     builder.getInt64(signature.vectorCountInAl && !signature.takesAl ? 8 : 0)});
+  for (HoistStateField field : {HOIST_FIELD_R10, HOIST_FIELD_R11})
+    inputs.push_back({field, 0, builder.getInt64(0)});
   for (HoistStateField field : {HOIST_FIELD_RBX, HOIST_FIELD_RBP, HOIST_FIELD_R12, HOIST_FIELD_R13,
                                 HOIST_FIELD_R14, HOIST_FIELD_R15, HOIST_FIELD_RDI, HOIST_FIELD_RSI})
     if (isCalleeSaved(field, convention))
@@ -196,6 +199,9 @@ private:
   /// Keeps RDX as the second result of `signature` only where its callers may read it
   /// (SecondResult.h), or says why the function is declined.
   std::optional<std::string> settleSecondResult(const Candidate &member, Signature &signature);
+  /// How many low bits of RAX the callers of `member` read after a call (SecondResult.h); 64
+  /// outside SysV.
+  unsigned raxBitsReadByCallers(const Candidate &member);
   /// whyNotCallable of the callee, and for a variadic import's call, whether its format told
   /// what it passes (resolveVariadicCalls).
   std::optional<std::string> whyNotCallable(const llvm::CallBase &call);
@@ -377,6 +383,18 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase
   if (reason == untypedVariadicCalls_.end())
     return std::nullopt;
   return "is variadic, and this call " + reason->second;
+}
+
+unsigned ModuleBrightener::raxBitsReadByCallers(const Candidate &member) {
+  if (convention_ != CallingConvention::SysV)
+    return 64;
+  if (!callSites_)
+    callSites_.emplace(image_);
+  std::set<uint64_t> own;
+  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
+    if (uint64_t pc = pcOf(instruction))
+      own.insert(pc);
+  return hoist::raxBitsReadByCallers(image_, *callSites_, member.address, own);
 }
 
 std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate &member,
@@ -616,7 +634,8 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
       llvm::Function *flat = flatCopy(*member.lifted, callees);
       llvm::Expected<llvm::Function *> probe = buildSignatureProbe(*flat, convention_);
       for (const char *attribute :
-           {ImageDataAttribute, CodeAddressAttribute, UncarriedAddressAttribute})
+           {ImageDataAttribute, CodeAddressAttribute, UncarriedAddressAttribute,
+            AmbiguousAddressAttribute})
         if (probe && flat->hasFnAttribute(attribute))
           (*probe)->addFnAttr(flat->getFnAttribute(attribute));
       flat->eraseFromParent();
@@ -636,10 +655,10 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     for (const Candidate &member : members) {
       llvm::Function *probe = probeOf[member.lifted];
       std::set<uint64_t> assumed;
-      std::variant<Signature, std::string> signature =
-          readSignatureProbe(*probe, convention_, [&](uint64_t address) {
-            return isBrightenedEntry(address, assumed);
-          });
+      std::variant<Signature, std::string> signature = readSignatureProbe(
+          *probe, convention_,
+          [&](uint64_t address) { return isBrightenedEntry(address, assumed); },
+          [&]() { return raxBitsReadByCallers(member); });
       assumedEntries_[member.lifted] = std::move(assumed);
       if (std::optional<std::string> reason = whyReadsClobberedRdx(*probe))
         readsClobbered.emplace_back(member, *reason);

@@ -42,9 +42,13 @@ inline constexpr const char *CodeAddressAttribute = "hoist-code-addresses";
 /// function hands on as values: like code addresses, they decline it only if one survives
 /// simplification (a VM's handler table left in a dead register does not).
 inline constexpr const char *UncarriedAddressAttribute = "hoist-uncarried-addresses";
+/// Values a position-independent function both names as addresses and holds as an immediate
+/// of an instruction the IR does not tag (ImageReferenceSites::ambiguous): left as numbers,
+/// they decline it if one survives simplification, since a use could be either.
+inline constexpr const char *AmbiguousAddressAttribute = "hoist-ambiguous-addresses";
 
-/// Adds `address` to `function`'s list of addresses `attribute` (CodeAddressAttribute or
-/// UncarriedAddressAttribute).
+/// Adds `address` to `function`'s list of addresses `attribute` (CodeAddressAttribute,
+/// UncarriedAddressAttribute or AmbiguousAddressAttribute).
 void addListedAddress(llvm::Function &function, const char *attribute, uint64_t address);
 
 /// The first address of `function`'s list `attribute` still used in its body (as a 64-bit

@@ -155,17 +155,19 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
   if (uint64_t entry = 0; lifted.getName().starts_with("fn_") &&
                           !lifted.getName().drop_front(3).getAsInteger(16, entry))
     pcs.insert(entry);
+  std::set<uint64_t> tagged;
   for (const llvm::Instruction &instruction : llvm::instructions(lifted))
     if (llvm::MDNode *pc = instruction.getMetadata("hoist.pc"))
       if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
-        pcs.insert(value->getZExtValue());
+        tagged.insert(value->getZExtValue());
+  pcs.insert(tagged.begin(), tagged.end());
   // An instruction that only writes a register leaves no IR of its own until the register
   // is used (`lea rax, [rip+buffer]` before `ret`), so the instructions between two tagged
   // ones are decoded too: the function's code runs straight from one to the next.
   Decoder decoder;
   ImageReferenceSites sites;
   std::vector<uint64_t> addresses;
-  std::set<uint64_t> ripTargets;
+  std::set<uint64_t> ripTargets, untaggedNumbers;
   for (auto pc = pcs.begin(); pc != pcs.end(); ++pc) {
     uint64_t end = std::next(pc) == pcs.end() ? *pc + 1 : *std::next(pc);
     if (end - *pc > MaxUntaggedBytes)
@@ -187,14 +189,16 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
         }
       if (image.isPositionIndependent()) {
         addNumbersNamedBy(instr, sites.numbers);
-        if (at == *pc)
-          addNumbersNamedBy(instr, sites.numbersAt[at]);
+        addNumbersNamedBy(instr, tagged.count(at) ? sites.numbersAt[at] : untaggedNumbers);
       }
       at = instr.next();
     }
   }
-  for (uint64_t address : ripTargets)
+  for (uint64_t address : ripTargets) {
     sites.numbers.erase(address);
+    if (untaggedNumbers.count(address))
+      sites.ambiguous.insert(address);
+  }
   sites.named = std::move(ripTargets);
   return sites;
 }
@@ -276,6 +280,10 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &name
       std::optional<uint64_t> address = addressIn(constant, sections, image);
       if (!address)
         continue;
+      if (sites.ambiguous.count(*address)) {
+        addListedAddress(flat, AmbiguousAddressAttribute, *address);
+        continue;
+      }
       // Compared (`cmp` subtracts), the function's address must be the pointer that was
       // stored; the probe declines a function that computes with it (readSignatureProbe).
       bool compared = llvm::isa<llvm::BinaryOperator>(operand.getUser()) &&

@@ -40,6 +40,10 @@ struct ImageReferenceSites {
   /// The exact addresses RIP-relative operands (or, outside position-independent code,
   /// absolute ones) name: the only values a vector constant's lane is taken for as an address.
   std::set<uint64_t> named;
+  /// In a position-independent image: named addresses that are also the immediate of an
+  /// instruction that leaves no IR of its own (`mov $0x533c, %esi` beside `movzwl
+  /// 0x533c(%rip)`), so numbersAt cannot tell which constant is which.
+  std::set<uint64_t> ambiguous;
 };
 ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image);
 
@@ -55,7 +59,8 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
 /// address of the image (R_X86_64_RELATIVE) is first that address, as exactly named as the
 /// slot. A vector constant (the lifter folds `lea table(%rip), %rdx; movq %rdx, %xmm1` into
 /// one) has each 64-bit lane that is exactly an address of `sites.named` replaced the same
-/// way. Returns whether anything changed.
+/// way. A constant of `sites.ambiguous` is left as it is and listed (AmbiguousAddressAttribute),
+/// for the probe to decline the function if it survives. Returns whether anything changed.
 bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &sites,
                            const Image &image,
                            llvm::function_ref<llvm::Function *(uint64_t)> functionAt);

@@ -120,6 +120,53 @@ Use useOf(const Instr &instr, ZydisRegister whole) {
   return written ? Use::Written : Use::None;
 }
 
+enum class Step { Next, EndPath, Abort };
+
+/// Follows every path from `start` within InstructionBudget instructions, each with its own
+/// `state` (copied where it branches), calling `visit(instr, state)` on each instruction: Next
+/// goes on (through a direct jump, a branch both ways), EndPath ends the path, Abort the walk.
+/// An indirect jump, an instruction that does not decode and the budget spent abort too.
+/// Whether the walk ended without aborting.
+template <typename State, typename Visit>
+bool walkPaths(const Image &image, uint64_t start, State state, Visit visit) {
+  Decoder decoder;
+  std::vector<std::pair<uint64_t, State>> pending = {{start, state}};
+  std::set<uint64_t> seen;
+  unsigned budget = InstructionBudget;
+  while (!pending.empty()) {
+    auto [address, path] = pending.back();
+    pending.pop_back();
+    while (seen.insert(address).second) {
+      if (budget-- == 0)
+        return false;
+      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
+      Instr instr;
+      if (bytes.empty() || !image.isExecutable(address) ||
+          decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
+        return false;
+      Step step = visit(instr, path);
+      if (step == Step::Abort)
+        return false;
+      if (step == Step::EndPath)
+        break;
+      bool branch = instr.category == ZYDIS_CATEGORY_UNCOND_BR ||
+                    instr.category == ZYDIS_CATEGORY_COND_BR;
+      if (!branch) {
+        address = instr.next();
+        continue;
+      }
+      const Operand &target = instr.op(0);
+      if (!target.isImm() || !target.immRelative)
+        return false;   // an indirect jump: to code not seen
+      pending.push_back({instr.next() + target.imm, path});
+      if (instr.category == ZYDIS_CATEGORY_UNCOND_BR)
+        break;
+      address = instr.next();
+    }
+  }
+  return true;
+}
+
 enum class After { Unread, Returned, Read };
 
 After scanAfter(const Image &image, uint64_t start, SecondRegister which, unsigned depth);
@@ -159,69 +206,44 @@ After calleeUse(const Image &image, uint64_t target, SecondRegister which,
 /// count as a read), or else returns with it unchanged, handing it on to its own caller.
 After scanAfter(const Image &image, uint64_t start, SecondRegister which, unsigned depth) {
   ZydisRegister whole = widest(which);
-  Decoder decoder;
-  // Paths to follow, with what the path last put in AL (`xor %eax, %eax`, `mov $1, %eax`).
-  std::vector<std::pair<uint64_t, std::optional<uint64_t>>> pending = {{start, std::nullopt}};
-  std::set<uint64_t> seen;
-  unsigned budget = InstructionBudget;
-  After result = After::Unread;
-  while (!pending.empty()) {
-    auto [address, al] = pending.back();
-    pending.pop_back();
-    while (seen.insert(address).second) {
-      if (budget-- == 0)
-        return After::Read;
-      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
-      Instr instr;
-      if (bytes.empty() || !image.isExecutable(address) ||
-          decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
-        return After::Read;
-      if (instr.category == ZYDIS_CATEGORY_CALL) {
-        const Operand &target = instr.op(0);
-        After callee = target.isImm() && target.immRelative
-                           ? calleeUse(image, instr.next() + target.imm, which, al, depth)
-                           : After::Read;
-        if (callee == After::Read)
-          return After::Read;
-        if (callee == After::Unread)
-          break;   // the callee clobbers the register
-        address = instr.next();
-        continue;   // and returns it unchanged
-      }
-      Use use = useOf(instr, whole);
-      if (use == Use::Read)
-        return After::Read;
-      if (instr.category == ZYDIS_CATEGORY_RET) {
-        result = After::Returned;
-        break;
-      }
-      if (use == Use::Written)
-        break;
-      if (instr.explicitCount >= 1 && instr.op(0).isReg() && instr.op(0).written &&
-          isPartOf(instr.op(0).reg, ZYDIS_REGISTER_RAX)) {
-        bool cleared = instr.mnemonic == ZYDIS_MNEMONIC_XOR && instr.op(1).isReg() &&
-                       instr.op(1).reg == instr.op(0).reg;
-        bool moved = instr.mnemonic == ZYDIS_MNEMONIC_MOV && instr.op(1).isImm();
-        al = cleared ? std::optional<uint64_t>(0)
-             : moved ? std::optional<uint64_t>(instr.op(1).imm & 0xff)
-                     : std::nullopt;
-      }
-      bool branch = instr.category == ZYDIS_CATEGORY_UNCOND_BR ||
-                    instr.category == ZYDIS_CATEGORY_COND_BR;
-      if (!branch) {
-        address = instr.next();
-        continue;
-      }
-      const Operand &target = instr.op(0);
-      if (!target.isImm() || !target.immRelative)
-        return After::Read;   // an indirect jump: to code not seen
-      pending.push_back({instr.next() + target.imm, al});
-      if (instr.category == ZYDIS_CATEGORY_UNCOND_BR)
-        break;
-      address = instr.next();
-    }
-  }
-  return result;
+  bool returned = false;
+  // Each path carries what it last put in AL (`xor %eax, %eax`, `mov $1, %eax`).
+  bool complete = walkPaths(
+      image, start, std::optional<uint64_t>(),
+      [&](const Instr &instr, std::optional<uint64_t> &al) {
+        if (instr.category == ZYDIS_CATEGORY_CALL) {
+          const Operand &target = instr.op(0);
+          After callee = target.isImm() && target.immRelative
+                             ? calleeUse(image, instr.next() + target.imm, which, al, depth)
+                             : After::Read;
+          if (callee == After::Read)
+            return Step::Abort;
+          // The callee clobbers the register, or returns it unchanged.
+          return callee == After::Unread ? Step::EndPath : Step::Next;
+        }
+        Use use = useOf(instr, whole);
+        if (use == Use::Read)
+          return Step::Abort;
+        if (instr.category == ZYDIS_CATEGORY_RET) {
+          returned = true;
+          return Step::EndPath;
+        }
+        if (use == Use::Written)
+          return Step::EndPath;
+        if (instr.explicitCount >= 1 && instr.op(0).isReg() && instr.op(0).written &&
+            isPartOf(instr.op(0).reg, ZYDIS_REGISTER_RAX)) {
+          bool cleared = instr.mnemonic == ZYDIS_MNEMONIC_XOR && instr.op(1).isReg() &&
+                         instr.op(1).reg == instr.op(0).reg;
+          bool moved = instr.mnemonic == ZYDIS_MNEMONIC_MOV && instr.op(1).isImm();
+          al = cleared ? std::optional<uint64_t>(0)
+               : moved ? std::optional<uint64_t>(instr.op(1).imm & 0xff)
+                       : std::nullopt;
+        }
+        return Step::Next;
+      });
+  if (!complete)
+    return After::Read;
+  return returned ? After::Returned : After::Unread;
 }
 
 /// secondResult for the function at `entry`, with `isOwn` telling its own instructions, and
@@ -297,7 +319,104 @@ decide(const Image &image, const CallSites &sites, uint64_t entry, SecondRegiste
   return SecondResult::No;
 }
 
+/// The most low bits of RAX the code from `start` reads before writing it on any path within
+/// InstructionBudget instructions (a call, AL at most); 64 at a return, an indirect jump, or
+/// past the budget.
+unsigned raxBitsReadAfter(const Image &image, uint64_t start) {
+  unsigned bits = 0;
+  bool complete = walkPaths(image, start, 0, [&](const Instr &instr, int &) {
+    if (instr.category == ZYDIS_CATEGORY_RET)
+      return Step::Abort;
+    // What the instruction reads of RAX (AH counts as 16 bits), and whether it then writes
+    // all the bits a reader after it could see (32 or 64).
+    bool writesWhole = false;
+    for (unsigned i = 0; i < instr.operandCount; ++i) {
+      const Operand &operand = instr.op(i);
+      if (operand.isMem() && (isPartOf(operand.base, ZYDIS_REGISTER_RAX) ||
+                              isPartOf(operand.index, ZYDIS_REGISTER_RAX)))
+        return Step::Abort;
+      if (!operand.isReg() || !isPartOf(operand.reg, ZYDIS_REGISTER_RAX))
+        continue;
+      if (operand.read)
+        bits = std::max(bits, operand.reg == ZYDIS_REGISTER_AH ? 16u : unsigned(operand.bits));
+      writesWhole |= operand.written && operand.bits >= 32;
+    }
+    if (bits >= 64)
+      return Step::Abort;
+    if (instr.category == ZYDIS_CATEGORY_CALL) {
+      // A library function with a prototype takes nothing in RAX but a variadic one's AL,
+      // and so does any function brightened code may call (a function reading more of RAX
+      // at entry is declined, and so are its callers); each leaves its result there.
+      const Operand &target = instr.op(0);
+      const Import *import = target.isImm() && target.immRelative
+                                 ? image.importAtStub(instr.next() + target.imm)
+                                 : nullptr;
+      const LibraryPrototype *prototype =
+          import ? findImportPrototype(import->name, import->library) : nullptr;
+      if (!prototype || prototype->isVariadic())
+        bits = std::max(bits, 8u);
+      return Step::EndPath;
+    }
+    return writesWhole ? Step::EndPath : Step::Next;
+  });
+  return complete ? bits : 64;
+}
+
+/// Whether the 8 bytes of `address` (or its low 4, for a 32-bit absolute reference), or a
+/// RIP-relative displacement reaching it, occur anywhere in the image's sections: the
+/// function may be called through a pointer.
+bool mayBeAddressTaken(const Image &image, const CallSites &sites, uint64_t address) {
+  // The direct calls and jumps of it reach it by a displacement too.
+  std::set<uint64_t> direct;
+  for (const CallSites::Site &site : sites.at(address))
+    if (site.length >= 5)
+      direct.insert(site.address + site.length - 4);
+  for (const Section &section : image.sections()) {
+    if (!section.mapped)
+      continue;
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(section.address);
+    bytes = bytes.take_front(std::min<uint64_t>(bytes.size(), section.size));
+    for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
+      uint32_t low;
+      std::memcpy(&low, bytes.data() + i, 4);
+      if (low == uint32_t(address))
+        return true;
+      // A RIP-relative operand's disp32 follows a ModRM byte of mod 00, r/m 101.
+      if (!section.executable || direct.count(section.address + i) || i == 0 ||
+          (bytes[i - 1] & 0xc7) != 0x05)
+        continue;
+      // disp32 of an instruction that may end 0, 1, 2 or 4 bytes (its immediate) later.
+      int64_t displacement = int32_t(low);
+      for (uint64_t tail : {0, 1, 2, 4})
+        if (section.address + i + 4 + tail + displacement == address)
+          return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
+
+unsigned raxBitsReadByCallers(const Image &image, const CallSites &sites, uint64_t entry,
+                              const std::set<uint64_t> &ownInstructions) {
+  for (const Export &exported : image.exports())
+    if (exported.address == entry)
+      return 64;
+  unsigned bits = 0;
+  for (const CallSites::Site &site : sites.at(entry)) {
+    if (ownInstructions.count(site.address))
+      continue;
+    if (!site.isCall)
+      return 64;   // a jump: a tail call, whose callers read what it returns
+    bits = std::max(bits, raxBitsReadAfter(image, site.address + site.length));
+    if (bits >= 64)
+      return 64;
+  }
+  // Checked last: the scan of every section is the dearest part.
+  if (mayBeAddressTaken(image, sites, entry))
+    return 64;
+  return std::max(bits, 8u);
+}
 
 std::variant<SecondResult, std::string> secondResult(const Image &image, const CallSites &sites,
                                                      uint64_t entry,

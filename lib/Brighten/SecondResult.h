@@ -72,4 +72,14 @@ std::variant<SecondResult, std::string> secondResult(const Image &image, const C
                                                      const std::set<uint64_t> &ownInstructions,
                                                      SecondRegister which, bool written);
 
+/// How many low bits of RAX (8, 16, 32 or 64) the image's own code may read after a direct call
+/// of the function at `entry` before writing it: 8 where every caller only tests or extends AL
+/// (a `bool` result: `call f; test %al,%al`), which lets the function leave the caller's
+/// garbage above a byte it set (`sete %r14b; mov %r14d, %eax; ret`). 64 where another caller
+/// may exist: an export, a function whose address occurs anywhere in the image (a call through
+/// a pointer), a tail call or a return right after the call (the caller's callers would read
+/// it), or code the scan cannot follow.
+unsigned raxBitsReadByCallers(const Image &image, const CallSites &sites, uint64_t entry,
+                              const std::set<uint64_t> &ownInstructions);
+
 } // namespace hoist

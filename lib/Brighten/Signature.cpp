@@ -150,10 +150,18 @@ bool isReturnedAsOther(const llvm::Value &value, std::optional<unsigned> own,
   });
 }
 
-/// Whether `user` stores `argument` as it is (a register saved, to be restored).
+/// R10 and R11, which neither convention passes an argument in nor keeps across calls.
+bool isScratchInteger(HoistStateField field) {
+  return field == HOIST_FIELD_R10 || field == HOIST_FIELD_R11;
+}
+
+/// Whether `user` stores `argument` as it is into the function's own frame (a register saved,
+/// to be restored). A store anywhere else hands the caller's value out (a `setjmp` writing
+/// RBX into its buffer), which a brightened function starting the register at zero would not.
 bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
   const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
-  return store && store->getValueOperand() == &argument;
+  return store && store->getValueOperand() == &argument &&
+         llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(store->getPointerOperand()));
 }
 
 /// Whether every use of `argument` (a callee-saved register's entry value) saves it as it is,
@@ -824,13 +832,20 @@ bool isProbeEntryValue(const llvm::Value *value, HoistStateField field, unsigned
 
 std::variant<Signature, std::string>
 readSignatureProbe(llvm::Function &probe, CallingConvention convention,
-                   llvm::function_ref<bool(uint64_t)> isBrightenedEntry) {
+                   llvm::function_ref<bool(uint64_t)> isBrightenedEntry,
+                   llvm::function_ref<unsigned()> raxBitsRead) {
+  std::optional<unsigned> resultBitsRead;
   auto uncarried = [](llvm::StringRef address) {
     return llvm::formatv("accesses the binary's memory at {0}, which holds what only the "
                          "original process has (code, the GOT, relocated pointers, imports)",
                          address)
         .str();
   };
+  if (std::optional<uint64_t> either = listedAddressSurvives(probe, AmbiguousAddressAttribute))
+    return llvm::formatv("uses {0:x}, which the code names as an address and an instruction "
+                         "also holds as a number: which one a use is cannot be told",
+                         *either)
+        .str();
   if (llvm::Attribute data = probe.getFnAttribute(ImageDataAttribute); data.isValid())
     return uncarried(data.getValueAsString());
   if (std::optional<uint64_t> data = listedAddressSurvives(probe, UncarriedAddressAttribute))
@@ -933,16 +948,24 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
     if ((calleeSaved || reg.field == HOIST_FIELD_RAX) &&
         isOnlySavedOrUndemanded(argument, sinkOperandOf(reg), demanded))
       continue;
+    // What the ABI lets a function do with a register it does not take: save it, and pass it
+    // on unchanged.
+    auto harmless = [&](const llvm::Use &use) {
+      return savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
+             onlyReportedAsItself(use, sinkOperandOf(reg));
+    };
+    // Of the result, the bits its callers read (a `bool` in AL: `sete %r14b; mov %r14d, %eax`
+    // leaves the caller's R14 above it).
+    auto needed = [&](const llvm::Use &use) -> uint64_t {
+      if (!isProbeSink(use.getUser()) || use.getOperandNo() != 0 || !raxBitsRead)
+        return ~uint64_t(0);
+      if (!resultBitsRead)
+        resultBitsRead = raxBitsRead();
+      return *resultBitsRead < 64 ? (uint64_t(1) << *resultBitsRead) - 1 : ~uint64_t(0);
+    };
     // Left unset on a path where a flag says it holds nothing (GuardedValues.h): the
     // brightened function starts it at zero, and nothing it does sees the difference.
-    if (calleeSaved &&
-        !mayReachAnEffect(
-            argument,
-            [&](const llvm::Use &use) {
-              return savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
-                     onlyReportedAsItself(use, sinkOperandOf(reg));
-            },
-            demanded))
+    if (calleeSaved && !mayReachAnEffect(argument, harmless, demanded, 20000, needed))
       continue;
     if (calleeSaved)
       return llvm::formatv("reads {0} before writing it, which is callee-saved in {1}, not an "
@@ -970,6 +993,11 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
                            registerName(reg))
           .str();
     auto *position = llvm::find(argumentRegisters, reg.field);
+    // A scratch register gcc or clang leaves unset where only bits nobody needs, or a path a
+    // flag rules out, see it (as for callee-saved ones above): it starts at zero.
+    if (position == argumentRegisters.end() && isScratchInteger(reg.field) &&
+        !mayReachAnEffect(argument, harmless, demanded, 20000, needed))
+      continue;
     if (position == argumentRegisters.end())
       return llvm::formatv("reads {0} before writing it, which is not an argument register "
                            "of {1}",

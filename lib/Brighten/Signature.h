@@ -127,9 +127,13 @@ std::vector<ResultRegister> resultRegisters(const Signature &signature);
 
 /// The signature an optimized probe shows, or why the slice declines the function.
 /// `isBrightenedEntry` names the original entries of the functions already brightened (a code
-/// address in carried data that is one becomes a pointer to it).
+/// address in carried data that is one becomes a pointer to it). `raxBitsRead`, asked only for
+/// a function that would otherwise decline for a register read, says how many low bits of the
+/// result its callers read (raxBitsReadByCallers): a register's garbage above them reaches no
+/// reader.
 std::variant<Signature, std::string>
 readSignatureProbe(llvm::Function &probe, CallingConvention convention,
-                   llvm::function_ref<bool(uint64_t)> isBrightenedEntry);
+                   llvm::function_ref<bool(uint64_t)> isBrightenedEntry,
+                   llvm::function_ref<unsigned()> raxBitsRead = nullptr);
 
 } // namespace hoist

@@ -150,8 +150,8 @@ bool isPure(const llvm::Instruction &instruction) {
 class Paths {
 public:
   Paths(const llvm::Argument &seed, llvm::function_ref<bool(const llvm::Use &)> harmless,
-        llvm::DemandedBits &demanded)
-      : seed_(seed), harmless_(harmless), demanded_(demanded),
+        llvm::DemandedBits &demanded, llvm::function_ref<Bits(const llvm::Use &)> needed)
+      : seed_(seed), harmless_(harmless), demanded_(demanded), needed_(needed),
         layout_(seed.getParent()->getParent()->getDataLayout()),
         flags_(smallDomainValues(*seed.getParent())) {}
 
@@ -319,8 +319,9 @@ private:
       if (instruction.isTerminator())
         return anyTainted || branch(block, instruction, world);
       if (!isPure(instruction)) {
-        if (anyTainted)
-          return true;
+        for (const llvm::Use &use : instruction.operands())
+          if (operandBits[use.getOperandNo()] & (needed_ ? needed_(use) : ~Bits(0)))
+            return true;
         continue;
       }
       setTaint(world, &instruction, resultBits(instruction, operandBits));
@@ -367,6 +368,7 @@ private:
   const llvm::Argument &seed_;
   llvm::function_ref<bool(const llvm::Use &)> harmless_;
   llvm::DemandedBits &demanded_;
+  llvm::function_ref<Bits(const llvm::Use &)> needed_;
   const llvm::DataLayout &layout_;
   std::set<const llvm::Value *> flags_;
   std::vector<Visit> pending_;
@@ -380,8 +382,9 @@ private:
 
 bool mayReachAnEffect(const llvm::Argument &seed,
                       llvm::function_ref<bool(const llvm::Use &)> harmless,
-                      llvm::DemandedBits &demanded, unsigned budget) {
-  return Paths(seed, harmless, demanded).mayReachAnEffect(budget);
+                      llvm::DemandedBits &demanded, unsigned budget,
+                      llvm::function_ref<uint64_t(const llvm::Use &)> needed) {
+  return Paths(seed, harmless, demanded, needed).mayReachAnEffect(budget);
 }
 
 } // namespace hoist

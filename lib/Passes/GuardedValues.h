@@ -21,9 +21,12 @@ namespace hoist {
 /// that reads no memory and returns), a branch or switch condition, a return, or anything else
 /// not a pure computation. `harmless` tells the direct uses of `seed` that are no effect (a
 /// register saved as it is). Bits of a value no effect needs (DemandedBits) carry nothing.
-/// Says true where the paths are too many to follow (`budget` block visits).
+/// Says true where the paths are too many to follow (`budget` block visits). `needed`, where
+/// given, tells the bits of an effect's operand that matter (the low byte of a result its
+/// callers read as a `bool`); all of them otherwise.
 bool mayReachAnEffect(const llvm::Argument &seed,
                       llvm::function_ref<bool(const llvm::Use &)> harmless,
-                      llvm::DemandedBits &demanded, unsigned budget = 20000);
+                      llvm::DemandedBits &demanded, unsigned budget = 20000,
+                      llvm::function_ref<uint64_t(const llvm::Use &)> needed = nullptr);
 
 } // namespace hoist

@@ -6,11 +6,13 @@
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
-# set of options; bzip2's runs and suites are in bzip2-runs.sh.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2 [SOURCE_TREE]
+# set of options; bzip2's and diff's runs and suites are in bzip2-runs.sh and diff-runs.sh.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make | bzip2) ;; *) echo "upstream-program.sh: sed, make or bzip2" >&2; exit 2 ;; esac
+case $program in sed | make | bzip2 | diff) ;;
+  *) echo "upstream-program.sh: sed, make, bzip2 or diff" >&2; exit 2 ;;
+esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 inputs=$(cd "$(dirname "$0")/Inputs" && pwd)
@@ -22,9 +24,11 @@ echo -n "$program: "
 "$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
 
 status=0
-if [ "$program" = bzip2 ]; then
+# shellcheck source=compare-runs.sh
+source "$(dirname "$0")/compare-runs.sh"
+if [ "$program" = bzip2 ] || [ "$program" = diff ]; then
   # shellcheck source=bzip2-runs.sh
-  source "$(dirname "$0")/bzip2-runs.sh"
+  source "$(dirname "$0")/$program-runs.sh"
   exit $status
 fi
 if [ "$program" = make ]; then
@@ -99,21 +103,6 @@ check "$lines" --version
 [ $status -eq 0 ] && echo "$program: 23 commands, same output and status as the original"
 
 if [ -n "$tree" ]; then
-  # The package's test suite, once with Debian's program and once with the brightened one.
-  for variant in original bright; do
-    if [ $variant = original ]; then cp "$binary" "$tree/$program/$program"
-    else cp "$program.bright" "$tree/$program/$program"; fi
-    touch "$tree/$program/$program"
-    make -C "$tree" check -j2 >"check-$variant.log" 2>&1 || true
-    grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "check-$variant.log" | sort >"results-$variant"
-  done
-  if cmp -s results-original results-bright; then
-    echo "$program's test suite: the same results as the original" \
-      "($(grep -c '^PASS' results-bright) pass, $(grep -c '^FAIL' results-bright) fail," \
-      "$(grep -c '^SKIP' results-bright) skipped)"
-  else
-    echo "$program's test suite: results differ"; diff results-original results-bright
-    status=1
-  fi
+  same_suite "$program's test suite" "$tree/$program/$program" "$tree"
 fi
 exit $status

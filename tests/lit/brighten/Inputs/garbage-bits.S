@@ -32,6 +32,34 @@ uses_rbx:
         ret
         .size   uses_rbx, .-uses_rbx
 
+# gcc -Os keeps a short in R10's low word, whose upper 48 bits are the caller's: only the
+# word is stored and returned sign-extended.
+        .globl  scratch_word
+        .type   scratch_word, @function
+scratch_word:
+        movw    (%rdi), %r10w
+        addw    $1, %r10w
+        movw    %r10w, (%rsi)
+        movswl  %r10w, %eax
+        ret
+        .size   scratch_word, .-scratch_word
+
+# R11's entry value stored whole, and RBX's stored anywhere but the function's own frame
+# (setjmp does, into its buffer): read.
+        .globl  stores_r11
+        .type   stores_r11, @function
+stores_r11:
+        movq    %r11, (%rsi)
+        ret
+        .size   stores_r11, .-stores_r11
+
+        .globl  stores_rbx
+        .type   stores_rbx, @function
+stores_rbx:
+        movq    %rbx, (%rsi)
+        ret
+        .size   stores_rbx, .-stores_rbx
+
 # RAX's entry value computed with: not garbage beside a byte, so not an argument either.
         .globl  adds_to_rax
         .type   adds_to_rax, @function
