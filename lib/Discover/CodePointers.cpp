@@ -76,8 +76,8 @@ bool startsWithZeroBytes(const Image &image, uint64_t address) {
   return image.read(address, &first, 2) && first == 0;
 }
 
-std::set<uint64_t> codePointersInData(const Image &image) {
-  std::set<uint64_t> out;
+DataPointers codePointersInData(const Image &image) {
+  DataPointers out;
   uint64_t budget = MaxWordsScanned;
   // In an image that can be moved, every pointer is relocated at load time, so the relocations
   // list them all; a word that merely looks like a code address there is an integer.
@@ -85,12 +85,12 @@ std::set<uint64_t> codePointersInData(const Image &image) {
   for (const Section &section : image.sections())
     if (image.format() == ImageFormat::Pe && section.name == ".reloc" && section.fileSize)
       relocatable = true;
-  relocatedPointers(image, out, budget);
+  relocatedPointers(image, out.relocated, budget);
   for (const Section &section : image.sections()) {
     if (image.format() == ImageFormat::Pe && section.name == ".reloc")
-      baseRelocations(image, section, out, budget);
+      baseRelocations(image, section, out.relocated, budget);
     if (!relocatable && scannedForPointers(section))
-      scanWords(image, section, out, budget);
+      scanWords(image, section, out.words, budget);
   }
   return out;
 }

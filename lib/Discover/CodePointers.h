@@ -20,13 +20,19 @@ bool mayStartFunction(const Image &image, uint64_t address);
 /// (`add [rax], al`), as in mingw's constructor lists, which live in .text.
 bool startsWithZeroBytes(const Image &image, uint64_t address);
 
-/// Code addresses stored in the image's data. In an image that can be moved (PIE, shared
-/// object, PE with base relocations) only relocated pointers count: the addends of ELF
-/// R_X86_64_RELATIVE relocations, the slots of PE IMAGE_REL_BASED_DIR64 base relocations.
-/// Otherwise every aligned 64-bit word of a mapped, non-executable section (.data,
-/// .data.rel.ro, .rodata, .got, ...) whose value is such an address. Unwinding, dynamic-linking
-/// and relocation tables themselves are not scanned.
-std::set<uint64_t> codePointersInData(const Image &image);
+/// Code addresses stored in the image's data, by the strength of the evidence.
+struct DataPointers {
+  /// Pointers the image says are pointers: the addends of ELF R_X86_64_RELATIVE relocations,
+  /// the slots of PE IMAGE_REL_BASED_DIR64 base relocations. In an image that can be moved
+  /// (PIE, shared object, PE with base relocations) these are all there are.
+  std::set<uint64_t> relocated;
+  /// In an image that cannot be moved, every aligned 64-bit word of a mapped, non-executable
+  /// section (.data, .rodata, .got, ...) whose value is such an address: a guess, since the
+  /// entries of an absolute jump table are such words too. Unwinding, dynamic-linking and
+  /// relocation tables themselves are not scanned.
+  std::set<uint64_t> words;
+};
+DataPointers codePointersInData(const Image &image);
 
 /// Code addresses the instructions of `function` compute: `lea reg, [rip+X]`, and in a
 /// position-dependent ELF an immediate operand (`mov edi, 0x401136`). Addresses inside the

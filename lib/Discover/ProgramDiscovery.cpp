@@ -39,9 +39,13 @@ public:
     declaredNoReturn_ = cfg_.noreturnCallees;
     cfg_.noreturnWhenStatusNonzero = noReturnWhenStatusNonzeroCallees(image_);
     std::set<uint64_t> wanted(request_.roots.begin(), request_.roots.end());
-    if (request_.all)
-      for (uint64_t pointer : codePointersInData(image_))
+    if (request_.all) {
+      DataPointers pointers = codePointersInData(image_);
+      for (uint64_t pointer : pointers.relocated)
         candidates_.insert({DataPointerRank, pointer});
+      for (uint64_t word : pointers.words)
+        candidates_.insert({DataWordRank, word});
+    }
 
     while (budgetLeft()) {
       std::vector<uint64_t> changed = cfg_.registry.takeChanged();
@@ -101,7 +105,7 @@ public:
           // Only now, with every function known for a better reason explored and its jump
           // tables resolved, are code pointers weighed: most that point into a function's
           // blocks are its labels (absolute jump-table entries), not functions.
-          if (!request_.all || (!acceptCandidates(starts) && !acceptGap(starts)))
+          if (!request_.all || !weighCandidates(starts))
             break;
           ++waves_;
           continue;
@@ -149,6 +153,25 @@ private:
                                    std::to_string(options_.maxFunctions) + " functions)");
   }
 
+  /// One step of the code pointers and gaps, weakest evidence last: code references and
+  /// relocated pointers, then the gaps, then the words of a position-dependent image that look
+  /// like code addresses, then the gaps again. The entries of an absolute jump table are such
+  /// words: weighed before the gaps, those of a function that nothing calls or points to (an
+  /// unused gnulib `c_ispunct` at clang-13 -O0) were taken for functions before the gap pass
+  /// found the function, whose switch then looked like a table of function pointers. The
+  /// first gap pass runs once, from the start of the code to its end, and only when there are
+  /// such words; later passes run as before. Returns whether anything was accepted.
+  bool weighCandidates(std::set<uint64_t> &starts) {
+    if (acceptCandidates(starts, DataPointerRank))
+      return true;
+    if (gapsBeforeWords_ && !candidates_.empty()) {
+      if (acceptGap(starts))
+        return true;
+      gapsBeforeWords_ = false;
+    }
+    return acceptCandidates(starts, DataWordRank) || acceptGap(starts);
+  }
+
   /// The precision policy for code pointers (docs/CFG.md, "Code pointers"). Candidates are
   /// weighed in address order, each only once every function known so far is explored, so that
   /// a function's blocks are known before the pointers into its own body are weighed: a
@@ -156,10 +179,12 @@ private:
   /// stub), decodes, does not start with two zero bytes, and lies in no block of a function
   /// explored so far. An accepted candidate
   /// is explored at once; when that finds new function starts (its calls), the weighing stops
-  /// until they are explored too. Returns whether any was accepted.
-  bool acceptCandidates(std::set<uint64_t> &starts) {
+  /// until they are explored too. Only candidates of `lastRank` or a stronger rank are
+  /// weighed. Returns whether any was accepted.
+  bool acceptCandidates(std::set<uint64_t> &starts, unsigned lastRank) {
     bool accepted = false;
-    while (!candidates_.empty() && !cfg_.registry.hasChanges() && budgetLeft()) {
+    while (!candidates_.empty() && candidates_.begin()->first <= lastRank &&
+           !cfg_.registry.hasChanges() && budgetLeft()) {
       auto [rank, address] = *candidates_.begin();
       uint32_t reason = rank == CodeReferenceRank ? ReasonCodeReference : ReasonDataPointer;
       candidates_.erase(candidates_.begin());
@@ -730,9 +755,11 @@ private:
   /// Code pointers not yet weighed, by rank, then address. Code references go first: the code
   /// that computes them is reachable, and the functions they lead to (main, from `_start`)
   /// call most of the program, whose jump tables are then resolved before the data pointers
-  /// into them are weighed.
-  enum Rank : unsigned { CodeReferenceRank, DataPointerRank };
+  /// into them are weighed. Words that only look like code addresses go last, after a gap
+  /// pass (weighCandidates).
+  enum Rank : unsigned { CodeReferenceRank, DataPointerRank, DataWordRank };
   std::set<std::pair<unsigned, uint64_t>> candidates_;
+  bool gapsBeforeWords_ = true;   ///< the gap pass before the words has not ended yet
   size_t gapSection_ = 0;    ///< where acceptGap resumes: a section index and an address
   uint64_t gapCursor_ = 0;
   std::set<uint64_t> transferEnds_;   ///< ends of blocks whose last instruction is a ret or jmp
