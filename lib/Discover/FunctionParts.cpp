@@ -1,7 +1,7 @@
 #include "Discover/FunctionParts.h"
 
-#include "Decode/Decoder.h"
 #include "Discover/Registry.h"
+#include "Discover/StackDepth.h"
 
 #include <algorithm>
 #include <optional>
@@ -92,41 +92,6 @@ bool trapOnlyPiece(const PartCandidate &candidate) {
                      });
 }
 
-/// The change a push, pop, `sub rsp, imm`, `add rsp, imm` or `lea rsp, [rsp+d]` makes to rsp;
-/// nullopt for any other write of rsp (`leave`, `mov rsp, rbp`, `and rsp, -16`), 0 for an
-/// instruction that leaves it (a call returns with rsp as it was).
-std::optional<int64_t> stackChange(const Instr &instr) {
-  switch (instr.mnemonic) {
-  case ZYDIS_MNEMONIC_PUSH:
-  case ZYDIS_MNEMONIC_PUSHFQ:
-    return -int64_t(instr.operandWidth / 8);
-  case ZYDIS_MNEMONIC_POP:
-  case ZYDIS_MNEMONIC_POPFQ:
-    if (instr.op(0).isReg() && instr.op(0).reg == ZYDIS_REGISTER_RSP)
-      return std::nullopt;
-    return int64_t(instr.operandWidth / 8);
-  case ZYDIS_MNEMONIC_CALL:
-    return 0;
-  default:
-    break;
-  }
-  const Operand &dst = instr.op(0), &src = instr.op(1);
-  bool toRsp = dst.isReg() && dst.reg == ZYDIS_REGISTER_RSP;
-  if (toRsp && src.isImm() && instr.mnemonic == ZYDIS_MNEMONIC_SUB)
-    return -static_cast<int64_t>(src.imm);
-  if (toRsp && src.isImm() && instr.mnemonic == ZYDIS_MNEMONIC_ADD)
-    return static_cast<int64_t>(src.imm);
-  if (toRsp && instr.mnemonic == ZYDIS_MNEMONIC_LEA && src.base == ZYDIS_REGISTER_RSP &&
-      src.index == ZYDIS_REGISTER_NONE)
-    return src.disp;
-  for (unsigned i = 0; i < instr.operandCount; ++i)
-    if (instr.op(i).isReg() && instr.op(i).written &&
-        ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, instr.op(i).reg) ==
-            ZYDIS_REGISTER_RSP)
-      return std::nullopt;
-  return 0;
-}
-
 /// Whether `start` is a case label of one of the parent's jump tables: a label of its own code
 /// (diffutils' `diff_2_files.cold`, a case of `diff_2_files`' switch). A table whose targets
 /// are all other functions' starts is a table of function pointers, not among `jumpTables`.
@@ -142,46 +107,9 @@ bool caseLabelOf(const DiscoveredFunction &parent, uint64_t start) {
 } // namespace
 
 bool jumpedToInFrame(const Image &image, const DiscoveredFunction &parent, uint64_t start) {
-  const auto &blocks = parent.explored.blocks;
-  Decoder decoder;
-  // Block start -> rsp relative to the entry's; nullopt where the ways in disagree or an
-  // instruction sets rsp otherwise.
-  std::map<uint64_t, std::optional<int64_t>> depth{{parent.explored.entry, 0}};
-  std::vector<uint64_t> work{parent.explored.entry};
-  while (!work.empty()) {
-    uint64_t at = work.back();
-    work.pop_back();
-    auto block = blocks.find(at);
-    if (block == blocks.end())
-      continue;
-    std::optional<int64_t> offset = depth[at];
-    // Program discovery keeps the blocks' extents, not their instructions.
-    for (uint64_t address = at; offset && address < block->second.endAddress;) {
-      llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
-      Instr instr;
-      if (decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
-        return false;
-      address = instr.next();
-      bool branch = instr.mnemonic == ZYDIS_MNEMONIC_JMP ||
-                    instr.category == ZYDIS_CATEGORY_COND_BR;
-      if (branch && instr.op(0).isImm() && instr.next() + instr.op(0).imm == start &&
-          *offset != 0)
-        return true;
-      if (std::optional<int64_t> change = stackChange(instr))
-        *offset += *change;
-      else
-        offset.reset();
-    }
-    for (uint64_t next : block->second.successors) {
-      auto [known, inserted] = depth.try_emplace(next, offset);
-      if (!inserted && known->second && known->second != offset)
-        known->second.reset();
-      else if (!inserted)
-        continue;
-      work.push_back(next);
-    }
-  }
-  return false;
+  std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image, parent, start);
+  return std::any_of(depths.begin(), depths.end(),
+                     [](const std::optional<int64_t> &depth) { return depth && *depth != 0; });
 }
 
 bool hasOnlyPartReasons(uint32_t reasons) {

@@ -6,6 +6,7 @@
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
 #include "Discover/ParallelExplorer.h"
+#include "Discover/StackDepth.h"
 #include "Support/Diagnostics.h"
 #include "Support/TimeBudget.h"
 
@@ -692,7 +693,8 @@ private:
                            (unconditional || !insideOthersBlock(target, entry))) ||
                               crossesFunctionStart(starts, entry, jmp.address, target) ||
                               (unconditional && predecessors[target] == 1 &&
-                               jumpsOverFillerOnly(jmp, target));
+                               (jumpsOverFillerOnly(jmp, target) ||
+                                tailCallsNext(function, jmp, target)));
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
           !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt")) {
@@ -716,6 +718,20 @@ private:
       address = decoded->instr.next();
     }
     return true;
+  }
+
+  /// Whether `jmp` jumps to the 16-byte aligned address right after it with the function's
+  /// frame gone (rsp where it was at the entry, on every way there): a tail call to the
+  /// function laid out next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp;
+  /// jmp mbsnwidth`, no padding between; nothing else calls `mbsnwidth`). A compiler jumps to
+  /// its own next block only at -O0, inside the frame it set up (`push rbp`).
+  bool tailCallsNext(const DiscoveredFunction &function, const Instr &jmp, uint64_t target) {
+    if (target % 16 != 0 || target != jmp.next())
+      return false;
+    std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image_, function, target);
+    return !depths.empty() &&
+           std::all_of(depths.begin(), depths.end(),
+                       [](const std::optional<int64_t> &depth) { return depth && *depth == 0; });
   }
 
   /// Whether the start of a function other than `entry` lies strictly between a branch at
