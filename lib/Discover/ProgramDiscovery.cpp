@@ -157,14 +157,16 @@ private:
   /// One step of the code pointers and gaps, weakest evidence last: code references and
   /// relocated pointers, then the gaps, then the words of a position-dependent image that look
   /// like code addresses, then the gaps again. The entries of an absolute jump table are such
-  /// words: weighed before the gaps, those of a function that nothing calls or points to (an
-  /// unused gnulib `c_ispunct` at clang-13 -O0) were taken for functions before the gap pass
-  /// found the function, whose switch then looked like a table of function pointers. The
-  /// first gap pass runs once, from the start of the code to its end, and only when there are
-  /// such words; later passes run as before. Returns whether anything was accepted.
+  /// words. Weighed before the gaps, those of a function that nothing calls or points to (gnulib's
+  /// `c_ispunct`, unused in diffutils at clang-13 -O0), or whose caller only a word above them
+  /// reaches (find's `insert_fprintf`, called from `parse_fprintf` of `parse_table`), would be
+  /// taken for functions before the function is found, and its switch for a table of function
+  /// pointers. The gap pass before the words runs once, to the end of the code; later passes
+  /// run as before. Returns whether anything was accepted.
   bool weighCandidates(std::set<uint64_t> &starts) {
     if (acceptCandidates(starts, DataPointerRank))
       return true;
+    // What is left is words (none in an image that can be moved).
     if (gapsBeforeWords_ && !candidates_.empty()) {
       if (acceptGap(starts))
         return true;

@@ -44,9 +44,8 @@ std::optional<int64_t> stackChange(const Instr &instr) {
 
 } // namespace
 
-std::vector<std::optional<int64_t>> stackDepthsAtJumpsTo(const Image &image,
-                                                         const DiscoveredFunction &function,
-                                                         uint64_t target) {
+std::vector<std::optional<int64_t>>
+stackDepthsAtJumpsTo(const Image &image, const DiscoveredFunction &function, uint64_t target) {
   std::vector<std::optional<int64_t>> depths;
   const auto &blocks = function.explored.blocks;
   Decoder decoder;
@@ -70,8 +69,8 @@ std::vector<std::optional<int64_t>> stackDepthsAtJumpsTo(const Image &image,
         break;
       }
       address = instr.next();
-      bool branch = instr.mnemonic == ZYDIS_MNEMONIC_JMP ||
-                    instr.category == ZYDIS_CATEGORY_COND_BR;
+      bool branch =
+          instr.mnemonic == ZYDIS_MNEMONIC_JMP || instr.category == ZYDIS_CATEGORY_COND_BR;
       if (branch && instr.op(0).isImm() && instr.next() + instr.op(0).imm == target)
         depths.push_back(offset);
       if (!offset)

@@ -16,8 +16,7 @@ namespace hoist {
 /// the function to `target`: followed from the entry over pushes, pops and constant
 /// adjustments (`sub rsp, N`, `lea rsp, [rsp+N]`); nullopt where any other write of rsp
 /// (`leave`, `lea rsp, [rbp-N]`) comes first or where the ways in disagree.
-std::vector<std::optional<int64_t>> stackDepthsAtJumpsTo(const Image &image,
-                                                         const DiscoveredFunction &function,
-                                                         uint64_t target);
+std::vector<std::optional<int64_t>>
+stackDepthsAtJumpsTo(const Image &image, const DiscoveredFunction &function, uint64_t target);
 
 } // namespace hoist
