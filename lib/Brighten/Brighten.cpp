@@ -385,16 +385,22 @@ std::optional<std::string> ModuleBrightener::whyNotCallable(const llvm::CallBase
   return "is variadic, and this call " + reason->second;
 }
 
+/// The addresses of `lifted`'s own instructions (a jump from one of them is not a caller's).
+std::set<uint64_t> ownInstructions(const llvm::Function &lifted) {
+  std::set<uint64_t> own;
+  for (const llvm::Instruction &instruction : llvm::instructions(lifted))
+    if (uint64_t pc = pcOf(instruction))
+      own.insert(pc);
+  return own;
+}
+
 unsigned ModuleBrightener::raxBitsReadByCallers(const Candidate &member) {
   if (convention_ != CallingConvention::SysV)
     return 64;
   if (!callSites_)
     callSites_.emplace(image_);
-  std::set<uint64_t> own;
-  for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
-    if (uint64_t pc = pcOf(instruction))
-      own.insert(pc);
-  return hoist::raxBitsReadByCallers(image_, *callSites_, member.address, own);
+  return hoist::raxBitsReadByCallers(image_, *callSites_, member.address,
+                                     ownInstructions(*member.lifted));
 }
 
 std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate &member,
@@ -407,9 +413,7 @@ std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate 
   std::set<uint64_t> own;
   if (signature.returnsRdx || signature.returnsXmm1 || signature.returnsMixed ||
       signature.returnsXmm0IfRead)
-    for (const llvm::Instruction &instruction : llvm::instructions(*member.lifted))
-      if (uint64_t pc = pcOf(instruction))
-        own.insert(pc);
+    own = ownInstructions(*member.lifted);
   // The register beside the first result that a struct of an integer and an SSE eightbyte
   // adds: RAX beside a floating-point result, XMM0 beside an integer one.
   SecondRegister beside = signature.returnsFloat ? SecondRegister::Rax : SecondRegister::Xmm0;

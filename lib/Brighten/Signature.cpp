@@ -169,11 +169,19 @@ bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
 /// upper bits, which only the restore (from the saved copy) reads back. The brightened
 /// function starts such registers at zero (defineBrightened), so no undefined value meets
 /// those instructions. RAX (sink operand `own`) may also come back as it came.
+/// Whether `use` of `argument` (a register's entry value, sink operand `own`) does what the
+/// ABI lets a function do with a register it does not take: save it into its own frame, leave
+/// it in a pointer call's stack slots, or report it unchanged as itself.
+bool leavesAlone(const llvm::Use &use, const llvm::Argument &argument,
+                 std::optional<unsigned> own) {
+  return savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
+         onlyReportedAsItself(use, own);
+}
+
 bool isOnlySavedOrUndemanded(const llvm::Argument &argument, std::optional<unsigned> own,
                              llvm::DemandedBits &demanded) {
   return llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
-    if (savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
-        onlyReportedAsItself(use, own))
+    if (leavesAlone(use, argument, own))
       return true;
     return use.getUser()->getType()->isIntOrIntVectorTy() &&
            demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).isZero();
@@ -948,11 +956,8 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
     if ((calleeSaved || reg.field == HOIST_FIELD_RAX) &&
         isOnlySavedOrUndemanded(argument, sinkOperandOf(reg), demanded))
       continue;
-    // What the ABI lets a function do with a register it does not take: save it, and pass it
-    // on unchanged.
     auto harmless = [&](const llvm::Use &use) {
-      return savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
-             onlyReportedAsItself(use, sinkOperandOf(reg));
+      return leavesAlone(use, argument, sinkOperandOf(reg));
     };
     // Of the result, the bits its callers read (a `bool` in AL: `sete %r14b; mov %r14d, %eax`
     // leaves the caller's R14 above it).
