@@ -55,6 +55,9 @@ Bits resultBits(const llvm::Instruction &instruction, llvm::ArrayRef<Bits> in) {
   case llvm::Instruction::ZExt:
     return in[0] & width;
   case llvm::Instruction::SExt: {
+    // A vector's lanes are not one integer: all of it.
+    if (!instruction.getOperand(0)->getType()->isIntegerTy())
+      return width;
     unsigned from = instruction.getOperand(0)->getType()->getIntegerBitWidth();
     bool sign = from <= 64 && (in[0] >> (from - 1)) & 1;
     return (sign ? in[0] | (width & ~widthMask(instruction.getOperand(0)->getType())) : in[0]) &
