@@ -54,6 +54,12 @@ std::optional<VariadicRule> variadicRuleOf(const LibraryPrototype &library) {
     return VariadicRule::ArgumentByCommand;
   if (library.flags & PrototypeFlag::OneVariadicArgument)
     return VariadicRule::OneArgument;
+  if (library.flags & PrototypeFlag::SixLongs)
+    return VariadicRule::SixLongs;
+  if (library.flags & PrototypeFlag::NullTerminated)
+    return VariadicRule::NullTerminated;
+  if (library.flags & PrototypeFlag::NullTerminatedThenOne)
+    return VariadicRule::NullTerminatedThenOne;
   return std::nullopt;
 }
 

@@ -24,7 +24,16 @@ enum class CType { Void, Int, Long, Pointer, CodePointer, Double, Float };
 /// variadic functions without a format the rule their manual states (the prototype table's
 /// VariadicAnnotations.h): open's mode when its flags create a file, fcntl's argument unless
 /// its command takes none, ioctl's one argument.
-enum class VariadicRule { PrintfFormat, ScanfFormat, ModeIfCreating, ArgumentByCommand, OneArgument };
+enum class VariadicRule {
+  PrintfFormat,
+  ScanfFormat,
+  ModeIfCreating,
+  ArgumentByCommand,
+  OneArgument,
+  SixLongs,
+  NullTerminated,
+  NullTerminatedThenOne,
+};
 
 /// The format kind of a format rule; nullopt for the others.
 std::optional<FormatKind> formatKindOf(VariadicRule rule);

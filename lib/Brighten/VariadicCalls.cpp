@@ -202,6 +202,22 @@ argumentsOfCall(const llvm::CallBase &report, const KnownCallee &callee, const I
     return std::vector<FormatArgument>{FormatArgument::Int64};
   case VariadicRule::OneArgument:
     return std::vector<FormatArgument>{FormatArgument::Int64};
+  case VariadicRule::SixLongs:
+    return std::vector<FormatArgument>(6, FormatArgument::Int64);
+  case VariadicRule::NullTerminated:
+  case VariadicRule::NullTerminatedThenOne: {
+    // The list ends at the first register the caller set to null; after it, execle's
+    // environment.
+    size_t next = reg - integers.begin() + 1;
+    for (size_t i = next; i < integers.size(); ++i) {
+      const auto *pointer = llvm::dyn_cast<llvm::Constant>(report.getArgOperand(i));
+      if (!pointer || !pointer->isNullValue())
+        continue;
+      size_t count = i - next + 1 + (*callee.variadic == VariadicRule::NullTerminatedThenOne);
+      return std::vector<FormatArgument>(count, FormatArgument::Int64);
+    }
+    return std::string("passes a list whose null end is in no argument register");
+  }
   }
   return std::string("has a variadic rule brightening does not know");
 }

@@ -79,6 +79,12 @@ enum : uint16_t {
   ArgumentByCommand = 1 << 10,
   /// One int or pointer (ioctl).
   OneVariadicArgument = 1 << 11,
+  /// Six longs, as many as a system call takes (syscall).
+  SixLongs = 1 << 12,
+  /// Pointers up to and including the first null one (execl, execlp).
+  NullTerminated = 1 << 13,
+  /// The same, then one more pointer (execle's environment).
+  NullTerminatedThenOne = 1 << 14,
 };
 } // namespace PrototypeFlag
 

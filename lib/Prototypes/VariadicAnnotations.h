@@ -12,6 +12,14 @@
 #define HOIST_ARGUMENT_BY_COMMAND __attribute__((annotate("hoist-variadic:argument-by-command")))
 /* ioctl(2): one argument, an int or a pointer. */
 #define HOIST_ONE_ARGUMENT __attribute__((annotate("hoist-variadic:one-argument")))
+/* syscall(2): six longs after the number, as many as a system call takes; glibc's syscall
+   reads all six (the last from the stack), and the kernel those the call it names takes. */
+#define HOIST_SIX_LONGS __attribute__((annotate("hoist-variadic:six-longs")))
+/* execl(3), execlp(3): pointers up to and including the first null one. */
+#define HOIST_NULL_TERMINATED __attribute__((annotate("hoist-variadic:null-terminated")))
+/* execle(3): the same, then one more pointer, the environment. */
+#define HOIST_NULL_TERMINATED_THEN_ONE \
+  __attribute__((annotate("hoist-variadic:null-terminated-then-one")))
 
 extern int open(const char *path, int flags, ...) HOIST_MODE_IF_CREATING;
 extern int open64(const char *path, int flags, ...) HOIST_MODE_IF_CREATING;
@@ -20,7 +28,14 @@ extern int openat64(int directory, const char *path, int flags, ...) HOIST_MODE_
 extern int fcntl(int fd, int command, ...) HOIST_ARGUMENT_BY_COMMAND;
 extern int fcntl64(int fd, int command, ...) HOIST_ARGUMENT_BY_COMMAND;
 extern int ioctl(int fd, unsigned long request, ...) HOIST_ONE_ARGUMENT;
+extern long syscall(long number, ...) HOIST_SIX_LONGS;
+extern int execl(const char *path, const char *argument, ...) HOIST_NULL_TERMINATED;
+extern int execlp(const char *file, const char *argument, ...) HOIST_NULL_TERMINATED;
+extern int execle(const char *path, const char *argument, ...) HOIST_NULL_TERMINATED_THEN_ONE;
 
 #undef HOIST_MODE_IF_CREATING
 #undef HOIST_ARGUMENT_BY_COMMAND
 #undef HOIST_ONE_ARGUMENT
+#undef HOIST_SIX_LONGS
+#undef HOIST_NULL_TERMINATED
+#undef HOIST_NULL_TERMINATED_THEN_ONE

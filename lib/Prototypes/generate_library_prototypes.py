@@ -236,6 +236,9 @@ VARIADIC_RULES = {
     "hoist-variadic:mode-if-creating": "ModeIfCreating",
     "hoist-variadic:argument-by-command": "ArgumentByCommand",
     "hoist-variadic:one-argument": "OneVariadicArgument",
+    "hoist-variadic:six-longs": "SixLongs",
+    "hoist-variadic:null-terminated": "NullTerminated",
+    "hoist-variadic:null-terminated-then-one": "NullTerminatedThenOne",
 }
 
 

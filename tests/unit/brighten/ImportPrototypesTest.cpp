@@ -38,7 +38,11 @@ TEST(ImportPrototypes, VariadicFunctionsWithoutAFormatHaveTheirManualsRule) {
                             {"openat", VariadicRule::ModeIfCreating},
                             {"fcntl", VariadicRule::ArgumentByCommand},
                             {"fcntl64", VariadicRule::ArgumentByCommand},
-                            {"ioctl", VariadicRule::OneArgument}}) {
+                            {"ioctl", VariadicRule::OneArgument},
+                            {"syscall", VariadicRule::SixLongs},
+                            {"execl", VariadicRule::NullTerminated},
+                            {"execlp", VariadicRule::NullTerminated},
+                            {"execle", VariadicRule::NullTerminatedThenOne}}) {
     auto prototype = importPrototype(name, "");
     ASSERT_TRUE(std::holds_alternative<ImportPrototype>(prototype)) << name;
     EXPECT_EQ(std::get<ImportPrototype>(prototype).variadic, rule) << name;
@@ -52,11 +56,9 @@ TEST(ImportPrototypes, VariadicFunctionsWithoutAFormatHaveTheirManualsRule) {
 }
 
 TEST(ImportPrototypes, VariadicFunctionsWithoutARuleAreDeclinedWithTheReason) {
-  // execl's list is not described by a format or a rule; strfmon's format is not printf's;
-  // prctl's count depends on its option; msvcrt's printf is Win64, whose variadic calls are
-  // not typed yet.
-  for (auto [name, dll] : {std::pair{"prctl", ""}, {"execl", ""}, {"strfmon", ""},
-                           {"printf", "msvcrt.dll"}}) {
+  // strfmon's format is not printf's; prctl's count depends on its option; msvcrt's printf
+  // is Win64, whose variadic calls are not typed yet.
+  for (auto [name, dll] : {std::pair{"prctl", ""}, {"strfmon", ""}, {"printf", "msvcrt.dll"}}) {
     auto prototype = importPrototype(name, dll);
     ASSERT_TRUE(std::holds_alternative<std::string>(prototype)) << name;
     EXPECT_NE(std::get<std::string>(prototype).find("variadic"), std::string::npos) << name;
