@@ -48,18 +48,17 @@ std::optional<VariadicRule> variadicRuleOf(const LibraryPrototype &library) {
     return VariadicRule::PrintfFormat;
   if (library.hasScanfFormat())
     return VariadicRule::ScanfFormat;
-  if (library.flags & PrototypeFlag::ModeIfCreating)
-    return VariadicRule::ModeIfCreating;
-  if (library.flags & PrototypeFlag::ArgumentByCommand)
-    return VariadicRule::ArgumentByCommand;
-  if (library.flags & PrototypeFlag::OneVariadicArgument)
-    return VariadicRule::OneArgument;
-  if (library.flags & PrototypeFlag::SixLongs)
-    return VariadicRule::SixLongs;
-  if (library.flags & PrototypeFlag::NullTerminated)
-    return VariadicRule::NullTerminated;
-  if (library.flags & PrototypeFlag::NullTerminatedThenOne)
-    return VariadicRule::NullTerminatedThenOne;
+  static constexpr std::pair<unsigned, VariadicRule> Stated[] = {
+      {PrototypeFlag::ModeIfCreating, VariadicRule::ModeIfCreating},
+      {PrototypeFlag::ArgumentByCommand, VariadicRule::ArgumentByCommand},
+      {PrototypeFlag::OneVariadicArgument, VariadicRule::OneArgument},
+      {PrototypeFlag::SixLongs, VariadicRule::SixLongs},
+      {PrototypeFlag::NullTerminated, VariadicRule::NullTerminated},
+      {PrototypeFlag::NullTerminatedThenOne, VariadicRule::NullTerminatedThenOne},
+  };
+  for (auto [flag, rule] : Stated)
+    if (library.flags & flag)
+      return rule;
   return std::nullopt;
 }
 
