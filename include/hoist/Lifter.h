@@ -1,6 +1,7 @@
 // Lifting x86-64 functions of an Image to LLVM IR.
 //
-// A lifted function is `void @fn_<hexaddr>(ptr noalias %state, ptr noalias %mem)`: it reads the
+// A lifted function is `void @<name>(ptr noalias %state, ptr noalias %mem)`, named after the
+// image's symbol (liftedFunctionName below) and carrying its entry as `!hoist.entry`: it reads the
 // registers it needs from the State (include/hoist/State.h) at entry, keeps them in SSA while it
 // runs, and writes them back wherever something outside can observe them. Memory accesses are
 // `getelementptr i8, ptr %mem, i64 addr` (with %mem null, addresses are host addresses).
@@ -12,7 +13,7 @@
 //     machine goes next. That is the same for a lifted caller and for a runtime that entered
 //     the function from outside (it pushed a return address of its own and compares).
 //   - A call writes State back (RIP = the callee's entry) and calls
-//       `@fn_<callee>(%state, %mem)`      a function Hoist lifts (direct call, constant pointer);
+//       `@<callee>(%state, %mem)`         a function Hoist lifts (direct call, constant pointer);
 //       `@"import.<name>"(%state, %mem)` a named import (PLT stub, GOT or IAT slot), declared
 //                                         external: its implementation performs the call on
 //                                         State (arguments by the ABI, pops the return address,
@@ -48,6 +49,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <vector>
 #include <string>
@@ -70,8 +72,19 @@ struct LiftStats {
 /// Adds `from`'s counts to `into` (statistics of lifts done apart: attempts, parallel chunks).
 void addLiftStats(LiftStats &into, const LiftStats &from);
 
-/// "fn_401000": the name of the lifted function at `address`.
+/// "fn_401000": the name of the function lifted from `address` when the image has no usable
+/// symbol there.
 std::string liftedFunctionName(uint64_t address);
+/// The name of the function lifted from `address` (docs/CLI.md, "Function names"): the image's
+/// symbol there (`classify`); `<symbol>.<hex>` when the symbol is also another address's, an
+/// import's, `main` or another name the runtime or Hoist uses; `fn_<hex>` without a symbol or
+/// when the symbol is no plain identifier.
+std::string liftedFunctionName(const Image &image, uint64_t address);
+/// Marks `function` as lifted from `address` (`!hoist.entry`): lifted functions, their
+/// declarations and the brightened functions that replace them carry it.
+void setEntryAddress(llvm::Function &function, uint64_t address);
+/// The address `function` was lifted from (`!hoist.entry`), if it was lifted.
+std::optional<uint64_t> entryAddressOf(const llvm::Function &function);
 
 class Lifter {
 public:

@@ -1,6 +1,7 @@
 #include "Api/LiftPipeline.h"
 
 #include "Brighten/Brighten.h"
+#include "Passes/TidyOutput.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 #include "hoist/Optimize.h"
@@ -99,6 +100,8 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
   bool changed = steps.optLevel > 0 || steps.brighten;
   if (changed && llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)", image.path());
+  if (changed)
+    tidyOptimizedModule(*module);
   return std::move(module);
 }
 

@@ -90,12 +90,16 @@ llvm::StringRef importLibrary(const llvm::Function &function) {
   return library.isValid() ? library.getValueAsString() : llvm::StringRef();
 }
 
-llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry) {
-  std::string name = liftedFunctionName(entry);
+llvm::Function *declareLiftedFunction(llvm::Module &module, const Image &image, uint64_t entry) {
+  return declareLiftedFunction(module, entry, liftedFunctionName(image, entry));
+}
+
+llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry, const std::string &name) {
   if (llvm::Function *existing = module.getFunction(name))
     return existing;
   auto *function = llvm::Function::Create(stateFunctionType(module.getContext()),
                                           llvm::GlobalValue::ExternalLinkage, name, module);
+  setEntryAddress(*function, entry);
   function->getArg(0)->setName("state");
   function->getArg(1)->setName("mem");
   // Both pointers noalias noundef, as one list: adding the four attributes one by one rebuilt
@@ -110,11 +114,5 @@ llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry) {
   return function;
 }
 
-std::optional<uint64_t> liftedFunctionEntry(llvm::StringRef name) {
-  uint64_t entry = 0;
-  if (!name.consume_front("fn_") || name.empty() || name.getAsInteger(16, entry))
-    return std::nullopt;
-  return entry;
-}
 
 } // namespace hoist
