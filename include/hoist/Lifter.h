@@ -85,6 +85,17 @@ std::string liftedFunctionName(const Image &image, uint64_t address);
 void setEntryAddress(llvm::Function &function, uint64_t address);
 /// The address `function` was lifted from (`!hoist.entry`), if it was lifted.
 std::optional<uint64_t> entryAddressOf(const llvm::Function &function);
+/// Gives the lifted functions of `module` that have a body (those with `!hoist.entry`, but the
+/// ones named in `brightened`) internal linkage. They are named after the program's symbols
+/// (a static program's `malloc`, an `error` of its own) but take State, not the symbol's
+/// arguments: linked as they are, one would stand in for the C library's function of that
+/// name. For modules whose own code alone calls them (`hoist translate`, a brightened module),
+/// once optimized: local linkage changes what the inliner does, and deletes what nothing calls.
+void keepLiftedFunctionsLocal(llvm::Module &module,
+                              const std::vector<std::string> &brightened = {});
+/// Function::deleteBody, keeping `!hoist.entry`: LLVM drops a function's metadata with its
+/// body, and the declaration left is still the lifted function of its entry.
+void deleteLiftedBody(llvm::Function &function);
 
 class Lifter {
 public:

@@ -237,11 +237,6 @@ private:
   /// brightened function has the C signature and links in the symbol's place), unless several
   /// addresses share the symbol; else its lifted function's name (liftedFunctionName).
   std::string brightenedName(const Candidate &candidate) const;
-  /// The functions that stay lifted (declined ones, `.lifted` copies) take State, not their
-  /// symbol's arguments, and only this module's code calls them: local, none stands in for a
-  /// library function of its name where the module links (a static program's `fputs`).
-  /// Last, after the fixpoints: local linkage changes what the inliner does.
-  void keepLiftedFunctionsLocal();
   /// Declines the brightened functions that assumed an entry brightened which was not, and
   /// the brightened functions that call or refer to a declined one, until none is left.
   void retractUnkeptAssumptions();
@@ -728,15 +723,6 @@ bool ModuleBrightener::isBrightenedEntry(uint64_t address, std::set<uint64_t> &a
   return true;
 }
 
-void ModuleBrightener::keepLiftedFunctionsLocal() {
-  std::set<const llvm::Function *> brightened;
-  for (const Candidate &candidate : done_)
-    brightened.insert(candidate.brightened);
-  for (llvm::Function &function : module_)
-    if (!function.isDeclaration() && !brightened.count(&function) && entryAddressOf(function))
-      function.setLinkage(llvm::GlobalValue::InternalLinkage);
-}
-
 std::string ModuleBrightener::brightenedName(const Candidate &candidate) const {
   std::optional<std::string> symbol = image_.nameAt(candidate.address);
   if (symbol && !image_.namesSeveralAddresses(*symbol))
@@ -925,7 +911,6 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   defineImageDataSymbols(module_, image_);
   for (const Candidate &candidate : done_)
     candidate.brightened->removeFnAttr(BrightenedAttribute);
-  keepLiftedFunctionsLocal();
   return report_;
 }
 

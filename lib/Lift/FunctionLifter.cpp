@@ -703,7 +703,7 @@ void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &functi
       addLiftStats(input.stats, attemptStats);
       return;
     }
-    function.deleteBody();
+    deleteLiftedBody(function);
     ++input.stats.writesMispredicted;
   }
   FunctionLifter lifter(input, function, VarSet().set());

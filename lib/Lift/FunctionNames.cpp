@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
 
 #include <array>
 
@@ -68,6 +69,20 @@ std::optional<uint64_t> entryAddressOf(const llvm::Function &function) {
   if (auto *address = llvm::mdconst::dyn_extract<llvm::ConstantInt>(entry->getOperand(0)))
     return address->getZExtValue();
   return std::nullopt;
+}
+
+void keepLiftedFunctionsLocal(llvm::Module &module, const std::vector<std::string> &brightened) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && entryAddressOf(function) &&
+        !llvm::is_contained(brightened, function.getName()))
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+void deleteLiftedBody(llvm::Function &function) {
+  std::optional<uint64_t> entry = entryAddressOf(function);
+  function.deleteBody();
+  if (entry)
+    setEntryAddress(function, *entry);
 }
 
 } // namespace hoist

@@ -95,7 +95,7 @@ struct Lifter::Impl {
     llvm::raw_string_ostream stream(problems);
     if (!llvm::verifyFunction(function, &stream))
       return std::nullopt;
-    function.deleteBody();
+    deleteLiftedBody(function);
     --stats.functions;
     return problems;
   }

@@ -113,17 +113,6 @@ void inlineLiftedCallsMore() {
     found->second->addOccurrence(0, "inline-threshold", "8000");
 }
 
-/// Lifted functions are named after the program's symbols (a static program's `malloc`, an
-/// `error` of its own) and take State, not the symbol's arguments: linked as they are, one
-/// would stand in for the C library's function of that name. The program reaches them
-/// through its tables (ProgramTables.h) only, so their names stay inside the object. Done
-/// after optimizing: local linkage would change what the inliner does.
-void keepLiftedFunctionsLocal(llvm::Module &module) {
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration() && entryAddressOf(function))
-      function.setLinkage(llvm::GlobalValue::InternalLinkage);
-}
-
 } // namespace
 
 llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,
@@ -227,6 +216,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   removeClobberMarkers(*module);
   useNullMemoryBase(*module);
   foldGuestAddresses(*module);
+  // The program reaches its lifted functions through its tables (ProgramTables.h) only.
   keepLiftedFunctionsLocal(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",

@@ -1403,7 +1403,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
   UnwrittenData unwritten(image);
   constexpr unsigned MaxRestarts = 32;
   for (unsigned attempt = 0;; ++attempt) {
-    function->deleteBody();
+    deleteLiftedBody(*function);
     DiagnosticSink attemptDiagnostics;
     bool complete = false;
     DeobfuscationStats stats;
