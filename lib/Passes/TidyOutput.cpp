@@ -11,17 +11,21 @@
 namespace hoist {
 namespace {
 
-/// Hoist's runtime intrinsics (include/hoist/Lifter.h) and LLVM's: declarations only the
-/// optimizer's own calls needed. Import declarations stay: they name what the program uses
-/// (the import records of --diagnostics read them).
-bool isIntrinsicDeclaration(const llvm::Function &function) {
-  return function.isDeclaration() &&
-         (function.isIntrinsic() || function.getName().starts_with("__hoist_"));
+/// LLVM's intrinsics, Hoist's runtime intrinsics (include/hoist/Lifter.h) and the lifted
+/// form of imports (`import.X`, which brightening replaces by the C function): declarations
+/// that calls the optimizer or brightening removed needed. An import's declaration that
+/// records a prototype brightening inferred stays (`--diagnostics` reports it).
+bool isRemovableDeclaration(const llvm::Function &function) {
+  if (!function.isDeclaration() || !function.use_empty())
+    return false;
+  if (function.hasFnAttribute("hoist-import"))
+    return !function.hasFnAttribute("hoist-inferred-prototype");
+  return function.isIntrinsic() || function.getName().starts_with("__hoist_");
 }
 
-void removeUnusedIntrinsicDeclarations(llvm::Module &module) {
+void removeUnusedDeclarations(llvm::Module &module) {
   for (llvm::Function &function : llvm::make_early_inc_range(module))
-    if (isIntrinsicDeclaration(function) && function.use_empty())
+    if (isRemovableDeclaration(function))
       function.eraseFromParent();
 }
 
@@ -77,7 +81,7 @@ void removeOneSidedAliasScopes(llvm::Module &module) {
 
 void tidyOptimizedModule(llvm::Module &module) {
   removeOneSidedAliasScopes(module);
-  removeUnusedIntrinsicDeclarations(module);
+  removeUnusedDeclarations(module);
 }
 
 } // namespace hoist

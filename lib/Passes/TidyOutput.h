@@ -1,5 +1,6 @@
 // What an optimized module no longer needs but still prints: declarations of intrinsics
-// (LLVM's, Hoist's `__hoist_X`) that no call is left of, and alias scopes that inlining made
+// (LLVM's, Hoist's `__hoist_X`) and imports (`import.X`) that no call is left of, and alias
+// scopes that inlining made
 // (`"classify.flat: argument 0"`) but that can no longer tell two accesses apart.
 #pragma once
 
