@@ -104,7 +104,7 @@ public:
   ~Lifter();
 
   /// Lifts the function starting at `entry` (once; a second request returns the same function).
-  /// The functions it calls are declared (`fn_<hex>`), not lifted. The LLVM verifier runs when
+  /// The functions it calls are declared (liftedFunctionName), not lifted. The LLVM verifier runs when
   /// the module is taken, once for all functions (LiftOptions::verify; with
   /// LiftOptions::verifyEachFunction, here).
   llvm::Expected<llvm::Function *> liftFunction(uint64_t entry);
@@ -140,7 +140,8 @@ public:
   /// finishes it and hands it over.
   std::unique_ptr<llvm::Module> takeModule();
   /// The module verified as takeModule() does, but not finished: functions called but not
-  /// lifted stay declarations (`fn_<hex>`), so that modules lifted apart link into one program.
+  /// lifted stay declarations (liftedFunctionName), so that modules lifted apart link into one
+  /// program.
   std::unique_ptr<llvm::Module> takeUnfinishedModule();
   const LiftStats &stats() const;
   const LiftOptions &options() const;

@@ -1,6 +1,6 @@
 // Where a call (or a jmp that leaves its function) goes, when that is known without running it,
 // and the LLVM functions lifted code calls for it:
-//   - a function Hoist lifts: `void @fn_<hex>(ptr %state, ptr %mem)` (a direct call, or a
+//   - a function Hoist lifts: `void @<name>(ptr %state, ptr %mem)` (a direct call, or a
 //     constant pointer: `call [rip+X]` with X read-only, `mov/lea rax, f; call rax`);
 //   - a named import: `void @"import.<name>"(ptr %state, ptr %mem)` (through a PLT stub, an
 //     IAT or GOT slot, a PE thunk), declared external;
@@ -54,5 +54,7 @@ llvm::StringRef importLibrary(const llvm::Function &function);
 llvm::Function *declareLiftedFunction(llvm::Module &module, const Image &image, uint64_t entry);
 /// The same under the name given (tests that lift without an image).
 llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry, const std::string &name);
+/// The function of `entry` in `module` that declareLiftedFunction declared, or null.
+llvm::Function *findLiftedFunction(const llvm::Module &module, const Image &image, uint64_t entry);
 
 } // namespace hoist

@@ -153,7 +153,7 @@ Lifter::~Lifter() = default;
 
 llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   Impl &impl = *impl_;
-  if (llvm::Function *existing = impl.module->getFunction(liftedFunctionName(impl.image, entry)))
+  if (llvm::Function *existing = findLiftedFunction(*impl.module, impl.image, entry))
     if (!existing->isDeclaration())
       return existing;
   if (!impl.image.isExecutable(entry) || impl.image.bytesAt(entry).empty())
