@@ -82,7 +82,8 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
   if (steps.brighten) {
     PhaseTimer timer(trace.profile, "brighten");
     llvm::Expected<BrightenReport> report =
-        brightenModule(*module, image, *steps.brighten, diagnostics, extras);
+        brightenModule(*module, image, *steps.brighten, diagnostics, extras,
+                       {.keepLifted = steps.keepLifted});
     if (!report)
       return report.takeError();
     brightened = std::move(report->brightened);

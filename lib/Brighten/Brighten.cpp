@@ -180,10 +180,10 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
 class ModuleBrightener {
 public:
   ModuleBrightener(llvm::Module &module, const Image &image, CallingConvention convention,
-                   const FixpointExtras &extras,
+                   const FixpointExtras &extras, BrightenOutput output,
                    DiagnosticSink &diagnostics)
       : module_(module), image_(image), convention_(convention), extras_(extras),
-        diagnostics_(diagnostics) {}
+        output_(output), diagnostics_(diagnostics) {}
 
   llvm::Expected<BrightenReport> run();
 
@@ -253,6 +253,7 @@ private:
   const Image &image_;
   CallingConvention convention_;
   FixpointExtras extras_;
+  BrightenOutput output_;
   DiagnosticSink &diagnostics_;
   BrightenReport report_;
   /// Brightened functions and imports with prototypes, by the function lifted code calls.
@@ -869,8 +870,9 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   // caller passes the whole machine, which only the lifted copy takes. The lifted functions
   // that only brightened ones' lifted versions call (themselves included) go.
   std::set<llvm::Function *> unused;
-  for (const Candidate &candidate : done_)
-    unused.insert(candidate.lifted);
+  if (!output_.keepLifted)
+    for (const Candidate &candidate : done_)
+      unused.insert(candidate.lifted);
   for (bool changed = true; changed;) {
     changed = false;
     for (llvm::Function *lifted : unused)
@@ -919,8 +921,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
 llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
                                               CallingConvention convention,
                                               DiagnosticSink &diagnostics,
-                                              const FixpointExtras &extras) {
-  return ModuleBrightener(module, image, convention, extras, diagnostics).run();
+                                              const FixpointExtras &extras, BrightenOutput output) {
+  return ModuleBrightener(module, image, convention, extras, output, diagnostics).run();
 }
 
 } // namespace hoist

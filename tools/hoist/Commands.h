@@ -64,6 +64,9 @@ struct LiftCommandOptions {
   /// --annotate: each machine instruction's address and assembly as a comment before its IR
   /// (tools/hoist/AnnotatedIR.h).
   bool annotate = false;
+  /// --keep-lifted: with --brighten, every lifted function stays beside its brightened one
+  /// (BrightenOutput::keepLifted).
+  bool keepLifted = false;
   /// --deobfuscate (or =passes): the passes of lib/Deobf/Passes in every fixpoint round.
   bool deobfuscatePasses = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any

@@ -268,6 +268,7 @@ int runLift(const LiftCommandOptions &options) {
                   .optLevel = options.optLevel,
                   .concolic = options.deobfuscate,
                   .deobfuscationPasses = options.deobfuscatePasses};
+  steps.keepLifted = options.keepLifted;
   if (!options.brighten.empty())
     steps.brighten = options.brighten == "default" ? defaultCallingConvention(image->format())
                                                    : *parseCallingConvention(options.brighten);
