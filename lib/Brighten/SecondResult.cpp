@@ -89,23 +89,27 @@ bool isPartOf(ZydisRegister reg, ZydisRegister whole) {
 
 enum class Use { None, Read, Written };
 
-/// What `instr` does with the register: reads it (any part, as a value or in an address),
-/// writes the part a result is in (32 or 64 bits of RDX or RAX, the low 64 or more of XMM1 or
-/// XMM0) without reading it, or neither. A register xored or subtracted from itself is
-/// written, not read.
-Use useOf(const Instr &instr, ZydisRegister whole) {
-  bool written = false, selfCleared = instr.explicitCount >= 2 && instr.op(0).isReg() &&
-                                      instr.op(instr.explicitCount - 1).isReg() &&
-                                      instr.op(0).reg == instr.op(instr.explicitCount - 1).reg;
+/// A register xored or subtracted from itself: written (zero), not read.
+bool clearsItself(const Instr &instr) {
   switch (instr.mnemonic) {
   case ZYDIS_MNEMONIC_XOR: case ZYDIS_MNEMONIC_SUB: case ZYDIS_MNEMONIC_PXOR:
   case ZYDIS_MNEMONIC_XORPS: case ZYDIS_MNEMONIC_XORPD: case ZYDIS_MNEMONIC_VPXOR:
   case ZYDIS_MNEMONIC_VPXORD: case ZYDIS_MNEMONIC_VPXORQ: case ZYDIS_MNEMONIC_VXORPS:
   case ZYDIS_MNEMONIC_VXORPD:
-    break;
+    return instr.explicitCount >= 2 && instr.op(0).isReg() &&
+           instr.op(instr.explicitCount - 1).isReg() &&
+           instr.op(0).reg == instr.op(instr.explicitCount - 1).reg;
   default:
-    selfCleared = false;
+    return false;
   }
+}
+
+/// What `instr` does with the register: reads it (any part, as a value or in an address),
+/// writes the part a result is in (32 or 64 bits of RDX or RAX, the low 64 or more of XMM1 or
+/// XMM0) without reading it, or neither. A register xored or subtracted from itself is
+/// written, not read.
+Use useOf(const Instr &instr, ZydisRegister whole) {
+  bool written = false, selfCleared = clearsItself(instr);
   unsigned fullBits = whole == ZYDIS_REGISTER_RDX || whole == ZYDIS_REGISTER_RAX ? 32 : 64;
   for (unsigned i = 0; i < instr.operandCount; ++i) {
     const Operand &operand = instr.op(i);
@@ -329,7 +333,7 @@ unsigned raxBitsReadAfter(const Image &image, uint64_t start) {
       return Step::Abort;
     // What the instruction reads of RAX (AH counts as 16 bits), and whether it then writes
     // all the bits a reader after it could see (32 or 64).
-    bool writesWhole = false;
+    bool writesWhole = false, selfCleared = clearsItself(instr);
     for (unsigned i = 0; i < instr.operandCount; ++i) {
       const Operand &operand = instr.op(i);
       if (operand.isMem() && (isPartOf(operand.base, ZYDIS_REGISTER_RAX) ||
@@ -337,7 +341,7 @@ unsigned raxBitsReadAfter(const Image &image, uint64_t start) {
         return Step::Abort;
       if (!operand.isReg() || !isPartOf(operand.reg, ZYDIS_REGISTER_RAX))
         continue;
-      if (operand.read)
+      if (operand.read && !selfCleared)
         bits = std::max(bits, operand.reg == ZYDIS_REGISTER_AH ? 16u : unsigned(operand.bits));
       writesWhole |= operand.written && operand.bits >= 32;
     }

@@ -1,6 +1,7 @@
 #include "Passes/GuardedValues.h"
 
 #include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -17,12 +18,30 @@ namespace {
 /// The bits of a value that may carry the seed; all of them beyond 64 bits or for other types.
 using Bits = uint64_t;
 
+/// A slot of one of the function's own allocas: the alloca, the byte offset, the size.
+using Cell = std::tuple<const llvm::AllocaInst *, int64_t, uint64_t>;
+
 /// What a path has established at a point: the latest values of the flags it knows, with the
-/// conditions it took one way, and the bits of the values computed so far that may carry the
-/// seed (none where a value is absent).
+/// conditions it took one way; for the frame cells, the value the path last stored or loaded
+/// there, and the number a cell holds where the path knows it (a flag reloaded from the
+/// frame, as ls's quoting function reloads a pointer argument it spilled to decide again
+/// whether to store a register it set only where the pointer was not null), with the allocas
+/// whose address the path has handed on; and the bits of the values computed so far that may
+/// carry the seed (none where a value is absent).
 struct World {
   std::map<const llvm::Value *, uint64_t> known;
+  std::map<Cell, const llvm::Value *> cells;
+  std::map<Cell, uint64_t> cellValues;
+  std::set<const llvm::AllocaInst *> escaped;
   std::map<const llvm::Value *, Bits> tainted;
+};
+
+/// The facts all paths into a block followed so far agree on.
+struct Facts {
+  std::map<const llvm::Value *, uint64_t> known;
+  std::map<Cell, const llvm::Value *> cells;
+  std::map<Cell, uint64_t> cellValues;
+  std::set<const llvm::AllocaInst *> escaped;
 };
 
 Bits widthMask(const llvm::Type *type) {
@@ -92,10 +111,72 @@ Bits resultBits(const llvm::Instruction &instruction, llvm::ArrayRef<Bits> in) {
   return width;
 }
 
+/// The cell `pointer` addresses with an access of `size` bytes, where it is an alloca of the
+/// function at a constant offset.
+std::optional<Cell> cellOf(const llvm::Value *pointer, uint64_t size,
+                           const llvm::DataLayout &layout) {
+  llvm::APInt offset(64, 0);
+  const llvm::Value *base =
+      pointer->stripAndAccumulateConstantOffsets(layout, offset, /*AllowNonInbounds=*/true);
+  const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(base);
+  if (!alloca)
+    return std::nullopt;
+  return Cell{alloca, offset.getSExtValue(), size};
+}
+
+/// The integer a load reads from a cell, which a path may know from a store or an earlier
+/// load of the same cell.
+std::optional<Cell> cellRead(const llvm::Value *value, const llvm::DataLayout &layout) {
+  const auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
+  const auto *type = load ? llvm::dyn_cast<llvm::IntegerType>(load->getType()) : nullptr;
+  if (!type || type->getBitWidth() > 64 || !load->isSimple())
+    return std::nullopt;
+  return cellOf(load->getPointerOperand(), layout.getTypeStoreSize(load->getType()), layout);
+}
+
+/// The instructions after which a call or a store through another pointer may reach an alloca
+/// of `function`: every use of its address other than a load or store at a constant offset
+/// (through constant geps) hands the address on.
+std::map<const llvm::Instruction *, std::vector<const llvm::AllocaInst *>>
+escapes(const llvm::Function &function) {
+  std::map<const llvm::Instruction *, std::vector<const llvm::AllocaInst *>> sites;
+  for (const llvm::Instruction &instruction : llvm::instructions(function)) {
+    const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+    if (!alloca)
+      continue;
+    std::vector<const llvm::Value *> pointers = {alloca};
+    while (!pointers.empty()) {
+      const llvm::Value *pointer = pointers.back();
+      pointers.pop_back();
+      for (const llvm::Use &use : pointer->uses()) {
+        const auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+        if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user);
+            gep && gep->hasAllConstantIndices()) {
+          pointers.push_back(gep);
+          continue;
+        }
+        if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(user); load && load->isSimple())
+          continue;
+        if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+            store && store->isSimple() && use.getOperandNo() == store->getPointerOperandIndex())
+          continue;
+        // A phi hands it on as its block is entered.
+        const llvm::Instruction *site = user;
+        if (llvm::isa<llvm::PHINode>(user))
+          site = user->getParent()->getFirstNonPHI();
+        sites[site].push_back(alloca);
+      }
+    }
+  }
+  return sites;
+}
+
 /// The integer values of finitely many possible values: phis and selects of constants and
 /// such values, and their bitwise logic, extensions, truncations and comparisons (a counter's
-/// `add` is not among them, so a loop's iterations do not multiply the paths).
+/// `add` is not among them, so a loop's iterations do not multiply the paths). A value read
+/// from a frame cell counts among them: a path may know it.
 std::set<const llvm::Value *> smallDomainValues(const llvm::Function &function) {
+  const llvm::DataLayout &layout = function.getParent()->getDataLayout();
   std::set<const llvm::Value *> values;
   for (const llvm::Instruction &instruction : llvm::instructions(function)) {
     auto *type = llvm::dyn_cast<llvm::IntegerType>(instruction.getType());
@@ -113,7 +194,8 @@ std::set<const llvm::Value *> smallDomainValues(const llvm::Function &function) 
       values.insert(&instruction);
   }
   auto decided = [&](const llvm::Value *operand) {
-    return llvm::isa<llvm::ConstantInt>(operand) || values.count(operand);
+    return llvm::isa<llvm::ConstantInt>(operand) || values.count(operand) ||
+           cellRead(operand, layout);
   };
   for (bool changed = true; changed;) {
     changed = false;
@@ -156,7 +238,7 @@ public:
         llvm::DemandedBits &demanded, llvm::function_ref<Bits(const llvm::Use &)> needed)
       : seed_(seed), harmless_(harmless), demanded_(demanded), needed_(needed),
         layout_(seed.getParent()->getParent()->getDataLayout()),
-        flags_(smallDomainValues(*seed.getParent())) {}
+        flags_(smallDomainValues(*seed.getParent())), escapes_(escapes(*seed.getParent())) {}
 
   bool mayReachAnEffect(unsigned budget) {
     const llvm::BasicBlock &entry = seed_.getParent()->getEntryBlock();
@@ -247,13 +329,19 @@ private:
   void follow(const llvm::BasicBlock &from, const llvm::BasicBlock &to, const World &world,
               const llvm::Value *condition = nullptr, uint64_t taken = 0) {
     World next = world;
-    if (condition && llvm::isa<llvm::Instruction>(condition))
+    if (condition && llvm::isa<llvm::Instruction>(condition)) {
       next.known[condition] = taken;
+      learnEquality(*condition, taken, next);
+    }
     // The block's values are new each time it runs.
     for (const llvm::Instruction &instruction : to) {
       next.known.erase(&instruction);
       next.tainted.erase(&instruction);
     }
+    std::erase_if(next.cells, [&](const auto &entry) {
+      const auto *held = llvm::dyn_cast<llvm::Instruction>(entry.second);
+      return held && held->getParent() == &to;
+    });
     for (const llvm::PHINode &phi : to.phis()) {
       int index = phi.getBasicBlockIndex(&from);
       const llvm::Use &incoming = phi.getOperandUse(index);
@@ -265,26 +353,108 @@ private:
     // One world per set of tainted bits, knowing what every path into the block with
     // those values tainted agrees on: the flags' values that matter are those that tell a
     // tainted value from a clean one.
-    auto [found, isNew] = visited_[&to].try_emplace(next.tainted, next.known);
+    auto [found, isNew] = visited_[&to].try_emplace(
+        next.tainted, Facts{next.known, next.cells, next.cellValues, next.escaped});
     if (!isNew) {
-      std::map<const llvm::Value *, uint64_t> agreed;
-      for (const auto &entry : found->second)
-        if (auto other = next.known.find(entry.first);
-            other != next.known.end() && other->second == entry.second)
-          agreed.insert(entry);
-      if (agreed.size() == found->second.size())
+      Facts agreed{common(found->second.known, next.known),
+                   common(found->second.cells, next.cells),
+                   common(found->second.cellValues, next.cellValues), found->second.escaped};
+      agreed.escaped.insert(next.escaped.begin(), next.escaped.end());
+      if (agreed.known.size() == found->second.known.size() &&
+          agreed.cells.size() == found->second.cells.size() &&
+          agreed.cellValues.size() == found->second.cellValues.size() &&
+          agreed.escaped.size() == found->second.escaped.size())
         return;   // a path no more precise than one followed already
       found->second = agreed;
-      next.known = std::move(agreed);
+      next.known = std::move(agreed.known);
+      next.cells = std::move(agreed.cells);
+      next.cellValues = std::move(agreed.cellValues);
+      next.escaped = std::move(agreed.escaped);
     }
     tooMany_ |= visited_[&to].size() > MaxWorldsPerBlock;
     pending_.push_back({&to, to.getFirstNonPHI(), std::move(next)});
+  }
+
+  /// The entries `mine` and `theirs` both have.
+  template <typename Key, typename Value>
+  static std::map<Key, Value> common(const std::map<Key, Value> &mine,
+                                     const std::map<Key, Value> &theirs) {
+    std::map<Key, Value> agreed;
+    for (const auto &entry : mine)
+      if (auto other = theirs.find(entry.first);
+          other != theirs.end() && other->second == entry.second)
+        agreed.insert(entry);
+    return agreed;
+  }
+
+  /// On the edge where `condition`, an equality with a constant, is `taken` its way, the
+  /// compared value is that constant, and so is each cell that holds it.
+  void learnEquality(const llvm::Value &condition, uint64_t taken, World &world) const {
+    const auto *compare = llvm::dyn_cast<llvm::ICmpInst>(&condition);
+    if (!compare || !compare->isEquality() ||
+        (compare->getPredicate() == llvm::ICmpInst::ICMP_EQ) != (taken == 1))
+      return;
+    const llvm::Value *compared = compare->getOperand(0);
+    const auto *constant = llvm::dyn_cast<llvm::ConstantInt>(compare->getOperand(1));
+    if (!constant || constant->getBitWidth() > 64 || !compared->getType()->isIntegerTy())
+      return;
+    world.known[compared] = constant->getZExtValue();
+    for (const auto &[cell, held] : world.cells)
+      if (held == compared)
+        world.cellValues[cell] = constant->getZExtValue();
+  }
+
+  /// A load of a cell whose number the path knows reads that number.
+  void readCell(const llvm::LoadInst &load, World &world) const {
+    std::optional<Cell> cell = cellRead(&load, layout_);
+    if (!cell)
+      return;
+    world.cells[*cell] = &load;
+    if (auto held = world.cellValues.find(*cell); held != world.cellValues.end())
+      world.known[&load] = held->second;
+  }
+
+  /// Forgets the cells `instruction` may write, and remembers what a store into one puts
+  /// there.
+  void writeCells(const llvm::Instruction &instruction, World &world) {
+    auto forget = [&](llvm::function_ref<bool(const Cell &)> written) {
+      std::erase_if(world.cells, [&](const auto &entry) { return written(entry.first); });
+      std::erase_if(world.cellValues, [&](const auto &entry) { return written(entry.first); });
+    };
+    auto reachable = [&](const Cell &cell) { return world.escaped.count(std::get<0>(cell)) > 0; };
+    const auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+    if (!store || !store->isSimple()) {
+      forget(reachable);
+      return;
+    }
+    const llvm::Value *stored = store->getValueOperand();
+    uint64_t size = layout_.getTypeStoreSize(stored->getType());
+    std::optional<Cell> cell = cellOf(store->getPointerOperand(), size, layout_);
+    if (!cell) {
+      const llvm::Value *base = llvm::getUnderlyingObject(store->getPointerOperand());
+      forget([&](const Cell &other) { return std::get<0>(other) == base || reachable(other); });
+      return;
+    }
+    auto [alloca, offset, bytes] = *cell;
+    forget([&](const Cell &other) {
+      auto [otherAlloca, otherOffset, otherBytes] = other;
+      return otherAlloca == alloca && otherOffset < offset + int64_t(bytes) &&
+             offset < otherOffset + int64_t(otherBytes);
+    });
+    const auto *type = llvm::dyn_cast<llvm::IntegerType>(stored->getType());
+    if (!type || type->getBitWidth() > 64)
+      return;
+    world.cells[*cell] = stored;
+    if (std::optional<uint64_t> value = valueOf(stored, world))
+      world.cellValues[*cell] = *value;
   }
 
   /// Runs `block` from `from` on; true where the seed may reach an effect.
   bool runBlock(const llvm::BasicBlock &block, const llvm::Instruction *from, World world) {
     for (auto it = from->getIterator(); it != block.end(); ++it) {
       const llvm::Instruction &instruction = *it;
+      if (auto handed = escapes_.find(&instruction); handed != escapes_.end())
+        world.escaped.insert(handed->second.begin(), handed->second.end());
       if (const auto *select = llvm::dyn_cast<llvm::SelectInst>(&instruction)) {
         const llvm::Use &condition = select->getOperandUse(0);
         Bits armTainted[2] = {taintOf(select->getOperandUse(1), world),
@@ -325,6 +495,10 @@ private:
         for (const llvm::Use &use : instruction.operands())
           if (operandBits[use.getOperandNo()] & (needed_ ? needed_(use) : ~Bits(0)))
             return true;
+        if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+          readCell(*load, world);
+        else if (instruction.mayWriteToMemory())
+          writeCells(instruction, world);
         continue;
       }
       setTaint(world, &instruction, resultBits(instruction, operandBits));
@@ -375,9 +549,9 @@ private:
   const llvm::DataLayout &layout_;
   std::set<const llvm::Value *> flags_;
   std::vector<Visit> pending_;
-  std::map<const llvm::BasicBlock *,
-           std::map<std::map<const llvm::Value *, Bits>, std::map<const llvm::Value *, uint64_t>>>
+  std::map<const llvm::BasicBlock *, std::map<std::map<const llvm::Value *, Bits>, Facts>>
       visited_;
+  std::map<const llvm::Instruction *, std::vector<const llvm::AllocaInst *>> escapes_;
   bool tooMany_ = false;
 };
 

@@ -68,11 +68,14 @@ exit:
   ret void
 )";
 
-std::string withTest(const std::string &predicate) {
-  std::string text = FoundLast;
-  text.replace(text.find("TEST"), 4, predicate);
+/// `shape` with its placeholder `hole` filled with `filling`.
+std::string filled(const char *shape, const std::string &hole, const std::string &filling) {
+  std::string text = shape;
+  text.replace(text.find(hole), hole.size(), filling);
   return text;
 }
+
+std::string withTest(const std::string &predicate) { return filled(FoundLast, "TEST", predicate); }
 
 TEST(GuardedValues, FlagSetWithTheValueGuardsTheStore) {
   EXPECT_FALSE(reaches(withTest("eq")));
@@ -146,6 +149,62 @@ TEST(GuardedValues, EveryKindOfEffectSeesATaintedOperand) {
                       "a:\n  ret void\nb:\n  ret void\n"));
   EXPECT_TRUE(reaches("  %s = add i64 %seed, %x\n  store i64 %s, ptr %p\n  ret void\n"));
   EXPECT_FALSE(reaches("  %s = add i64 %x, 1\n  store i64 %s, ptr %p\n  ret void\n"));
+}
+
+// ls's quote-and-count function: a register set only where a pointer spilled to the frame is
+// not null, stored through the pointer after it is reloaded and tested again.
+const char *Reloaded = R"(
+entry:
+  %frame = alloca [16 x i8]
+  %slot = getelementptr inbounds i8, ptr %frame, i64 8
+  store i64 %x, ptr %slot
+  %first = load i64, ptr %slot
+  %null = icmp eq i64 %first, 0
+  br i1 %null, label %join, label %set
+set:
+  %v = call i64 @next(i64 %first)
+  br label %join
+join:
+  %reg = phi i64 [ %seed, %entry ], [ %v, %set ]
+  BETWEEN
+  %second = load i64, ptr %slot
+  %again = icmp eq i64 %second, 0
+  br i1 %again, label %exit, label %store
+store:
+  %to = inttoptr i64 %second to ptr
+  store i64 %reg, ptr %to
+  br label %exit
+exit:
+  %late = ptrtoint ptr %frame to i64
+  %r = call i64 @next(i64 %late)
+  ret void
+)";
+
+std::string between(const std::string &instructions) {
+  return filled(Reloaded, "BETWEEN", instructions);
+}
+
+TEST(GuardedValues, ReloadedSlotHoldsWhatTheFirstTestSaw) {
+  EXPECT_FALSE(reaches(between("")));
+  // The frame's address is handed on only later: a call cannot write it yet.
+  EXPECT_FALSE(reaches(between("%c = call i64 @next(i64 0)")));
+  // A store of a number the path knows.
+  EXPECT_FALSE(reaches(between("store i64 0, ptr %slot")));
+}
+
+TEST(GuardedValues, WriteBetweenTheTestsLetsTheEntryValueThrough) {
+  EXPECT_TRUE(reaches(between("store i64 1, ptr %slot")));
+  EXPECT_TRUE(reaches(between("%pointer = ptrtoint ptr %p to i64\n"
+                              "  store i64 %pointer, ptr %slot")));
+  EXPECT_TRUE(reaches(between("%e = ptrtoint ptr %frame to i64\n"
+                              "  %c = call i64 @next(i64 %e)")));
+  EXPECT_TRUE(reaches(between("%e = ptrtoint ptr %frame to i64\n"
+                              "  store i64 1, ptr %p")));
+  // A store into the frame at an offset not known, or overlapping the slot.
+  EXPECT_TRUE(reaches(between("%q = getelementptr i8, ptr %frame, i64 %x\n"
+                              "  store i64 1, ptr %q")));
+  EXPECT_TRUE(reaches(between("%q = getelementptr i8, ptr %frame, i64 12\n"
+                              "  store i32 1, ptr %q")));
 }
 
 TEST(GuardedValues, TooManyPathsCountAsReaching) {

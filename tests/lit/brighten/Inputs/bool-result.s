@@ -35,7 +35,10 @@ count_spaces:
         testb   %al, %al
         je      1f
         addl    $1, %r12d
-1:      addq    $8, %rbx
+# EAX cleared as gcc clears it before a variadic call (gzip's yes-or-no prompt): a write,
+# not a read of the result's upper bits.
+1:      xorl    %eax, %eax
+        addq    $8, %rbx
         subl    $1, %ebp
         jmp     0b
 2:      movl    %r12d, %eax
