@@ -155,13 +155,21 @@ bool isScratchInteger(HoistStateField field) {
   return field == HOIST_FIELD_R10 || field == HOIST_FIELD_R11;
 }
 
-/// Whether `user` stores `argument` as it is into the function's own frame (a register saved,
-/// to be restored). A store anywhere else hands the caller's value out (a `setjmp` writing
-/// RBX into its buffer), which a brightened function starting the register at zero would not.
-bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
-  const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
-  return store && store->getValueOperand() == &argument &&
+/// Whether `use` (of a register's entry value) stores it as it is into the function's own
+/// frame (a register saved, to be restored). A store anywhere else hands the caller's value
+/// out (a `setjmp` writing RBX into its buffer), which a brightened function starting the
+/// register at zero would not.
+bool savesArgument(const llvm::Use &use) {
+  const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
+  return store && use.getOperandNo() == 0 &&
          llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(store->getPointerOperand()));
+}
+
+/// Whether `use` of a register's entry value (sink operand `own`) does what the ABI lets a
+/// function do with a register it does not take: save it into its own frame, leave it in a
+/// pointer call's stack slots, or report it unchanged as itself.
+bool leavesAlone(const llvm::Use &use, std::optional<unsigned> own) {
+  return savesArgument(use) || isPointerCallStackSlot(use) || onlyReportedAsItself(use, own);
 }
 
 /// Whether every use of `argument` (a callee-saved register's entry value) saves it as it is,
@@ -169,19 +177,10 @@ bool savesArgument(const llvm::User *user, const llvm::Argument &argument) {
 /// upper bits, which only the restore (from the saved copy) reads back. The brightened
 /// function starts such registers at zero (defineBrightened), so no undefined value meets
 /// those instructions. RAX (sink operand `own`) may also come back as it came.
-/// Whether `use` of `argument` (a register's entry value, sink operand `own`) does what the
-/// ABI lets a function do with a register it does not take: save it into its own frame, leave
-/// it in a pointer call's stack slots, or report it unchanged as itself.
-bool leavesAlone(const llvm::Use &use, const llvm::Argument &argument,
-                 std::optional<unsigned> own) {
-  return savesArgument(use.getUser(), argument) || isPointerCallStackSlot(use) ||
-         onlyReportedAsItself(use, own);
-}
-
 bool isOnlySavedOrUndemanded(const llvm::Argument &argument, std::optional<unsigned> own,
                              llvm::DemandedBits &demanded) {
   return llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
-    if (leavesAlone(use, argument, own))
+    if (leavesAlone(use, own))
       return true;
     return use.getUser()->getType()->isIntOrIntVectorTy() &&
            demanded.getDemandedBits(&const_cast<llvm::Use &>(use)).isZero();
@@ -233,9 +232,9 @@ bool onlyMergesIntoTheResult(const llvm::Argument &rax) {
 /// could not dissolve (bzip2's mainSort copies its seventh argument into a 4 KiB frame and
 /// dereferences the copy).
 bool isOnlyStoredInCallerArea(const llvm::Argument &argument, const llvm::AllocaInst *area) {
-  return area && llvm::all_of(argument.users(), [&](const llvm::User *user) {
-           const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
-           return savesArgument(user, argument) &&
+  return area && llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
+           const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
+           return savesArgument(use) &&
                   llvm::getUnderlyingObject(store->getPointerOperand()) == area;
          });
 }
@@ -956,8 +955,12 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
     if ((calleeSaved || reg.field == HOIST_FIELD_RAX) &&
         isOnlySavedOrUndemanded(argument, sinkOperandOf(reg), demanded))
       continue;
-    auto harmless = [&](const llvm::Use &use) {
-      return leavesAlone(use, argument, sinkOperandOf(reg));
+    // The register itself on the path (ls's `main` pushes R10 to align the stack, restores
+    // it with `pop` and pushes it again on the next turn of its loop) may be saved; a value
+    // computed from it in a stack slot a call passes is the caller's garbage there as the
+    // register itself is.
+    auto harmless = [&](const llvm::Use &use, bool unchanged) {
+      return unchanged ? leavesAlone(use, sinkOperandOf(reg)) : isPointerCallStackSlot(use);
     };
     // Of the result, the bits its callers read (a `bool` in AL: `sete %r14b; mov %r14d, %eax`
     // leaves the caller's R14 above it).

@@ -26,15 +26,29 @@ using Cell = std::tuple<const llvm::AllocaInst *, int64_t, uint64_t>;
 /// there, and the number a cell holds where the path knows it (a flag reloaded from the
 /// frame, as ls's quoting function reloads a pointer argument it spilled to decide again
 /// whether to store a register it set only where the pointer was not null), with the allocas
-/// whose address the path has handed on; and the bits of the values computed so far that may
-/// carry the seed (none where a value is absent).
+/// whose address the path has handed on; the bits of the values computed so far that may
+/// carry the seed (none where a value is absent), and the merges that are the seed itself on
+/// the path; the cells a harmless store (a register saved) may have left the seed's bits in,
+/// which a load of them brings back, and those of them that hold the seed itself.
 struct World {
   std::map<const llvm::Value *, uint64_t> known;
   std::map<Cell, const llvm::Value *> cells;
   std::map<Cell, uint64_t> cellValues;
   std::set<const llvm::AllocaInst *> escaped;
   std::map<const llvm::Value *, Bits> tainted;
+  std::set<const llvm::Value *> unchanged;
+  std::map<Cell, Bits> saved;
+  std::set<Cell> savedUnchanged;
 };
+
+/// Keeps the entries of `mine` that `theirs` has too.
+template <typename Key, typename Value>
+void keepAgreed(std::map<Key, Value> &mine, const std::map<Key, Value> &theirs) {
+  std::erase_if(mine, [&](const auto &entry) {
+    auto other = theirs.find(entry.first);
+    return other == theirs.end() || other->second != entry.second;
+  });
+}
 
 /// The facts all paths into a block followed so far agree on.
 struct Facts {
@@ -42,6 +56,46 @@ struct Facts {
   std::map<Cell, const llvm::Value *> cells;
   std::map<Cell, uint64_t> cellValues;
   std::set<const llvm::AllocaInst *> escaped;
+  std::set<const llvm::Value *> unchanged;
+  std::map<Cell, Bits> saved;
+  std::set<Cell> savedUnchanged;
+
+  explicit Facts(const World &world)
+      : known(world.known), cells(world.cells), cellValues(world.cellValues),
+        escaped(world.escaped), unchanged(world.unchanged), saved(world.saved),
+        savedUnchanged(world.savedUnchanged) {}
+
+  /// Keeps what `world` agrees on, and adds the allocas it handed on and the seed's bits it
+  /// saved; whether that changed anything.
+  bool join(const World &world) {
+    auto count = [&] {
+      size_t bits = 0;
+      for (const auto &entry : saved)
+        bits += llvm::popcount(entry.second);
+      return known.size() + cells.size() + cellValues.size() + unchanged.size() +
+             savedUnchanged.size() + escaped.size() + saved.size() + bits;
+    };
+    size_t before = count();
+    keepAgreed(known, world.known);
+    keepAgreed(cells, world.cells);
+    keepAgreed(cellValues, world.cellValues);
+    std::erase_if(unchanged, [&](const llvm::Value *value) { return !world.unchanged.count(value); });
+    std::erase_if(savedUnchanged, [&](const Cell &cell) { return !world.savedUnchanged.count(cell); });
+    escaped.insert(world.escaped.begin(), world.escaped.end());
+    for (const auto &[cell, bits] : world.saved)
+      saved[cell] |= bits;
+    return count() != before;
+  }
+
+  void giveTo(World &world) const {
+    world.known = known;
+    world.cells = cells;
+    world.cellValues = cellValues;
+    world.escaped = escaped;
+    world.unchanged = unchanged;
+    world.saved = saved;
+    world.savedUnchanged = savedUnchanged;
+  }
 };
 
 Bits widthMask(const llvm::Type *type) {
@@ -234,7 +288,8 @@ bool isPure(const llvm::Instruction &instruction) {
 
 class Paths {
 public:
-  Paths(const llvm::Argument &seed, llvm::function_ref<bool(const llvm::Use &)> harmless,
+  Paths(const llvm::Argument &seed,
+        llvm::function_ref<bool(const llvm::Use &, bool unchanged)> harmless,
         llvm::DemandedBits &demanded, llvm::function_ref<Bits(const llvm::Use &)> needed)
       : seed_(seed), harmless_(harmless), demanded_(demanded), needed_(needed),
         layout_(seed.getParent()->getParent()->getDataLayout()),
@@ -269,19 +324,20 @@ private:
     return found == world.known.end() ? std::nullopt : std::optional(found->second);
   }
 
+  /// The bits of `value` that may carry the seed.
+  Bits bitsOf(const llvm::Value *value, const World &world) const {
+    if (value == &seed_)
+      return widthMask(value->getType());
+    auto found = world.tainted.find(value);
+    return found == world.tainted.end() ? 0 : found->second;
+  }
+
   /// The bits of `use`'s operand that may carry the seed and that its user needs.
   Bits taintOf(const llvm::Use &use, const World &world) const {
     const llvm::Value *value = use.get();
-    Bits bits = 0;
-    if (value == &seed_) {
-      if (harmless_(use))
-        return 0;
-      bits = widthMask(value->getType());
-    } else if (auto found = world.tainted.find(value); found != world.tainted.end()) {
-      bits = found->second;
-    } else {
+    Bits bits = bitsOf(value, world);
+    if (!bits || harmless_(use, value == &seed_ || world.unchanged.count(value)))
       return 0;
-    }
     const auto *user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
     if (user && user->getType()->isIntOrIntVectorTy()) {
       llvm::APInt needed = demanded_.getDemandedBits(&const_cast<llvm::Use &>(use));
@@ -337,6 +393,7 @@ private:
     for (const llvm::Instruction &instruction : to) {
       next.known.erase(&instruction);
       next.tainted.erase(&instruction);
+      next.unchanged.erase(&instruction);
     }
     std::erase_if(next.cells, [&](const auto &entry) {
       const auto *held = llvm::dyn_cast<llvm::Instruction>(entry.second);
@@ -349,42 +406,20 @@ private:
         if (std::optional<uint64_t> value = valueOf(incoming.get(), world))
           next.known[&phi] = *value;
       setTaint(next, &phi, taintOf(incoming, world));
+      if (incoming.get() == &seed_ || world.unchanged.count(incoming.get()))
+        next.unchanged.insert(&phi);
     }
     // One world per set of tainted bits, knowing what every path into the block with
     // those values tainted agrees on: the flags' values that matter are those that tell a
     // tainted value from a clean one.
-    auto [found, isNew] = visited_[&to].try_emplace(
-        next.tainted, Facts{next.known, next.cells, next.cellValues, next.escaped});
+    auto [found, isNew] = visited_[&to].try_emplace(next.tainted, next);
     if (!isNew) {
-      Facts agreed{common(found->second.known, next.known),
-                   common(found->second.cells, next.cells),
-                   common(found->second.cellValues, next.cellValues), found->second.escaped};
-      agreed.escaped.insert(next.escaped.begin(), next.escaped.end());
-      if (agreed.known.size() == found->second.known.size() &&
-          agreed.cells.size() == found->second.cells.size() &&
-          agreed.cellValues.size() == found->second.cellValues.size() &&
-          agreed.escaped.size() == found->second.escaped.size())
+      if (!found->second.join(next))
         return;   // a path no more precise than one followed already
-      found->second = agreed;
-      next.known = std::move(agreed.known);
-      next.cells = std::move(agreed.cells);
-      next.cellValues = std::move(agreed.cellValues);
-      next.escaped = std::move(agreed.escaped);
+      found->second.giveTo(next);
     }
     tooMany_ |= visited_[&to].size() > MaxWorldsPerBlock;
     pending_.push_back({&to, to.getFirstNonPHI(), std::move(next)});
-  }
-
-  /// The entries `mine` and `theirs` both have.
-  template <typename Key, typename Value>
-  static std::map<Key, Value> common(const std::map<Key, Value> &mine,
-                                     const std::map<Key, Value> &theirs) {
-    std::map<Key, Value> agreed;
-    for (const auto &entry : mine)
-      if (auto other = theirs.find(entry.first);
-          other != theirs.end() && other->second == entry.second)
-        agreed.insert(entry);
-    return agreed;
   }
 
   /// On the edge where `condition`, an equality with a constant, is `taken` its way, the
@@ -405,13 +440,34 @@ private:
   }
 
   /// A load of a cell whose number the path knows reads that number.
+  /// A load of a cell a save left the seed's bits in carries them.
   void readCell(const llvm::LoadInst &load, World &world) const {
+    if (std::optional<Cell> cell = cellOf(load.getPointerOperand(),
+                                          layout_.getTypeStoreSize(load.getType()), layout_)) {
+      Bits bits = 0;
+      for (const auto &[other, held] : world.saved) {
+        if (other == *cell)
+          bits |= held & widthMask(load.getType());
+        else if (overlap(other, *cell))
+          bits = widthMask(load.getType());
+      }
+      setTaint(world, &load, bits);
+      if (bits && world.savedUnchanged.count(*cell))
+        world.unchanged.insert(&load);
+    }
     std::optional<Cell> cell = cellRead(&load, layout_);
     if (!cell)
       return;
     world.cells[*cell] = &load;
     if (auto held = world.cellValues.find(*cell); held != world.cellValues.end())
       world.known[&load] = held->second;
+  }
+
+  static bool overlap(const Cell &one, const Cell &other) {
+    auto [alloca, offset, bytes] = one;
+    auto [otherAlloca, otherOffset, otherBytes] = other;
+    return otherAlloca == alloca && otherOffset < offset + int64_t(bytes) &&
+           offset < otherOffset + int64_t(otherBytes);
   }
 
   /// Forgets the cells `instruction` may write, and remembers what a store into one puts
@@ -435,12 +491,16 @@ private:
       forget([&](const Cell &other) { return std::get<0>(other) == base || reachable(other); });
       return;
     }
-    auto [alloca, offset, bytes] = *cell;
-    forget([&](const Cell &other) {
-      auto [otherAlloca, otherOffset, otherBytes] = other;
-      return otherAlloca == alloca && otherOffset < offset + int64_t(bytes) &&
-             offset < otherOffset + int64_t(otherBytes);
-    });
+    forget([&](const Cell &other) { return overlap(other, *cell); });
+    // What a save leaves there: a store that let the seed's bits through was harmless. Bits
+    // saved in a cell the store covers only in part may still be there.
+    world.saved.erase(*cell);
+    world.savedUnchanged.erase(*cell);
+    if (Bits carried = bitsOf(stored, world)) {
+      world.saved[*cell] = carried;
+      if (stored == &seed_ || world.unchanged.count(stored))
+        world.savedUnchanged.insert(*cell);
+    }
     const auto *type = llvm::dyn_cast<llvm::IntegerType>(stored->getType());
     if (!type || type->getBitWidth() > 64)
       return;
@@ -480,6 +540,10 @@ private:
         }
         unsigned arm = *choice ? 1 : 2;
         setTaint(world, select, armTainted[arm - 1]);
+        if (select->getOperand(arm) == &seed_ || world.unchanged.count(select->getOperand(arm)))
+          world.unchanged.insert(select);
+        else
+          world.unchanged.erase(select);
         if (flags_.count(select))
           if (std::optional<uint64_t> value = valueOf(select->getOperand(arm), world))
             world.known[select] = *value;
@@ -543,7 +607,7 @@ private:
   static constexpr size_t MaxWorldsPerBlock = 64;
 
   const llvm::Argument &seed_;
-  llvm::function_ref<bool(const llvm::Use &)> harmless_;
+  llvm::function_ref<bool(const llvm::Use &, bool unchanged)> harmless_;
   llvm::DemandedBits &demanded_;
   llvm::function_ref<Bits(const llvm::Use &)> needed_;
   const llvm::DataLayout &layout_;
@@ -558,7 +622,7 @@ private:
 } // namespace
 
 bool mayReachAnEffect(const llvm::Argument &seed,
-                      llvm::function_ref<bool(const llvm::Use &)> harmless,
+                      llvm::function_ref<bool(const llvm::Use &, bool unchanged)> harmless,
                       llvm::DemandedBits &demanded, unsigned budget,
                       llvm::function_ref<uint64_t(const llvm::Use &)> needed) {
   return Paths(seed, harmless, demanded, needed).mayReachAnEffect(budget);

@@ -19,13 +19,16 @@ namespace hoist {
 /// Whether `seed` (an argument, a register's entry value) may reach an effect of its function
 /// on a path the flags allow: a store, a load's address, a call's argument (other than a call
 /// that reads no memory and returns), a branch or switch condition, a return, or anything else
-/// not a pure computation. `harmless` tells the direct uses of `seed` that are no effect (a
-/// register saved as it is). Bits of a value no effect needs (DemandedBits) carry nothing.
+/// not a pure computation. `harmless` tells the uses of `seed`, or of a value that may carry
+/// its bits, that are no effect (a register saved as it is, a slot a call only hands on); it
+/// is told whether the value is `seed` itself on the path (`seed` or a merge of it, as a
+/// register pushed, popped and pushed again on each turn of a loop). Bits of a value no
+/// effect needs (DemandedBits) carry nothing.
 /// Says true where the paths are too many to follow (`budget` block visits). `needed`, where
 /// given, tells the bits of an effect's operand that matter (the low byte of a result its
 /// callers read as a `bool`); all of them otherwise.
 bool mayReachAnEffect(const llvm::Argument &seed,
-                      llvm::function_ref<bool(const llvm::Use &)> harmless,
+                      llvm::function_ref<bool(const llvm::Use &, bool unchanged)> harmless,
                       llvm::DemandedBits &demanded, unsigned budget = 20000,
                       llvm::function_ref<uint64_t(const llvm::Use &)> needed = nullptr);
 

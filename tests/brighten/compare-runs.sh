@@ -1,4 +1,5 @@
-# Sourced by upstream-program.sh and the per-program runs (bzip2-runs.sh, diff-runs.sh).
+# Sourced by upstream-program.sh and the per-program runs (bzip2-runs.sh, diff-runs.sh,
+# ls-runs.sh).
 # `same COMMAND...` runs the
 # command once with the original program first in PATH and once with the recompiled one
 # (bright/), each in a fresh copy of files/, and compares what it writes to stdout and stderr
@@ -11,7 +12,7 @@ run_in() {
   rm -rf run && cp -a files run   # -a: diff prints the files' times
   (cd run && PATH="$dir:$PATH" "$@" 2>&1; echo "status $?") | cat -v |
     sed -e "s|$dir/||g"
-  (cd run && find . -type f | sort | xargs -r md5sum)
+  (cd run && find . -type f -print0 | sort -z | xargs -0 -r md5sum)
 }
 same() {
   local expected actual
@@ -26,15 +27,17 @@ same() {
 }
 checks=0
 
-# `same_suite NAME PLACE MAKE_DIR`: a source tree's test suite (`make -C MAKE_DIR check`), once
-# with the original program copied to PLACE (where the tree built its own) and once with the
-# recompiled one ($program.bright): the same PASS/FAIL/SKIP/XFAIL results both times.
+# `same_suite NAME PLACE MAKE_DIR [MAKE_ARGUMENT...]`: a source tree's test suite (`make -C
+# MAKE_DIR check`, with the arguments given: the tests to run), once with the original program
+# copied to PLACE (where the tree built its own) and once with the recompiled one
+# ($program.bright): the same PASS/FAIL/SKIP/XFAIL results both times.
 same_suite() {
   local name=$1 place=$2 dir=$3 variant
+  shift 3
   for variant in original bright; do
     if [ $variant = original ]; then cp "$binary" "$place"; else cp "$program.bright" "$place"; fi
     touch "$place"   # newer than its objects: make keeps it
-    make -C "$dir" check -j2 >"check-$variant.log" 2>&1 || true
+    make -C "$dir" check -j2 "$@" >"check-$variant.log" 2>&1 || true
     grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "check-$variant.log" | sort >"results-$variant"
   done
   if cmp -s results-original results-bright; then

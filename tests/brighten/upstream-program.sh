@@ -6,12 +6,13 @@
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
-# set of options; bzip2's and diff's runs and suites are in bzip2-runs.sh and diff-runs.sh.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff [SOURCE_TREE]
+# set of options; bzip2's, diff's and ls's runs and suites are in bzip2-runs.sh, diff-runs.sh
+# and ls-runs.sh.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make | bzip2 | diff) ;;
-  *) echo "upstream-program.sh: sed, make, bzip2 or diff" >&2; exit 2 ;;
+case $program in sed | make | bzip2 | diff | ls) ;;
+  *) echo "upstream-program.sh: sed, make, bzip2, diff or ls" >&2; exit 2 ;;
 esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
@@ -26,7 +27,7 @@ echo -n "$program: "
 status=0
 # shellcheck source=compare-runs.sh
 source "$(dirname "$0")/compare-runs.sh"
-if [ "$program" = bzip2 ] || [ "$program" = diff ]; then
+if [ "$program" = bzip2 ] || [ "$program" = diff ] || [ "$program" = ls ]; then
   # shellcheck source=bzip2-runs.sh
   source "$(dirname "$0")/$program-runs.sh"
   exit $status
@@ -66,8 +67,11 @@ fi
 check() {
   local input=$1; shift
   local expected actual expected_status=0 actual_status=0
-  expected=$(printf '%b' "$input" | "$binary" "$@" 2>&1) || expected_status=$?
-  actual=$(printf '%b' "$input" | "./$program.bright" "$@" 2>&1) || actual_status=$?
+  # From a file, not a pipe: a program that exits without reading (`--version`) would leave
+  # printf to die of SIGPIPE, which pipefail reports as the command's status.
+  printf '%b' "$input" >input
+  expected=$("$binary" "$@" <input 2>&1) || expected_status=$?
+  actual=$("./$program.bright" "$@" <input 2>&1) || actual_status=$?
   # The program names itself by argv[0].
   actual=${actual//.\/$program.bright/$binary}
   if [ "$expected" != "$actual" ] || [ $expected_status -ne $actual_status ]; then

@@ -6,6 +6,7 @@
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/DemandedBits.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Module.h>
 
@@ -14,8 +15,8 @@
 namespace hoist {
 namespace {
 
-/// Whether @fn's argument %seed may reach an effect; its direct uses by a store into
-/// @saved are harmless (a register saved as it is).
+/// Whether @fn's argument %seed may reach an effect; a store of it, or of a merge that is
+/// %seed on the path, into @saved or an alloca is harmless (a register saved as it is).
 bool reaches(const std::string &body, unsigned budget = 20000) {
   llvm::LLVMContext context;
   std::string text = "@saved = global i64 0\n"
@@ -34,9 +35,11 @@ bool reaches(const std::string &body, unsigned budget = 20000) {
   const llvm::GlobalVariable *saved = module->getGlobalVariable("saved");
   return mayReachAnEffect(
       *function.getArg(0),
-      [&](const llvm::Use &use) {
+      [&](const llvm::Use &use, bool unchanged) {
         const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
-        return store && store->getPointerOperand() == saved;
+        return unchanged && store && use.getOperandNo() == 0 &&
+               (store->getPointerOperand() == saved ||
+                llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(store->getPointerOperand())));
       },
       demanded, budget);
 }
@@ -205,6 +208,48 @@ TEST(GuardedValues, WriteBetweenTheTestsLetsTheEntryValueThrough) {
                               "  store i64 1, ptr %q")));
   EXPECT_TRUE(reaches(between("%q = getelementptr i8, ptr %frame, i64 12\n"
                               "  store i32 1, ptr %q")));
+}
+
+TEST(GuardedValues, SavedRegisterReadBackAndUsedIsSeen) {
+  const char *frame = "  %frame = alloca [16 x i8]\n  store i64 %seed, ptr %frame\n";
+  EXPECT_TRUE(reaches(std::string(frame) +
+                      "  %back = load i64, ptr %frame\n  store i64 %back, ptr @out\n"
+                      "  ret void\n"));
+  // A part of the saved bits, after a call that may write memory.
+  EXPECT_TRUE(reaches(std::string(frame) +
+                      "  %c = call i64 @next(i64 0)\n"
+                      "  %half = getelementptr i8, ptr %frame, i64 4\n"
+                      "  %back = load i8, ptr %half\n  %wide = zext i8 %back to i64\n"
+                      "  store i64 %wide, ptr @out\n  ret void\n"));
+  // Restored and saved again, as it came.
+  EXPECT_FALSE(reaches(std::string(frame) +
+                       "  %c = call i64 @next(i64 0)\n"
+                       "  %back = load i64, ptr %frame\n  store i64 %back, ptr %frame\n"
+                       "  ret void\n"));
+}
+
+// ls's `main`: a register pushed to align the stack for a call, popped after it, and pushed
+// again on the next turn of a loop.
+const char *PushedInALoop = R"(
+entry:
+  %frame = alloca [16 x i8]
+  br label %loop
+loop:
+  %r = phi i64 [ %seed, %entry ], [ %back, %loop ]
+  store i64 %r, ptr %frame
+  %c = call i64 @next(i64 %x)
+  %back = load i64, ptr %frame
+  %more = icmp ult i64 %c, 10
+  br i1 %more, label %loop, label %done
+done:
+  AFTER
+  ret void
+)";
+
+TEST(GuardedValues, RegisterPushedOnEveryTurnIsOnlySaved) {
+  EXPECT_FALSE(reaches(filled(PushedInALoop, "AFTER", "")));
+  EXPECT_TRUE(reaches(filled(PushedInALoop, "AFTER", "store i64 %back, ptr @out")));
+  EXPECT_TRUE(reaches(filled(PushedInALoop, "AFTER", "store i64 %r, ptr @out")));
 }
 
 TEST(GuardedValues, TooManyPathsCountAsReaching) {

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Debian's head, tr, cut, uniq, cmp and ed as shipped, none of them looked at while brightening
+# was written, each brightened whole and recompiled (scripts/brighten-program.sh), then run
+# against the original on the same files (compare-runs.sh): the same output, status and files
+# for each command (docs/BRIGHTEN.md, "Whole programs").
+# Usage: small-programs.sh HOIST WORKDIR
+set -euo pipefail
+hoist=$(readlink -f "$1") work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+scripts=$(cd "$here/../../scripts" && pwd)
+programs="head tr cut uniq cmp ed"
+mkdir -p "$work"
+cd "$work"
+
+status=0
+for program in $programs; do
+  echo -n "$program: "
+  "$scripts/brighten-program.sh" "$hoist" "/usr/bin/$program" "$program.bright"
+done
+
+# same() runs the originals from the directory of $binary, the recompiled ones from bright/.
+binary=/usr/bin/head
+# shellcheck source=compare-runs.sh
+source "$here/compare-runs.sh"
+rm -rf bright files run
+mkdir -p bright files
+for program in $programs; do cp "$program.bright" "bright/$program"; done
+seq 1 50 >files/n
+seq 1 50 | sed '20s/.*/X/' >files/n2
+printf 'a\nb\nb\nc\nc\nc\nA\na\n' >files/u
+printf 'x:y:z\n1:2:3\nfoo:bar\n' >files/c
+
+for options in "n" "-n 5 n" "-c 20 n" "-n -45 n" "-q n u" "-v n" "-z n" "nosuch" "-n x n" \
+    "--help" "--version"; do
+  # shellcheck disable=SC2086  # the options are words
+  same head $options
+done
+for options in "u" "-c u" "-d u" "-u u" "-i u" "-D u" "--group u" "-f 0 -s 1 u" "-w 1 u" \
+    "--help" "--version"; do
+  # shellcheck disable=SC2086
+  same uniq $options
+done
+for options in "-d: -f2 c" "-d: -f1,3 c" "-c 2-4 c" "-b 1 c" "-s -d: -f3 c" \
+    "--complement -d: -f2 c" "--output-delimiter=, -d: -f1,2 c" "-f" "--help" "--version"; do
+  # shellcheck disable=SC2086
+  same cut $options
+done
+for options in "n n2" "-l n n2" "-b n n2" "-s n n2" "-i 5 n n2" "-n 30 n n2" "n n" "n nosuch" \
+    "--help" "--version"; do
+  # shellcheck disable=SC2086
+  same cmp $options
+done
+same sh -c 'tr a-z A-Z <c'
+same sh -c 'tr -d 0-9 <c'
+same sh -c 'tr -s "a-z" <u'
+same sh -c 'tr -c a-z "*" <c'
+same sh -c 'tr "[:lower:]" "[:upper:]" <c'
+same sh -c 'tr -d "[:punct:]" <c'
+same tr a
+same tr --help
+same sh -c 'printf "1,5p\nq\n" | ed -s n'
+same sh -c 'printf "g/1/s/1/one/\n,p\nQ\n" | ed -s n'
+same sh -c 'printf "\$a\nnew\n.\nw\nq\n" | ed -s n'
+same sh -c 'printf "H\n/nomatch/\nQ\n" | ed -s n'
+same sh -c 'printf "2,4d\n,s/1/I/g\nw out\nq\n" | ed n'
+same ed --version
+[ $status -eq 0 ] && echo "$checks runs, same output, status and files as the originals"
+exit $status
