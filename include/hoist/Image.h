@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,6 +93,11 @@ public:
   const Symbol *indirectFunctionAt(uint64_t address) const;
   /// The best name for an address (symbol or export), if any.
   std::optional<std::string> nameAt(uint64_t address) const;
+  /// Whether symbols or exports give `name` to more than one address (two static functions
+  /// `helper` of different sources).
+  bool namesSeveralAddresses(llvm::StringRef name) const;
+  /// Whether `name` is an import's, or a function's that callByName() made a call by name.
+  bool importsName(llvm::StringRef name) const;
   const Import *importAtSlot(uint64_t slotAddress) const;
   /// The import whose stub is at `stubAddress`, or the library function called by name there
   /// (callByName).
@@ -132,6 +138,8 @@ private:
   std::map<uint64_t, size_t> sectionByAddress_;          ///< mapped, non-overlapping, by start
   std::map<uint64_t, std::string> nameByAddress_;
   std::map<std::string, uint64_t, std::less<>> addressByName_;
+  std::set<std::string, std::less<>> namesOfSeveralAddresses_;
+  std::set<std::string, std::less<>> importNames_;
 };
 
 } // namespace hoist

@@ -1,6 +1,7 @@
 // Lifting x86-64 functions of an Image to LLVM IR.
 //
-// A lifted function is `void @fn_<hexaddr>(ptr noalias %state, ptr noalias %mem)`: it reads the
+// A lifted function is `void @<name>(ptr noalias %state, ptr noalias %mem)`, named after the
+// image's symbol (liftedFunctionName below) and carrying its entry as `!hoist.entry`: it reads the
 // registers it needs from the State (include/hoist/State.h) at entry, keeps them in SSA while it
 // runs, and writes them back wherever something outside can observe them. Memory accesses are
 // `getelementptr i8, ptr %mem, i64 addr` (with %mem null, addresses are host addresses).
@@ -12,7 +13,7 @@
 //     machine goes next. That is the same for a lifted caller and for a runtime that entered
 //     the function from outside (it pushed a return address of its own and compares).
 //   - A call writes State back (RIP = the callee's entry) and calls
-//       `@fn_<callee>(%state, %mem)`      a function Hoist lifts (direct call, constant pointer);
+//       `@<callee>(%state, %mem)`         a function Hoist lifts (direct call, constant pointer);
 //       `@"import.<name>"(%state, %mem)` a named import (PLT stub, GOT or IAT slot), declared
 //                                         external: its implementation performs the call on
 //                                         State (arguments by the ABI, pops the return address,
@@ -48,6 +49,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <vector>
 #include <string>
@@ -70,8 +72,30 @@ struct LiftStats {
 /// Adds `from`'s counts to `into` (statistics of lifts done apart: attempts, parallel chunks).
 void addLiftStats(LiftStats &into, const LiftStats &from);
 
-/// "fn_401000": the name of the lifted function at `address`.
+/// "fn_401000": the name of the function lifted from `address` when the image has no usable
+/// symbol there.
 std::string liftedFunctionName(uint64_t address);
+/// The name of the function lifted from `address` (docs/CLI.md, "Function names"): the image's
+/// symbol there (`classify`); `<symbol>.<hex>` when the symbol is also another address's, an
+/// import's, `main` or another name the runtime or Hoist uses; `fn_<hex>` without a symbol or
+/// when the symbol is no plain identifier.
+std::string liftedFunctionName(const Image &image, uint64_t address);
+/// Marks `function` as lifted from `address` (`!hoist.entry`): lifted functions, their
+/// declarations and the brightened functions that replace them carry it.
+void setEntryAddress(llvm::Function &function, uint64_t address);
+/// The address `function` was lifted from (`!hoist.entry`), if it was lifted.
+std::optional<uint64_t> entryAddressOf(const llvm::Function &function);
+/// Gives the lifted functions of `module` that have a body (those with `!hoist.entry`, but the
+/// ones named in `brightened`) internal linkage. They are named after the program's symbols
+/// (a static program's `malloc`, an `error` of its own) but take State, not the symbol's
+/// arguments: linked as they are, one would stand in for the C library's function of that
+/// name. For modules whose own code alone calls them (`hoist translate`, a brightened module),
+/// once optimized: local linkage changes what the inliner does, and deletes what nothing calls.
+void keepLiftedFunctionsLocal(llvm::Module &module,
+                              const std::vector<std::string> &brightened = {});
+/// Function::deleteBody, keeping `!hoist.entry`: LLVM drops a function's metadata with its
+/// body, and the declaration left is still the lifted function of its entry.
+void deleteLiftedBody(llvm::Function &function);
 
 class Lifter {
 public:
@@ -80,7 +104,7 @@ public:
   ~Lifter();
 
   /// Lifts the function starting at `entry` (once; a second request returns the same function).
-  /// The functions it calls are declared (`fn_<hex>`), not lifted. The LLVM verifier runs when
+  /// The functions it calls are declared (liftedFunctionName), not lifted. The LLVM verifier runs when
   /// the module is taken, once for all functions (LiftOptions::verify; with
   /// LiftOptions::verifyEachFunction, here).
   llvm::Expected<llvm::Function *> liftFunction(uint64_t entry);
@@ -116,7 +140,8 @@ public:
   /// finishes it and hands it over.
   std::unique_ptr<llvm::Module> takeModule();
   /// The module verified as takeModule() does, but not finished: functions called but not
-  /// lifted stay declarations (`fn_<hex>`), so that modules lifted apart link into one program.
+  /// lifted stay declarations (liftedFunctionName), so that modules lifted apart link into one
+  /// program.
   std::unique_ptr<llvm::Module> takeUnfinishedModule();
   const LiftStats &stats() const;
   const LiftOptions &options() const;

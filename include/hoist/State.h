@@ -1,5 +1,6 @@
 // The CPU state a lifted function reads and writes, as a C struct generated from State.def.
-// Harnesses fill one, call `fn_<addr>(&state, mem)`, and read it back.
+// Harnesses fill one, call a lifted function (`fn_<addr>(&state, mem)`, or its symbol's name),
+// and read it back.
 #ifndef HOIST_STATE_H
 #define HOIST_STATE_H
 

@@ -1,6 +1,7 @@
 #include "Api/LiftPipeline.h"
 
 #include "Brighten/Brighten.h"
+#include "Passes/TidyOutput.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 #include "hoist/Optimize.h"
@@ -77,12 +78,15 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
     extras.roundPasses.push_back(deobfuscationRoundPasses(trace.passes));
   extras.roundPasses.insert(extras.roundPasses.end(), steps.roundPasses.begin(),
                             steps.roundPasses.end());
+  std::vector<std::string> brightened;
   if (steps.brighten) {
     PhaseTimer timer(trace.profile, "brighten");
-    if (llvm::Expected<BrightenReport> report =
-            brightenModule(*module, image, *steps.brighten, diagnostics, extras);
-        !report)
+    llvm::Expected<BrightenReport> report =
+        brightenModule(*module, image, *steps.brighten, diagnostics, extras,
+                       {.keepLifted = steps.keepLifted});
+    if (!report)
       return report.takeError();
+    brightened = std::move(report->brightened);
   }
   {
     PhaseTimer timer(trace.profile, "optimize");
@@ -99,6 +103,12 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
   bool changed = steps.optLevel > 0 || steps.brighten;
   if (changed && llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)", image.path());
+  if (changed)
+    tidyOptimizedModule(*module);
+  // The functions that stay lifted in a brightened module (declined ones, `.lifted` copies)
+  // are called by its code alone.
+  if (steps.brighten)
+    keepLiftedFunctionsLocal(*module, brightened);
   return std::move(module);
 }
 

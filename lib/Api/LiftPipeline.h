@@ -24,6 +24,7 @@ struct LiftSteps {
   bool callees = true;
   unsigned optLevel = 0;
   std::optional<CallingConvention> brighten = std::nullopt;
+  bool keepLifted = false;     ///< with brighten: BrightenOutput::keepLifted
   /// The named functions, lifted concolically.
   std::optional<DeobfuscateOptions> concolic = std::nullopt;
   bool deobfuscationPasses = false;

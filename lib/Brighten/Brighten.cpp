@@ -52,13 +52,11 @@ struct Candidate {
   llvm::Function *brightened = nullptr;
 };
 
-/// The address in a lifted function's name "fn_<hex>", or nullopt for other functions.
+/// The entry of a lifted function with a body, or nullopt for other functions.
 std::optional<uint64_t> liftedAddress(const llvm::Function &function) {
-  uint64_t address = 0;
-  llvm::StringRef name = function.getName();
-  if (function.isDeclaration() || !name.consume_front("fn_") || name.getAsInteger(16, address))
+  if (function.isDeclaration() || function.hasFnAttribute(BrightenedAttribute))
     return std::nullopt;
-  return address;
+  return entryAddressOf(function);
 }
 
 /// The fixpoint with PromoteStack and ImageData in every round, over the functions `select`
@@ -96,6 +94,8 @@ llvm::Function *declareBrightened(const llvm::Function &lifted, const Signature 
                              llvm::GlobalValue::ExternalLinkage, lifted.getName() + suffix, module);
   function->setCallingConv(llvmCallingConvention(convention));
   function->addFnAttr(BrightenedAttribute);
+  if (std::optional<uint64_t> entry = entryAddressOf(lifted))
+    setEntryAddress(*function, *entry);
   if (signature.noReturn)
     function->setDoesNotReturn();
   return function;
@@ -181,10 +181,10 @@ llvm::Error defineBrightened(llvm::Function &function, llvm::Function &flat,
 class ModuleBrightener {
 public:
   ModuleBrightener(llvm::Module &module, const Image &image, CallingConvention convention,
-                   const FixpointExtras &extras,
+                   const FixpointExtras &extras, BrightenOutput output,
                    DiagnosticSink &diagnostics)
       : module_(module), image_(image), convention_(convention), extras_(extras),
-        diagnostics_(diagnostics) {}
+        output_(output), diagnostics_(diagnostics) {}
 
   llvm::Expected<BrightenReport> run();
 
@@ -234,6 +234,10 @@ private:
   /// (or may still become) a brightened function's entry; one not decided yet is recorded in
   /// `assumed`, to be checked once every function is (retractUnkeptAssumptions).
   bool isBrightenedEntry(uint64_t address, std::set<uint64_t> &assumed) const;
+  /// The name a brightened function takes: the image's symbol at its address, `main` too (a
+  /// brightened function has the C signature and links in the symbol's place), unless several
+  /// addresses share the symbol; else its lifted function's name (liftedFunctionName).
+  std::string brightenedName(const Candidate &candidate) const;
   /// Declines the brightened functions that assumed an entry brightened which was not, and
   /// the brightened functions that call or refer to a declined one, until none is left.
   void retractUnkeptAssumptions();
@@ -250,6 +254,7 @@ private:
   const Image &image_;
   CallingConvention convention_;
   FixpointExtras extras_;
+  BrightenOutput output_;
   DiagnosticSink &diagnostics_;
   BrightenReport report_;
   /// Brightened functions and imports with prototypes, by the function lifted code calls.
@@ -334,9 +339,11 @@ bool ModuleBrightener::isExported(uint64_t address) const {
 }
 
 void ModuleBrightener::decline(const Candidate &candidate, const std::string &reason) {
+  // `0x401120 (current_greeting)`, or `fn_401120` without a symbol: the address either way,
+  // as warnings are read beside the disassembly.
   std::string name = candidate.lifted->getName().str();
-  if (std::optional<std::string> symbol = image_.nameAt(candidate.address))
-    name += " (" + *symbol + ")";
+  if (name != liftedFunctionName(candidate.address))
+    name = llvm::formatv("0x{0:x-} ({1})", candidate.address, name).str();
   diagnostics_.warning("brighten-declined", candidate.address,
                        llvm::formatv("{0}: not brightened ({1}): {2}", name,
                                      callingConventionName(convention_), reason));
@@ -718,15 +725,20 @@ bool ModuleBrightener::isBrightenedEntry(uint64_t address, std::set<uint64_t> &a
   return true;
 }
 
+std::string ModuleBrightener::brightenedName(const Candidate &candidate) const {
+  std::optional<std::string> symbol = image_.nameAt(candidate.address);
+  if (symbol && !image_.namesSeveralAddresses(*symbol))
+    return *symbol;
+  return liftedFunctionName(image_, candidate.address);
+}
+
 void ModuleBrightener::retractUnkeptAssumptions() {
   std::map<const llvm::Function *, const Candidate *> byBrightened;
   for (const Candidate &candidate : done_)
     byBrightened[candidate.brightened] = &candidate;
   std::set<const Candidate *> retracted;
   std::vector<std::pair<const Candidate *, std::string>> pending;
-  auto nameOf = [&](const Candidate &candidate) {
-    return image_.nameAt(candidate.address).value_or(candidate.lifted->getName().str());
-  };
+  auto nameOf = [&](const Candidate &candidate) { return brightenedName(candidate); };
   for (bool changed = true; changed;) {
     changed = false;
     for (const Candidate &candidate : done_) {
@@ -854,12 +866,14 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   });
   releaseCallerAreas(module_);
 
-  // The lifted function stays while lifted code (a declined caller) calls it; the brightened
-  // one then keeps the ".brightened" name unless the image names the address. The lifted
-  // functions that only brightened ones' lifted versions call (themselves included) go.
+  // The brightened function takes the readable name (brightenedName). The lifted function
+  // stays only while lifted code (a declined caller) calls it, as `<name>.lifted`: that
+  // caller passes the whole machine, which only the lifted copy takes. The lifted functions
+  // that only brightened ones' lifted versions call (themselves included) go.
   std::set<llvm::Function *> unused;
-  for (const Candidate &candidate : done_)
-    unused.insert(candidate.lifted);
+  if (!output_.keepLifted)
+    for (const Candidate &candidate : done_)
+      unused.insert(candidate.lifted);
   for (bool changed = true; changed;) {
     changed = false;
     for (llvm::Function *lifted : unused)
@@ -875,14 +889,12 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   for (llvm::Function *lifted : unused)
     lifted->dropAllReferences();
   for (const Candidate &candidate : done_) {
-    std::optional<std::string> symbol = image_.nameAt(candidate.address);
-    std::string liftedName = candidate.lifted->getName().str();
-    if (unused.count(candidate.lifted)) {
+    std::string name = brightenedName(candidate);
+    if (unused.count(candidate.lifted))
       candidate.lifted->eraseFromParent();
-      candidate.brightened->setName(symbol.value_or(liftedName));
-    } else if (symbol) {
-      candidate.brightened->setName(*symbol);
-    }
+    else
+      candidate.lifted->setName(name + ".lifted");
+    candidate.brightened->setName(name);
     report_.brightened.push_back(candidate.brightened->getName().str());
   }
   std::map<uint64_t, llvm::Function *> brightenedAt;
@@ -910,8 +922,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
 llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
                                               CallingConvention convention,
                                               DiagnosticSink &diagnostics,
-                                              const FixpointExtras &extras) {
-  return ModuleBrightener(module, image, convention, extras, diagnostics).run();
+                                              const FixpointExtras &extras, BrightenOutput output) {
+  return ModuleBrightener(module, image, convention, extras, output, diagnostics).run();
 }
 
 } // namespace hoist

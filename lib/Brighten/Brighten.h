@@ -1,4 +1,4 @@
-// Brightening (docs/BRIGHTEN.md): lifted functions `void @fn_X(ptr %state, ptr %mem)` become
+// Brightening (docs/BRIGHTEN.md): lifted functions `void @X(ptr %state, ptr %mem)` become
 // functions of a calling convention, `i32 @add3(i32, i32, i32)`, whose body is the lifted code
 // inlined against a local State and stack that the optimizer then dissolves.
 #pragma once
@@ -25,18 +25,28 @@ struct FixpointExtras {
   std::vector<AddPasses> roundPasses = {};
 };
 
+/// What the brightened module keeps of the lifted one.
+struct BrightenOutput {
+  /// Every lifted function a brightened one replaces stays, internal, as `<name>.lifted`
+  /// (`lift --keep-lifted`: the two forms side by side). Without it only those a declined
+  /// function still calls stay.
+  bool keepLifted = false;
+};
+
 struct BrightenReport {
   std::vector<std::string> brightened;   ///< names of the new functions
   unsigned declined = 0;                 ///< each has a "brighten-declined" warning
 };
 
 /// Brightens every lifted function of `module` that the slice accepts, replacing it by the
-/// brightened function (named after the image's symbol at its address, else fn_X). A declined
-/// function stays lifted, with a warning naming it and the reason. The module is left optimized
-/// by the -O1 fixpoint.
+/// brightened function (named after the image's symbol at its address, else like the lifted
+/// one; it carries the lifted one's `!hoist.entry`). The lifted function stays, renamed
+/// `<name>.lifted`, only while a declined caller calls it (or `output` asks to keep it). A declined function stays lifted,
+/// with a warning naming it and the reason. The module is left optimized by the -O1 fixpoint.
 llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image &image,
                                               CallingConvention convention,
                                               DiagnosticSink &diagnostics,
-                                              const FixpointExtras &extras = {});
+                                              const FixpointExtras &extras = {},
+                                              BrightenOutput output = {});
 
 } // namespace hoist

@@ -1,5 +1,5 @@
 // Calls between brightened functions, and to library functions by name. A lifted call
-// `@fn_X(state, mem)` passes the whole machine; once fn_X has a signature (or an import has a
+// `@X(state, mem)` passes the whole machine; once X has a signature (or an import has a
 // known prototype), the call in a caller's flat copy reads just the argument registers and
 // stack slots that signature names, calls the typed function, writes the result to RAX (and
 // RDX) or XMM0 and pops the return address, as the callee's `ret` would.
@@ -35,7 +35,7 @@ struct KnownCallee {
   const Signature *signatureAt(const llvm::CallBase &call) const;
 };
 
-/// Keyed by the function lifted code calls: `fn_X` or `import.X`.
+/// Keyed by the function lifted code calls: a lifted `X` or `import.X`.
 using KnownCallees = std::map<const llvm::Function *, KnownCallee>;
 
 /// The LLVM type of a function with `signature`: integers of the inferred widths, float or

@@ -6,6 +6,7 @@
 #include "Decode/Decoder.h"
 #include "Decode/Instr.h"
 #include "hoist/Image.h"
+#include "hoist/Lifter.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/ConstantFolding.h>
@@ -152,9 +153,8 @@ bool replaceRelocatedSlotLoads(llvm::Function &flat, const Image &image,
 ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Image &image) {
   // The entry too: a function may start with instructions that leave no IR of their own.
   std::set<uint64_t> pcs;
-  if (uint64_t entry = 0; lifted.getName().starts_with("fn_") &&
-                          !lifted.getName().drop_front(3).getAsInteger(16, entry))
-    pcs.insert(entry);
+  if (std::optional<uint64_t> entry = entryAddressOf(lifted))
+    pcs.insert(*entry);
   std::set<uint64_t> tagged;
   for (const llvm::Instruction &instruction : llvm::instructions(lifted))
     if (llvm::MDNode *pc = instruction.getMetadata("hoist.pc"))

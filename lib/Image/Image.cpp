@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 namespace hoist {
 
@@ -213,7 +214,11 @@ std::unique_ptr<Image> Image::Builder::finish() {
                    [](const Symbol &a, const Symbol &b) { return a.address < b.address; });
 
   std::map<uint64_t, NameRank> rankAt;
+  std::map<std::string_view, uint64_t> firstAddressNamed;
   auto offerName = [&](uint64_t address, const std::string &name, NameRank rank) {
+    if (auto [first, added] = firstAddressNamed.emplace(name, address);
+        !added && first->second != address)
+      image.namesOfSeveralAddresses_.insert(name);
     auto [it, inserted] = rankAt.emplace(address, rank);
     if (inserted || rank < it->second) {
       it->second = rank;
@@ -236,6 +241,7 @@ std::unique_ptr<Image> Image::Builder::finish() {
   for (size_t i = 0; i < image.imports_.size(); ++i) {
     const Import &import = image.imports_[i];
     image.importBySlot_.emplace(import.slotAddress, i);
+    image.importNames_.insert(import.name);
     if (import.stubAddress)
       image.importByStub_.emplace(*import.stubAddress, i);
   }
@@ -382,6 +388,12 @@ std::optional<std::string> Image::nameAt(uint64_t address) const {
   return it->second;
 }
 
+bool Image::namesSeveralAddresses(llvm::StringRef name) const {
+  return namesOfSeveralAddresses_.count(name) > 0;
+}
+
+bool Image::importsName(llvm::StringRef name) const { return importNames_.count(name) > 0; }
+
 const Import *Image::importAtSlot(uint64_t slotAddress) const {
   auto it = importBySlot_.find(slotAddress);
   return it == importBySlot_.end() ? nullptr : &imports_[it->second];
@@ -397,6 +409,8 @@ const Import *Image::importAtStub(uint64_t stubAddress) const {
 void Image::callByName(std::vector<Import> functions) {
   calledByName_ = std::move(functions);
   calledByNameAt_.clear();
+  for (const Import &function : calledByName_)
+    importNames_.insert(function.name);
   for (size_t i = 0; i < calledByName_.size(); ++i)
     if (calledByName_[i].stubAddress)
       calledByNameAt_.emplace(*calledByName_[i].stubAddress, i);

@@ -90,12 +90,34 @@ llvm::StringRef importLibrary(const llvm::Function &function) {
   return library.isValid() ? library.getValueAsString() : llvm::StringRef();
 }
 
-llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry) {
-  std::string name = liftedFunctionName(entry);
+namespace {
+
+/// The name `entry`'s function has or gets in `module`: liftedFunctionName's, unless another
+/// function already has it (a symbol that is literally another one's suffixed name, `f.1130`,
+/// or a declaration a later stage made); then `fn_<hex>`, which symbols never take.
+std::string nameInModule(const llvm::Module &module, const Image &image, uint64_t entry) {
+  std::string name = liftedFunctionName(image, entry);
+  const llvm::Function *holder = module.getFunction(name);
+  return !holder || entryAddressOf(*holder) == entry ? name : liftedFunctionName(entry);
+}
+
+} // namespace
+
+llvm::Function *findLiftedFunction(const llvm::Module &module, const Image &image, uint64_t entry) {
+  llvm::Function *function = module.getFunction(nameInModule(module, image, entry));
+  return function && entryAddressOf(*function) == entry ? function : nullptr;
+}
+
+llvm::Function *declareLiftedFunction(llvm::Module &module, const Image &image, uint64_t entry) {
+  return declareLiftedFunction(module, entry, nameInModule(module, image, entry));
+}
+
+llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry, const std::string &name) {
   if (llvm::Function *existing = module.getFunction(name))
     return existing;
   auto *function = llvm::Function::Create(stateFunctionType(module.getContext()),
                                           llvm::GlobalValue::ExternalLinkage, name, module);
+  setEntryAddress(*function, entry);
   function->getArg(0)->setName("state");
   function->getArg(1)->setName("mem");
   // Both pointers noalias noundef, as one list: adding the four attributes one by one rebuilt
@@ -110,11 +132,5 @@ llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry) {
   return function;
 }
 
-std::optional<uint64_t> liftedFunctionEntry(llvm::StringRef name) {
-  uint64_t entry = 0;
-  if (!name.consume_front("fn_") || name.empty() || name.getAsInteger(16, entry))
-    return std::nullopt;
-  return entry;
-}
 
 } // namespace hoist

@@ -1,6 +1,6 @@
 // Where a call (or a jmp that leaves its function) goes, when that is known without running it,
 // and the LLVM functions lifted code calls for it:
-//   - a function Hoist lifts: `void @fn_<hex>(ptr %state, ptr %mem)` (a direct call, or a
+//   - a function Hoist lifts: `void @<name>(ptr %state, ptr %mem)` (a direct call, or a
 //     constant pointer: `call [rip+X]` with X read-only, `mov/lea rax, f; call rax`);
 //   - a named import: `void @"import.<name>"(ptr %state, ptr %mem)` (through a PLT stub, an
 //     IAT or GOT slot, a PE thunk), declared external;
@@ -9,6 +9,7 @@
 
 #include "Decode/Instr.h"
 #include "hoist/Image.h"
+#include "hoist/Lifter.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Value.h>
@@ -48,11 +49,12 @@ llvm::Function *declareImport(llvm::Module &module, const Import &import);
 /// its "hoist-library" attribute, the DLL of a PE import; empty for an ELF import.
 llvm::StringRef importLibrary(const llvm::Function &function);
 
-/// `void @fn_<hex>(ptr noalias noundef %state, ptr noalias noundef %mem)`, declared if the
-/// module does not have it yet.
-llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry);
-
-/// The entry of a lifted function's name ("fn_401000" -> 0x401000), if it is one.
-std::optional<uint64_t> liftedFunctionEntry(llvm::StringRef name);
+/// `void @<name>(ptr noalias noundef %state, ptr noalias noundef %mem) !hoist.entry`, named by
+/// liftedFunctionName(image, entry), declared if the module does not have it yet.
+llvm::Function *declareLiftedFunction(llvm::Module &module, const Image &image, uint64_t entry);
+/// The same under the name given (tests that lift without an image).
+llvm::Function *declareLiftedFunction(llvm::Module &module, uint64_t entry, const std::string &name);
+/// The function of `entry` in `module` that declareLiftedFunction declared, or null.
+llvm::Function *findLiftedFunction(const llvm::Module &module, const Image &image, uint64_t entry);
 
 } // namespace hoist

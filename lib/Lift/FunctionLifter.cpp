@@ -489,7 +489,7 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
   }
   fillExits(exits);
   for (auto [call, destination] : tailCallCases)
-    leave(call, declareLiftedFunction(module_, destination), ctx_.ir.getInt64(destination),
+    leave(call, declareLiftedFunction(module_, input_.image, destination), ctx_.ir.getInt64(destination),
           false);
   leave(fallback, Intrinsic::Jmp, target, false);
 }
@@ -497,7 +497,7 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
 llvm::Function *FunctionLifter::calleeFor(const CallTarget &target) {
   switch (target.kind) {
   case CallTarget::Kind::Lifted:
-    return declareLiftedFunction(module_, target.address);
+    return declareLiftedFunction(module_, input_.image, target.address);
   case CallTarget::Kind::Import:
     return declareImport(module_, *target.import);
   case CallTarget::Kind::Unknown:
@@ -703,7 +703,7 @@ void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &functi
       addLiftStats(input.stats, attemptStats);
       return;
     }
-    function.deleteBody();
+    deleteLiftedBody(function);
     ++input.stats.writesMispredicted;
   }
   FunctionLifter lifter(input, function, VarSet().set());

@@ -33,10 +33,6 @@ void addLiftStats(LiftStats &into, const LiftStats &from) {
   into.writesMispredicted += from.writesMispredicted;
 }
 
-std::string liftedFunctionName(uint64_t address) {
-  return "fn_" + llvm::utohexstr(address, /*LowerCase=*/true);
-}
-
 struct Lifter::Impl {
   const Image &image;
   llvm::LLVMContext &context;
@@ -99,7 +95,7 @@ struct Lifter::Impl {
     llvm::raw_string_ostream stream(problems);
     if (!llvm::verifyFunction(function, &stream))
       return std::nullopt;
-    function.deleteBody();
+    deleteLiftedBody(function);
     --stats.functions;
     return problems;
   }
@@ -111,7 +107,7 @@ struct Lifter::Impl {
     if (!options.verify || options.verifyEachFunction || !llvm::verifyModule(*module))
       return;
     for (llvm::Function &function : *module) {
-      std::optional<uint64_t> entry = liftedFunctionEntry(function.getName());
+      std::optional<uint64_t> entry = entryAddressOf(function);
       if (function.isDeclaration() || !entry)
         continue;
       if (std::optional<std::string> problems = discardIfBroken(function))
@@ -129,7 +125,7 @@ struct Lifter::Impl {
     std::vector<std::pair<uint64_t, llvm::Function *>> pending;
     for (llvm::Function &function : *module)
       if (function.isDeclaration())
-        if (std::optional<uint64_t> entry = liftedFunctionEntry(function.getName()))
+        if (std::optional<uint64_t> entry = entryAddressOf(function))
           pending.emplace_back(*entry, &function);
     return pending;
   }
@@ -143,7 +139,7 @@ struct Lifter::Impl {
         for (const llvm::Use &operand : instruction.operands())
           if (auto *callee = llvm::dyn_cast<llvm::Function>(operand.get()))
             if (callee->isDeclaration())
-              if (std::optional<uint64_t> entry = liftedFunctionEntry(callee->getName()))
+              if (std::optional<uint64_t> entry = entryAddressOf(*callee))
                 if (queued.insert(*entry).second)
                   pending.emplace_back(*entry, callee);
   }
@@ -157,7 +153,7 @@ Lifter::~Lifter() = default;
 
 llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   Impl &impl = *impl_;
-  if (llvm::Function *existing = impl.module->getFunction(liftedFunctionName(entry)))
+  if (llvm::Function *existing = findLiftedFunction(*impl.module, impl.image, entry))
     if (!existing->isDeclaration())
       return existing;
   if (!impl.image.isExecutable(entry) || impl.image.bytesAt(entry).empty())
@@ -187,7 +183,7 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
         discoverFunction(impl.image, impl.cache, entry, impl.options, impl.diagnostics, hints);
   }
   const ExploredFunction &explored = redecoded ? *redecoded : discovered.explored;
-  llvm::Function *function = declareLiftedFunction(*impl.module, entry);
+  llvm::Function *function = declareLiftedFunction(*impl.module, impl.image, entry);
   liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
   ++impl.stats.functions;
   if (impl.decodeBuffer.capacity() > Impl::KeptDecodeBufferCapacity)

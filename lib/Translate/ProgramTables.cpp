@@ -91,7 +91,7 @@ ProgramTablesReport emitProgramTables(llvm::Module &module, const Image &image,
   std::map<uint64_t, llvm::Function *> byAddress;
   for (llvm::Function &function : module)
     if (!function.isDeclaration() && !function.hasFnAttribute("hoist-not-lifted"))
-      if (std::optional<uint64_t> entry = liftedFunctionEntry(function.getName()))
+      if (std::optional<uint64_t> entry = entryAddressOf(function))
         byAddress.emplace(*entry, &function);
   std::map<uint64_t, bool> isStub;
   for (const Import &import : image.imports())

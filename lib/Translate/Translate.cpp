@@ -216,6 +216,8 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   removeClobberMarkers(*module);
   useNullMemoryBase(*module);
   foldGuestAddresses(*module);
+  // The program reaches its lifted functions through its tables (ProgramTables.h) only.
+  keepLiftedFunctionsLocal(*module);
   if (llvm::verifyModule(*module, &llvm::errs()))
     return makeError("{0}: the translated module fails the LLVM verifier (a Hoist bug)",
                      options.input);

@@ -27,7 +27,7 @@ cmake -S "$source/examples/consumer" -B "$work/consumer" -G Ninja \
 cmake --build "$work/consumer" > "$work/build.log"
 "$work/consumer/lift-function" "$example" add3 > "$work/add3.ll" 2> "$work/add3.err"
 grep -q '^; function 0x[0-9a-f]* add3: ' "$work/add3.ll"
-grep -q '^define .*@fn_' "$work/add3.ll"
+grep -q '^define .*@add3(' "$work/add3.ll"
 grep -q "with Hoist $(sed -n 's/^#define HOIST_VERSION_STRING "\(.*\)"/\1/p' \
   "$prefix/include/hoist/Version.h")" "$work/add3.err"
 
@@ -36,7 +36,7 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 # shellcheck disable=SC2046 # the flags are words
 "$cxx" -fno-rtti -o "$work/lift-function-pc" "$source/examples/consumer/lift_function.cpp" \
   $(pkg-config --cflags --libs hoist) -Wl,-rpath,"$libdir"
-"$work/lift-function-pc" "$example" add3 2> /dev/null | grep -q '^define .*@fn_'
+"$work/lift-function-pc" "$example" add3 2> /dev/null | grep -q '^define .*@add3('
 
 "$prefix/bin/hoist" --version | grep -q '^Hoist [0-9]'
 

@@ -24,7 +24,7 @@ grep -q "^define void @fn_${puts#0x}(" "$work/main.ll" && fail "puts was lifted"
 "$hoist" lift "$work/program.stripped" --function "$main" --lift-recognized -q \
   -o "$work/main-lifted.ll" 2> "$work/main-lifted.err"
 grep -q '@import.puts' "$work/main-lifted.ll" && fail "--lift-recognized still calls puts by name"
-grep -q "^define void @fn_${puts#0x}(.*) #[0-9]* {" "$work/main-lifted.ll" ||
+grep -q "^define void @fn_${puts#0x}(.*) #[0-9]* !hoist.entry ![0-9]* {" "$work/main-lifted.ll" ||
   fail "--lift-recognized did not lift puts"
 grep -q '"hoist-recognized-name"="puts"' "$work/main-lifted.ll" ||
   fail "the lifted puts is not marked with its name"

@@ -11,7 +11,9 @@
 #include "hoist/Options.h"
 #include "hoist/Program.h"   // resolveFunction: a --function argument, a name or a 0x address
 
+#include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <cstdint>
 #include <optional>
@@ -59,6 +61,12 @@ struct LiftCommandOptions {
   /// --names: keep the names of values and blocks (%rax, %bb_401000). Off, the LLVM context
   /// discards them: naming costs about a third of the lift's time and memory.
   bool valueNames = false;
+  /// --annotate: each machine instruction's address and assembly as a comment before its IR
+  /// (tools/hoist/AnnotatedIR.h).
+  bool annotate = false;
+  /// --keep-lifted: with --brighten, every lifted function stays beside its brightened one
+  /// (BrightenOutput::keepLifted).
+  bool keepLifted = false;
   /// --deobfuscate (or =passes): the passes of lib/Deobf/Passes in every fixpoint round.
   bool deobfuscatePasses = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
@@ -72,6 +80,9 @@ struct LiftCommandOptions {
 
 /// The lifter's options a `hoist lift` command line asks for.
 LiftOptions liftOptionsFor(const LiftCommandOptions &options);
+/// `module` as text IR, annotated with its machine code when `options` asks (--annotate).
+void printTextIR(const llvm::Module &module, const Image &image, const LiftCommandOptions &options,
+                 llvm::raw_ostream &out);
 
 int runLift(const LiftCommandOptions &options);
 

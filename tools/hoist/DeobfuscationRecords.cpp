@@ -1,5 +1,7 @@
 #include "DeobfuscationRecords.h"
 
+#include "hoist/Lifter.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>
 
@@ -10,15 +12,11 @@
 namespace hoist {
 namespace {
 
-/// The address `function` was lifted from: its symbol's, or the one in its name `fn_<hex>`.
+/// The address `function` was lifted from: its `!hoist.entry`, else its symbol's.
 std::optional<uint64_t> addressOf(const llvm::Function &function, const Image &image) {
-  llvm::StringRef name = function.getName();
-  if (std::optional<uint64_t> address = image.lookupSymbol(name.str()))
+  if (std::optional<uint64_t> address = entryAddressOf(function))
     return address;
-  uint64_t address = 0;
-  if (name.consume_front("fn_") && !name.getAsInteger(16, address))
-    return address;
-  return std::nullopt;
+  return image.lookupSymbol(function.getName());
 }
 
 } // namespace
@@ -45,8 +43,8 @@ llvm::json::Array deobfuscationRecords(const std::vector<DeobfuscationStats> &co
   };
   for (const DeobfuscationStats &stats : concolic) {
     auto named = nameAt.find(stats.entry);
-    std::string name = named != nameAt.end() ? named->second
-                                             : llvm::formatv("fn_{0:x-}", stats.entry).str();
+    std::string name =
+        named != nameAt.end() ? named->second : liftedFunctionName(image, stats.entry);
     record(name, stats.entry)["concolic"] = stats.toJSON();
   }
   if (!passes)
@@ -57,7 +55,7 @@ llvm::json::Array deobfuscationRecords(const std::vector<DeobfuscationStats> &co
       continue;
     std::string name = function.getName().str();
     std::optional<uint64_t> address = addressOf(function, image);
-    std::string lifted = address ? llvm::formatv("fn_{0:x-}", *address).str() : name;
+    std::string lifted = address ? liftedFunctionName(image, *address) : name;
     DeobfuscationCounts sum;
     for (const std::string &key : {name, lifted, lifted + ".brightened"}) {
       auto found = byName.find(key);

@@ -16,7 +16,7 @@ namespace hoist {
 /// One record per deobfuscated function of `module`, named as in the module, with what the
 /// concolic lift did (`concolic`: `concolic` in its order) and what the IR passes did
 /// (`passes`: every function of the module, when `passes` is given). Brightening runs the
-/// passes on `fn_X.brightened` before naming it after its symbol, and on probes (`.probe`),
+/// passes on `<lifted name>.brightened` before giving it its own name, and on probes (`.probe`),
 /// which are copies and are not counted.
 llvm::json::Array deobfuscationRecords(const std::vector<DeobfuscationStats> &concolic,
                                        const DeobfuscationPassStats *passes,

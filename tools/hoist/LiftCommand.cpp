@@ -1,4 +1,5 @@
 // `hoist lift`: lift functions of a binary to LLVM IR, optionally optimized.
+#include "AnnotatedIR.h"
 #include "Commands.h"
 #include "DeobfuscationRecords.h"
 #include "DiagnosticReport.h"
@@ -186,6 +187,15 @@ LiftOptions liftOptionsFor(const LiftCommandOptions &options) {
   return lift;
 }
 
+void printTextIR(const llvm::Module &module, const Image &image, const LiftCommandOptions &options,
+                 llvm::raw_ostream &out) {
+  if (!options.annotate)
+    return module.print(out, nullptr);
+  // Brightening optimizes even at -O0: only unoptimized lifted IR is in machine order.
+  bool machineOrder = options.optLevel == 0 && options.brighten.empty();
+  printAnnotated(module, image, {.listUntagged = machineOrder}, out);
+}
+
 int runLift(const LiftCommandOptions &options) {
   PhaseProfile profile;
   DiagnosticSink diagnostics;
@@ -258,6 +268,7 @@ int runLift(const LiftCommandOptions &options) {
                   .optLevel = options.optLevel,
                   .concolic = options.deobfuscate,
                   .deobfuscationPasses = options.deobfuscatePasses};
+  steps.keepLifted = options.keepLifted;
   if (!options.brighten.empty())
     steps.brighten = options.brighten == "default" ? defaultCallingConvention(image->format())
                                                    : *parseCallingConvention(options.brighten);
@@ -284,7 +295,7 @@ int runLift(const LiftCommandOptions &options) {
     } else if (options.emit == "bc")
       llvm::WriteBitcodeToFile(*module, out.os());
     else
-      module->print(out.os(), nullptr);
+      printTextIR(*module, *image, options, out.os());
     out.keep();
   }
 

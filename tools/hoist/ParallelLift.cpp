@@ -3,6 +3,7 @@
 
 #include "Deobf/Concolic/ConcolicLifter.h"
 #include "Deobf/Passes/DeobfPasses.h"
+#include "Passes/TidyOutput.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 #include "hoist/Optimize.h"
@@ -107,6 +108,8 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
     outcome.failure = name + ": lifted module fails the LLVM verifier (a Hoist bug)";
     return;
   }
+  if (options.optLevel > 0)
+    tidyOptimizedModule(*module);
   llvm::SmallString<256> path(options.outputPath);
   llvm::sys::path::append(path, name);
   std::error_code error;
@@ -119,7 +122,7 @@ void liftChunk(const Image &image, const Lifter &discoverer, llvm::ArrayRef<uint
   if (options.emit == "bc")
     llvm::WriteBitcodeToFile(*module, out);
   else
-    module->print(out, nullptr);
+    printTextIR(*module, image, options, out);
 }
 
 } // namespace

@@ -2,7 +2,8 @@
 // with its own LLVMContext, in chunks of consecutive functions; every chunk is written as its
 // own module (DIR/fn_<first>.ll or .bc, in address order) and freed, so that memory stays flat
 // however large the program. The chunks' modules link into one program with llvm-link:
-// a call to a function of another chunk stays a declaration of `fn_<hex>`.
+// a call to a function of another chunk stays a declaration (liftedFunctionName names it alike
+// in every chunk).
 #pragma once
 
 #include "Commands.h"

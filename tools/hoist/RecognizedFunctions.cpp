@@ -70,7 +70,7 @@ std::vector<Import> callableByName(const Image &image,
 
 void markRecognized(llvm::Module &module, const std::map<uint64_t, Recognition> &recognized) {
   for (llvm::Function &function : module) {
-    std::optional<uint64_t> entry = liftedFunctionEntry(function.getName());
+    std::optional<uint64_t> entry = entryAddressOf(function);
     auto found = entry ? recognized.find(*entry) : recognized.end();
     if (found == recognized.end() || found->second.name.empty())
       continue;

@@ -30,8 +30,8 @@ std::string recognizedLabel(const Recognition &recognition);
 std::vector<Import> callableByName(const Image &image,
                                    const std::map<uint64_t, Recognition> &recognized);
 
-/// Marks each lifted function (`fn_<hex>`) that a signature named with "hoist-recognized" (its
-/// library) and "hoist-recognized-name".
+/// Marks each lifted function (found by its `!hoist.entry`) that a signature named with
+/// "hoist-recognized" (its library) and "hoist-recognized-name".
 void markRecognized(llvm::Module &module, const std::map<uint64_t, Recognition> &recognized);
 
 } // namespace hoist

@@ -89,6 +89,14 @@ cl::opt<bool> ValueNames("names",
                          cl::desc("Name values and blocks after registers and addresses "
                                   "(%rax, %bb_401000); slower, so off by default"),
                          cl::sub(LiftCmd));
+cl::opt<bool> Annotate("annotate",
+                       cl::desc("Write each machine instruction's address and assembly (Intel "
+                                "syntax) as a comment before its IR (--emit ll only)"),
+                       cl::sub(LiftCmd));
+cl::opt<bool> KeepLifted("keep-lifted",
+                         cl::desc("With --brighten: keep every lifted function beside its "
+                                  "brightened one, as NAME.lifted"),
+                         cl::sub(LiftCmd));
 cl::opt<bool> Quiet("q",
                     cl::desc("Quiet: no closing summary and no note about the callees lifted "
                              "(warnings and errors are still printed)"),
@@ -252,6 +260,10 @@ int main(int argc, char **argv) {
   if (LiftCmd) {
     if (Emit != "ll" && Emit != "bc" && Emit != "obj")
       return usageError("--emit must be ll, bc or obj, not '" + Emit + "'");
+    if (KeepLifted && !Brighten.getNumOccurrences())
+      return usageError("--keep-lifted keeps the lifted functions --brighten replaces: it needs --brighten");
+    if (Annotate && Emit != "ll")
+      return usageError("--annotate writes comments into text IR: it needs --emit ll");
     if (Brighten.getNumOccurrences() && !Brighten.empty() && Brighten != "sysv" &&
         Brighten != "win64")
       return usageError("--brighten must be sysv or win64, not '" + Brighten + "'");
@@ -269,6 +281,8 @@ int main(int argc, char **argv) {
     options.verifyEachFunction = VerifyEach;
     options.verify = Verify;
     options.valueNames = ValueNames;
+    options.annotate = Annotate;
+    options.keepLifted = KeepLifted;
     options.quiet = Quiet;
     options.maxWarnings = MaxWarnings;
     options.budgets = budgets;

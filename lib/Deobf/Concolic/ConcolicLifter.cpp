@@ -939,7 +939,7 @@ void ConcolicLifter::jumpTo(uint64_t target) {
   if (const Import *import = image_.importAtStub(target))
     return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false, import);
   if (outlined(target) && target != stats_.entry)
-    return tailCall(declareLiftedFunction(module_, target), ctx_.ir.getInt64(target), true);
+    return tailCall(declareLiftedFunction(module_, image_, target), ctx_.ir.getInt64(target), true);
   Context context = capture();
   std::vector<Exit> exits;
   llvm::BasicBlock *destination = edgeTo(target, context, false, exits);
@@ -1044,7 +1044,7 @@ void ConcolicLifter::call(llvm::Value *target, uint64_t returnAddress) {
   if (!callee)
     return callExternal(getIntrinsic(module_, Intrinsic::Call), target, returnAddress, true);
   if (outlined(*callee))
-    return callExternal(declareLiftedFunction(module_, *callee), ctx_.ir.getInt64(*callee),
+    return callExternal(declareLiftedFunction(module_, image_, *callee), ctx_.ir.getInt64(*callee),
                         returnAddress, true);
   // Inlined: the return address the call pushed is concrete, so the callee's `ret` comes back.
   ++stats_.callsInlined;
@@ -1382,7 +1382,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
   if (!image.isExecutable(entry))
     return makeError("{0}: address {1} is not in an executable section", image.path(),
                      formatAddress(entry));
-  llvm::Function *function = declareLiftedFunction(module, entry);
+  llvm::Function *function = declareLiftedFunction(module, image, entry);
   InstructionCache cache(image);
   // The static control flow (jump tables resolved): its block starts split instances, so
   // that code falling through into a loop header ends its instance there and the loop's
@@ -1403,7 +1403,7 @@ llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, con
   UnwrittenData unwritten(image);
   constexpr unsigned MaxRestarts = 32;
   for (unsigned attempt = 0;; ++attempt) {
-    function->deleteBody();
+    deleteLiftedBody(*function);
     DiagnosticSink attemptDiagnostics;
     bool complete = false;
     DeobfuscationStats stats;

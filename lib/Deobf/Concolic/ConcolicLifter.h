@@ -17,7 +17,8 @@ namespace hoist {
 
 class DiagnosticSink;
 
-/// Lifts the function at `entry` into `module` as `fn_<entry>` (replacing a body it has).
+/// Lifts the function at `entry` into `module` under liftedFunctionName(image, entry) (replacing
+/// a body it has).
 llvm::Expected<DeobfuscationStats> deobfuscateFunction(llvm::Module &module, const Image &image,
                                                        uint64_t entry,
                                                        const DeobfuscateOptions &options,

@@ -18,7 +18,7 @@ namespace {
 struct Fixture {
   llvm::LLVMContext context;
   llvm::Module module{"registers", context};
-  llvm::Function *function = declareLiftedFunction(module, 0x1000);
+  llvm::Function *function = declareLiftedFunction(module, 0x1000, liftedFunctionName(0x1000));
   llvm::BasicBlock *entryBB = llvm::BasicBlock::Create(context, "entry", function);
   std::optional<RegisterFile> registers{std::in_place, entryBB, function->getArg(0)};
   llvm::IRBuilder<> ir{context};

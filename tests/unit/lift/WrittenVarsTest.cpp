@@ -103,7 +103,7 @@ TEST(WrittenVars, WrongAssumptionLiftsAgainWithoutTrace) {
   size_t diagnosticsBefore = diagnostics.all().size();
   LiftStats stats;
   VarSet nothing;
-  llvm::Function *function = declareLiftedFunction(module, Base);
+  llvm::Function *function = declareLiftedFunction(module, *image, Base);
   liftExploredFunction({*image, discovered.explored, diagnostics, stats, &nothing}, *function);
 
   EXPECT_EQ(stats.writesMispredicted, 1u);
