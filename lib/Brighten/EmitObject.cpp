@@ -18,6 +18,9 @@ namespace hoist {
 llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, bool forThisCpu) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Brightened code may hold inline assembly (MachineQueries.h: cpuid), which the object
+  // streamer assembles.
+  llvm::InitializeNativeTargetAsmParser();
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);

@@ -2,6 +2,7 @@
 
 #include "Arch/StateLayout.h"
 #include "Brighten/IndirectCalls.h"
+#include "Brighten/MachineQueries.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/Intrinsics.h"
 #include "Support/Error.h"
@@ -69,7 +70,7 @@ std::optional<std::string> whyNotBrightenable(
     return std::string("is not a lifted function (state, mem)");
   for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
     const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
-    if (!call || isHandledIntrinsic(*call))
+    if (!call || isHandledIntrinsic(*call) || isMachineQuery(*call))
       continue;
     const llvm::Function *callee = call->getCalledFunction();
     if (callee && callee->isIntrinsic())
@@ -180,6 +181,8 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
         } else {
           markUnresolved(*call);
         }
+      } else if (isMachineQuery(*call)) {
+        expandMachineQuery(*call);
       } else if (auto ordinal = unresolved.find(call); ordinal != unresolved.end()) {
         if (form == UnresolvedCallForm::Modeled)
           emitUnresolvedCallModel(*call, ordinal->second);

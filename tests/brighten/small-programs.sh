@@ -1,14 +1,15 @@
 #!/bin/bash
-# Debian's head, tr, cut, uniq, cmp and ed as shipped, none of them looked at while brightening
-# was written, each brightened whole and recompiled (scripts/brighten-program.sh), then run
-# against the original on the same files (compare-runs.sh): the same output, status and files
-# for each command (docs/BRIGHTEN.md, "Whole programs").
+# Debian's head, tr, cut, uniq, cmp, ed and wc as shipped, none of them looked at while
+# brightening was written, each brightened whole and recompiled (scripts/brighten-program.sh),
+# then run against the original on the same files (compare-runs.sh): the same output, status
+# and files for each command (docs/BRIGHTEN.md, "Whole programs"). wc picks its line counting
+# loop by cpuid (MachineQueries.h).
 # Usage: small-programs.sh HOIST WORKDIR
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 scripts=$(cd "$here/../../scripts" && pwd)
-programs="head tr cut uniq cmp ed"
+programs="head tr cut uniq cmp ed wc"
 mkdir -p "$work"
 cd "$work"
 
@@ -29,6 +30,8 @@ seq 1 50 >files/n
 seq 1 50 | sed '20s/.*/X/' >files/n2
 printf 'a\nb\nb\nc\nc\nc\nA\na\n' >files/u
 printf 'x:y:z\n1:2:3\nfoo:bar\n' >files/c
+seq 1 20000 >files/big
+printf 'h\xc3\xa9llo w\xc3\xb6rld\n  tabs\there\n' >files/utf8
 
 for options in "n" "-n 5 n" "-c 20 n" "-n -45 n" "-q n u" "-v n" "-z n" "nosuch" "-n x n" \
     "--help" "--version"; do
@@ -64,5 +67,11 @@ same sh -c 'printf "\$a\nnew\n.\nw\nq\n" | ed -s n'
 same sh -c 'printf "H\n/nomatch/\nQ\n" | ed -s n'
 same sh -c 'printf "2,4d\n,s/1/I/g\nw out\nq\n" | ed n'
 same ed --version
+for options in "big" "-l big" "-w utf8" "-c utf8" "-m utf8" "-L utf8" "big utf8" \
+    "--total=only big utf8" "nosuch" "--help" "--version"; do
+  # shellcheck disable=SC2086
+  same wc $options
+done
+same env LC_ALL=C.UTF-8 wc -m -L utf8
 [ $status -eq 0 ] && echo "$checks runs, same output, status and files as the originals"
 exit $status
