@@ -4,6 +4,7 @@ void warn_about(const char *name, int code);
 int parse_pair(const char *text, int *a, long *b);
 int many(FILE *out, int a, int b, int c, int d, int e, int f, double x);
 int choose(FILE *out, int v, int hex);
+int wide_row(FILE *out, int a);
 int dynamic(FILE *out, const char *format, int v);
 int disagree(FILE *out, int v, int twice);
 int main(void) {
@@ -20,5 +21,6 @@ int main(void) {
   dynamic(stdout, format, 42);
   disagree(stdout, 9, 1);
   disagree(stdout, 9, 0);
+  wide_row(stdout, 10);
   return 0;
 }

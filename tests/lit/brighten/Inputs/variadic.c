@@ -10,6 +10,12 @@ int parse_pair(const char *text, int *a, long *b) { return sscanf(text, "%d,%ld"
 int many(FILE *out, int a, int b, int c, int d, int e, int f, double x) {
   return fprintf(out, "%d %d %d %d %d %d %d %g %s\n", a, b, c, d, e, f, a + f, x, "end");
 }
+/* Ten of its fourteen ints on the stack, past the eight slots a call through a pointer passes
+   (xz prints a table row with eleven). */
+int wide_row(FILE *out, int a) {
+  return fprintf(out, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", a, a + 1, a + 2, a + 3,
+                 a + 4, a + 5, a + 6, a + 7, a + 8, a + 9, a + 10, a + 11, a + 12, a + 13);
+}
 int dynamic(FILE *out, const char *format, int v) { return fprintf(out, format, v); }
 /* A format chosen among constants that convert the same arguments, and among ones that do not. */
 int choose(FILE *out, int v, int hex) { return fprintf(out, hex ? "%#x\n" : "%d\n", v); }
