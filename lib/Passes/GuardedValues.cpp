@@ -493,9 +493,9 @@ private:
     }
     forget([&](const Cell &other) { return overlap(other, *cell); });
     // What a save leaves there: a store that let the seed's bits through was harmless. Bits
-    // saved in a cell the store covers only in part may still be there.
+    // saved in a cell the store covers only in part may still be there, beside others.
     world.saved.erase(*cell);
-    world.savedUnchanged.erase(*cell);
+    std::erase_if(world.savedUnchanged, [&](const Cell &other) { return overlap(other, *cell); });
     if (Bits carried = bitsOf(stored, world)) {
       world.saved[*cell] = carried;
       if (stored == &seed_ || world.unchanged.count(stored))

@@ -221,6 +221,13 @@ TEST(GuardedValues, SavedRegisterReadBackAndUsedIsSeen) {
                       "  %half = getelementptr i8, ptr %frame, i64 4\n"
                       "  %back = load i8, ptr %half\n  %wide = zext i8 %back to i64\n"
                       "  store i64 %wide, ptr @out\n  ret void\n"));
+  // Half of the saved copy overwritten, then reported as the result: not the register as it
+  // came.
+  EXPECT_TRUE(reaches(std::string(frame) +
+                      "  %high = getelementptr i8, ptr %frame, i64 4\n"
+                      "  store i32 7, ptr %high\n"
+                      "  %back = load i64, ptr %frame\n  store i64 %back, ptr @saved\n"
+                      "  ret void\n"));
   // Restored and saved again, as it came.
   EXPECT_FALSE(reaches(std::string(frame) +
                        "  %c = call i64 @next(i64 0)\n"
