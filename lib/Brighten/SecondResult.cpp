@@ -109,6 +109,9 @@ bool clearsItself(const Instr &instr) {
 /// XMM0) without reading it, or neither. A register xored or subtracted from itself is
 /// written, not read.
 Use useOf(const Instr &instr, ZydisRegister whole) {
+  // A multi-byte nop's memory operand (`nopw 0x0(%rax,%rax,1)`, padding) is never read.
+  if (instr.mnemonic == ZYDIS_MNEMONIC_NOP)
+    return Use::None;
   bool written = false, selfCleared = clearsItself(instr);
   unsigned fullBits = whole == ZYDIS_REGISTER_RDX || whole == ZYDIS_REGISTER_RAX ? 32 : 64;
   for (unsigned i = 0; i < instr.operandCount; ++i) {
@@ -331,6 +334,8 @@ unsigned raxBitsReadAfter(const Image &image, uint64_t start) {
   bool complete = walkPaths(image, start, 0, [&](const Instr &instr, int &) {
     if (instr.category == ZYDIS_CATEGORY_RET)
       return Step::Abort;
+    if (instr.mnemonic == ZYDIS_MNEMONIC_NOP)
+      return Step::Next;
     // What the instruction reads of RAX (AH counts as 16 bits), and whether it then writes
     // all the bits a reader after it could see (32 or 64).
     bool writesWhole = false, selfCleared = clearsItself(instr);

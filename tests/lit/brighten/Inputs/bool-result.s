@@ -35,9 +35,11 @@ count_spaces:
         testb   %al, %al
         je      1f
         addl    $1, %r12d
-# EAX cleared as gcc clears it before a variadic call (gzip's yes-or-no prompt): a write,
-# not a read of the result's upper bits.
-1:      xorl    %eax, %eax
+# Padding with a memory operand through RAX (xz's `cs nopw 0x0(%rax,%rax,1)` inside a loop),
+# which reads nothing, then EAX cleared as gcc clears it before a variadic call (gzip's
+# yes-or-no prompt): a write, not a read of the result's upper bits.
+1:      nopw    0x0(%rax,%rax,1)
+        xorl    %eax, %eax
         addq    $8, %rbx
         subl    $1, %ebp
         jmp     0b
