@@ -109,9 +109,6 @@ bool clearsItself(const Instr &instr) {
 /// XMM0) without reading it, or neither. A register xored or subtracted from itself is
 /// written, not read.
 Use useOf(const Instr &instr, ZydisRegister whole) {
-  // A multi-byte nop's memory operand (`nopw 0x0(%rax,%rax,1)`, padding) is never read.
-  if (instr.mnemonic == ZYDIS_MNEMONIC_NOP)
-    return Use::None;
   bool written = false, selfCleared = clearsItself(instr);
   unsigned fullBits = whole == ZYDIS_REGISTER_RDX || whole == ZYDIS_REGISTER_RAX ? 32 : 64;
   for (unsigned i = 0; i < instr.operandCount; ++i) {
@@ -130,8 +127,9 @@ Use useOf(const Instr &instr, ZydisRegister whole) {
 enum class Step { Next, EndPath, Abort };
 
 /// Follows every path from `start` within InstructionBudget instructions, each with its own
-/// `state` (copied where it branches), calling `visit(instr, state)` on each instruction: Next
-/// goes on (through a direct jump, a branch both ways), EndPath ends the path, Abort the walk.
+/// `state` (copied where it branches), calling `visit(instr, state)` on each instruction but
+/// nops: Next goes on (through a direct jump, a branch both ways), EndPath ends the path,
+/// Abort the walk.
 /// An indirect jump, an instruction that does not decode and the budget spent abort too.
 /// Whether the walk ended without aborting.
 template <typename State, typename Visit>
@@ -151,6 +149,11 @@ bool walkPaths(const Image &image, uint64_t start, State state, Visit visit) {
       if (bytes.empty() || !image.isExecutable(address) ||
           decoder.decode(bytes.data(), bytes.size(), address, instr) != DecodeStatus::Ok)
         return false;
+      // Padding: a multi-byte nop's memory operand (`nopw 0x0(%rax,%rax,1)`) is never read.
+      if (instr.mnemonic == ZYDIS_MNEMONIC_NOP) {
+        address = instr.next();
+        continue;
+      }
       Step step = visit(instr, path);
       if (step == Step::Abort)
         return false;
@@ -334,8 +337,6 @@ unsigned raxBitsReadAfter(const Image &image, uint64_t start) {
   bool complete = walkPaths(image, start, 0, [&](const Instr &instr, int &) {
     if (instr.category == ZYDIS_CATEGORY_RET)
       return Step::Abort;
-    if (instr.mnemonic == ZYDIS_MNEMONIC_NOP)
-      return Step::Next;
     // What the instruction reads of RAX (AH counts as 16 bits), and whether it then writes
     // all the bits a reader after it could see (32 or 64).
     bool writesWhole = false, selfCleared = clearsItself(instr);

@@ -159,7 +159,7 @@ bool isScratchInteger(HoistStateField field) {
 /// frame (a register saved, to be restored). A store anywhere else hands the caller's value
 /// out (a `setjmp` writing RBX into its buffer), which a brightened function starting the
 /// register at zero would not.
-bool savesArgument(const llvm::Use &use) {
+bool savesInOwnFrame(const llvm::Use &use) {
   const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
   return store && use.getOperandNo() == 0 &&
          llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(store->getPointerOperand()));
@@ -169,7 +169,7 @@ bool savesArgument(const llvm::Use &use) {
 /// function do with a register it does not take: save it into its own frame, leave it in a
 /// pointer call's stack slots, or report it unchanged as itself.
 bool leavesAlone(const llvm::Use &use, std::optional<unsigned> own) {
-  return savesArgument(use) || isPointerCallStackSlot(use) || onlyReportedAsItself(use, own);
+  return savesInOwnFrame(use) || isPointerCallStackSlot(use) || onlyReportedAsItself(use, own);
 }
 
 /// Whether every use of `argument` (a callee-saved register's entry value) saves it as it is,
@@ -234,7 +234,7 @@ bool onlyMergesIntoTheResult(const llvm::Argument &rax) {
 bool isOnlyStoredInCallerArea(const llvm::Argument &argument, const llvm::AllocaInst *area) {
   return area && llvm::all_of(argument.uses(), [&](const llvm::Use &use) {
            const auto *store = llvm::dyn_cast<llvm::StoreInst>(use.getUser());
-           return savesArgument(use) &&
+           return savesInOwnFrame(use) &&
                   llvm::getUnderlyingObject(store->getPointerOperand()) == area;
          });
 }

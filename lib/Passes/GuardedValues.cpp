@@ -21,26 +21,6 @@ using Bits = uint64_t;
 /// A slot of one of the function's own allocas: the alloca, the byte offset, the size.
 using Cell = std::tuple<const llvm::AllocaInst *, int64_t, uint64_t>;
 
-/// What a path has established at a point: the latest values of the flags it knows, with the
-/// conditions it took one way; for the frame cells, the value the path last stored or loaded
-/// there, and the number a cell holds where the path knows it (a flag reloaded from the
-/// frame, as ls's quoting function reloads a pointer argument it spilled to decide again
-/// whether to store a register it set only where the pointer was not null), with the allocas
-/// whose address the path has handed on; the bits of the values computed so far that may
-/// carry the seed (none where a value is absent), and the merges that are the seed itself on
-/// the path; the cells a harmless store (a register saved) may have left the seed's bits in,
-/// which a load of them brings back, and those of them that hold the seed itself.
-struct World {
-  std::map<const llvm::Value *, uint64_t> known;
-  std::map<Cell, const llvm::Value *> cells;
-  std::map<Cell, uint64_t> cellValues;
-  std::set<const llvm::AllocaInst *> escaped;
-  std::map<const llvm::Value *, Bits> tainted;
-  std::set<const llvm::Value *> unchanged;
-  std::map<Cell, Bits> saved;
-  std::set<Cell> savedUnchanged;
-};
-
 /// Keeps the entries of `mine` that `theirs` has too.
 template <typename Key, typename Value>
 void keepAgreed(std::map<Key, Value> &mine, const std::map<Key, Value> &theirs) {
@@ -50,7 +30,15 @@ void keepAgreed(std::map<Key, Value> &mine, const std::map<Key, Value> &theirs) 
   });
 }
 
-/// The facts all paths into a block followed so far agree on.
+/// What a path has established at a point, but for the taint it keys its world by: the latest
+/// values of the flags it knows, with the conditions it took one way; for the frame cells, the
+/// value the path last stored or loaded there, and the number a cell holds where the path
+/// knows it (a flag reloaded from the frame, as ls's quoting function reloads a pointer
+/// argument it spilled to decide again whether to store a register it set only where the
+/// pointer was not null), with the allocas whose address the path has handed on; the merges
+/// that are the seed itself on the path; the cells a harmless store (a register saved) may
+/// have left the seed's bits in, which a load of them brings back, and those of them that hold
+/// the seed itself. For a block, what all paths into it followed so far agree on.
 struct Facts {
   std::map<const llvm::Value *, uint64_t> known;
   std::map<Cell, const llvm::Value *> cells;
@@ -60,14 +48,9 @@ struct Facts {
   std::map<Cell, Bits> saved;
   std::set<Cell> savedUnchanged;
 
-  explicit Facts(const World &world)
-      : known(world.known), cells(world.cells), cellValues(world.cellValues),
-        escaped(world.escaped), unchanged(world.unchanged), saved(world.saved),
-        savedUnchanged(world.savedUnchanged) {}
-
   /// Keeps what `world` agrees on, and adds the allocas it handed on and the seed's bits it
   /// saved; whether that changed anything.
-  bool join(const World &world) {
+  bool join(const Facts &world) {
     auto count = [&] {
       size_t bits = 0;
       for (const auto &entry : saved)
@@ -86,16 +69,12 @@ struct Facts {
       saved[cell] |= bits;
     return count() != before;
   }
+};
 
-  void giveTo(World &world) const {
-    world.known = known;
-    world.cells = cells;
-    world.cellValues = cellValues;
-    world.escaped = escaped;
-    world.unchanged = unchanged;
-    world.saved = saved;
-    world.savedUnchanged = savedUnchanged;
-  }
+/// A path's facts, and the bits of the values computed so far that may carry the seed (none
+/// where a value is absent).
+struct World : Facts {
+  std::map<const llvm::Value *, Bits> tainted;
 };
 
 Bits widthMask(const llvm::Type *type) {
@@ -178,12 +157,17 @@ std::optional<Cell> cellOf(const llvm::Value *pointer, uint64_t size,
   return Cell{alloca, offset.getSExtValue(), size};
 }
 
-/// The integer a load reads from a cell, which a path may know from a store or an earlier
-/// load of the same cell.
+/// Whether `load` reads an integer a path may know, from a store or an earlier load of the
+/// same cell.
+bool readsSmallInteger(const llvm::LoadInst &load) {
+  const auto *type = llvm::dyn_cast<llvm::IntegerType>(load.getType());
+  return type && type->getBitWidth() <= 64 && load.isSimple();
+}
+
+/// The cell `value` reads, where it is a load of such an integer.
 std::optional<Cell> cellRead(const llvm::Value *value, const llvm::DataLayout &layout) {
   const auto *load = llvm::dyn_cast<llvm::LoadInst>(value);
-  const auto *type = load ? llvm::dyn_cast<llvm::IntegerType>(load->getType()) : nullptr;
-  if (!type || type->getBitWidth() > 64 || !load->isSimple())
+  if (!load || !readsSmallInteger(*load))
     return std::nullopt;
   return cellOf(load->getPointerOperand(), layout.getTypeStoreSize(load->getType()), layout);
 }
@@ -324,6 +308,11 @@ private:
     return found == world.known.end() ? std::nullopt : std::optional(found->second);
   }
 
+  /// Whether `value` is the seed as it came, on the path `world` follows.
+  bool isSeedItself(const llvm::Value *value, const Facts &world) const {
+    return value == &seed_ || world.unchanged.count(value);
+  }
+
   /// The bits of `value` that may carry the seed.
   Bits bitsOf(const llvm::Value *value, const World &world) const {
     if (value == &seed_)
@@ -336,7 +325,7 @@ private:
   Bits taintOf(const llvm::Use &use, const World &world) const {
     const llvm::Value *value = use.get();
     Bits bits = bitsOf(value, world);
-    if (!bits || harmless_(use, value == &seed_ || world.unchanged.count(value)))
+    if (!bits || harmless_(use, isSeedItself(value, world)))
       return 0;
     const auto *user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
     if (user && user->getType()->isIntOrIntVectorTy()) {
@@ -406,7 +395,7 @@ private:
         if (std::optional<uint64_t> value = valueOf(incoming.get(), world))
           next.known[&phi] = *value;
       setTaint(next, &phi, taintOf(incoming, world));
-      if (incoming.get() == &seed_ || world.unchanged.count(incoming.get()))
+      if (isSeedItself(incoming.get(), world))
         next.unchanged.insert(&phi);
     }
     // One world per set of tainted bits, knowing what every path into the block with
@@ -416,7 +405,7 @@ private:
     if (!isNew) {
       if (!found->second.join(next))
         return;   // a path no more precise than one followed already
-      found->second.giveTo(next);
+      static_cast<Facts &>(next) = found->second;
     }
     tooMany_ |= visited_[&to].size() > MaxWorldsPerBlock;
     pending_.push_back({&to, to.getFirstNonPHI(), std::move(next)});
@@ -439,24 +428,24 @@ private:
         world.cellValues[cell] = constant->getZExtValue();
   }
 
-  /// A load of a cell whose number the path knows reads that number.
-  /// A load of a cell a save left the seed's bits in carries them.
+  /// A load of a cell a save left the seed's bits in carries them; one of a cell whose number
+  /// the path knows reads that number.
   void readCell(const llvm::LoadInst &load, World &world) const {
-    if (std::optional<Cell> cell = cellOf(load.getPointerOperand(),
-                                          layout_.getTypeStoreSize(load.getType()), layout_)) {
-      Bits bits = 0;
-      for (const auto &[other, held] : world.saved) {
-        if (other == *cell)
-          bits |= held & widthMask(load.getType());
-        else if (overlap(other, *cell))
-          bits = widthMask(load.getType());
-      }
-      setTaint(world, &load, bits);
-      if (bits && world.savedUnchanged.count(*cell))
-        world.unchanged.insert(&load);
-    }
-    std::optional<Cell> cell = cellRead(&load, layout_);
+    std::optional<Cell> cell =
+        cellOf(load.getPointerOperand(), layout_.getTypeStoreSize(load.getType()), layout_);
     if (!cell)
+      return;
+    Bits bits = 0;
+    for (const auto &[other, held] : world.saved) {
+      if (other == *cell)
+        bits |= held & widthMask(load.getType());
+      else if (overlap(other, *cell))
+        bits = widthMask(load.getType());
+    }
+    setTaint(world, &load, bits);
+    if (bits && world.savedUnchanged.count(*cell))
+      world.unchanged.insert(&load);
+    if (!readsSmallInteger(load))
       return;
     world.cells[*cell] = &load;
     if (auto held = world.cellValues.find(*cell); held != world.cellValues.end())
@@ -498,7 +487,7 @@ private:
     std::erase_if(world.savedUnchanged, [&](const Cell &other) { return overlap(other, *cell); });
     if (Bits carried = bitsOf(stored, world)) {
       world.saved[*cell] = carried;
-      if (stored == &seed_ || world.unchanged.count(stored))
+      if (isSeedItself(stored, world))
         world.savedUnchanged.insert(*cell);
     }
     const auto *type = llvm::dyn_cast<llvm::IntegerType>(stored->getType());
@@ -540,7 +529,7 @@ private:
         }
         unsigned arm = *choice ? 1 : 2;
         setTaint(world, select, armTainted[arm - 1]);
-        if (select->getOperand(arm) == &seed_ || world.unchanged.count(select->getOperand(arm)))
+        if (isSeedItself(select->getOperand(arm), world))
           world.unchanged.insert(select);
         else
           world.unchanged.erase(select);
