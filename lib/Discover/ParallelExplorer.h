@@ -7,7 +7,7 @@
 // A round is explored in batches, and a batch's explorations run while the caller records the
 // batch before (start, record, finish): recording is serial bookkeeping, and with the threads
 // waiting for it, it capped the speed-up of `hoist lift --all -j 2` (docs/PERFORMANCE.md,
-// "Seventh pass").
+// "The whole program and `-j`").
 #pragma once
 
 #include "Discover/FunctionDiscovery.h"

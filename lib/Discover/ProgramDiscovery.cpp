@@ -26,7 +26,7 @@ public:
       // trimmed a batch later than with one set, and grows by a batch's instructions more.
       // With half the budget each, `--all -j 2` on bash peaked 15% higher than with one set;
       // with a quarter, as high, and decoding took no larger share of the CPU
-      // (docs/PERFORMANCE.md, "Seventh pass").
+      // (measured when this was built; git log -- docs/PERFORMANCE.md).
       parallel_ =
           std::make_unique<ParallelExplorer>(image, options.discoveryThreads, CacheBudget / 4);
   }

@@ -6,8 +6,8 @@
 // BasicAA asks that question again for each query of a call against a State or memory location
 // (walking up to 100 uses of the argument each time), and MemorySSA's walker, which EarlyCSE
 // asks once per load, starts each query with an empty cache: on a sample of bash's functions
-// that walk was a seventh of the whole cleanup (docs/PERFORMANCE.md, "Fifth pass — cleanup and
-// -j"). This analysis answers exactly what BasicAA answers, remembering the objects it found
+// that walk was a seventh of the whole cleanup (docs/PERFORMANCE.md, "The
+// cleanup"). This analysis answers exactly what BasicAA answers, remembering the objects it found
 // escaped until a pass changes the function.
 #pragma once
 

@@ -5,7 +5,7 @@
 // little for loop rotation, unrolling or induction variables to do, no memcpy, no library
 // calls; O1's loop passes but LICM, MemCpyOpt, SCCP, BDCE and LibCallsShrinkWrap found next to
 // nothing there, while O1 ran InstCombine four times per round. Measured on the synthetic input and a sample of
-// bash's functions (docs/PERFORMANCE.md, "Lift plus cleanup"), this round reaches the same
+// bash's functions (docs/PERFORMANCE.md, "The cleanup"), this round reaches the same
 // instruction count as O1's fixpoint on the synthetic input and fewer on bash, in a fifth of the
 // time.
 #include "Passes/Passes.h"
@@ -61,7 +61,7 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
                      const ChangedInRound &changedInRound) {
   bool first = which == CleanupRound::First;
   // The later rounds leave out the passes before InstCombine but SROA: on the samples of
-  // docs/PERFORMANCE.md ("Seventh pass: cleanup") they changed next to nothing after the first
+  // docs/PERFORMANCE.md ("The cleanup") they changed next to nothing after the first
   // round (Hoist's passes nothing, the first EarlyCSE 8 of 99 of bash's functions, the first
   // SimplifyCFG 4), and the same passes after InstCombine find the same: the optimized modules
   // are byte-identical without them, in 6 to 11% fewer machine instructions. The passes left out
@@ -87,13 +87,13 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // costly pass, sees them. Without MemorySSA (its construction is a quarter of EarlyCSE's
   // cost): a load is forwarded only from an access with no write in between; the second EarlyCSE
   // below forwards across other writes with MemorySSA. On the samples of docs/PERFORMANCE.md
-  // ("Sixth pass: cleanup") that is 7% fewer machine instructions and the same or smaller IR;
+  // ("The cleanup") that is 7% fewer machine instructions and the same or smaller IR;
   // with neither EarlyCSE using MemorySSA the IR was up to 1.3% larger.
   addFirst(llvm::EarlyCSEPass(/*UseMemorySSA=*/false));
   // Once per round, as O1 runs it each time (one iteration, no fixpoint check). One iteration
   // reaches InstCombine's own fixpoint (LLVM's tests check that), so it is not run again on its
   // own output: in a later round it is skipped where it was the last pass to change the
-  // function. On the samples of docs/PERFORMANCE.md ("Eighth pass") the third round lost 6
+  // function. On the samples of docs/PERFORMANCE.md ("The cleanup") the third round lost 6
   // instructions of bash's 43,873 by it, which PropagateBranchConstants more than made up for.
   addMaybeSkipped(passes,
                   llvm::InstCombinePass(
@@ -103,7 +103,7 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // passes after it found next to nothing then (InstCombine's rewrites that keep the count are
   // canonical forms: operand order, select of an add...). That is the whole later round on the
   // synthetic input, and 7% of the machine instructions of bash's sample's cleanup
-  // (docs/PERFORMANCE.md, "Eighth pass").
+  // (docs/PERFORMANCE.md, "The cleanup").
   if (!first && changedInRound)
     target = &afterCount;
   addFirst(llvm::SimplifyCFGPass(llvm::SimplifyCFGOptions().convertSwitchRangeToICmp(true)));
@@ -111,7 +111,7 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // operands with the result), which InstCombine writes in different orders. In the first round
   // only: after it, Reassociate and InstCombine rewrite each other's operand order back and forth
   // in nearly every function (a change each round, so every pass after them ran again), and on
-  // the samples of docs/PERFORMANCE.md ("Sixth pass: cleanup") the IR is as small or smaller
+  // the samples of docs/PERFORMANCE.md ("The cleanup") the IR is as small or smaller
   // without it.
   if (first)
     add(llvm::ReassociatePass());
@@ -120,7 +120,7 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // loops of the deobfuscation samples (tests/deobfuscate) shrink by a third with it. Once:
   // what the first round promoted stays promoted, and on a sample of bash's functions LICM in
   // the later rounds cost a tenth of the whole fixpoint and left the IR 0.05% larger than
-  // without it (docs/PERFORMANCE.md, "Fifth pass — cleanup and -j").
+  // without it (docs/PERFORMANCE.md, "The cleanup").
   if (first) {
     llvm::FunctionPassManager loops;
     loops.addPass(llvm::createFunctionToLoopPassAdaptor(

@@ -6,7 +6,7 @@
 // as ctpop(trunc rax) & 1 == 0. InstCombine folds that only when it sees the compare and the
 // flag formula over the same value, which in the fixpoint's first round is often not yet so
 // (EarlyCSE forwards the State load after InstCombine ran): the fold then waited for the next
-// round, which on the samples of docs/PERFORMANCE.md ("Eighth pass") spent a whole InstCombine
+// round, which on the samples of docs/PERFORMANCE.md ("The cleanup") spent a whole InstCombine
 // on every function for it. This pass makes the substitution with the dominator tree (as GVN
 // does for constants) and folds the users it made constant, recursively, with InstSimplify.
 #include "Passes/Passes.h"

@@ -8,7 +8,7 @@
 // fixpoint, the passes after the last one that changed something in the round before are not
 // run, and a pass whose earlier run found nothing is not run again while no pass in between
 // changed anything. The optimized IR is the same, byte for byte, on the samples of
-// docs/PERFORMANCE.md ("Sixth pass: cleanup").
+// docs/PERFORMANCE.md ("The cleanup").
 //
 // A pass that reaches its own fixpoint in one run (InstCombine: LLVM 19 runs it once and
 // checks in its own tests that a second run finds nothing) may say so: then the version it
