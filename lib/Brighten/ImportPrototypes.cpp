@@ -53,6 +53,7 @@ std::optional<VariadicRule> variadicRuleOf(const LibraryPrototype &library) {
       {PrototypeFlag::ArgumentByCommand, VariadicRule::ArgumentByCommand},
       {PrototypeFlag::OneVariadicArgument, VariadicRule::OneArgument},
       {PrototypeFlag::SixLongs, VariadicRule::SixLongs},
+      {PrototypeFlag::FourLongs, VariadicRule::FourLongs},
       {PrototypeFlag::NullTerminated, VariadicRule::NullTerminated},
       {PrototypeFlag::NullTerminatedThenOne, VariadicRule::NullTerminatedThenOne},
   };

@@ -31,6 +31,7 @@ enum class VariadicRule {
   ArgumentByCommand,
   OneArgument,
   SixLongs,
+  FourLongs,
   NullTerminated,
   NullTerminatedThenOne,
 };

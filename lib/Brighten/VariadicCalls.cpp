@@ -204,6 +204,8 @@ argumentsOfCall(const llvm::CallBase &report, const KnownCallee &callee, const I
     return std::vector<FormatArgument>{FormatArgument::Int64};
   case VariadicRule::SixLongs:
     return std::vector<FormatArgument>(6, FormatArgument::Int64);
+  case VariadicRule::FourLongs:
+    return std::vector<FormatArgument>(4, FormatArgument::Int64);
   case VariadicRule::NullTerminated:
   case VariadicRule::NullTerminatedThenOne: {
     // The list ends at the first register the caller set to null; after it, execle's

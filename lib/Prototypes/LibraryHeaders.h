@@ -178,6 +178,12 @@
 #endif
 #if __has_include(<selinux/selinux.h>)
 #include <selinux/selinux.h>
+#include <selinux/label.h>     /* selabel_open, selabel_lookup: cp, mv, mkdir, install */
+#include <selinux/context.h>   /* context_new: chcon */
+#include <selinux/avc.h>
+#include <selinux/restorecon.h>
+#include <selinux/get_context_list.h>
+#include <selinux/get_default_type.h>
 #endif
 
 /* The C libraries /usr/bin calls most after the C library (docs/PROTOTYPES.md, "Coverage"),

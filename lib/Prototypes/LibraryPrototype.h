@@ -85,6 +85,8 @@ enum : uint16_t {
   NullTerminated = 1 << 13,
   /// The same, then one more pointer (execle's environment).
   NullTerminatedThenOne = 1 << 14,
+  /// Four longs (prctl's arguments after the option).
+  FourLongs = 1 << 15,
 };
 } // namespace PrototypeFlag
 

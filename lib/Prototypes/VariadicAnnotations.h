@@ -15,6 +15,9 @@
 /* syscall(2): six longs after the number, as many as a system call takes; glibc's syscall
    reads all six (the last from the stack), and the kernel those the call it names takes. */
 #define HOIST_SIX_LONGS __attribute__((annotate("hoist-variadic:six-longs")))
+/* prctl(2): four unsigned longs after the option; glibc's prctl reads all four, and the
+   kernel those the option takes (some options ask that the others be 0). */
+#define HOIST_FOUR_LONGS __attribute__((annotate("hoist-variadic:four-longs")))
 /* execl(3), execlp(3): pointers up to and including the first null one. */
 #define HOIST_NULL_TERMINATED __attribute__((annotate("hoist-variadic:null-terminated")))
 /* execle(3): the same, then one more pointer, the environment. */
@@ -29,13 +32,27 @@ extern int fcntl(int fd, int command, ...) HOIST_ARGUMENT_BY_COMMAND;
 extern int fcntl64(int fd, int command, ...) HOIST_ARGUMENT_BY_COMMAND;
 extern int ioctl(int fd, unsigned long request, ...) HOIST_ONE_ARGUMENT;
 extern long syscall(long number, ...) HOIST_SIX_LONGS;
+extern int prctl(int option, ...) HOIST_FOUR_LONGS;
 extern int execl(const char *path, const char *argument, ...) HOIST_NULL_TERMINATED;
 extern int execlp(const char *file, const char *argument, ...) HOIST_NULL_TERMINATED;
 extern int execle(const char *path, const char *argument, ...) HOIST_NULL_TERMINATED_THEN_ONE;
+
+/* GMP's mpz_inits, mpz_clears and their mpq and mpf forms (the manual's "Initializing
+   Integers"): pointers up to and including the first null one, as factor passes them. */
+#if __has_include(<gmp.h>)
+#include <gmp.h>
+extern void __gmpz_inits(mpz_ptr, ...) HOIST_NULL_TERMINATED;
+extern void __gmpz_clears(mpz_ptr, ...) HOIST_NULL_TERMINATED;
+extern void __gmpq_inits(mpq_ptr, ...) HOIST_NULL_TERMINATED;
+extern void __gmpq_clears(mpq_ptr, ...) HOIST_NULL_TERMINATED;
+extern void __gmpf_inits(mpf_ptr, ...) HOIST_NULL_TERMINATED;
+extern void __gmpf_clears(mpf_ptr, ...) HOIST_NULL_TERMINATED;
+#endif
 
 #undef HOIST_MODE_IF_CREATING
 #undef HOIST_ARGUMENT_BY_COMMAND
 #undef HOIST_ONE_ARGUMENT
 #undef HOIST_SIX_LONGS
+#undef HOIST_FOUR_LONGS
 #undef HOIST_NULL_TERMINATED
 #undef HOIST_NULL_TERMINATED_THEN_ONE

@@ -237,6 +237,7 @@ VARIADIC_RULES = {
     "hoist-variadic:argument-by-command": "ArgumentByCommand",
     "hoist-variadic:one-argument": "OneVariadicArgument",
     "hoist-variadic:six-longs": "SixLongs",
+    "hoist-variadic:four-longs": "FourLongs",
     "hoist-variadic:null-terminated": "NullTerminated",
     "hoist-variadic:null-terminated-then-one": "NullTerminatedThenOne",
 }

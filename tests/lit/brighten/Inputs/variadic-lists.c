@@ -60,3 +60,26 @@ int echo_many(const char *word) {
   }
   return waited(child);
 }
+
+// prctl reads four longs after the option: PR_SET_NAME's name, then three the caller zeroes.
+#include <sys/prctl.h>
+int renamed(const char *name) {
+  char back[16] = {0};
+  if (prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) != 0)
+    return -1;
+  prctl(PR_GET_NAME, (unsigned long)back, 0UL, 0UL, 0UL);
+  return back[0] == name[0] && back[1] == name[1];
+}
+
+// mpz_inits and mpz_clears take pointers up to the first null one, as factor calls them.
+#include <gmp.h>
+long gmp_sum(long a, long b) {
+  mpz_t x, y, z;
+  mpz_inits(x, y, z, (mpz_ptr)0);
+  mpz_set_si(x, a);
+  mpz_set_si(y, b);
+  mpz_add(z, x, y);
+  long sum = mpz_get_si(z);
+  mpz_clears(x, y, z, (mpz_ptr)0);
+  return sum;
+}
