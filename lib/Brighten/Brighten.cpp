@@ -22,6 +22,7 @@
 #include "Brighten/StackProtector.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/CallTargets.h"
+#include "Lift/Intrinsics.h"
 #include "Passes/ForwardReloads.h"
 #include "Passes/ImpossibleSwitchDefaults.h"
 #include "Support/Diagnostics.h"
@@ -196,6 +197,9 @@ private:
   /// functions that are not brightened.
   void warnOfUnmappedSlots(const UnmappedSlots &slots,
                            const std::set<const llvm::Function *> &brightened);
+  /// Warns of the jump tables of a brightened function whose end was inferred from their
+  /// entries: its brightened form traps on an index past them (LocalFrame.cpp).
+  void warnOfTableEnds(const Candidate &candidate);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
   /// Keeps RDX as the second result of `signature` only where its callers may read it
   /// (SecondResult.h), or says why the function is declined.
@@ -297,6 +301,24 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
   };
   rewriteImageAddresses(*flat, imageReferenceSites(lifted, image_), image_, functionAt);
   return flat;
+}
+
+void ModuleBrightener::warnOfTableEnds(const Candidate &candidate) {
+  for (const llvm::Instruction &instruction : llvm::instructions(*candidate.lifted)) {
+    const llvm::MDNode *tableEnd = instruction.getMetadata(TableEndMetadata);
+    if (!tableEnd)
+      continue;
+    uint64_t entries =
+        llvm::mdconst::extract<llvm::ConstantInt>(tableEnd->getOperand(0))->getZExtValue();
+    uint64_t jump = pcOf(instruction);
+    diagnostics_.warning(
+        "brighten-table-end", jump,
+        llvm::formatv("{0}: nothing bounds the index of the jump table at {1:x}; its {2} "
+                      "entries up to the first that is not code of the function are its cases, "
+                      "and a larger index traps (the machine code would jump to what it loads "
+                      "past them)",
+                      brightenedName(candidate), jump, entries));
+  }
 }
 
 void ModuleBrightener::warnOfUnmappedSlots(const UnmappedSlots &slots,
@@ -865,6 +887,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     return brightened.count(&function) > 0;
   });
   releaseCallerAreas(module_);
+  for (const Candidate &candidate : done_)
+    warnOfTableEnds(candidate);
 
   // The brightened function takes the readable name (brightenedName). The lifted function
   // stays only while lifted code (a declined caller) calls it, as `<name>.lifted`: that

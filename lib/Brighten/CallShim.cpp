@@ -425,6 +425,15 @@ std::variant<KnownCallee, std::string> declareLibraryCallee(llvm::Module &module
                                                            llvm::FunctionType *type,
                                                            const Signature &signature,
                                                            CallingConvention convention) {
+  // A pointer to the function in carried data came first (BLAKE2's `memset_v = &memset` in
+  // b2sum): the slot named it as an external object; it is the function.
+  if (auto *object = module.getNamedGlobal(name); object && object->isDeclaration()) {
+    llvm::Function *function =
+        llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "", module);
+    object->replaceAllUsesWith(function);
+    function->takeName(object);
+    object->eraseFromParent();
+  }
   llvm::FunctionCallee declared = module.getOrInsertFunction(name, type);
   auto *function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
   if (!function || function->getFunctionType() != type)

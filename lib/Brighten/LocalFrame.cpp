@@ -150,9 +150,13 @@ llvm::Function *makeFlatCopy(llvm::Function &lifted, const KnownCallees &callees
       // A fault (divide error, ud2) stops the program as the original's would, by a trap
       // instead of the CPU's exception. After ret the return check reads State.RIP. A call
       // that was never to return, returning, traps too: the machine code would run into
-      // whatever follows the function.
+      // whatever follows the function. So does an index past a jump table whose end was
+      // inferred from its entries: the machine code would jump to what it loads past them,
+      // which is no instruction of the function (the trap keeps the metadata, and
+      // brightening warns where it stays: warnOfTableEnds).
       if (calls(*call, TrapIntrinsicName) ||
-          (calls(*call, JmpIntrinsicName) && call->getMetadata(AfterNoReturnCallMetadata))) {
+          (calls(*call, JmpIntrinsicName) && (call->getMetadata(AfterNoReturnCallMetadata) ||
+                                              call->getMetadata(TableEndMetadata)))) {
         auto *trap = llvm::CallInst::Create(
             llvm::Intrinsic::getDeclaration(flat->getParent(), llvm::Intrinsic::trap), "", call);
         trap->copyMetadata(*call);

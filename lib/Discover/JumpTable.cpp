@@ -37,6 +37,8 @@ const char *jumpTableBoundName(JumpTable::Bound bound) {
     return "index-width";
   case JumpTable::Bound::StoredValues:
     return "stored-values";
+  case JumpTable::Bound::TableEnd:
+    return "table-end";
   }
   return "?";
 }

@@ -44,9 +44,18 @@ struct JumpTable {
     /// ever stores constants there (StoredValues.h): a switch whose range check the compiler
     /// left out, knowing them. Every entry must be an instruction of the function.
     StoredValues,
+    /// Nothing at all: a 32- or 64-bit index loaded from memory that no compare on the path
+    /// checks (a token type a callee wrote through a pointer, whose range check the compiler
+    /// left out because the `default` cannot happen). The table ends, as with IndexWidth,
+    /// before the first entry that is not an instruction of the function.
+    TableEnd,
   };
   Bound bound = Bound::Compare;
   bool bySetOfValues() const { return bound == Bound::SetOfValues; }
+  /// Where the table ends was inferred from its entries, not known from the index: an index
+  /// past the entries found takes the switch's default, which the machine code would send to
+  /// whatever it loads past them.
+  bool endInferred() const { return bound == Bound::IndexWidth || bound == Bound::TableEnd; }
 
   /// The instruction that reads the entry and the register that selects it there; with
   /// `indexValues[i]` in `indexRegister` it reads entry i. NONE when no single register does.

@@ -1,5 +1,6 @@
 #include "Discover/JumpTableMatcher.h"
 
+#include "Discover/CodeReferences.h"
 #include "Discover/PathEvaluator.h"
 #include "Discover/PathSearch.h"
 #include "Discover/StoredValues.h"
@@ -334,6 +335,15 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
     index.max = (uint64_t(1) << index.width) - 1;
     bound = JumpTable::Bound::IndexWidth;
   }
+  // Nothing bounds it at all: a wider index loaded from memory. The table is read up to the
+  // cap, ending where an entry is not an instruction of the function.
+  if (!index.bounded && !indexLoad && extent && index.kind == PathSymbol::Kind::Load &&
+      (index.width == 32 || index.width == 64)) {
+    index.bounded = true;
+    index.biasedBy = 0;
+    index.max = options.maxJumpTableEntries - 1;
+    bound = JumpTable::Bound::TableEnd;
+  }
   if (!index.bounded ||
       (bound != JumpTable::Bound::IndexWidth && index.max >= options.maxJumpTableEntries))
     return std::nullopt;
@@ -369,7 +379,14 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
       return std::nullopt;
     return destination;
   };
-  for (uint64_t i = 0; i <= index.max; ++i) {
+  // An inferred end stops before the next object the code addresses (the next switch's table,
+  // whose entries, read against this table's base, may still land inside the function).
+  uint64_t entries = index.max + 1;
+  if (table.endInferred() && !indexLoad)
+    if (std::optional<uint64_t> next = firstCodeReference(
+            image, table.table + entrySize, table.table + entries * entrySize))
+      entries = (*next - table.table) / entrySize;
+  for (uint64_t i = 0; i < entries; ++i) {
     uint64_t slot = i;
     if (indexLoad) {
       uint16_t value = 0;
@@ -378,9 +395,8 @@ std::optional<JumpTable> matchPath(const Image &image, InstructionCache &cache,
       slot = value;
     }
     std::optional<uint64_t> destination =
-        targetAt(slot, bound == JumpTable::Bound::IndexWidth ||
-                           bound == JumpTable::Bound::StoredValues);
-    if (!destination && bound == JumpTable::Bound::IndexWidth && i > 0)
+        targetAt(slot, table.endInferred() || bound == JumpTable::Bound::StoredValues);
+    if (!destination && table.endInferred() && i > 0)
       break;
     if (!destination)
       return std::nullopt;

@@ -492,6 +492,13 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
     leave(call, declareLiftedFunction(module_, input_.image, destination), ctx_.ir.getInt64(destination),
           false);
   leave(fallback, Intrinsic::Jmp, target, false);
+  if (table.endInferred()) {
+    // leave() ends the block with the jump's call and `ret void`.
+    llvm::Instruction *jump = registers_.basicBlock(fallback)->getTerminator()->getPrevNode();
+    jump->setMetadata(TableEndMetadata,
+                      llvm::MDNode::get(context_, llvm::ConstantAsMetadata::get(ctx_.ir.getInt64(
+                                                      table.targets.size()))));
+  }
 }
 
 llvm::Function *FunctionLifter::calleeFor(const CallTarget &target) {

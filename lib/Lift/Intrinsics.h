@@ -14,6 +14,12 @@ enum class Intrinsic { Call, Jmp, Unsupported, Trap };
 /// where the machine code has nothing of this function to run.
 inline constexpr const char *AfterNoReturnCallMetadata = "hoist.after-noreturn-call";
 
+/// On the `__hoist_jmp` of a jump table's default when the table's end was inferred from its
+/// entries (JumpTable::endInferred): reached by an index past the entries found, where the
+/// machine code jumps to whatever it loads past the table. Its operand is the number of
+/// entries.
+inline constexpr const char *TableEndMetadata = "hoist.table-end";
+
 const char *intrinsicName(Intrinsic intrinsic);
 llvm::FunctionCallee getIntrinsic(llvm::Module &module, Intrinsic intrinsic);
 /// A runtime intrinsic named by a semantic (`__hoist_cpuid`, ...), same signature.
