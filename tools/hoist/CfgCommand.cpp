@@ -315,6 +315,7 @@ int runCfg(const CfgCommandOptions &options) {
     return reportFailure(
         makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
   }
+  progressLine.beforeOutputTo(options.outputPath);
   beginPhase(progress, "writing", cfg.functions.size());
   llvm::raw_ostream &out = output.os();
   if (options.dot) {

@@ -296,6 +296,7 @@ int runLift(const LiftCommandOptions &options) {
 
   {
     auto scope = profile.time("emit");
+    progressLine.beforeOutputTo(options.outputPath);
     beginPhase(progress, "writing");
     std::error_code error;
     llvm::ToolOutputFile out(options.outputPath, error,

@@ -78,6 +78,11 @@ void ProgressLine::stop() {
   ticker_.join();
 }
 
+void ProgressLine::beforeOutputTo(llvm::StringRef path) {
+  if (path == "-" && llvm::sys::Process::StandardOutIsDisplayed())
+    stop();
+}
+
 void ProgressLine::redraw() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopping_ || std::chrono::steady_clock::now() - start_ < delay_)

@@ -6,6 +6,8 @@
 
 #include "hoist/Progress.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -27,6 +29,10 @@ public:
 
   /// Clears the line and stops redrawing it: call before anything else goes to stderr.
   void stop();
+
+  /// Output about to be written to `path` ("-": stdout): when that is the terminal, the line
+  /// stops, as redrawing it would overwrite the output's own lines.
+  void beforeOutputTo(llvm::StringRef path);
 
 private:
   void redraw();

@@ -1,18 +1,22 @@
 #!/usr/bin/python3
-"""Runs a command with its stderr on a pseudo-terminal (stdin and stdout stay as they are) and
-prints what it wrote there, with the terminal's control characters made visible: a carriage
-return as <CR>, "erase to the end of the line" (ESC [K) as <EL>. Exits with the command's
-status.
+"""Runs a command with its stderr on a pseudo-terminal (stdin and stdout stay as they are;
+with --stdout-too, stdout goes there as well) and prints what it wrote there, with the
+terminal's control characters made visible: a carriage return as <CR>, "erase to the end of
+the line" (ESC [K) as <EL>. Exits with the command's status.
 
-  stderr_on_terminal.py COMMAND [ARG...]
+  stderr_on_terminal.py [--stdout-too] COMMAND [ARG...]
 """
 import os
 import pty
 import subprocess
 import sys
 
+command = sys.argv[1:]
+stdout_too = command[0] == "--stdout-too"
+if stdout_too:
+    command = command[1:]
 master, slave = pty.openpty()
-child = subprocess.Popen(sys.argv[1:], stderr=slave)
+child = subprocess.Popen(command, stderr=slave, stdout=slave if stdout_too else None)
 os.close(slave)
 written = bytearray()
 while True:
