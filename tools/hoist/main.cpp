@@ -5,6 +5,7 @@
 #include "hoist/Version.h"
 
 #include "BashCompletion.h"
+#include "CommandLineParse.h"
 #include "DiagnosticReport.h"
 
 #include <llvm/Support/CommandLine.h>
@@ -194,21 +195,6 @@ int usageError(const Twine &message) {
   return 2;
 }
 
-/// LLVM's parser starts its messages with the program's name alone; hoist's usage errors read
-/// "hoist: error: ...", whoever reported them.
-void printParseErrors(StringRef programName, StringRef errors) {
-  SmallVector<StringRef> lines;
-  errors.split(lines, '\n', -1, /*KeepEmpty=*/false);
-  std::string prefix = (programName + ": ").str();
-  for (StringRef line : lines) {
-    if (line.consume_front(prefix))
-      errs() << programName << (line.starts_with("Did you mean") ? ": note: " : ": error: ")
-             << line << "\n";
-    else
-      errs() << line << "\n";
-  }
-}
-
 /// An -O level other than -O0..-O3 (also spelled --O7): LLVM's parser would answer "Did you
 /// mean '--O0'?", which names an option spelling hoist never uses in its messages.
 std::optional<std::string> unknownOptimizationLevel(int argc, char **argv) {
@@ -235,13 +221,8 @@ int main(int argc, char **argv) {
   if (std::optional<std::string> level = unknownOptimizationLevel(argc, argv))
     return usageError("unknown optimization level " + *level + " (use -O0..-O3)");
 
-  std::string parseErrors;
-  raw_string_ostream errorStream(parseErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv, "Hoist: x86-64 machine code to LLVM IR\n",
-                                   &errorStream)) {
-    printParseErrors(sys::path::filename(argv[0]), errorStream.str());
+  if (!hoist::parseCommandLine(argc, argv, "Hoist: x86-64 machine code to LLVM IR\n"))
     return 2;
-  }
 
   if (PrintCompletion.getNumOccurrences()) {
     if (PrintCompletion != "bash")
