@@ -89,6 +89,8 @@ include += [
     "Seconds a run takes before its progress line shows on a terminal (default 2).",
     ".TP", ".B CC",
     "The compiler that links a translated program (default cc).",
+    ".TP", ".B HOIST_TRANSLATE_RUNTIME",
+    "The translation runtime library to link with (default: found beside hoist's own install).",
     "[SEE ALSO]",
     "The documents under docs/ in Hoist's sources: CLI.md (every option in detail, the JSON",
     "outputs and their schemas under docs/schema), CFG.md, STATS.md, TRANSLATE.md, API.md.",
