@@ -26,6 +26,8 @@ packages=(
   bzip2 xz-utils jq  # tests/brighten/upstream-preload.sh: the programs run on their brightened libraries
   pybind11-dev python3-dev python3-pytest   # python/: the bindings and their tests
   python3-distributed   # scripts/corpus-dask.py: corpus runs on a Dask cluster
+  python3-jsonschema    # tests/lit/cli/json-schemas.test: every JSON output against docs/schema
+  help2man              # the man page, made from --help at build time (tools/hoist/CMakeLists.txt)
   libc6-dev musl-dev musl-tools   # lib/Signatures: the static C libraries signatures are made from; musl-gcc builds the test programs
 )
 

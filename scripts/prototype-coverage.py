@@ -52,22 +52,22 @@ def main():
     total = json.loads(run.stdout)["total"]
     imports = total["imports"]
     undeclared = imports["undeclared"]
-    print("files read: %d of %d" % (total["filesRead"], len(files)))
+    print("files read: %d of %d" % (total["files_read"], len(files)))
     print("imported names: %d, declared by a header: %d (%s)" % (
-        imports["names"], imports["declaredNames"],
-        percent(imports["declaredNames"], imports["names"])))
+        imports["names"], imports["declared_names"],
+        percent(imports["declared_names"], imports["names"])))
     print("call sites: %d, to imports a header declares: %d (%s)" % (
-        imports["callSites"], imports["declaredCallSites"],
-        percent(imports["declaredCallSites"], imports["callSites"])))
+        imports["call_sites"], imports["declared_call_sites"],
+        percent(imports["declared_call_sites"], imports["call_sites"])))
     print("calls of a library's own exports through its PLT (not imports, not counted above): "
-          "%d" % imports["ownExportCallSites"])
-    cxx = sum(entry["callSites"] for entry in undeclared if entry["name"].startswith("_Z"))
+          "%d" % imports["own_export_call_sites"])
+    cxx = sum(entry["call_sites"] for entry in undeclared if entry["name"].startswith("_Z"))
     print("call sites to undeclared C++ (mangled) names: %d (%s of all call sites)" % (
-        cxx, percent(cxx, imports["callSites"])))
+        cxx, percent(cxx, imports["call_sites"])))
     print("most called imports no header declares:")
     for entry in undeclared[:arguments.top]:
         library = entry.get("library")
-        print("  %8d  %s" % (entry["callSites"],
+        print("  %8d  %s" % (entry["call_sites"],
                              library + "!" + entry["name"] if library else entry["name"]))
 
 

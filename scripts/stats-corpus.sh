@@ -30,14 +30,14 @@ for name in ("elf", "wine"):
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         continue
     total = json.load(open(path))["total"]
-    n, without = total["instructions"], total["withoutSemantics"]
-    avx512 = total["avx512WithoutSemantics"]
-    print(f"{name}: {total['filesRead']} files read, {total['filesSkipped']} skipped")
+    n, without = total["instructions"], total["without_semantics"]
+    avx512 = total["avx512_without_semantics"]
+    print(f"{name}: {total['files_read']} files read, {total['files_skipped']} skipped")
     print(f"  reached instructions     {n:>12,}")
     print(f"  without semantics        {without:>12,}  ({100.0 * (n - without) / n:.4f}% with)")
     print(f"    of them AVX-512        {avx512:>12,}  ({100.0 * (n - without) / (n - avx512):.4f}% with, AVX-512 excluded)")
-    print(f"    of them general-purpose{total['generalPurposeWithoutSemantics']:>12,}")
-    rest = total["unsupportedOutsideAvx512"]
+    print(f"    of them general-purpose{total['general_purpose_without_semantics']:>12,}")
+    rest = total["unsupported_outside_avx512"]
     print("  without semantics, AVX-512 left out: " +
           ", ".join(f"{u['mnemonic']} {u['count']}" for u in rest[:60]))
 PY

@@ -11,6 +11,7 @@
 namespace hoist {
 
 class DiagnosticSink;
+class Progress;
 
 /// Where a PIE's image is mapped in the translated program (and where lifting places it).
 /// Below 2 GiB, as a non-PIE's link address is: every constant address in lifted code (a
@@ -44,7 +45,9 @@ struct TranslateReport {
   uint64_t nativeCarrylessMultiplies = 0;   ///< generic pclmulqdq halves made the instruction
 };
 
+/// `progress`, if any, hears each phase and counts the functions lifted (hoist/Progress.h).
 llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,
-                                                 DiagnosticSink &diagnostics);
+                                                 DiagnosticSink &diagnostics,
+                                                 Progress *progress = nullptr);
 
 } // namespace hoist

@@ -30,6 +30,7 @@ llvm::Error liftFunctions(const Image &image, Lifter &lifter, const std::vector<
                           const std::vector<uint64_t> &entries, const LiftSteps &steps,
                           DiagnosticSink &diagnostics, LiftTrace trace) {
   PhaseTimer timer(trace.profile, "lift");
+  beginPhase(trace.progress, "lifting", entries.size());
   if (steps.concolic)
     for (uint64_t address : named) {
       llvm::Expected<DeobfuscationStats> stats =
@@ -48,6 +49,7 @@ llvm::Error liftFunctions(const Image &image, Lifter &lifter, const std::vector<
       break;
     }
     llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(address);
+    advanceProgress(trace.progress);
     if (lifted)
       continue;
     // A function the user named must lift; one that discovery found is reported and left
@@ -59,8 +61,10 @@ llvm::Error liftFunctions(const Image &image, Lifter &lifter, const std::vector<
                       llvm::toString(lifted.takeError()) +
                           "; calls to it are runtime calls (__hoist_call)");
   }
-  if (steps.callees)
+  if (steps.callees) {
+    beginPhase(trace.progress, "lifting callees");
     lifter.liftCallees();
+  }
   return llvm::Error::success();
 }
 
@@ -81,6 +85,7 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
   std::vector<std::string> brightened;
   if (steps.brighten) {
     PhaseTimer timer(trace.profile, "brighten");
+    beginPhase(trace.progress, "brightening");
     llvm::Expected<BrightenReport> report =
         brightenModule(*module, image, *steps.brighten, diagnostics, extras,
                        {.keepLifted = steps.keepLifted});
@@ -90,6 +95,8 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
   }
   {
     PhaseTimer timer(trace.profile, "optimize");
+    if (steps.optLevel)
+      beginPhase(trace.progress, "optimizing");
     if (steps.optLevel && lifter.options().pastDeadline()) {
       reportTimeBudgetExhausted(diagnostics, "optimization skipped");
     } else {

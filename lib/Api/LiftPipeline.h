@@ -9,6 +9,7 @@
 #include "Deobf/Passes/DeobfPasses.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
+#include "hoist/Progress.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
@@ -36,6 +37,7 @@ struct LiftTrace {
   PhaseProfile *profile = nullptr;
   std::vector<DeobfuscationStats> *concolic = nullptr;
   DeobfuscationPassStats *passes = nullptr;
+  Progress *progress = nullptr;   ///< each phase, and the functions lifted
 };
 
 /// `named` are the functions asked for, `entries` those to lift (named first, as

@@ -21,6 +21,7 @@
 #include "Translate/Refusals.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
+#include "hoist/Progress.h"
 
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/CommandLine.h>
@@ -116,7 +117,8 @@ void inlineLiftedCallsMore() {
 } // namespace
 
 llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options,
-                                                 DiagnosticSink &diagnostics) {
+                                                 DiagnosticSink &diagnostics,
+                                                 Progress *progress) {
   // Found first: a missing runtime fails the translation before its long work, not after.
   std::string runtimeLibrary = options.runtimeLibrary;
   if (runtimeLibrary.empty()) {
@@ -164,11 +166,17 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
 
   llvm::LLVMContext context;
   Lifter lifter(*image, context, diagnostics);
-  for (uint64_t entry : lifter.discover(discoveryRoots(*image, program), /*all=*/true))
+  beginPhase(progress, "discovering");
+  std::vector<uint64_t> entries = lifter.discover(discoveryRoots(*image, program), /*all=*/true);
+  beginPhase(progress, "lifting", entries.size());
+  for (uint64_t entry : entries) {
     if (llvm::Expected<llvm::Function *> lifted = lifter.liftFunction(entry); !lifted)
       diagnostics.error("lift-failed", entry,
                         llvm::toString(lifted.takeError()) +
                             "; reaching it ends the translated program");
+    advanceProgress(progress);
+  }
+  beginPhase(progress, "lifting callees");
   lifter.liftCallees();
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
 
@@ -191,6 +199,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // the lifted code, and again for the State store passes after the optimizer
   // (LiftedCallEffects.h: a summary of the code as it is then stays true of what follows).
   StateEffectsMap stateEffects;
+  beginPhase(progress, "optimizing");
   optimizeModule(*module, image.get(),
                  OptimizeOptions{.level = options.optLevel,
                                  .registerAnalyses =
@@ -234,8 +243,10 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   if (std::error_code error = llvm::sys::fs::createTemporaryFile("hoist-translate", "o", object))
     return makeError("cannot create a temporary object file: {0}", error.message());
   llvm::FileRemover removeObject(object);
+  beginPhase(progress, "compiling");
   if (llvm::Error error = writeObjectForThisCpu(*module, object))
     return error;
+  beginPhase(progress, "linking");
   if (llvm::Error error = linkTranslatedProgram(options.compiler, object, runtimeLibrary,
                                                 program.neededLibraries, options.output))
     return error;

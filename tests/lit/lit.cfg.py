@@ -13,6 +13,13 @@ config.substitutions.append(("%example_pe", config.example_pe))
 config.substitutions.append(("%calls_o2", config.calls_o2))
 config.substitutions.append(("%hoist_rt", config.hoist_rt))
 config.substitutions.append(("%hoist_include", config.hoist_include))
+# The man page and bash completion the build makes (tools/hoist/CMakeLists.txt).
+config.substitutions.append(("%hoist_doc", config.hoist_doc))
+# Every JSON document hoist writes against its schema (docs/schema; Debian's python3-jsonschema,
+# hence the system Python).
+config.substitutions.append(("%check_json_schema", "/usr/bin/python3 {} {}".format(
+    os.path.join(config.test_source_root, "cli", "Inputs", "check_json_schema.py"),
+    os.path.join(config.test_source_root, "..", "..", "docs", "schema"))))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 
 # Host CPU features some translate tests need (a translation runs on the translating CPU).

@@ -2,8 +2,9 @@
 # The installed package, as a user gets it (docs/API.md): `cmake --install` into a temporary
 # prefix, then examples/consumer configured against it with -DCMAKE_PREFIX_PATH, built and run
 # on the example binary; the same program compiled from `pkg-config --cflags --libs hoist`; the
-# installed hoist's --version; hoist-rt beside libhoist; and `hoist translate` from the prefix, which must find the
-# runtime installed next to it; and the installed Python module, when there is one.
+# installed hoist's --version, man page and bash completion; hoist-rt beside libhoist; and
+# `hoist translate` from the prefix, which must find the runtime installed next to it; and the
+# installed Python module, when there is one.
 #   install-and-consume.sh BUILD_DIR SOURCE_DIR CXX EXAMPLE_ELF WORK_DIR
 set -euo pipefail
 build=$1 source=$2 cxx=$3 example=$4 work=$5
@@ -39,6 +40,13 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 "$work/lift-function-pc" "$example" add3 2> /dev/null | grep -q '^define .*@add3('
 
 "$prefix/bin/hoist" --version | grep -q '^Hoist [0-9]'
+# The man page where man looks under the prefix (when help2man was there to make it), and the
+# completion where bash-completion loads it on the first <TAB> after `hoist`.
+if [[ -e $build/doc/hoist.1 ]]; then
+  MANPATH=$prefix/share/man man -w hoist | grep -qx "$prefix/share/man/man1/hoist.1"
+fi
+bash -c 'source "$1" && complete -p hoist' _ "$prefix/share/bash-completion/completions/hoist" |
+  grep -q -- '-F _hoist hoist$'
 
 # The installed Python module (when the build has one) loads the installed libhoist.so.
 module=$(find "$prefix" -name 'hoist.cpython-*.so' -print -quit)

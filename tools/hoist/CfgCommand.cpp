@@ -3,6 +3,7 @@
 #include "CfgDot.h"
 #include "Commands.h"
 #include "DiagnosticReport.h"
+#include "ProgressLine.h"
 #include "RecognizedFunctions.h"
 
 #include "Decode/Decoder.h"
@@ -101,6 +102,46 @@ llvm::json::Value recognitionToJson(const std::map<uint64_t, Recognition> &recog
       {"ifunc_resolver", recognition.indirect}};
 }
 
+/// Why discovery took `entry` as a function start (symbol, call, eh_frame, ...).
+llvm::json::Array reasonsToJson(const ProgramCfg &cfg, uint64_t entry) {
+  llvm::json::Array reasons;
+  for (const std::string &reason : reasonNames(cfg.registry.reasons(entry)))
+    reasons.push_back(reason);
+  return reasons;
+}
+
+/// The counts the text listing's last line gives, for the whole program.
+struct CfgTotals {
+  size_t functions = 0, jumpTables = 0, jumpTableTargets = 0, computedJumps = 0,
+         unresolvedJumps = 0, rounds = 0;
+};
+
+CfgTotals countTotals(const ProgramCfg &cfg) {
+  CfgTotals totals;
+  totals.functions = cfg.functions.size();
+  totals.rounds = cfg.rounds;
+  for (const auto &[entry, function] : cfg.functions) {
+    for (const auto &[jump, table] : function.explored.jumpTables) {
+      if (table.shape == JumpTable::Shape::Computed)
+        continue;   // counted with the other computed jumps
+      ++totals.jumpTables;
+      totals.jumpTableTargets += table.distinctTargets().size();
+    }
+    totals.computedJumps += function.computedJumps.size();
+    totals.unresolvedJumps += function.unresolvedJumps.size();
+  }
+  return totals;
+}
+
+llvm::json::Object totalsToJson(const CfgTotals &totals) {
+  return llvm::json::Object{{"functions", totals.functions},
+                            {"jump_tables", totals.jumpTables},
+                            {"jump_table_targets", totals.jumpTableTargets},
+                            {"computed_jumps", totals.computedJumps},
+                            {"unresolved_jumps", totals.unresolvedJumps},
+                            {"rounds", totals.rounds}};
+}
+
 llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
                                   const std::set<uint64_t> &starts,
                                   const DiscoveredFunction &function, const SharedCode &shared,
@@ -114,11 +155,6 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
         {"end", hex(part.start + part.size)},
         {"name", name ? llvm::json::Value(*name) : llvm::json::Value(nullptr)}});
   }
-  llvm::json::Array blocks;
-  for (const auto &[start, block] : explored.blocks)
-    blocks.push_back(llvm::json::Object{{"start", hex(start)},
-                                        {"end", hex(block.endAddress)},
-                                        {"successors", hexArray(block.successors)}});
   llvm::json::Array tables;
   for (const auto &[jump, table] : explored.jumpTables)
     if (table.shape != JumpTable::Shape::Computed)
@@ -136,12 +172,14 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
   llvm::json::Array unresolved;
   for (const UnresolvedJump &jump : function.unresolvedJumps)
     unresolved.push_back(llvm::json::Object{{"jump", hex(jump.jump)}, {"reason", jump.reason}});
+  llvm::json::Array blocks;
   std::vector<uint64_t> sharedBlocks, overlapping;
   for (const auto &[start, block] : explored.blocks) {
     bool isShared = false;
+    uint64_t instructions = 0;
     // The block's own instructions, one after the other (not every start in its range: an
     // overlapping instruction of another block may start there).
-    for (uint64_t address = start; address < block.endAddress;) {
+    for (uint64_t address = start; address < block.endAddress; ++instructions) {
       auto instruction = shared.instructions.find(address);
       if (instruction == shared.instructions.end())
         break;
@@ -152,6 +190,10 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
     }
     if (isShared)
       sharedBlocks.push_back(start);
+    blocks.push_back(llvm::json::Object{{"start", hex(start)},
+                                        {"end", hex(block.endAddress)},
+                                        {"instructions", instructions},
+                                        {"successors", hexArray(block.successors)}});
   }
   std::sort(overlapping.begin(), overlapping.end());
   overlapping.erase(std::unique(overlapping.begin(), overlapping.end()), overlapping.end());
@@ -163,6 +205,7 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
       {"entry", hex(explored.entry)},
       {"name", name ? llvm::json::Value(*name) : llvm::json::Value(nullptr)},
       {"noreturn", cfg.noreturnCallees.count(explored.entry) > 0 || function.noreturn},
+      {"reasons", reasonsToJson(cfg, explored.entry)},
       // The function is an IFUNC's resolver: it returns the implementation's address.
       {"ifunc_resolver", image.indirectFunctionAt(explored.entry) != nullptr},
       {"blocks", std::move(blocks)},
@@ -179,7 +222,6 @@ llvm::json::Object functionToJson(const Image &image, const ProgramCfg &cfg,
 
 void printText(const Image &image, const ProgramCfg &cfg,
                const std::map<uint64_t, Recognition> &recognized, llvm::raw_ostream &out) {
-  size_t tables = 0, targets = 0, unresolved = 0, computed = 0;
   std::set<uint64_t> starts = cfg.functionStarts();
   for (const auto &[entry, function] : cfg.functions) {
     std::optional<std::string> name = image.nameAt(entry);
@@ -212,8 +254,6 @@ void printText(const Image &image, const ProgramCfg &cfg,
         out << ", through a " << table.indexEntrySize << "-byte index table at "
             << hex(table.indexTable);
       out << "\n";
-      ++tables;
-      targets += table.distinctTargets().size();
     }
     for (const ComputedJump &jump : function.computedJumps) {
       out << "  computed jmp at " << hex(jump.jump) << " to";
@@ -223,14 +263,13 @@ void printText(const Image &image, const ProgramCfg &cfg,
         out << " " << jump.import;
       out << "\n";
     }
-    computed += function.computedJumps.size();
     for (const UnresolvedJump &jump : function.unresolvedJumps)
       out << "  unresolved indirect jmp at " << hex(jump.jump) << ": " << jump.reason << "\n";
-    unresolved += function.unresolvedJumps.size();
   }
-  out << cfg.functions.size() << " functions, " << tables << " jump tables (" << targets
-      << " targets), " << computed << " computed jmps, " << unresolved
-      << " unresolved indirect jmps, " << cfg.rounds << " rounds\n";
+  CfgTotals totals = countTotals(cfg);
+  out << totals.functions << " functions, " << totals.jumpTables << " jump tables ("
+      << totals.jumpTableTargets << " targets), " << totals.computedJumps << " computed jmps, "
+      << totals.unresolvedJumps << " unresolved indirect jmps, " << totals.rounds << " rounds\n";
 }
 
 } // namespace
@@ -262,15 +301,22 @@ int runCfg(const CfgCommandOptions &options) {
   }
 
   DiagnosticSink diagnostics;
+  ProgressLine progressLine(options.quiet);
+  Progress *progress = progressLine.progress();
+  beginPhase(progress, "discovering");
   ProgramCfg cfg = discoverProgram(image, request, options.budgets, diagnostics);
   std::map<uint64_t, Recognition> recognized;
   if (options.recognize)
     recognized = recognizeProgram(image, cfg.functions);
   std::error_code error;
   llvm::ToolOutputFile output(options.outputPath, error, llvm::sys::fs::OF_Text);
-  if (error)
+  if (error) {
+    progressLine.stop();
     return reportFailure(
         makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
+  }
+  progressLine.beforeOutputTo(options.outputPath);
+  beginPhase(progress, "writing", cfg.functions.size());
   llvm::raw_ostream &out = output.os();
   if (options.dot) {
     writeCfgDot(image, cfg, out);
@@ -285,15 +331,19 @@ int runCfg(const CfgCommandOptions &options) {
       json.attribute("binary", image.path());
       json.attribute("format", image.format() == ImageFormat::Pe ? "pe" : "elf");
       json.attributeArray("functions", [&] {
-        for (const auto &[entry, function] : cfg.functions)
+        for (const auto &[entry, function] : cfg.functions) {
           json.value(functionToJson(image, cfg, starts, function, shared, recognized));
+          advanceProgress(progress);
+        }
       });
+      json.attribute("totals", totalsToJson(countTotals(cfg)));
     });
     out << "\n";
   } else {
     printText(image, cfg, recognized, out);
   }
   output.keep();
+  progressLine.stop();
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   return 0;
 }

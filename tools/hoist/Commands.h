@@ -103,6 +103,7 @@ struct CfgCommandOptions {
   std::string outputPath = "-";
   unsigned maxWarnings = DefaultMaxWarnings;   ///< --max-warnings (DiagnosticReport.h)
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
+  bool quiet = false;                   ///< -q: no progress line (ProgressLine.h)
 };
 
 /// `hoist cfg`: the control flow discovery recovers (functions, blocks, jump tables, calls).
@@ -114,6 +115,7 @@ struct TranslateCommandOptions {
   unsigned optLevel = 2;
   bool allowUnsupported = false;
   bool verbose = false;
+  bool quiet = false;       ///< -q: no progress line (ProgressLine.h)
   std::string keepModule;   ///< also write the optimized module here
 };
 

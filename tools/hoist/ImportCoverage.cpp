@@ -121,16 +121,16 @@ void ImportCoverage::print(llvm::raw_ostream &out, size_t undeclaredShown) const
 llvm::json::Object ImportCoverage::toJson() const {
   llvm::json::Array missing;
   for (const auto &[key, name] : undeclared()) {
-    llvm::json::Object entry{{"name", key.second}, {"callSites", name.callSites}};
+    llvm::json::Object entry{{"name", key.second}, {"call_sites", name.callSites}};
     if (!key.first.empty())
       entry["library"] = key.first;
     missing.push_back(std::move(entry));
   }
   return llvm::json::Object{{"names", names()},
-                            {"declaredNames", declaredNames()},
-                            {"callSites", callSites()},
-                            {"declaredCallSites", declaredCallSites()},
-                            {"ownExportCallSites", ownExportCallSites_},
+                            {"declared_names", declaredNames()},
+                            {"call_sites", callSites()},
+                            {"declared_call_sites", declaredCallSites()},
+                            {"own_export_call_sites", ownExportCallSites_},
                             {"undeclared", std::move(missing)}};
 }
 

@@ -117,8 +117,8 @@ llvm::json::Value toJson(const Image &image) {
   for (const Section &section : image.sections()) {
     llvm::json::Object entry{{"name", section.name},
                              {"size", section.size},
-                             {"fileOffset", section.fileOffset},
-                             {"fileSize", section.fileSize},
+                             {"file_offset", section.fileOffset},
+                             {"file_size", section.fileSize},
                              {"permissions", permissions(section)},
                              {"mapped", section.mapped}};
     if (section.mapped)
@@ -156,9 +156,9 @@ llvm::json::Value toJson(const Image &image) {
                             {"format", imageFormatName(image.format())},
                             {"kind", image.kindDescription()},
                             {"machine", "x86-64"},
-                            {"entryPoint", formatAddress(image.entryPoint())},
-                            {"imageBase", formatAddress(image.imageBase())},
-                            {"positionIndependent", image.isPositionIndependent()},
+                            {"entry_point", formatAddress(image.entryPoint())},
+                            {"image_base", formatAddress(image.imageBase())},
+                            {"position_independent", image.isPositionIndependent()},
                             {"library", image.isLibrary()},
                             {"sections", std::move(sections)},
                             {"symbols", std::move(symbols)},

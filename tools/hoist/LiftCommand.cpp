@@ -7,6 +7,7 @@
 #include "IfuncResolution.h"
 #include "ImportRecords.h"
 #include "ParallelLift.h"
+#include "ProgressLine.h"
 #include "RecognizedFunctions.h"
 
 #include "Api/LiftPipeline.h"
@@ -199,18 +200,25 @@ void printTextIR(const llvm::Module &module, const Image &image, const LiftComma
 int runLift(const LiftCommandOptions &options) {
   PhaseProfile profile;
   DiagnosticSink diagnostics;
+  ProgressLine progressLine(options.quiet);
+  Progress *progress = progressLine.progress();
+  // A failure's message goes on a line of its own, not after the progress line.
+  auto fail = [&progressLine](llvm::Error error) {
+    progressLine.stop();
+    return reportFailure(std::move(error));
+  };
   std::unique_ptr<Image> image;
   {
     auto scope = profile.time("load");
     llvm::Expected<std::unique_ptr<Image>> loaded = loadInput(options.input);
     if (!loaded)
-      return reportFailure(loaded.takeError());
+      return fail(loaded.takeError());
     image = std::move(*loaded);
   }
   llvm::Expected<std::vector<uint64_t>> selected =
       selectFunctions(*image, options.functions, options.all);
   if (!selected)
-    return reportFailure(selected.takeError());
+    return fail(selected.takeError());
   followIfuncs(*image, options.functions, *selected, diagnostics);
   warnMidInstructionEntries(*image, options.functions, options.budgets, diagnostics);
 
@@ -223,6 +231,7 @@ int runLift(const LiftCommandOptions &options) {
   std::vector<uint64_t> addresses;
   {
     auto scope = profile.time("discover");
+    beginPhase(progress, "discovering");
     addresses = lifter.discover(*selected, options.all);
   }
   std::map<uint64_t, Recognition> recognized;
@@ -245,17 +254,19 @@ int runLift(const LiftCommandOptions &options) {
   if (options.jobs) {
     llvm::json::Array deobfuscation;
     llvm::Expected<LiftStats> stats = [&] {
-      auto scope = profile.time("lift+optimize+emit");
-      return liftInParallel(*image, lifter, addresses, options, diagnostics, deobfuscation);
+      auto scope = profile.time("lift_optimize_emit");
+      return liftInParallel(*image, lifter, addresses, options, diagnostics, deobfuscation,
+                            progress);
     }();
+    progressLine.stop();
     if (!stats)
-      return reportFailure(stats.takeError());
+      return fail(stats.takeError());
     printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
     if (!options.diagnosticsPath.empty())
       if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics,
                                                profile, importRecords(*image, nullptr),
                                                std::move(deobfuscation)))
-        return reportFailure(std::move(error));
+        return fail(std::move(error));
     if (!options.quiet)
       printClosingLine(*stats, diagnostics, options.outputPath);
     leaveToTheOperatingSystem(lifterOwner, contextOwner, image);
@@ -274,30 +285,35 @@ int runLift(const LiftCommandOptions &options) {
                                                    : *parseCallingConvention(options.brighten);
   llvm::Expected<std::unique_ptr<llvm::Module>> lifted =
       liftDiscovered(*image, lifter, *selected, addresses, steps, diagnostics,
-                     {.profile = &profile, .concolic = &deobfuscated, .passes = &deobfuscationStats});
+                     {.profile = &profile,
+                      .concolic = &deobfuscated,
+                      .passes = &deobfuscationStats,
+                      .progress = progress});
   if (!lifted)
-    return reportFailure(lifted.takeError());
+    return fail(lifted.takeError());
   std::unique_ptr<llvm::Module> module = std::move(*lifted);
   markRecognized(*module, recognized);
 
   {
     auto scope = profile.time("emit");
+    progressLine.beforeOutputTo(options.outputPath);
+    beginPhase(progress, "writing");
     std::error_code error;
     llvm::ToolOutputFile out(options.outputPath, error,
                              options.emit != "ll" ? llvm::sys::fs::OF_None
                                                   : llvm::sys::fs::OF_Text);
     if (error)
-      return reportFailure(makeError("{0}: cannot write: {1}", options.outputPath,
-                                     error.message()));
+      return fail(makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
     if (options.emit == "obj") {
       if (llvm::Error error = emitHostObject(*module, out.os()))
-        return reportFailure(std::move(error));
+        return fail(std::move(error));
     } else if (options.emit == "bc")
       llvm::WriteBitcodeToFile(*module, out.os());
     else
       printTextIR(*module, *image, options, out.os());
     out.keep();
   }
+  progressLine.stop();
 
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   if (!options.diagnosticsPath.empty())
@@ -307,7 +323,7 @@ int runLift(const LiftCommandOptions &options) {
             deobfuscationRecords(deobfuscated,
                                  options.deobfuscatePasses ? &deobfuscationStats : nullptr,
                                  *module, *image)))
-      return reportFailure(std::move(error));
+      return fail(std::move(error));
   if (!options.quiet) {
     if (!options.all && options.callees)
       noteCalleesLifted(*image, *selected, lifter.stats());

@@ -133,7 +133,8 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
                                          std::vector<uint64_t> entries,
                                          const LiftCommandOptions &options,
                                          DiagnosticSink &diagnostics,
-                                         llvm::json::Array &deobfuscation) {
+                                         llvm::json::Array &deobfuscation,
+                                         Progress *progress) {
   if (std::error_code error = llvm::sys::fs::create_directories(options.outputPath))
     return makeError("{0}: cannot create the output directory: {1}", options.outputPath,
                      error.message());
@@ -144,6 +145,7 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
   std::vector<ChunkOutcome> outcomes(chunks);
   std::vector<size_t> order = largestChunksFirst(entries, chunks);
   std::atomic<size_t> next{0};
+  beginPhase(progress, "lifting", entries.size());
   auto work = [&] {
     for (size_t taken = next++; taken < chunks; taken = next++) {
       size_t chunk = order[taken];
@@ -151,6 +153,7 @@ llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &disco
       size_t count = std::min(FunctionsPerChunk, entries.size() - first);
       liftChunk(image, discoverer, llvm::ArrayRef(entries).slice(first, count), options,
                 outcomes[chunk]);
+      advanceProgress(progress, count);
     }
   };
   unsigned workers = options.jobs.value_or(1) == 0 ? allCores() : options.jobs.value_or(1);

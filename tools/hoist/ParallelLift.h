@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
+#include "hoist/Progress.h"
 
 #include <llvm/Support/Error.h>
 #include <llvm/Support/JSON.h>
@@ -24,11 +25,13 @@ unsigned allCores();
 /// Lifts `entries` as described above. `discoverer` has run discover(); its findings are
 /// shared with the workers. Diagnostics of every worker end up in `diagnostics`, the chunks'
 /// `deobfuscation` records (DeobfuscationRecords.h) in `deobfuscation` in chunk order; the
-/// returned stats add up all chunks.
+/// returned stats add up all chunks. `progress`, if any, counts the functions of each chunk
+/// written.
 llvm::Expected<LiftStats> liftInParallel(const Image &image, const Lifter &discoverer,
                                          std::vector<uint64_t> entries,
                                          const LiftCommandOptions &options,
                                          DiagnosticSink &diagnostics,
-                                         llvm::json::Array &deobfuscation);
+                                         llvm::json::Array &deobfuscation,
+                                         Progress *progress = nullptr);
 
 } // namespace hoist

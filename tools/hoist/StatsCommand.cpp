@@ -231,14 +231,14 @@ llvm::json::Object countsToJson(const InstructionCounts &counts) {
   std::optional<double> percent = percentWithSemantics(counts);
   return llvm::json::Object{
       {"instructions", counts.instructions},
-      {"withSemantics", counts.withSemantics},
-      {"withoutSemantics", counts.withoutSemantics()},
-      {"generalPurposeWithoutSemantics", counts.generalPurposeWithoutSemantics},
-      {"avx512WithoutSemantics", counts.avx512WithoutSemantics},
+      {"with_semantics", counts.withSemantics},
+      {"without_semantics", counts.withoutSemantics()},
+      {"general_purpose_without_semantics", counts.generalPurposeWithoutSemantics},
+      {"avx512_without_semantics", counts.avx512WithoutSemantics},
       {"invalid", counts.invalid},
-      {"percentWithSemantics", percent ? llvm::json::Value(*percent) : llvm::json::Value(nullptr)},
+      {"percent_with_semantics", percent ? llvm::json::Value(*percent) : llvm::json::Value(nullptr)},
       {"unsupported", std::move(unsupported)},
-      {"unsupportedOutsideAvx512", mnemonicCounts(counts.unsupportedSorted(true))}};
+      {"unsupported_outside_avx512", mnemonicCounts(counts.unsupportedSorted(true))}};
 }
 
 llvm::json::Value toJson(const std::vector<BinaryStats> &binaries, const InstructionCounts &total,
@@ -252,13 +252,13 @@ llvm::json::Value toJson(const std::vector<BinaryStats> &binaries, const Instruc
     entry["imports"] = binary.imports.toJson();
     if (!sweep) {
       entry["entries"] = binary.entries;
-      entry["budgetExhausted"] = binary.budgetExhausted;
+      entry["budget_exhausted"] = binary.budgetExhausted;
     }
     files.push_back(std::move(entry));
   }
   llvm::json::Object totals = countsToJson(total);
-  totals["filesRead"] = binaries.size();
-  totals["filesSkipped"] = skipped.size();
+  totals["files_read"] = binaries.size();
+  totals["files_skipped"] = skipped.size();
   totals["imports"] = totalImports.toJson();
   return llvm::json::Object{{"mode", sweep ? "sweep" : "reachable"},
                             {"files", std::move(files)},

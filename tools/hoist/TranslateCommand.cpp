@@ -1,5 +1,6 @@
 // `hoist translate`: a whole program lifted, optimized and linked into a new executable.
 #include "Commands.h"
+#include "ProgressLine.h"
 
 #include "Support/Diagnostics.h"
 #include "hoist/Translate.h"
@@ -19,7 +20,10 @@ int runTranslate(const TranslateCommandOptions &options) {
   if (std::optional<std::string> compiler = llvm::sys::Process::GetEnv("CC"))
     translate.compiler = *compiler;
   DiagnosticSink diagnostics;
-  llvm::Expected<TranslateReport> report = translateProgram(translate, diagnostics);
+  ProgressLine progressLine(options.quiet);
+  llvm::Expected<TranslateReport> report =
+      translateProgram(translate, diagnostics, progressLine.progress());
+  progressLine.stop();
   // Notes (x87 control words and the like) are for `lift`; a translation reports what may
   // change the program's behaviour.
   for (const Diagnostic &d : diagnostics.all())

@@ -4,6 +4,8 @@
 #include "Support/TimeBudget.h"
 #include "hoist/Version.h"
 
+#include "BashCompletion.h"
+#include "CommandLineParse.h"
 #include "DiagnosticReport.h"
 
 #include <llvm/Support/CommandLine.h>
@@ -98,8 +100,8 @@ cl::opt<bool> KeepLifted("keep-lifted",
                                   "brightened one, as NAME.lifted"),
                          cl::sub(LiftCmd));
 cl::opt<bool> Quiet("q",
-                    cl::desc("Quiet: no closing summary and no note about the callees lifted "
-                             "(warnings and errors are still printed)"),
+                    cl::desc("Quiet: no progress line, no closing summary and no note about "
+                             "the callees lifted (warnings and errors are still printed)"),
                     cl::sub(LiftCmd));
 cl::opt<unsigned> MaxWarnings("max-warnings",
                               cl::desc("Print at most N warnings in full; past N, one line per "
@@ -151,6 +153,8 @@ cl::opt<std::string> KeepModule("keep-module",
                                 cl::desc("Also write the optimized translated module (.ll)"),
                                 cl::value_desc("file.ll"), cl::sub(TranslateCmd));
 cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::sub(TranslateCmd));
+cl::opt<bool> TranslateQuiet("q", cl::desc("Quiet: no progress line on a terminal"),
+                             cl::sub(TranslateCmd));
 
 cl::list<std::string> CfgFunctions("function",
                                    cl::desc("Function to show: a symbol name or 0x address "
@@ -162,6 +166,7 @@ cl::opt<bool> CfgDot("dot",
                      cl::desc("Print a Graphviz graph: a cluster per function, blocks with "
                               "their assembly, edges by kind (render with dot -Tsvg)"),
                      cl::sub(CfgCmd));
+cl::opt<bool> CfgQuiet("q", cl::desc("Quiet: no progress line on a terminal"), cl::sub(CfgCmd));
 cl::opt<std::string> CfgOutput("o", cl::desc("Output file (default: stdout)"),
                                cl::value_desc("file"), cl::init("-"), cl::sub(CfgCmd));
 
@@ -173,6 +178,11 @@ cl::opt<bool> StatsSweep("sweep",
                                   "instructions reachable from known entries"),
                          cl::sub(StatsCmd));
 
+// For the build, which installs the script it prints (BashCompletion.h).
+cl::opt<std::string> PrintCompletion("print-completion",
+                                     cl::desc("Print a completion script for the shell: bash"),
+                                     cl::value_desc("shell"), cl::Hidden);
+
 /// `hoist --version`: Hoist's own version, then the LLVM and Zydis it runs with.
 void printVersion(raw_ostream &out) {
   out << "Hoist " << HOIST_VERSION_STRING << "\n"
@@ -183,21 +193,6 @@ void printVersion(raw_ostream &out) {
 int usageError(const Twine &message) {
   errs() << "hoist: error: " << message << "\n";
   return 2;
-}
-
-/// LLVM's parser starts its messages with the program's name alone; hoist's usage errors read
-/// "hoist: error: ...", whoever reported them.
-void printParseErrors(StringRef programName, StringRef errors) {
-  SmallVector<StringRef> lines;
-  errors.split(lines, '\n', -1, /*KeepEmpty=*/false);
-  std::string prefix = (programName + ": ").str();
-  for (StringRef line : lines) {
-    if (line.consume_front(prefix))
-      errs() << programName << (line.starts_with("Did you mean") ? ": note: " : ": error: ")
-             << line << "\n";
-    else
-      errs() << line << "\n";
-  }
 }
 
 /// An -O level other than -O0..-O3 (also spelled --O7): LLVM's parser would answer "Did you
@@ -226,12 +221,14 @@ int main(int argc, char **argv) {
   if (std::optional<std::string> level = unknownOptimizationLevel(argc, argv))
     return usageError("unknown optimization level " + *level + " (use -O0..-O3)");
 
-  std::string parseErrors;
-  raw_string_ostream errorStream(parseErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv, "Hoist: x86-64 machine code to LLVM IR\n",
-                                   &errorStream)) {
-    printParseErrors(sys::path::filename(argv[0]), errorStream.str());
+  if (!hoist::parseCommandLine(argc, argv, "Hoist: x86-64 machine code to LLVM IR\n"))
     return 2;
+
+  if (PrintCompletion.getNumOccurrences()) {
+    if (PrintCompletion != "bash")
+      return usageError("--print-completion knows bash, not '" + PrintCompletion + "'");
+    hoist::printBashCompletion(outs());
+    return 0;
   }
 
   // The clock of --timeout starts before the input is read.
@@ -330,6 +327,7 @@ int main(int argc, char **argv) {
     options.allowUnsupported = AllowUnsupported;
     options.keepModule = KeepModule;
     options.verbose = TranslateVerbose;
+    options.quiet = TranslateQuiet;
     return hoist::runTranslate(options);
   }
   if (CfgCmd) {
@@ -345,6 +343,7 @@ int main(int argc, char **argv) {
     options.outputPath = CfgOutput;
     options.maxWarnings = MaxWarnings;
     options.budgets = budgets;
+    options.quiet = CfgQuiet;
     return hoist::runCfg(options);
   }
   if (StatsCmd) {

@@ -27,14 +27,24 @@ def check_jump(jump, keys, what, seen):
 
 def main():
     data = json.load(sys.stdin)
-    if set(data) != {"binary", "format", "functions"}:
+    if set(data) != {"binary", "format", "functions", "totals"}:
         fail(f"top-level keys {sorted(data)}")
+    totals = data["totals"]
+    if set(totals) != {"functions", "jump_tables", "jump_table_targets", "computed_jumps",
+                       "unresolved_jumps", "rounds"}:
+        fail(f"totals keys {sorted(totals)}")
+    if totals["functions"] != len(data["functions"]):
+        fail(f"totals count {totals['functions']} functions, the list {len(data['functions'])}")
+    for key, listed in (("jump_tables", "jump_tables"), ("computed_jumps", "computed_jumps"),
+                        ("unresolved_jumps", "unresolved_jumps")):
+        if totals[key] != sum(len(f[listed]) for f in data["functions"]):
+            fail(f"totals {key} {totals[key]} is not the sum over the functions")
     if data["format"] not in ("elf", "pe"):
         fail(f"format {data['format']!r}")
     wanted = set(sys.argv[1:])
     names = set()
     for f in data["functions"]:
-        keys = {"entry", "name", "noreturn", "ifunc_resolver", "blocks", "parts", "jump_tables",
+        keys = {"entry", "name", "noreturn", "reasons", "ifunc_resolver", "blocks", "parts", "jump_tables",
                 "computed_jumps", "unresolved_jumps", "calls", "tail_calls", "shared_blocks",
                 "overlapping_instructions", "recognized"}
         if set(f) != keys:
@@ -42,6 +52,8 @@ def main():
         check_hex(f["entry"], "entry")
         if f["name"] is not None and not isinstance(f["name"], str):
             fail("name is neither a string nor null")
+        if not f["reasons"] or not all(isinstance(r, str) and r for r in f["reasons"]):
+            fail(f"function {f['entry']} has reasons {f['reasons']!r}")
         if not isinstance(f["noreturn"], bool):
             fail("noreturn is not a boolean")
         if not isinstance(f["ifunc_resolver"], bool):
@@ -54,8 +66,10 @@ def main():
             fail(f"recognized {recognized!r}")
         starts = set()
         for b in f["blocks"]:
-            if set(b) != {"start", "end", "successors"}:
+            if set(b) != {"start", "end", "instructions", "successors"}:
                 fail(f"block keys {sorted(b)}")
+            if not isinstance(b["instructions"], int) or b["instructions"] < 1:
+                fail(f"block {b['start']} has {b['instructions']!r} instructions")
             check_hex(b["start"], "block start")
             check_hex(b["end"], "block end")
             if int(b["end"], 16) <= int(b["start"], 16):

@@ -19,21 +19,21 @@ def check(condition, message):
         sys.exit("check_info_json: " + message)
 
 
-for key in ("path", "format", "kind", "entryPoint", "imageBase", "positionIndependent",
+for key in ("path", "format", "kind", "entry_point", "image_base", "position_independent",
             "library", "sections", "symbols", "imports", "exports"):
     check(key in info, "missing key " + key)
 check(info["format"] == "ELF", "format is " + info["format"])
-check(HEX.match(info["entryPoint"]), "entryPoint is not 0x-hex")
+check(HEX.match(info["entry_point"]), "entry_point is not 0x-hex")
 
 headers = subprocess.run(["llvm-readobj", "--file-headers", binary], check=True,
                          capture_output=True, text=True).stdout
 entry = re.search(r"Entry: (0x[0-9A-Fa-f]+)", headers).group(1)
-check(int(info["entryPoint"], 16) == int(entry, 16), "entry point differs from llvm-readobj")
+check(int(info["entry_point"], 16) == int(entry, 16), "entry point differs from llvm-readobj")
 
 sections = {s["name"]: s for s in info["sections"]}
 check(sections[".text"]["permissions"] == "r-x", ".text is not r-x")
 check(sections[".data"]["permissions"] == "rw-", ".data is not rw-")
-check(sections[".bss"]["fileSize"] == 0, ".bss has file bytes")
+check(sections[".bss"]["file_size"] == 0, ".bss has file bytes")
 check("address" not in sections[".symtab"], ".symtab has an address")
 for section in info["sections"]:
     check("address" not in section or HEX.match(section["address"]), "bad section address")

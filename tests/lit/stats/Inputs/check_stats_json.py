@@ -8,28 +8,28 @@ import sys
 
 def check_counts(counts, where):
     total = counts["instructions"]
-    assert counts["withSemantics"] + counts["withoutSemantics"] == total, where
+    assert counts["with_semantics"] + counts["without_semantics"] == total, where
     unsupported = counts["unsupported"]
-    assert sum(u["count"] for u in unsupported) == counts["withoutSemantics"], where
-    assert (counts["generalPurposeWithoutSemantics"] + counts["avx512WithoutSemantics"]
-            <= counts["withoutSemantics"]), where
+    assert sum(u["count"] for u in unsupported) == counts["without_semantics"], where
+    assert (counts["general_purpose_without_semantics"] + counts["avx512_without_semantics"]
+            <= counts["without_semantics"]), where
     assert [u["count"] for u in unsupported] == sorted(
         (u["count"] for u in unsupported), reverse=True), where + ": not sorted by count"
     if total:
-        expected = 100.0 * counts["withSemantics"] / total
-        assert abs(counts["percentWithSemantics"] - expected) < 1e-6, where
+        expected = 100.0 * counts["with_semantics"] / total
+        assert abs(counts["percent_with_semantics"] - expected) < 1e-6, where
     else:
-        assert counts["percentWithSemantics"] is None, where
+        assert counts["percent_with_semantics"] is None, where
 
 
 def check_imports(imports, where):
-    assert imports["declaredNames"] <= imports["names"], where
+    assert imports["declared_names"] <= imports["names"], where
     undeclared = imports["undeclared"]
-    assert len(undeclared) == imports["names"] - imports["declaredNames"], where
-    assert (sum(u["callSites"] for u in undeclared)
-            == imports["callSites"] - imports["declaredCallSites"]), where
-    assert [u["callSites"] for u in undeclared] == sorted(
-        (u["callSites"] for u in undeclared), reverse=True), where + ": not sorted by calls"
+    assert len(undeclared) == imports["names"] - imports["declared_names"], where
+    assert (sum(u["call_sites"] for u in undeclared)
+            == imports["call_sites"] - imports["declared_call_sites"]), where
+    assert [u["call_sites"] for u in undeclared] == sorted(
+        (u["call_sites"] for u in undeclared), reverse=True), where + ": not sorted by calls"
 
 
 def main():
@@ -48,11 +48,11 @@ def main():
     check_counts(total, "total")
     check_imports(total["imports"], "total")
     # Names are merged over the files, call sites summed.
-    assert total["imports"]["callSites"] == sum(e["imports"]["callSites"] for e in files)
+    assert total["imports"]["call_sites"] == sum(e["imports"]["call_sites"] for e in files)
     assert total["imports"]["names"] <= sum(e["imports"]["names"] for e in files)
-    assert total["filesRead"] == len(files)
-    for key in ("instructions", "withSemantics", "withoutSemantics", "invalid",
-                "generalPurposeWithoutSemantics", "avx512WithoutSemantics"):
+    assert total["files_read"] == len(files)
+    for key in ("instructions", "with_semantics", "without_semantics", "invalid",
+                "general_purpose_without_semantics", "avx512_without_semantics"):
         assert total[key] == sum(entry[key] for entry in files), "total " + key
 
 
