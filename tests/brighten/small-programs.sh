@@ -1,15 +1,17 @@
 #!/bin/bash
-# Debian's head, tr, cut, uniq, cmp, ed and wc as shipped, none of them looked at while
-# brightening was written, each brightened whole and recompiled (scripts/brighten-program.sh),
-# then run against the original on the same files (compare-runs.sh): the same output, status
-# and files for each command (docs/BRIGHTEN.md, "Whole programs"). wc picks its line counting
-# loop by cpuid (MachineQueries.h).
+# Debian's head, tr, cut, uniq, cmp, ed, wc, tac, nl, csplit and b2sum as shipped, none of
+# them looked at while brightening was written, each brightened whole and recompiled
+# (scripts/brighten-program.sh), then run against the original on the same files
+# (compare-runs.sh): the same output, status and files for each command (docs/BRIGHTEN.md,
+# "Whole programs"). wc picks its line counting loop by cpuid (MachineQueries.h); tac, nl and
+# csplit parse regular expressions with gnulib's parser, whose switches nothing bounds
+# (jump tables with bound table-end); b2sum wipes its state through a pointer to memset.
 # Usage: small-programs.sh HOIST WORKDIR
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 scripts=$(cd "$here/../../scripts" && pwd)
-programs="head tr cut uniq cmp ed wc"
+programs="head tr cut uniq cmp ed wc tac nl csplit b2sum"
 mkdir -p "$work"
 cd "$work"
 
@@ -73,5 +75,25 @@ for options in "big" "-l big" "-w utf8" "-c utf8" "-m utf8" "-L utf8" "big utf8"
   same wc $options
 done
 same env LC_ALL=C.UTF-8 wc -m -L utf8
+for options in "n" "-s 5 n" "-r -s [0-9] n" "-r -s x*5 n" "-b -s 0 n" "-b -r -s [13] n" \
+    "nosuch" "--help" "--version"; do
+  # shellcheck disable=SC2086
+  same tac $options
+done
+for options in "n" "-b pX n2" "-b p^[0-9]*5$ n" "-b a -v 10 -i 3 n" "-s: -w3 u" "-b p[ n" \
+    "-d ab n" "-l 2 -b a u" "--help"; do
+  # shellcheck disable=SC2086
+  same nl $options
+done
+for options in "n 10 20" "-f part -n 3 n /5$/ {2}" "n2 /^X/" "-z n %1% 30" "-k n 100" \
+    "-s n /7/+1 {*}" "n /[/" "--help"; do
+  # shellcheck disable=SC2086
+  same csplit $options
+done
+for options in "n big" "-l 128 n" "--tag n" "-l 7 n" "--help"; do
+  # shellcheck disable=SC2086
+  same b2sum $options
+done
+same sh -c 'b2sum n big >sums && b2sum -c sums && sed -i "s/^0/1/" sums; b2sum -c sums'
 [ $status -eq 0 ] && echo "$checks runs, same output, status and files as the originals"
 exit $status

@@ -17,7 +17,8 @@ cd src
 # The whole package: single tools need the generated gnulib headers that `all` makes first.
 make -j2
 if [ "$3" = all ]; then
-  tools=$(for f in src/*; do [ -f "$f" ] && [ -x "$f" ] && head -c4 "$f" | grep -q ELF && echo "$f"; done)
+  # (`if`, not `&&`: a last file that is no program would end the loop, and the script, with 1.)
+  tools=$(for f in src/*; do if [ -f "$f" ] && [ -x "$f" ] && head -c4 "$f" | grep -q ELF; then echo "$f"; fi; done)
 else
   tools="src/ls src/sort src/cat src/expr src/date"
 fi
