@@ -13,6 +13,8 @@ config.substitutions.append(("%example_pe", config.example_pe))
 config.substitutions.append(("%calls_o2", config.calls_o2))
 config.substitutions.append(("%hoist_rt", config.hoist_rt))
 config.substitutions.append(("%hoist_include", config.hoist_include))
+# The program itself by its path, for a RUN line whose PATH finds nothing.
+config.substitutions.append(("%hoist_exe", os.path.join(config.hoist_tools_dir, "hoist")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 
 # Host CPU features some translate tests need (a translation runs on the translating CPU).

@@ -187,10 +187,4 @@ void printAnnotated(const llvm::Module &module, const Image &image, AnnotateOpti
   module.print(out, &annotator);
 }
 
-void printAnnotated(const llvm::Function &function, const Image &image, AnnotateOptions options,
-                    llvm::raw_ostream &out) {
-  MachineCodeAnnotator annotator(image, options);
-  function.print(out, &annotator);
-}
-
 } // namespace hoist

@@ -26,8 +26,5 @@ struct AnnotateOptions {
 /// lifted function's entry before its definition).
 void printAnnotated(const llvm::Module &module, const Image &image, AnnotateOptions options,
                     llvm::raw_ostream &out);
-/// The same for one function, as `Function::print` prints it.
-void printAnnotated(const llvm::Function &function, const Image &image, AnnotateOptions options,
-                    llvm::raw_ostream &out);
 
 } // namespace hoist

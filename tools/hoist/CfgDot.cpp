@@ -138,8 +138,9 @@ private:
       writeBlockEdges(function, block, instrs);
     }
     out_ << "  }\n";
-    for (const CallSite &call : function.calls)
-      writeCall(function, call);
+    if (options_.calls)
+      for (const CallSite &call : function.calls)
+        writeCall(function, call);
   }
 
   std::vector<Instr> decodeBlock(const MachineBlock &block) const {

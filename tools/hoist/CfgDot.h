@@ -20,6 +20,11 @@ struct CfgDotOptions {
   /// Gives each block's node the id `block_<hex>` (its start), kept in SVG: `hoist report`
   /// highlights a block by it.
   bool blockIds = false;
+  /// An edge per call, to its callee. Without them a function drawn alone lays out in a
+  /// fraction of the time: an edge from a block far down to a callee's node spans every rank
+  /// between them, and ls's main (325 blocks, 152 calls) took Graphviz 15 s with them, 0.8 s
+  /// without.
+  bool calls = true;
 };
 
 /// Writes `functions` (discovery's, by entry) as a Graphviz digraph: a cluster per function, a

@@ -1,6 +1,6 @@
-// Graphviz's `dot` program turning graphs into SVG, for `hoist report`. One run draws every
-// graph: dot reads a file of many digraphs and writes one SVG document after another, which
-// saves starting it once per function.
+// Graphviz's `dot` program turning graphs into SVG, for `hoist report`. A run of dot draws a
+// batch of graphs (a file of many digraphs gives one SVG document after another), which saves
+// starting it once per function; a batch per core runs at once.
 #pragma once
 
 #include <llvm/Support/Error.h>
@@ -10,9 +10,11 @@
 
 namespace hoist {
 
-/// The `<svg>` element of each digraph in `dot` (the digraphs one after the other), in order;
-/// `graphs` says how many there are. An error when Graphviz's `dot` is not on PATH, fails, or
-/// writes another number of documents.
-llvm::Expected<std::vector<std::string>> renderSvg(const std::string &dot, size_t graphs);
+/// Graphviz's `dot` on PATH, or an error saying how to install it.
+llvm::Expected<std::string> findDot();
+
+/// The `<svg>` element of each digraph of `graphs` (each one digraph in dot's language), in
+/// order. An error when dot is not on PATH, fails, or writes another number of documents.
+llvm::Expected<std::vector<std::string>> renderSvg(const std::vector<std::string> &graphs);
 
 } // namespace hoist

@@ -45,9 +45,12 @@ std::map<uint64_t, const llvm::Function *> liftedFunctions(const llvm::Module &m
 std::map<uint64_t, const llvm::Function *>
 brightenedFunctions(const llvm::Module &module, const std::map<uint64_t, std::string> &declined) {
   std::map<uint64_t, const llvm::Function *> functions;
-  for (const auto &[entry, function] : liftedFunctions(module))
-    if (!declined.count(entry) && !function->getName().ends_with(".lifted"))
-      functions.emplace(entry, function);
+  for (const llvm::Function &function : module) {
+    std::optional<uint64_t> entry = entryAddressOf(function);
+    if (entry && !function.isDeclaration() && !function.hasFnAttribute("hoist-not-lifted") &&
+        !declined.count(*entry) && !function.getName().ends_with(".lifted"))
+      functions.emplace(*entry, &function);
+  }
   return functions;
 }
 
@@ -58,19 +61,44 @@ std::map<uint64_t, std::string> declineReasons(const DiagnosticSink &diagnostics
   for (const Diagnostic &diagnostic : diagnostics.all()) {
     if (diagnostic.code != "brighten-declined" || !diagnostic.address)
       continue;
+    // "0x401120 (name): not brightened (sysv): REASON"; the name may hold "): " too.
     llvm::StringRef message = diagnostic.message;
-    size_t cut = message.find("): ");
-    reasons.emplace(*diagnostic.address,
-                    cut == llvm::StringRef::npos ? message.str() : message.drop_front(cut + 3).str());
+    size_t said = message.find(": not brightened (");
+    size_t cut = said == llvm::StringRef::npos ? said : message.find("): ", said);
+    reasons.emplace(*diagnostic.address, cut == llvm::StringRef::npos
+                                             ? message.str()
+                                             : message.drop_front(cut + 3).str());
   }
   return reasons;
 }
 
-std::string annotated(const llvm::Function &function, const Image &image, bool machineOrder) {
+/// Each lifted function's text in the module annotated (AnnotatedIR.h): from the comment
+/// naming its entry to its closing brace. Printed as one module, the text is `lift
+/// --annotate`'s line for line, metadata numbers included (a function printed alone numbers
+/// its metadata afresh). The comments come in the module's order of the functions with an
+/// entry and a body, which tells whose each is.
+std::map<const llvm::Function *, std::string>
+annotatedFunctions(const llvm::Module &module, const Image &image, bool machineOrder) {
   std::string text;
   llvm::raw_string_ostream out(text);
-  printAnnotated(function, image, {.listUntagged = machineOrder}, out);
-  return text;
+  printAnnotated(module, image, {.listUntagged = machineOrder}, out);
+  std::vector<llvm::StringRef> printed;
+  llvm::StringRef rest = text;
+  const llvm::StringRef marker = "\n; lifted from 0x";
+  while (true) {
+    size_t start = rest.find(marker);
+    size_t end = rest.find("\n}\n", start);
+    if (start == llvm::StringRef::npos || end == llvm::StringRef::npos)
+      break;
+    printed.push_back(rest.slice(start + 1, end + 2));
+    rest = rest.drop_front(end + 2);
+  }
+  std::map<const llvm::Function *, std::string> functions;
+  size_t next = 0;
+  for (const llvm::Function &function : module)
+    if (entryAddressOf(function) && !function.isDeclaration() && next < printed.size())
+      functions.emplace(&function, printed[next++].str());
+  return functions;
 }
 
 /// Whether `address` is in one of `function`'s blocks, or its entry.
@@ -99,27 +127,27 @@ void describeCode(const Image &image, const DiscoveredFunction &discovered,
     });
 }
 
-/// Draws the graph of every function discovery explored, in one run of dot.
+/// Draws the graph of every function discovery explored, in one run of dot a core.
 llvm::Error drawGraphs(const Image &image, const std::map<uint64_t, DiscoveredFunction> &cfg,
                        std::vector<FunctionReport> &functions) {
-  std::string dot;
-  llvm::raw_string_ostream out(dot);
+  std::vector<std::string> graphs;
   std::vector<FunctionReport *> drawn;
   for (FunctionReport &function : functions) {
-    auto discovered = cfg.find(function.entry);
-    if (discovered == cfg.end()) {
+    if (!cfg.count(function.entry)) {
       function.graphNote = "Discovery did not explore this function.";
       continue;
     }
     if (function.blocks > MaxDrawnBlocks) {
-      function.graphNote = "Not drawn: " + std::to_string(function.blocks) + " blocks. `hoist cfg --dot --function " +
+      function.graphNote = "Not drawn: " + std::to_string(function.blocks) +
+                           " blocks. `hoist cfg --dot --function " +
                            formatAddress(function.entry) + "` writes its graph.";
       continue;
     }
-    writeCfgDot(image, cfg, out, {.only = {function.entry}, .blockIds = true});
+    llvm::raw_string_ostream out(graphs.emplace_back());
+    writeCfgDot(image, cfg, out, {.only = {function.entry}, .blockIds = true, .calls = false});
     drawn.push_back(&function);
   }
-  llvm::Expected<std::vector<std::string>> svgs = renderSvg(dot, drawn.size());
+  llvm::Expected<std::vector<std::string>> svgs = renderSvg(graphs);
   if (!svgs)
     return svgs.takeError();
   for (size_t i = 0; i < drawn.size(); ++i)
@@ -165,6 +193,10 @@ int runReport(const ReportCommandOptions &options) {
   lift.optLevel = options.optLevel;
   lift.brighten = "default";   // so that the lifted module is verified before brightening
   lift.budgets = options.budgets;
+
+  // Before the work whose graphs it would draw.
+  if (llvm::Expected<std::string> dot = findDot(); !dot)
+    return reportFailure(dot.takeError());
 
   PhaseProfile profile;
   DiagnosticSink diagnostics;
@@ -212,15 +244,36 @@ int runReport(const ReportCommandOptions &options) {
   std::map<uint64_t, const llvm::Function *> brightenedByEntry;
   if (brightened)
     brightenedByEntry = brightenedFunctions(*brightened, declined);
-  const std::map<uint64_t, DiscoveredFunction> &cfg = lifter.discoveredFunctions();
-  for (const auto &[entry, function] : liftedFunctions(*module)) {
+  // Discovery explored the functions asked for; the callees lifting took along are explored
+  // here as `hoist cfg --function` would, for their pages.
+  std::map<uint64_t, DiscoveredFunction> withCallees;
+  std::vector<uint64_t> unexplored;
+  std::map<uint64_t, const llvm::Function *> liftedByEntry = liftedFunctions(*module);
+  for (const auto &[entry, function] : liftedByEntry)
+    if (!lifter.discoveredFunctions().count(entry))
+      unexplored.push_back(entry);
+  if (!unexplored.empty()) {
+    withCallees = lifter.discoveredFunctions();
+    DiagnosticSink rediscovered;   // what lifting them said already
+    ProgramCfg callees = discoverProgram(image, {.roots = unexplored}, lifter.options(),
+                                         rediscovered);
+    withCallees.merge(callees.functions);
+  }
+  const std::map<uint64_t, DiscoveredFunction> &cfg =
+      unexplored.empty() ? lifter.discoveredFunctions() : withCallees;
+  std::map<const llvm::Function *, std::string> liftedText =
+      annotatedFunctions(*module, image, /*machineOrder=*/options.optLevel == 0);
+  std::map<const llvm::Function *, std::string> brightenedText;
+  if (brightened)
+    brightenedText = annotatedFunctions(*brightened, image, /*machineOrder=*/false);
+  for (const auto &[entry, function] : liftedByEntry) {
     FunctionReport report;
     report.entry = entry;
     report.name = image.nameAt(entry).value_or(function->getName().str());
     report.page = "fn_" + llvm::utohexstr(entry, /*LowerCase=*/true) + ".html";
-    report.liftedIR = annotated(*function, image, /*machineOrder=*/options.optLevel == 0);
+    report.liftedIR = liftedText[function];
     if (auto found = brightenedByEntry.find(entry); found != brightenedByEntry.end())
-      report.brightenedIR = annotated(*found->second, image, /*machineOrder=*/false);
+      report.brightenedIR = brightenedText[found->second];
     else if (auto reason = declined.find(entry); reason != declined.end())
       report.notBrightened = reason->second;
     else
@@ -240,8 +293,10 @@ int runReport(const ReportCommandOptions &options) {
   if (llvm::Error error = writePages(options.outputDirectory, program))
     return reportFailure(std::move(error));
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
-  llvm::errs() << "hoist: report of " << program.functions.size() << " functions -> "
-               << options.outputDirectory << "/index.html\n";
+  llvm::SmallString<256> index(options.outputDirectory);
+  llvm::sys::path::append(index, "index.html");
+  llvm::errs() << "hoist: report of " << program.functions.size() << " functions -> " << index
+               << "\n";
   leaveToTheOperatingSystem(brightened, module, prepared->lifter, prepared->context,
                             prepared->image);
   return 0;

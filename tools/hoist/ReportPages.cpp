@@ -124,8 +124,9 @@ void writeHistogram(llvm::StringRef id, const std::map<std::string, uint64_t> &c
   out << "</table>\n";
 }
 
-/// A decline's reason without what differs from function to function (addresses, the names of
-/// callees), so that the same reason counts once: "calls fn_…, which is not brightened".
+/// A decline's reason without what differs from function to function, so that the same reason
+/// counts once: addresses and `fn_` names become "0x…" and "fn_…", and a callee's name before
+/// its address ("calls xmalloc at 0x…", "refers to xmalloc at 0x…") becomes "…".
 std::string declineKind(llvm::StringRef reason) {
   std::string kind;
   for (size_t i = 0; i < reason.size();) {
@@ -140,6 +141,18 @@ std::string declineKind(llvm::StringRef reason) {
       continue;
     }
     kind += reason[i++];
+  }
+  const std::string at = " at 0x\u2026", elided = "\u2026";
+  for (size_t found = kind.find(at); found != std::string::npos;
+       found = kind.find(at, found + at.size())) {
+    size_t word = found == 0 ? std::string::npos : kind.rfind(' ', found - 1);
+    if (word == std::string::npos)
+      continue;
+    llvm::StringRef before = llvm::StringRef(kind).take_front(word);
+    if (!before.ends_with(" calls") && !before.ends_with("calls") && !before.ends_with(" to"))
+      continue;
+    kind.replace(word + 1, found - word - 1, elided);
+    found = word + 1 + elided.size();
   }
   return kind;
 }

@@ -1,22 +1,31 @@
 """Checks the pages `hoist report` writes, in headless Chromium and against hoist's other outputs.
 
-  check_report.py summary INDEX CFG.json LIFT.json BRIGHTEN.json BINARY
-      index.html's figures agree with `cfg --json`, `lift --diagnostics` (lifted and brightened)
-      and the instructions llvm-objdump finds in each block.
-  check_report.py listings PAGE LIFT.ll BRIGHTENED.ll
+  check_report.py summary REPORT index CFG.json LIFT.json BRIGHTEN.json BINARY LIFT.ll
+      index.html lists the functions `lift --annotate` lifts (LIFT.ll), as many as
+      `lift --diagnostics` counts, with the blocks, jump tables and unresolved jumps of
+      `cfg --all --json` and the instructions llvm-objdump finds in those blocks; its totals,
+      brightened count and unsupported instructions agree with `lift --diagnostics` (lifted and
+      brightened).
+  check_report.py listings REPORT PAGE LIFT.ll BRIGHTENED.ll
       the page's lifted and brightened IR are the function's in `lift --annotate` (and with
       `--brighten`), line for line.
-  check_report.py clean PAGE PROFILE
-      the page loads in Chromium without a console message or a script error.
-  check_report.py select PAGE CFG.json PROFILE
+  check_report.py clean REPORT PAGE PROFILE
+      the page loads in Chromium without a console message or a script error, and a function
+      page's script runs to its end.
+  check_report.py select REPORT PAGE CFG.json PROFILE
       opened as PAGE#0xADDR (an instruction that has IR in both listings), exactly the
       instruction, its IR lines (grouped here from the text alone) and its block carry the class
       `selected`.
-  check_report.py screenshot PAGE PNG PROFILE
+  check_report.py screenshot REPORT PAGE PNG PROFILE
       Chromium's screenshot of the page is a 1200x900 PNG with something drawn.
+  check_report.py break REPORT PAGE COPY
+      writes COPY (in REPORT), the page with a script error after the selection: the check
+      that `clean` catches one.
+PAGE is a function's name as index.html links it, `index`, or a file name in REPORT.
 Chromium must be installed (scripts/install-deps.sh): without it every browser check fails.
 """
 import json
+import os
 import re
 import shutil
 import struct
@@ -141,15 +150,18 @@ def objdump_instructions(binary):
     return sorted({int(a, 16) for a in re.findall(r"^\s+([0-9a-f]+):\s", dump, re.M)})
 
 
-def check_summary(index, cfg_path, lift_path, brighten_path, binary):
+def check_summary(index, cfg_path, lift_path, brighten_path, binary, lifted_ll):
     page = parse(open(index).read())
-    cfg = {int(f["entry"], 16): f for f in json.load(open(cfg_path))["functions"]}
+    lifted = {int(a, 16) for a in re.findall(r"^; lifted from 0x([0-9a-f]+)$", open(lifted_ll).read(), re.M)}
+    cfg = {int(f["entry"], 16): f for f in json.load(open(cfg_path))["functions"]
+           if int(f["entry"], 16) in lifted}
     lift = json.load(open(lift_path))
     brighten = json.load(open(brighten_path))
     rows = {int(n.attrs["data-entry"], 16): n for n in page.walk() if "function" in n.classes()
             and n.tag == "tr"}
-    if set(rows) != set(cfg):
-        fail(f"functions {sorted(map(hex, rows))}, cfg --json has {sorted(map(hex, cfg))}")
+    if set(rows) != lifted or set(cfg) != lifted or len(lifted) != lift["lift_stats"]["functions"]:
+        fail(f"functions {sorted(map(hex, rows))}, lifted {sorted(map(hex, lifted))}, of them in "
+             f"cfg --json {sorted(map(hex, cfg))}, lift counts {lift['lift_stats']['functions']}")
     addresses = objdump_instructions(binary)
     totals = {"instructions": 0, "jump-tables": 0, "unresolved-jumps": 0}
     for entry, function in cfg.items():
@@ -213,8 +225,8 @@ def check_listings(page_path, lifted_ll, brightened_ll):
 
 
 def check_clean(page, profile):
-    _, body = load(page, profile)
-    if "fn_" in page and body.attrs.get("data-script") != "done":
+    dom, body = load(page, profile)
+    if by_id(dom, "assembly") is not None and body.attrs.get("data-script") != "done":
         fail("the page's script did not run to its end")
     print("check_report: clean")
 
@@ -280,6 +292,31 @@ def check_screenshot(page, png, profile):
     print(f"check_report: screenshot {width}x{height}, {distinct} distinct byte values")
 
 
-mode, arguments = sys.argv[1], sys.argv[2:]
-{"summary": check_summary, "listings": check_listings, "clean": check_clean,
- "select": check_select, "screenshot": check_screenshot}[mode](*arguments)
+def page_path(report, name):
+    if name.endswith(".html"):
+        return os.path.join(os.path.abspath(report), name)
+    if name == "index":
+        return page_path(report, "index.html")
+    index = parse(open(os.path.join(report, "index.html")).read())
+    link = next((n for n in index.walk() if n.tag == "a" and n.text() == name), None)
+    if link is None:
+        fail(f"index.html links no function {name}")
+    return page_path(report, link.attrs["href"])
+
+
+def break_script(page, copy):
+    text = open(page).read()
+    marker = 'document.body.setAttribute("data-script", "done");'
+    if marker not in text:
+        fail(f"{page}: the script has no end marker")
+    open(copy, "w").write(text.replace(marker, "noSuchFunction();\n  " + marker))
+
+
+mode, report, page, arguments = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+if mode == "summary":
+    check_summary(page_path(report, page), *arguments)
+elif mode == "break":
+    break_script(page_path(report, page), page_path(report, arguments[0]))
+else:
+    {"listings": check_listings, "clean": check_clean, "select": check_select,
+     "screenshot": check_screenshot}[mode](page_path(report, page), *arguments)
