@@ -12,7 +12,8 @@ packages=(
   clang-19 lld-19 libclang-rt-19-dev
   csmith libcsmith-dev bc
   libz3-dev
-  graphviz           # tests/lit/cfg/dot.test renders `hoist cfg --dot` with dot -Tsvg
+  graphviz           # tests/lit/cfg/dot.test renders `hoist cfg --dot` with dot -Tsvg; `hoist report` draws its graphs with it
+  chromium fonts-dejavu-core   # tests/lit/report: the report's pages load, select and are screenshot in headless Chromium
   python3-clang-19 libclang1-19 libclang-19-dev   # lib/Prototypes: the table from the headers
   zlib1g-dev libbz2-dev liblzma-dev libsqlite3-dev libacl1-dev libpcre2-dev
   libselinux1-dev    # these libraries' headers join the prototype table too

@@ -70,13 +70,9 @@ llvm::Error liftFunctions(const Image &image, Lifter &lifter, const std::vector<
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<llvm::Module>>
-liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &named,
-               const std::vector<uint64_t> &entries, const LiftSteps &steps,
-               DiagnosticSink &diagnostics, LiftTrace trace) {
-  if (llvm::Error error = liftFunctions(image, lifter, named, entries, steps, diagnostics, trace))
-    return std::move(error);
-  std::unique_ptr<llvm::Module> module = lifter.takeModule();
+llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const LiftSteps &steps,
+                               const LiftOptions &budgets, DiagnosticSink &diagnostics,
+                               LiftTrace trace) {
   FixpointExtras extras;
   if (steps.deobfuscationPasses)
     extras.roundPasses.push_back(deobfuscationRoundPasses(trace.passes));
@@ -87,7 +83,7 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
     PhaseTimer timer(trace.profile, "brighten");
     beginPhase(trace.progress, "brightening");
     llvm::Expected<BrightenReport> report =
-        brightenModule(*module, image, *steps.brighten, diagnostics, extras,
+        brightenModule(module, image, *steps.brighten, diagnostics, extras,
                        {.keepLifted = steps.keepLifted});
     if (!report)
       return report.takeError();
@@ -97,25 +93,38 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
     PhaseTimer timer(trace.profile, "optimize");
     if (steps.optLevel)
       beginPhase(trace.progress, "optimizing");
-    if (steps.optLevel && lifter.options().pastDeadline()) {
+    if (steps.optLevel && budgets.pastDeadline()) {
       reportTimeBudgetExhausted(diagnostics, "optimization skipped");
     } else {
       OptimizeOptions options{.level = steps.optLevel};
       options.roundPasses = extras.roundPasses;
-      optimizeModule(*module, &image, options);
+      optimizeModule(module, &image, options);
     }
   }
   // takeModule verified the lifted module when brightening or optimizing (the lifter's
   // options say so for both); only those change it.
   bool changed = steps.optLevel > 0 || steps.brighten;
-  if (changed && llvm::verifyModule(*module, &llvm::errs()))
+  if (changed && llvm::verifyModule(module, &llvm::errs()))
     return makeError("{0}: lifted module fails the LLVM verifier (a Hoist bug)", image.path());
   if (changed)
-    tidyOptimizedModule(*module);
+    tidyOptimizedModule(module);
   // The functions that stay lifted in a brightened module (declined ones, `.lifted` copies)
   // are called by its code alone.
   if (steps.brighten)
-    keepLiftedFunctionsLocal(*module, brightened);
+    keepLiftedFunctionsLocal(module, brightened);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &named,
+               const std::vector<uint64_t> &entries, const LiftSteps &steps,
+               DiagnosticSink &diagnostics, LiftTrace trace) {
+  if (llvm::Error error = liftFunctions(image, lifter, named, entries, steps, diagnostics, trace))
+    return std::move(error);
+  std::unique_ptr<llvm::Module> module = lifter.takeModule();
+  if (llvm::Error error =
+          finishLiftedModule(*module, image, steps, lifter.options(), diagnostics, trace))
+    return std::move(error);
   return std::move(module);
 }
 

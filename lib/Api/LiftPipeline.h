@@ -48,4 +48,11 @@ liftDiscovered(const Image &image, Lifter &lifter, const std::vector<uint64_t> &
                const std::vector<uint64_t> &entries, const LiftSteps &steps,
                DiagnosticSink &diagnostics, LiftTrace trace = {});
 
+/// What liftDiscovered does once the functions are lifted and the module taken: brighten,
+/// optimize, verify and tidy it as `steps` asks, within the deadline of `budgets`. `hoist
+/// report` brightens a copy of the lifted module this way, to show both.
+llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const LiftSteps &steps,
+                               const LiftOptions &budgets, DiagnosticSink &diagnostics,
+                               LiftTrace trace = {});
+
 } // namespace hoist

@@ -20,6 +20,8 @@ config.substitutions.append(("%hoist_doc", config.hoist_doc))
 config.substitutions.append(("%check_json_schema", "/usr/bin/python3 {} {}".format(
     os.path.join(config.test_source_root, "cli", "Inputs", "check_json_schema.py"),
     os.path.join(config.test_source_root, "..", "..", "docs", "schema"))))
+# The program itself by its path, for a RUN line whose PATH finds nothing.
+config.substitutions.append(("%hoist_exe", os.path.join(config.hoist_tools_dir, "hoist")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 
 # Host CPU features some translate tests need (a translation runs on the translating CPU).

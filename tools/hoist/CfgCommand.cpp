@@ -319,7 +319,7 @@ int runCfg(const CfgCommandOptions &options) {
   beginPhase(progress, "writing", cfg.functions.size());
   llvm::raw_ostream &out = output.os();
   if (options.dot) {
-    writeCfgDot(image, cfg, out);
+    writeCfgDot(image, cfg.functions, out);
   } else if (options.json) {
     // Streamed a function at a time: the whole document as one json::Value took 1.9 GB for
     // a 5 MB binary whose text listing needs 190 MB. The keys go out in the order json::Object

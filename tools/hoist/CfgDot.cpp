@@ -1,6 +1,7 @@
 // `hoist cfg --dot`: the program CFG as Graphviz dot (CfgDot.h). The blocks' instructions are
 // decoded again here: the program CFG keeps only their extents (ProgramDiscovery.h).
 #include "CfgDot.h"
+#include "HtmlText.h"
 
 #include "Decode/Decoder.h"
 #include "Discover/FunctionExplorer.h"
@@ -76,21 +77,6 @@ std::string quoted(llvm::StringRef text) {
   return out + "\"";
 }
 
-/// Text inside an HTML-like label: the characters HTML gives a meaning escaped.
-std::string htmlEscaped(llvm::StringRef text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
-
 /// Why a block ends without a transfer of its own, for its label; empty when it ends with one.
 std::string blockEndNote(const MachineBlock &block) {
   switch (block.end) {
@@ -109,15 +95,17 @@ std::string blockEndNote(const MachineBlock &block) {
 
 class DotWriter {
 public:
-  DotWriter(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out)
-      : image_(image), cfg_(cfg), out_(out) {}
+  DotWriter(const Image &image, const std::map<uint64_t, DiscoveredFunction> &functions,
+            const CfgDotOptions &options, llvm::raw_ostream &out)
+      : image_(image), functions_(functions), options_(options), out_(out) {}
 
   void write() {
     out_ << "digraph " << quoted(image_.path()) << " {\n"
          << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n"
          << "  edge [fontname=\"monospace\", fontsize=9];\n";
-    for (const auto &[entry, function] : cfg_.functions)
-      writeFunction(function);
+    for (const auto &[entry, function] : functions_)
+      if (isDrawn(entry))
+        writeFunction(function);
     // Edges and callee nodes come after every cluster: a node is drawn in the first subgraph
     // that names it, so an edge inside one cluster to another function's block would pull
     // that block into it.
@@ -125,6 +113,10 @@ public:
   }
 
 private:
+  bool isDrawn(uint64_t entry) const {
+    return functions_.count(entry) && (options_.only.empty() || options_.only.count(entry));
+  }
+
   static std::string blockNode(uint64_t entry, uint64_t start) {
     return "f" + hex(entry) + "_b" + hex(start);
   }
@@ -137,13 +129,18 @@ private:
          << ";\n";
     for (const auto &[start, block] : explored.blocks) {
       std::vector<Instr> instrs = decodeBlock(block);
-      out_ << "    " << quoted(blockNode(explored.entry, start)) << " [label=<"
-           << blockLabel(block, instrs) << ">];\n";
+      out_ << "    " << quoted(blockNode(explored.entry, start));
+      if (options_.blockIds)
+        out_ << " [id=" << quoted("block_" + hex(start)) << ", label=<";
+      else
+        out_ << " [label=<";
+      out_ << blockLabel(block, instrs) << ">];\n";
       writeBlockEdges(function, block, instrs);
     }
     out_ << "  }\n";
-    for (const CallSite &call : function.calls)
-      writeCall(function, call);
+    if (options_.calls)
+      for (const CallSite &call : function.calls)
+        writeCall(function, call);
   }
 
   std::vector<Instr> decodeBlock(const MachineBlock &block) const {
@@ -203,7 +200,7 @@ private:
   /// The node standing for `target` as a callee: its entry block when the graph shows it,
   /// else a node of its own, written the first time it is needed.
   std::string functionNode(uint64_t target) {
-    if (cfg_.functions.count(target))
+    if (isDrawn(target))
       return blockNode(target, target);
     std::string node = "fn_" + hex(target);
     if (externalNodeNames_.insert(node).second) {
@@ -309,7 +306,8 @@ private:
   }
 
   const Image &image_;
-  const ProgramCfg &cfg_;
+  const std::map<uint64_t, DiscoveredFunction> &functions_;
+  const CfgDotOptions &options_;
   llvm::raw_ostream &out_;
   Decoder decoder_;
   std::set<std::string> externalNodeNames_;   ///< callee nodes outside the clusters, once each
@@ -321,8 +319,9 @@ private:
 
 } // namespace
 
-void writeCfgDot(const Image &image, const ProgramCfg &cfg, llvm::raw_ostream &out) {
-  DotWriter(image, cfg, out).write();
+void writeCfgDot(const Image &image, const std::map<uint64_t, DiscoveredFunction> &functions,
+                 llvm::raw_ostream &out, const CfgDotOptions &options) {
+  DotWriter(image, functions, options, out).write();
 }
 
 } // namespace hoist

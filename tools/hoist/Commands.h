@@ -109,6 +109,22 @@ struct CfgCommandOptions {
 /// `hoist cfg`: the control flow discovery recovers (functions, blocks, jump tables, calls).
 int runCfg(const CfgCommandOptions &options);
 
+struct ReportCommandOptions {
+  InputOptions input;
+  std::vector<std::string> functions;   ///< names or 0x addresses; empty: main, else entry
+  bool all = false;                     ///< every function program discovery finds
+  bool recognize = true;                ///< library functions by signature (docs/SIGNATURES.md)
+  unsigned optLevel = 0;                ///< of the lifted IR shown, and of the brightened
+  std::string outputDirectory;
+  unsigned maxWarnings = DefaultMaxWarnings;   ///< --max-warnings (DiagnosticReport.h)
+  LiftOptions budgets;                  ///< the deadline of --timeout, if any
+};
+
+/// `hoist report`: an HTML report of the lift of the functions (ReportPages.h): a page per
+/// function with its graph, its assembly, its lifted and brightened IR and its diagnostics,
+/// and a summary, DIR/index.html.
+int runReport(const ReportCommandOptions &options);
+
 struct TranslateCommandOptions {
   std::string input;
   std::string output;

@@ -3,10 +3,10 @@
 #include "Commands.h"
 #include "DeobfuscationRecords.h"
 #include "DiagnosticReport.h"
-#include "EntryChecks.h"
-#include "IfuncResolution.h"
 #include "ImportRecords.h"
+#include "LeaveAtExit.h"
 #include "ParallelLift.h"
+#include "PreparedLift.h"
 #include "ProgressLine.h"
 #include "RecognizedFunctions.h"
 
@@ -29,57 +29,6 @@
 
 namespace hoist {
 namespace {
-
-/// The functions to lift: those named on the command line, else main (defaultFunction), else
-/// the entry point (with --all, the named ones come first; discovery adds the rest).
-llvm::Expected<std::vector<uint64_t>> selectFunctions(const Image &image,
-                                                      const std::vector<std::string> &specs,
-                                                      bool all) {
-  llvm::Expected<std::vector<uint64_t>> addresses = resolveFunctions(image, specs);
-  if (!addresses)
-    return addresses.takeError();
-  if (addresses->empty() && !all)
-    addresses->push_back(takeDefaultFunction(image));   // found once, and said so
-  return requestedFunctions(image, *addresses, all);
-}
-
-/// A function named by an IFUNC symbol (strlen in the C library) is at its resolver's address,
-/// which is not the function the user asked for: lift the implementation this host's dynamic
-/// linker chose when that is known without running the input (IfuncResolution.h), and say
-/// so; otherwise lift the resolver, and say that. `addresses` holds one address per spec.
-void followIfuncs(const Image &image, const std::vector<std::string> &specs,
-                  std::vector<uint64_t> &addresses, DiagnosticSink &diagnostics) {
-  for (size_t i = 0; i < specs.size() && i < addresses.size(); ++i) {
-    const Symbol *ifunc = image.indirectFunctionAt(addresses[i]);
-    if (!ifunc)
-      continue;
-    uint64_t resolver = addresses[i];
-    bool byName = !llvm::StringRef(specs[i]).starts_with_insensitive("0x");
-    std::optional<uint64_t> implementation =
-        byName ? hostIfuncImplementation(image, *ifunc) : std::nullopt;
-    if (implementation) {
-      addresses[i] = *implementation;
-      diagnostics.report(
-          Severity::Note, "ifunc-implementation", resolver,
-          llvm::formatv("{0} is an IFUNC whose resolver is at {1}: lifted the implementation "
-                        "this host's dynamic linker chose, at {2} (another CPU may get "
-                        "another; --function {1} lifts the resolver)",
-                        ifunc->name, formatAddress(resolver), formatAddress(*implementation))
-              .str());
-    } else {
-      diagnostics.warning(
-          "ifunc-resolver", resolver,
-          llvm::formatv("{0} is an IFUNC: {1} is its resolver, which chooses the "
-                        "implementation when the program is loaded; the resolver is what is "
-                        "lifted{2}",
-                        ifunc->name, formatAddress(resolver),
-                        byName ? " (this host has not loaded the file, so which "
-                                 "implementation it returns is not known without running it)"
-                               : "")
-              .str());
-    }
-  }
-}
 
 llvm::json::Object statsToJSON(const LiftStats &stats) {
   llvm::json::Object unsupported;
@@ -142,35 +91,6 @@ void noteCalleesLifted(const Image &image, const std::vector<uint64_t> &requeste
                << " (--callees=false declares them instead)\n";
 }
 
-/// Whether the process frees what it leaves at exit: only sanitizer builds do, so that leak
-/// checks keep their meaning.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool FreeAtExit = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool FreeAtExit = true;
-#else
-constexpr bool FreeAtExit = false;
-#endif
-#else
-constexpr bool FreeAtExit = false;
-#endif
-
-/// The process is about to exit: what `owned` holds (the module, the lifter with discovery's
-/// program CFG, the context, the image) is left to the operating system, as clang's
-/// -disable-free does. Freeing the IR value by value took an eighth of `hoist lift --all`
-/// (docs/PERFORMANCE.md), and after `-j` workers it ran on one thread alone. Sanitizer builds
-/// free them (FreeAtExit), in the order given: users before what they use. Left to the
-/// destructors, whose order the compiler picks, clang freed the context before the module
-/// and every `hoist lift` of the sanitizer build crashed at exit (sweep_sample).
-template <typename... Owned>
-void leaveToTheOperatingSystem(std::unique_ptr<Owned> &...owned) {
-  if (FreeAtExit)
-    (owned.reset(), ...);
-  else
-    ((void)owned.release(), ...);
-}
-
 } // namespace
 
 LiftOptions liftOptionsFor(const LiftCommandOptions &options) {
@@ -207,50 +127,16 @@ int runLift(const LiftCommandOptions &options) {
     progressLine.stop();
     return reportFailure(std::move(error));
   };
-  std::unique_ptr<Image> image;
-  {
-    auto scope = profile.time("load");
-    llvm::Expected<std::unique_ptr<Image>> loaded = loadInput(options.input);
-    if (!loaded)
-      return fail(loaded.takeError());
-    image = std::move(*loaded);
-  }
-  llvm::Expected<std::vector<uint64_t>> selected =
-      selectFunctions(*image, options.functions, options.all);
-  if (!selected)
-    return fail(selected.takeError());
-  followIfuncs(*image, options.functions, *selected, diagnostics);
-  warnMidInstructionEntries(*image, options.functions, options.budgets, diagnostics);
-
-  auto contextOwner = std::make_unique<llvm::LLVMContext>();
-  llvm::LLVMContext &context = *contextOwner;
-  context.setDiscardValueNames(!options.valueNames);
-  auto lifterOwner =
-      std::make_unique<Lifter>(*image, context, diagnostics, liftOptionsFor(options));
+  llvm::Expected<PreparedLift> prepared = prepareLift(options, diagnostics, profile, progress);
+  if (!prepared)
+    return fail(prepared.takeError());
+  std::unique_ptr<Image> &image = prepared->image;
+  std::unique_ptr<llvm::LLVMContext> &contextOwner = prepared->context;
+  std::unique_ptr<Lifter> &lifterOwner = prepared->lifter;
   Lifter &lifter = *lifterOwner;
-  std::vector<uint64_t> addresses;
-  {
-    auto scope = profile.time("discover");
-    beginPhase(progress, "discovering");
-    addresses = lifter.discover(*selected, options.all);
-  }
-  std::map<uint64_t, Recognition> recognized;
-  if (options.recognize) {
-    auto scope = profile.time("recognize");
-    recognized = recognizeProgram(*image, lifter.discoveredFunctions());
-    if (!options.liftRecognized) {
-      // Called by name from now on, and not lifted unless asked for by name or address.
-      std::vector<Import> byName = callableByName(*image, recognized);
-      std::set<uint64_t> outlined;
-      for (const Import &function : byName)
-        outlined.insert(*function.stubAddress);
-      llvm::erase_if(addresses, [&](uint64_t entry) {
-        return outlined.count(entry) &&
-               std::find(selected->begin(), selected->end(), entry) == selected->end();
-      });
-      image->callByName(std::move(byName));
-    }
-  }
+  const std::vector<uint64_t> &selected = prepared->selected;
+  std::vector<uint64_t> &addresses = prepared->entries;
+  const std::map<uint64_t, Recognition> &recognized = prepared->recognized;
   if (options.jobs) {
     llvm::json::Array deobfuscation;
     llvm::Expected<LiftStats> stats = [&] {
@@ -284,7 +170,7 @@ int runLift(const LiftCommandOptions &options) {
     steps.brighten = options.brighten == "default" ? defaultCallingConvention(image->format())
                                                    : *parseCallingConvention(options.brighten);
   llvm::Expected<std::unique_ptr<llvm::Module>> lifted =
-      liftDiscovered(*image, lifter, *selected, addresses, steps, diagnostics,
+      liftDiscovered(*image, lifter, selected, addresses, steps, diagnostics,
                      {.profile = &profile,
                       .concolic = &deobfuscated,
                       .passes = &deobfuscationStats,
@@ -326,7 +212,7 @@ int runLift(const LiftCommandOptions &options) {
       return fail(std::move(error));
   if (!options.quiet) {
     if (!options.all && options.callees)
-      noteCalleesLifted(*image, *selected, lifter.stats());
+      noteCalleesLifted(*image, selected, lifter.stats());
     printClosingLine(lifter.stats(), diagnostics, options.outputPath);
   }
   leaveToTheOperatingSystem(module, lifterOwner, contextOwner, image);

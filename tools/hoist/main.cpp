@@ -23,19 +23,23 @@ cl::SubCommand StatsCmd("stats", "Count instructions and list those without sema
 cl::SubCommand CfgCmd("cfg", "Print the control flow discovery recovers (functions, blocks, "
                              "jump tables, calls)");
 
+cl::SubCommand ReportCmd("report", "Write an HTML report of the lift: per function its graph, "
+                                   "assembly, lifted and brightened IR, linked by address");
+
 cl::SubCommand TranslateCmd("translate", "Lift a whole Linux program and link the lifted code "
                                          "into a new executable that behaves the same");
 
 cl::OptionCategory InputCategory("Input");
 cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
                                cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(CfgCmd),
-                               cl::sub(TranslateCmd), cl::cat(InputCategory));
+                               cl::sub(TranslateCmd), cl::sub(ReportCmd), cl::cat(InputCategory));
 cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
                   cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::sub(CfgCmd),
-                  cl::cat(InputCategory));
+                  cl::sub(ReportCmd), cl::cat(InputCategory));
 cl::opt<std::string> Base("base", cl::desc("Load address of a --raw input (0x...)"),
                           cl::value_desc("address"), cl::sub(InfoCmd), cl::sub(LiftCmd),
-                          cl::sub(StatsCmd), cl::sub(CfgCmd), cl::cat(InputCategory));
+                          cl::sub(StatsCmd), cl::sub(CfgCmd), cl::sub(ReportCmd),
+                          cl::cat(InputCategory));
 
 cl::opt<bool> Json("json", cl::desc("Print JSON"), cl::sub(InfoCmd));
 
@@ -49,7 +53,7 @@ cl::opt<bool> LiftAll("all",
 cl::opt<bool> Recognize("recognize",
                         cl::desc("Recognize statically linked library functions by signature "
                                  "(default true; docs/SIGNATURES.md)"),
-                        cl::init(true), cl::sub(LiftCmd), cl::sub(CfgCmd));
+                        cl::init(true), cl::sub(LiftCmd), cl::sub(CfgCmd), cl::sub(ReportCmd));
 cl::opt<bool> LiftRecognized("lift-recognized",
                              cl::desc("Lift library functions recognized by signature too, "
                                       "instead of calling them by name (docs/SIGNATURES.md)"),
@@ -108,7 +112,7 @@ cl::opt<unsigned> MaxWarnings("max-warnings",
                                        "warning code with its count and first addresses "
                                        "(--diagnostics lists every one)"),
                               cl::value_desc("N"), cl::init(hoist::DefaultMaxWarnings),
-                              cl::sub(LiftCmd), cl::sub(CfgCmd));
+                              cl::sub(LiftCmd), cl::sub(CfgCmd), cl::sub(ReportCmd));
 cl::opt<std::string> DiagnosticsFile("diagnostics",
                                      cl::desc("Write lift statistics and diagnostics as JSON"),
                                      cl::value_desc("file.json"), cl::sub(LiftCmd));
@@ -137,7 +141,7 @@ cl::opt<double> Timeout("timeout",
                                  "partial result (exit 0, with a diagnostic); a run still busy "
                                  "at twice that plus 10 s is ended with exit code 3"),
                         cl::value_desc("seconds"), cl::init(0), cl::sub(LiftCmd),
-                        cl::sub(CfgCmd));
+                        cl::sub(CfgCmd), cl::sub(ReportCmd));
 
 cl::opt<std::string> TranslateOutput("o", cl::desc("The translated executable"),
                                      cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd));
@@ -169,6 +173,19 @@ cl::opt<bool> CfgDot("dot",
 cl::opt<bool> CfgQuiet("q", cl::desc("Quiet: no progress line on a terminal"), cl::sub(CfgCmd));
 cl::opt<std::string> CfgOutput("o", cl::desc("Output file (default: stdout)"),
                                cl::value_desc("file"), cl::init("-"), cl::sub(CfgCmd));
+
+cl::list<std::string> ReportFunctions("function",
+                                      cl::desc("Function to report: a symbol name or 0x address "
+                                               "(repeatable; default: main, else the entry "
+                                               "point); the functions it calls come with it"),
+                                      cl::value_desc("name|0xaddr"), cl::sub(ReportCmd));
+cl::opt<bool> ReportAll("all", cl::desc("Every function discovery finds"), cl::sub(ReportCmd));
+cl::opt<std::string> ReportOutput("o", cl::desc("The directory the pages are written into"),
+                                  cl::value_desc("directory"), cl::Required, cl::sub(ReportCmd));
+cl::opt<OptimizationLevel> ReportOptLevel(
+    cl::desc("Optimization level of the IR shown:"), cl::init(O0), cl::sub(ReportCmd),
+    cl::values(clEnumValN(O0, "O0", "No optimization (default)"), clEnumValN(O1, "O1", "O1 pipeline"),
+               clEnumValN(O2, "O2", "O2 pipeline"), clEnumValN(O3, "O3", "O3 pipeline")));
 
 cl::list<std::string> StatsInputs(cl::Positional, cl::desc("<binary>..."), cl::OneOrMore,
                                   cl::sub(StatsCmd), cl::cat(InputCategory));
@@ -346,6 +363,18 @@ int main(int argc, char **argv) {
     options.quiet = CfgQuiet;
     return hoist::runCfg(options);
   }
+  if (ReportCmd) {
+    hoist::ReportCommandOptions options;
+    options.input = input;
+    options.functions.assign(ReportFunctions.begin(), ReportFunctions.end());
+    options.all = ReportAll;
+    options.recognize = Recognize;
+    options.optLevel = ReportOptLevel;
+    options.outputDirectory = ReportOutput;
+    options.maxWarnings = MaxWarnings;
+    options.budgets = budgets;
+    return hoist::runReport(options);
+  }
   if (StatsCmd) {
     hoist::StatsCommandOptions options;
     options.paths.assign(StatsInputs.begin(), StatsInputs.end());
@@ -354,5 +383,5 @@ int main(int argc, char **argv) {
     options.sweep = StatsSweep;
     return hoist::runStats(options);
   }
-  return usageError("expected a subcommand: info, lift, cfg, stats or translate (see hoist --help)");
+  return usageError("expected a subcommand: info, lift, cfg, stats, translate or report (see hoist --help)");
 }
