@@ -118,6 +118,7 @@ struct ReportCommandOptions {
   std::string outputDirectory;
   unsigned maxWarnings = DefaultMaxWarnings;   ///< --max-warnings (DiagnosticReport.h)
   LiftOptions budgets;                  ///< the deadline of --timeout, if any
+  bool quiet = false;                   ///< -q: no progress line (ProgressLine.h)
 };
 
 /// `hoist report`: an HTML report of the lift of the functions (ReportPages.h): a page per

@@ -7,6 +7,7 @@
 #include "GraphvizSvg.h"
 #include "LeaveAtExit.h"
 #include "PreparedLift.h"
+#include "ProgressLine.h"
 #include "ReportPages.h"
 
 #include "Api/LiftPipeline.h"
@@ -200,17 +201,25 @@ int runReport(const ReportCommandOptions &options) {
 
   PhaseProfile profile;
   DiagnosticSink diagnostics;
-  llvm::Expected<PreparedLift> prepared = prepareLift(lift, diagnostics, profile);
+  ProgressLine progressLine(options.quiet);
+  Progress *progress = progressLine.progress();
+  // A failure's message goes on a line of its own, not after the progress line.
+  auto fail = [&progressLine](llvm::Error error) {
+    progressLine.stop();
+    return reportFailure(std::move(error));
+  };
+  llvm::Expected<PreparedLift> prepared = prepareLift(lift, diagnostics, profile, progress);
   if (!prepared)
-    return reportFailure(prepared.takeError());
+    return fail(prepared.takeError());
   const Image &image = *prepared->image;
   Lifter &lifter = *prepared->lifter;
 
   llvm::Expected<std::unique_ptr<llvm::Module>> lifted =
       liftDiscovered(image, lifter, prepared->selected, prepared->entries,
-                     {.all = options.all, .callees = true}, diagnostics);
+                     {.all = options.all, .callees = true}, diagnostics,
+                     {.progress = progress});
   if (!lifted)
-    return reportFailure(lifted.takeError());
+    return fail(lifted.takeError());
   std::unique_ptr<llvm::Module> module = std::move(*lifted);
   markRecognized(*module, prepared->recognized);
 
@@ -231,7 +240,7 @@ int runReport(const ReportCommandOptions &options) {
   if (options.optLevel > 0)
     if (llvm::Error error = finishLiftedModule(*module, image, {.optLevel = options.optLevel},
                                                lifter.options(), diagnostics))
-      return reportFailure(std::move(error));
+      return fail(std::move(error));
 
   program.instructionsLifted = lifter.stats().instructionsLifted;
   program.unsupported = lifter.stats().unsupported;
@@ -288,10 +297,13 @@ int runReport(const ReportCommandOptions &options) {
     program.functions.push_back(std::move(report));
   }
 
+  beginPhase(progress, "drawing graphs");
   if (llvm::Error error = drawGraphs(image, cfg, program.functions))
-    return reportFailure(std::move(error));
+    return fail(std::move(error));
+  beginPhase(progress, "writing");
   if (llvm::Error error = writePages(options.outputDirectory, program))
-    return reportFailure(std::move(error));
+    return fail(std::move(error));
+  progressLine.stop();
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   llvm::SmallString<256> index(options.outputDirectory);
   llvm::sys::path::append(index, "index.html");

@@ -171,6 +171,8 @@ cl::opt<bool> CfgDot("dot",
                               "their assembly, edges by kind (render with dot -Tsvg)"),
                      cl::sub(CfgCmd));
 cl::opt<bool> CfgQuiet("q", cl::desc("Quiet: no progress line on a terminal"), cl::sub(CfgCmd));
+cl::opt<bool> ReportQuiet("q", cl::desc("Quiet: no progress line on a terminal"),
+                          cl::sub(ReportCmd));
 cl::opt<std::string> CfgOutput("o", cl::desc("Output file (default: stdout)"),
                                cl::value_desc("file"), cl::init("-"), cl::sub(CfgCmd));
 
@@ -373,6 +375,7 @@ int main(int argc, char **argv) {
     options.outputDirectory = ReportOutput;
     options.maxWarnings = MaxWarnings;
     options.budgets = budgets;
+    options.quiet = ReportQuiet;
     return hoist::runReport(options);
   }
   if (StatsCmd) {
