@@ -307,7 +307,8 @@ int runReport(const ReportCommandOptions &options) {
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   llvm::SmallString<256> index(options.outputDirectory);
   llvm::sys::path::append(index, "index.html");
-  llvm::errs() << "hoist: report of " << program.functions.size() << " functions -> " << index
+  llvm::errs() << "hoist: report of " << program.functions.size()
+               << (program.functions.size() == 1 ? " function -> " : " functions -> ") << index
                << "\n";
   leaveToTheOperatingSystem(brightened, module, prepared->lifter, prepared->context,
                             prepared->image);
