@@ -311,8 +311,7 @@ int runCfg(const CfgCommandOptions &options) {
   std::error_code error;
   llvm::ToolOutputFile output(options.outputPath, error, llvm::sys::fs::OF_Text);
   if (error) {
-    progressLine.stop();
-    return reportFailure(
+    return progressLine.fail(
         makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
   }
   progressLine.beforeOutputTo(options.outputPath);

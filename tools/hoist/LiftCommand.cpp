@@ -122,14 +122,9 @@ int runLift(const LiftCommandOptions &options) {
   DiagnosticSink diagnostics;
   ProgressLine progressLine(options.quiet);
   Progress *progress = progressLine.progress();
-  // A failure's message goes on a line of its own, not after the progress line.
-  auto fail = [&progressLine](llvm::Error error) {
-    progressLine.stop();
-    return reportFailure(std::move(error));
-  };
   llvm::Expected<PreparedLift> prepared = prepareLift(options, diagnostics, profile, progress);
   if (!prepared)
-    return fail(prepared.takeError());
+    return progressLine.fail(prepared.takeError());
   std::unique_ptr<Image> &image = prepared->image;
   std::unique_ptr<llvm::LLVMContext> &contextOwner = prepared->context;
   std::unique_ptr<Lifter> &lifterOwner = prepared->lifter;
@@ -146,13 +141,13 @@ int runLift(const LiftCommandOptions &options) {
     }();
     progressLine.stop();
     if (!stats)
-      return fail(stats.takeError());
+      return progressLine.fail(stats.takeError());
     printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
     if (!options.diagnosticsPath.empty())
       if (llvm::Error error = writeDiagnostics(options.diagnosticsPath, *stats, diagnostics,
                                                profile, importRecords(*image, nullptr),
                                                std::move(deobfuscation)))
-        return fail(std::move(error));
+        return progressLine.fail(std::move(error));
     if (!options.quiet)
       printClosingLine(*stats, diagnostics, options.outputPath);
     leaveToTheOperatingSystem(lifterOwner, contextOwner, image);
@@ -176,7 +171,7 @@ int runLift(const LiftCommandOptions &options) {
                       .passes = &deobfuscationStats,
                       .progress = progress});
   if (!lifted)
-    return fail(lifted.takeError());
+    return progressLine.fail(lifted.takeError());
   std::unique_ptr<llvm::Module> module = std::move(*lifted);
   markRecognized(*module, recognized);
 
@@ -189,10 +184,11 @@ int runLift(const LiftCommandOptions &options) {
                              options.emit != "ll" ? llvm::sys::fs::OF_None
                                                   : llvm::sys::fs::OF_Text);
     if (error)
-      return fail(makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
+      return progressLine.fail(
+          makeError("{0}: cannot write: {1}", options.outputPath, error.message()));
     if (options.emit == "obj") {
       if (llvm::Error error = emitHostObject(*module, out.os()))
-        return fail(std::move(error));
+        return progressLine.fail(std::move(error));
     } else if (options.emit == "bc")
       llvm::WriteBitcodeToFile(*module, out.os());
     else
@@ -209,7 +205,7 @@ int runLift(const LiftCommandOptions &options) {
             deobfuscationRecords(deobfuscated,
                                  options.deobfuscatePasses ? &deobfuscationStats : nullptr,
                                  *module, *image)))
-      return fail(std::move(error));
+      return progressLine.fail(std::move(error));
   if (!options.quiet) {
     if (!options.all && options.callees)
       noteCalleesLifted(*image, selected, lifter.stats());

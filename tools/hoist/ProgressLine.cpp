@@ -1,4 +1,5 @@
 #include "ProgressLine.h"
+#include "Commands.h"
 #include "DiagnosticReport.h"
 
 #include <llvm/Support/FormatVariadic.h>
@@ -99,6 +100,11 @@ std::string ProgressLine::text() const {
     out += " " + withThousands(std::min(progress_.done(), total)) + "/" + withThousands(total) +
            " functions";
   return out + llvm::formatv(", {0:F1} s", elapsed.count()).str();
+}
+
+int ProgressLine::fail(llvm::Error error) {
+  stop();
+  return reportFailure(std::move(error));
 }
 
 } // namespace hoist

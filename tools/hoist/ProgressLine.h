@@ -7,6 +7,7 @@
 #include "hoist/Progress.h"
 
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Error.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -29,6 +30,10 @@ public:
 
   /// Clears the line and stops redrawing it: call before anything else goes to stderr.
   void stop();
+
+  /// Stops the line, then reports `error` as the command's failure (reportFailure): its
+  /// message goes on a line of its own. Returns the exit code.
+  int fail(llvm::Error error);
 
   /// Output about to be written to `path` ("-": stdout): when that is the terminal, the line
   /// stops, as redrawing it would overwrite the output's own lines.

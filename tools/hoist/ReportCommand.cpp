@@ -203,14 +203,9 @@ int runReport(const ReportCommandOptions &options) {
   DiagnosticSink diagnostics;
   ProgressLine progressLine(options.quiet);
   Progress *progress = progressLine.progress();
-  // A failure's message goes on a line of its own, not after the progress line.
-  auto fail = [&progressLine](llvm::Error error) {
-    progressLine.stop();
-    return reportFailure(std::move(error));
-  };
   llvm::Expected<PreparedLift> prepared = prepareLift(lift, diagnostics, profile, progress);
   if (!prepared)
-    return fail(prepared.takeError());
+    return progressLine.fail(prepared.takeError());
   const Image &image = *prepared->image;
   Lifter &lifter = *prepared->lifter;
 
@@ -219,7 +214,7 @@ int runReport(const ReportCommandOptions &options) {
                      {.all = options.all, .callees = true}, diagnostics,
                      {.progress = progress});
   if (!lifted)
-    return fail(lifted.takeError());
+    return progressLine.fail(lifted.takeError());
   std::unique_ptr<llvm::Module> module = std::move(*lifted);
   markRecognized(*module, prepared->recognized);
 
@@ -240,7 +235,7 @@ int runReport(const ReportCommandOptions &options) {
   if (options.optLevel > 0)
     if (llvm::Error error = finishLiftedModule(*module, image, {.optLevel = options.optLevel},
                                                lifter.options(), diagnostics))
-      return fail(std::move(error));
+      return progressLine.fail(std::move(error));
 
   program.instructionsLifted = lifter.stats().instructionsLifted;
   program.unsupported = lifter.stats().unsupported;
@@ -299,10 +294,10 @@ int runReport(const ReportCommandOptions &options) {
 
   beginPhase(progress, "drawing graphs");
   if (llvm::Error error = drawGraphs(image, cfg, program.functions))
-    return fail(std::move(error));
+    return progressLine.fail(std::move(error));
   beginPhase(progress, "writing");
   if (llvm::Error error = writePages(options.outputDirectory, program))
-    return fail(std::move(error));
+    return progressLine.fail(std::move(error));
   progressLine.stop();
   printDiagnostics(diagnostics, options.maxWarnings, llvm::errs());
   llvm::SmallString<256> index(options.outputDirectory);
