@@ -1,4 +1,5 @@
 #include "AnnotatedIR.h"
+#include "CompactAssembly.h"
 
 #include "hoist/Lifter.h"
 
@@ -9,8 +10,6 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/FormattedStream.h>
-
-#include <Zydis/Zydis.h>
 
 #include <optional>
 #include <set>
@@ -23,56 +22,6 @@ namespace {
 /// How many instructions listUntagged lists before one tagged instruction: more apart, the
 /// two are not one straight run of the function's code.
 constexpr unsigned MaxUntaggedRun = 32;
-
-struct Disassembled {
-  std::string text;
-  uint64_t next = 0;
-  /// Ends straight-line code: what follows it is reached, if at all, by a jump to it.
-  bool endsRun = false;
-  /// Filler a compiler puts between blocks it aligns (`nop`, `int3`).
-  bool isPadding = false;
-};
-
-/// Intel syntax, as Hoist's diagnostics print instructions, with addresses as IR comments
-/// print them elsewhere: `js 0x118e`, not Zydis's default `js 0x000000000000118E`.
-class Disassembler {
-public:
-  Disassembler() {
-    ZydisDecoderInit(&decoder_, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-    ZydisFormatterInit(&formatter_, ZYDIS_FORMATTER_STYLE_INTEL);
-    ZydisFormatterSetProperty(&formatter_, ZYDIS_FORMATTER_PROP_ADDR_PADDING_ABSOLUTE,
-                              ZYDIS_PADDING_DISABLED);
-    ZydisFormatterSetProperty(&formatter_, ZYDIS_FORMATTER_PROP_ADDR_PADDING_RELATIVE,
-                              ZYDIS_PADDING_DISABLED);
-    ZydisFormatterSetProperty(&formatter_, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE);
-  }
-
-  std::optional<Disassembled> at(const Image &image, uint64_t address) const {
-    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address);
-    ZydisDecodedInstruction instruction;
-    ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
-    char text[256];
-    if (bytes.empty() ||
-        !ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder_, bytes.data(), bytes.size(), &instruction,
-                                             operands)) ||
-        !ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&formatter_, &instruction, operands,
-                                                      instruction.operand_count_visible, text,
-                                                      sizeof text, address, nullptr)))
-      return std::nullopt;
-    ZydisMnemonic mnemonic = instruction.mnemonic;
-    return Disassembled{
-        .text = text,
-        .next = address + instruction.length,
-        .endsRun = mnemonic == ZYDIS_MNEMONIC_JMP || mnemonic == ZYDIS_MNEMONIC_RET ||
-                   mnemonic == ZYDIS_MNEMONIC_UD2 || mnemonic == ZYDIS_MNEMONIC_HLT ||
-                   mnemonic == ZYDIS_MNEMONIC_INT3,
-        .isPadding = mnemonic == ZYDIS_MNEMONIC_NOP || mnemonic == ZYDIS_MNEMONIC_INT3};
-  }
-
-private:
-  ZydisDecoder decoder_;
-  ZydisFormatter formatter_;
-};
 
 class MachineCodeAnnotator : public llvm::AssemblyAnnotationWriter {
 public:
@@ -172,7 +121,7 @@ private:
   const Image &image_;
   AnnotateOptions options_;
   std::optional<unsigned> pcKind_;
-  Disassembler disassembler_;
+  CompactDisassembler disassembler_;
   std::optional<uint64_t> entry_;
   std::set<uint64_t> tagged_;           ///< the current function's tagged addresses
   std::set<uint64_t> listedUntagged_;   ///< the untagged ones listed so far

@@ -1,6 +1,7 @@
 // `hoist cfg --dot`: the program CFG as Graphviz dot (CfgDot.h). The blocks' instructions are
 // decoded again here: the program CFG keeps only their extents (ProgramDiscovery.h).
 #include "CfgDot.h"
+#include "CompactAssembly.h"
 #include "HtmlText.h"
 
 #include "Decode/Decoder.h"
@@ -159,13 +160,16 @@ private:
     return instrs;
   }
 
-  static std::string blockLabel(const MachineBlock &block, const std::vector<Instr> &instrs) {
+  std::string blockLabel(const MachineBlock &block, const std::vector<Instr> &instrs) const {
     std::string label = "<TABLE BORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">"
                         "<TR><TD ALIGN=\"LEFT\"><B>" +
                         formatAddress(block.start) + "</B></TD></TR>";
-    for (const Instr &instr : instrs)
+    for (const Instr &instr : instrs) {
+      // As `--annotate` and the report print it (`js 0x118e`).
+      std::optional<Disassembled> compact = disassembler_.at(image_, instr.address);
       label += "<TR><TD ALIGN=\"LEFT\">" + hex(instr.address) + "  " +
-               htmlEscaped(instr.text()) + "</TD></TR>";
+               htmlEscaped(compact ? compact->text : instr.text()) + "</TD></TR>";
+    }
     if (std::string note = blockEndNote(block); !note.empty())
       label += "<TR><TD ALIGN=\"LEFT\"><I>" + htmlEscaped(note) + "</I></TD></TR>";
     return label + "</TABLE>";
@@ -306,6 +310,7 @@ private:
   }
 
   const Image &image_;
+  CompactDisassembler disassembler_;
   const std::map<uint64_t, DiscoveredFunction> &functions_;
   const CfgDotOptions &options_;
   llvm::raw_ostream &out_;

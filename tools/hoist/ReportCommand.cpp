@@ -2,6 +2,7 @@
 // once; a copy of the lifted module is brightened, so that each page shows both forms.
 #include "AnnotatedIR.h"
 #include "CfgDot.h"
+#include "CompactAssembly.h"
 #include "Commands.h"
 #include "DiagnosticReport.h"
 #include "GraphvizSvg.h"
@@ -122,9 +123,12 @@ void describeCode(const Image &image, const DiscoveredFunction &discovered,
   for (const UnresolvedJump &jump : discovered.unresolvedJumps)
     report.unresolvedJumps.push_back({jump.jump, jump.reason});
   Decoder decoder;
+  CompactDisassembler disassembler;   // the text `--annotate` puts in the IR beside it
   for (const auto &[start, block] : explored.blocks)
     forEachInstructionOfBlock(image, decoder, start, block.endAddress, [&](const Instr &instr) {
-      report.instructions.push_back({instr.address, start, instr.text()});
+      std::optional<Disassembled> compact = disassembler.at(image, instr.address);
+      report.instructions.push_back(
+          {instr.address, start, compact ? compact->text : instr.text()});
     });
 }
 
