@@ -144,10 +144,18 @@ def groups_from_text(lines):
     return groups
 
 
+# llvm-objdump prints some prefixes on a line of their own (`lock` before `cmpxchg`): they are
+# part of the instruction after them, not instructions.
+PREFIX_LINES = {"lock", "rep", "repe", "repne", "repz", "repnz", "data16", "addr32", "notrack",
+                "xacquire", "xrelease", "bnd"}
+
+
 def objdump_instructions(binary):
     dump = subprocess.run(["llvm-objdump", "-d", "--no-show-raw-insn", binary],
                           capture_output=True, text=True, check=True).stdout
-    return sorted({int(a, 16) for a in re.findall(r"^\s+([0-9a-f]+):\s", dump, re.M)})
+    return sorted({int(a, 16) for a, text in
+                   re.findall(r"^[ \t]*([0-9a-f]+):[ \t]+(.*)$", dump, re.M)
+                   if text.strip() not in PREFIX_LINES})
 
 
 def check_summary(index, cfg_path, lift_path, brighten_path, binary, lifted_ll):
@@ -187,13 +195,24 @@ def check_summary(index, cfg_path, lift_path, brighten_path, binary, lifted_ll):
             fail(f"#{id_} is {shown.text() if shown else 'missing'}, expected {value}")
     if sum(1 for r in rows.values() if r.attrs["data-brightened"] == "yes") != totals["brightened"]:
         fail("the functions marked brightened are not as many as brightened")
+    # The decline histogram: one count per decline, grouped by its reason (the report leaves
+    # addresses and names out of it, so functions declined for the same reason count together).
+    reasons = by_id(page, "decline-reasons")
+    histogram = {n.attrs["data-key"]: int(n.attrs["data-count"]) for n in reasons.walk()
+                 if "data-key" in n.attrs}
+    if sum(histogram.values()) != declined:
+        fail(f"decline histogram {histogram} counts {sum(histogram.values())}, "
+             f"{declined} functions declined")
+    for reason in histogram:
+        if "not brightened (" in reason or re.search(r"0x[0-9a-f]", reason):
+            fail(f"decline reason {reason!r} still names a function or an address")
     unsupported = by_id(page, "unsupported")
     shown = {n.attrs["data-key"]: int(n.attrs["data-count"]) for n in unsupported.walk()
              if "data-key" in n.attrs}
     if shown != lift["lift_stats"]["unsupported"]:
         fail(f"unsupported {shown}, lift says {lift['lift_stats']['unsupported']}")
     print(f"check_report: summary agrees: {len(cfg)} functions, {totals['instructions']} "
-          f"instructions, {totals['brightened']} brightened")
+          f"instructions, {totals['brightened']} brightened, {len(histogram)} decline reasons")
 
 
 def function_text(ll_path, entry):
