@@ -5,7 +5,7 @@
 namespace hoist {
 
 LiftContext::LiftContext(llvm::LLVMContext &context, RegisterFile &registers,
-                         llvm::Value *memoryBase, ControlFlow &control,
+                         llvm::Value *memoryBase, ControlTransfers &control,
                          DiagnosticSink &diagnostics)
     : ir(context), registers_(registers), memoryBase_(memoryBase), control_(control),
       diagnostics_(diagnostics) {}
@@ -185,7 +185,7 @@ llvm::Value *LiftContext::operandAddress(unsigned index) {
   OperandAddress &known = operandAddresses_[index];
   llvm::BasicBlock *block = ir.GetInsertBlock();
   // Only in the block that computed it, where it dominates; a part of an instruction split
-  // into blocks (ControlFlow::ifThenElse) computes its own.
+  // into blocks (ControlTransfers::ifThenElse) computes its own.
   if (known.address && known.block == block)
     return known.address;
   known = {effectiveAddress(instr_->op(index)), block};

@@ -19,9 +19,9 @@ class DiagnosticSink;
 enum class LiftStatus { Lifted, Unsupported };
 
 /// Where control goes; implemented by the function lifter, which knows the blocks.
-class ControlFlow {
+class ControlTransfers {
 public:
-  virtual ~ControlFlow() = default;
+  virtual ~ControlTransfers() = default;
   virtual void jump(uint64_t target) = 0;
   virtual void branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) = 0;
   virtual void jumpIndirect(llvm::Value *target) = 0;
@@ -73,7 +73,7 @@ enum class Condition : uint8_t { O, NO, B, AE, E, NE, BE, A, S, NS, P, NP, L, GE
 class LiftContext {
 public:
   LiftContext(llvm::LLVMContext &context, RegisterFile &registers, llvm::Value *memoryBase,
-              ControlFlow &control, DiagnosticSink &diagnostics);
+              ControlTransfers &control, DiagnosticSink &diagnostics);
 
   LiftBuilder ir;   // positioned at the end of the current block
   void setPosition(RegisterFile::Block *block, const Instr *instr);
@@ -81,7 +81,7 @@ public:
   void startInstruction(RegisterFile::Block *block, const Instr *instr);
   const Instr &instr() const { return *instr_; }
   RegisterFile::Block *block() const { return block_; }
-  ControlFlow &control() { return control_; }
+  ControlTransfers &control() { return control_; }
   DiagnosticSink &diagnostics() { return diagnostics_; }
 
   llvm::IntegerType *intType(unsigned bits) { return ir.getIntNTy(bits); }
@@ -177,7 +177,7 @@ private:
 
   RegisterFile &registers_;
   llvm::Value *memoryBase_;
-  ControlFlow &control_;
+  ControlTransfers &control_;
   DiagnosticSink &diagnostics_;
   RegisterFile::Block *block_ = nullptr;
   const Instr *instr_ = nullptr;

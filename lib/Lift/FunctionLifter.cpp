@@ -24,7 +24,7 @@
 namespace hoist {
 namespace {
 
-class FunctionLifter final : public ControlFlow {
+class FunctionLifter final : public ControlTransfers {
 public:
   /// Only the variables in `mayWrite` are expected to be written (RegisterFile::assumeOnlyWritten).
   FunctionLifter(const FunctionLiftInput &input, llvm::Function &function, const VarSet &mayWrite);
@@ -32,7 +32,7 @@ public:
   /// Whether the semantics wrote only what the constructor was told they may.
   bool wroteOnlyExpected() const { return (registers_.written() & ~mayWrite_).none(); }
 
-  // ControlFlow: called by semantics while the current block is being lifted.
+  // ControlTransfers: called by semantics while the current block is being lifted.
   void jump(uint64_t target) override;
   void branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) override;
   void jumpIndirect(llvm::Value *target) override;

@@ -83,7 +83,7 @@ template <Save Kind> LiftStatus liftXsave(LiftContext &ctx, const Instr &instr) 
   llvm::Value *base = alignedArea(ctx, instr);
   Request r = request(ctx);
   unlessUnmodelled(ctx, instr, r, [&] {
-    ControlFlow &control = ctx.control();
+    ControlTransfers &control = ctx.control();
     llvm::Value *sse = bit(ctx, r.rfbm, Sse), *avx = bit(ctx, r.rfbm, Avx);
     control.ifThenElse(bit(ctx, r.rfbm, X87), [&] { legacy::storeX87(ctx, base); }, {});
     // MXCSR belongs to SSE, but the standard format saves it for AVX too (vol. 1, 13.7).
@@ -113,7 +113,7 @@ LiftStatus liftXrstor(LiftContext &ctx, const Instr &instr) {
   llvm::Value *base = alignedArea(ctx, instr);
   Request r = request(ctx);
   unlessUnmodelled(ctx, instr, r, [&] {
-    ControlFlow &control = ctx.control();
+    ControlTransfers &control = ctx.control();
     llvm::Value *zero = ir.getInt64(0);
     auto headerWord = [&](unsigned index) {
       return ctx.load(legacy::at(ctx, base, HeaderOffset + 8 * index), ir.getInt64Ty());

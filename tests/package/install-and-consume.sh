@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The installed package, as a user gets it (docs/API.md): `cmake --install` into a temporary
 # prefix, then examples/consumer configured against it with -DCMAKE_PREFIX_PATH, built and run
-# on the example binary; the same program compiled from `pkg-config --cflags --libs hoist`; the
-# installed hoist's --version, man page and bash completion; hoist-rt beside libhoist; and
-# `hoist translate` from the prefix, which must find the runtime installed next to it; and the
-# installed Python module, when there is one.
+# on the example binary, linked with libhoist.so and with libhoist.a; the same program compiled
+# from `pkg-config --cflags --libs hoist`; the installed hoist's --version, man page and bash
+# completion; hoist-rt beside libhoist; `hoist translate` from the prefix, which must find the
+# runtime installed next to it; and the installed Python module, when there is one.
 #   install-and-consume.sh BUILD_DIR SOURCE_DIR CXX EXAMPLE_ELF WORK_DIR
 set -euo pipefail
 build=$1 source=$2 cxx=$3 example=$4 work=$5
@@ -31,6 +31,16 @@ grep -q '^; function 0x[0-9a-f]* add3: ' "$work/add3.ll"
 grep -q '^define .*@add3(' "$work/add3.ll"
 grep -q "with Hoist $(sed -n 's/^#define HOIST_VERSION_STRING "\(.*\)"/\1/p' \
   "$prefix/include/hoist/Version.h")" "$work/add3.err"
+
+# The same against libhoist.a (Hoist::hoist_static): Zydis comes through the package too.
+cmake -S "$source/examples/consumer" -B "$work/consumer-static" -G Ninja \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DHOIST_LIBRARY=Hoist::hoist_static > "$work/configure-static.log"
+cmake --build "$work/consumer-static" > "$work/build-static.log"
+if ldd "$work/consumer-static/lift-function" | grep -q libhoist; then
+  echo "the consumer of Hoist::hoist_static loads libhoist.so"; exit 1
+fi
+"$work/consumer-static/lift-function" "$example" add3 2> /dev/null | grep -q '^define .*@add3('
 
 # pkg-config: the same program from hoist.pc's flags, run from the prefix.
 export PKG_CONFIG_PATH=$libdir/pkgconfig

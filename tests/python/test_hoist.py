@@ -109,6 +109,62 @@ def test_cfg_lists_parts_of_functions(tmp_path):
     assert repr(part).startswith("<hoist.Part work.cold at ")
 
 
+def test_section_symbol_import_and_export_fields():
+    binary = hoist.load(EXAMPLE_ELF)
+    assert binary.image_base == 0   # a PIE
+    sections = {s.name: s for s in binary.sections}
+    text, bss = sections[".text"], sections[".bss"]
+    assert text.readable and text.mapped and text.file_offset > 0 and text.file_size == text.size
+    assert bss.writable and bss.mapped and not bss.executable and bss.file_size == 0
+    assert not sections[".comment"].mapped
+    symbols = {s.name: s for s in binary.symbols}
+    assert symbols["add3"].source == "static" and not symbols["add3"].ifunc
+    printf = next(i for i in binary.imports if i.name == "printf")
+    assert printf.stub and printf.defined_at is None   # called through its PLT stub
+    dll = hoist.load(os.path.join(TEST_DATA, "hoist_test.dll"))
+    assert dll.image_base > 0
+    forwarders = {e.name: e.forwarder for e in dll.exports}
+    assert forwarders["library_ticks"] == "KERNEL32.GetTickCount"
+    assert forwarders["library_add"] == ""
+
+
+def test_cfg_records_jump_tables_tail_calls_and_what_is_unresolved(tmp_path):
+    source = os.path.join(os.path.dirname(__file__), "Inputs", "cfg-shapes.c")
+    exe = str(tmp_path / "cfg-shapes")
+    subprocess.run(["gcc", "-O2", "-o", exe, source], check=True)
+    binary = hoist.load(exe)
+    cfg = binary.cfg(all=True)
+    assert cfg.rounds >= 1 and not cfg.budget_exhausted
+    functions = {f.name: f for f in cfg.functions}
+    pick, forward, through = functions["pick"], functions["forward"], functions["through"]
+
+    [table] = pick.jump_tables
+    starts = {b.start for b in pick.blocks}
+    assert table.table and table.import_ == "" and table.jump in {
+        a for b in pick.blocks for a in range(b.start, b.end)}
+    assert len(set(table.targets)) == 7 and set(table.targets) <= starts
+    assert functions["die"].noreturn and not pick.noreturn
+    assert functions["die"].entry in {c.target for c in pick.calls}
+    assert forward.tail_calls == [pick.entry] and not forward.calls
+    [jump] = through.unresolved_jumps
+    assert through.blocks[0].start <= jump.jump < through.blocks[-1].end
+    assert "writable memory" in jump.reason
+    main = functions["main"]
+    assert all(main.entry <= call.at < max(b.end for b in main.blocks) for call in main.calls)
+    assert not any(f.ifunc_resolver for f in cfg.functions)
+    # crtstuff's deregister_tm_clones jumps through an import's slot: a computed jump.
+    assert any(j.import_ for f in cfg.functions for j in f.computed_jumps)
+
+
+def test_timeouts_give_partial_results():
+    bash = hoist.load("/usr/bin/bash")
+    cfg = bash.cfg(all=True, timeout=0.001)
+    assert cfg.budget_exhausted
+    assert "budget-exhausted" in {d["code"] for d in cfg.diagnostics}
+    lifted = bash.lift(all=True, opt=1, timeout=0.001)
+    assert "budget-exhausted" in {d["code"] for d in lifted.diagnostics}
+
+
 def test_lift_returns_ir_stats_and_diagnostics():
     lifted = hoist.load(EXAMPLE_ELF).lift("add3", opt=2)
     assert re.search(r"^define .*@add3\(ptr noalias", lifted.ir, re.M)

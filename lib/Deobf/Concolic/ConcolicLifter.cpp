@@ -82,7 +82,7 @@ struct Exit {
   uint64_t target;
 };
 
-class ConcolicLifter final : public ControlFlow {
+class ConcolicLifter final : public ControlTransfers {
 public:
   ConcolicLifter(const Image &image, InstructionCache &cache, const DeobfuscateOptions &options,
                  DiagnosticSink &diagnostics, llvm::Function &function,
@@ -96,7 +96,7 @@ public:
   bool run(uint64_t entry);
   DeobfuscationStats stats() const;
 
-  // ControlFlow.
+  // ControlTransfers.
   void jump(uint64_t target) override;
   void branch(llvm::Value *condition, uint64_t taken, uint64_t notTaken) override;
   void jumpIndirect(llvm::Value *target) override;

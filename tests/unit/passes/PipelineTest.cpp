@@ -1,8 +1,10 @@
-// hoist::optimizeModule: the levels, the fixpoint's stopping rule and budget, and the Image it
-// reads. The passes themselves are tested one by one in tests/lit/passes.
+// hoist::optimizeModule: the levels, the fixpoint's stopping rule and budget, the Image it
+// reads, and the callers' passes it runs in its rounds (also through liftProgram). The passes
+// themselves are tested one by one in tests/lit/passes.
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
+#include "hoist/Program.h"
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
@@ -148,6 +150,53 @@ TEST(Pipeline, SelectFunctionsLeavesTheOthersAlone) {
   EXPECT_EQ(untouched->getInstructionCount(), untouchedBefore);
   EXPECT_LT(original->getInstructionCount(), selectedBefore);
   EXPECT_FALSE(llvm::verifyModule(*lifted.module, &llvm::errs()));
+}
+
+/// A caller's own pass (the plug-in point of OptimizeOptions::roundPasses and
+/// LiftRequest::roundPasses): records the size of each function it runs on.
+struct RecordSizesPass : llvm::PassInfoMixin<RecordSizesPass> {
+  std::vector<unsigned> *sizes;
+  llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &) {
+    sizes->push_back(function.getInstructionCount());
+    return llvm::PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+AddPasses recordSizes(std::vector<unsigned> &sizes) {
+  return [&sizes](llvm::FunctionPassManager &passes) {
+    passes.addPass(RecordSizesPass{{}, &sizes});
+  };
+}
+
+TEST(Pipeline, RoundPassesRunFirstInEveryRound) {
+  Lifted lifted;
+  std::vector<unsigned> sizes;
+  OptimizeOptions options{.level = 1};
+  options.roundPasses.push_back(recordSizes(sizes));
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), options);
+  ASSERT_GE(report.functionsPerRound.size(), 2u);
+  // In every round, on the one function; first in the round: round 1 sees the lifted code as it
+  // was, round N the result of round N - 1.
+  ASSERT_EQ(sizes.size(), report.instructionsPerRound.size());
+  EXPECT_EQ(sizes[0], report.instructionsBefore);
+  for (size_t round = 1; round < sizes.size(); ++round)
+    EXPECT_EQ(sizes[round], report.instructionsPerRound[round - 1]) << "round " << round + 1;
+}
+
+TEST(Pipeline, LiftProgramTakesTheCallersRoundPasses) {
+  std::unique_ptr<Image> image = Image::fromRawBytes(Code, Base);
+  llvm::LLVMContext context;
+  DiagnosticSink diagnostics;
+  std::vector<unsigned> sizes;
+  LiftRequest request;
+  request.functions = {Base};
+  request.optLevel = 1;
+  request.roundPasses.push_back(recordSizes(sizes));
+  llvm::Expected<LiftedProgram> lifted = liftProgram(*image, context, request, diagnostics);
+  ASSERT_TRUE(static_cast<bool>(lifted)) << llvm::toString(lifted.takeError());
+  ASSERT_GE(sizes.size(), 2u);
+  EXPECT_LT(sizes[1], sizes[0]);   // round 2 runs it on what round 1 cleaned up
 }
 
 TEST(Pipeline, ReadOnlyImageLoadsFoldOnlyWithTheImage) {
