@@ -11,7 +11,10 @@ set -euo pipefail
 source=$1 cc=$2 cxx=$3 example=$4 work=$5
 mkdir -p "$work"
 
+# -U: what an earlier configure of the kept directory cached for Hoist's own switches goes, so
+# that their defaults for an embedded Hoist are what is tested.
 cmake -S "$source/tests/package/embed" -B "$work" -G Ninja -DHOIST_SOURCE_DIR="$source" \
+  -U 'HOIST_BUILD_*' -U HOIST_PYTHON \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DHOIST_PCH=ON > "$work/configure.log"
 SECONDS=0
 cmake --build "$work" --target lift-function --parallel 2 > "$work/build.log" ||
