@@ -68,6 +68,11 @@ private:
   void leave(RegisterFile::Block *block, Intrinsic intrinsic, llvm::Value *rip, bool returns);
   void leave(RegisterFile::Block *block, llvm::FunctionCallee callee, llvm::Value *rip,
              bool returns);
+  /// The call a leave() without `returns` ended `block` with (before its `ret void`), for
+  /// metadata that says what reaches it.
+  llvm::Instruction *leavingCall(RegisterFile::Block *block) {
+    return registers_.basicBlock(block)->getTerminator()->getPrevNode();
+  }
   /// leave() through __hoist_trap, with State.EXCEPTION set to `exception` first.
   void leaveByTrap(RegisterFile::Block *block, llvm::Value *rip, HoistException exception);
   /// A call that returns to `returnAddress`: State written back, `callee` called, then the
@@ -292,13 +297,11 @@ void FunctionLifter::finishBlock(Slot &slot) {
                                    "__hoist_jmp");
     leave(slot.tail, Intrinsic::Jmp, next, false);
     return;
-  case MachineBlock::End::NoReturnCall: {   // should the callee return after all
+  case MachineBlock::End::NoReturnCall:   // should the callee return after all
     leave(slot.tail, Intrinsic::Jmp, next, false);
-    // leave() ends the block with the jump's call and `ret void`.
-    llvm::Instruction *jump = registers_.basicBlock(slot.tail)->getTerminator()->getPrevNode();
-    jump->setMetadata(AfterNoReturnCallMetadata, llvm::MDNode::get(context_, {}));
+    leavingCall(slot.tail)->setMetadata(AfterNoReturnCallMetadata,
+                                        llvm::MDNode::get(context_, {}));
     return;
-  }
   case MachineBlock::End::Budget:
   case MachineBlock::End::TailCall:       // the jmp made its tail call already
   case MachineBlock::End::Terminator:     // a terminator whose form had no semantics
@@ -492,13 +495,10 @@ void FunctionLifter::jumpIndirect(llvm::Value *target) {
     leave(call, declareLiftedFunction(module_, input_.image, destination), ctx_.ir.getInt64(destination),
           false);
   leave(fallback, Intrinsic::Jmp, target, false);
-  if (table.endInferred()) {
-    // leave() ends the block with the jump's call and `ret void`.
-    llvm::Instruction *jump = registers_.basicBlock(fallback)->getTerminator()->getPrevNode();
-    jump->setMetadata(TableEndMetadata,
-                      llvm::MDNode::get(context_, llvm::ConstantAsMetadata::get(ctx_.ir.getInt64(
-                                                      table.targets.size()))));
-  }
+  if (table.endInferred())
+    leavingCall(fallback)->setMetadata(
+        TableEndMetadata, llvm::MDNode::get(context_, llvm::ConstantAsMetadata::get(
+                                                          ctx_.ir.getInt64(table.targets.size()))));
 }
 
 llvm::Function *FunctionLifter::calleeFor(const CallTarget &target) {
