@@ -158,6 +158,7 @@ void checkForm(const std::string &form, unsigned states, uint64_t seed, Totals &
     std::memcpy(native.arena(), initialArena.data(), layout::ArenaSize);
     RunResult outNative = native.run(in);
     std::memcpy(nativeArena.data(), native.arena(), layout::ArenaSize);
+    actAsHostWithoutIa32Emulation(instr, in, nativeArena.data(), outNative);
     if (outNative.outcome == Outcome::HarnessError) {
       // Neither a pass nor a lifter mismatch: the test fails, and the totals say why.
       ++totals.harnessErrors;

@@ -7,6 +7,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -203,6 +204,21 @@ bool hostIsAmd() {
     return std::strcmp(vendor, "AuthenticAMD") == 0;
   }();
   return amd;
+}
+
+void actAsHostWithoutIa32Emulation(const Instr &instr, const CpuState &in,
+                                   const uint8_t *nativeArena, RunResult &native) {
+  static const bool acting = [] {
+    const char *set = std::getenv("HOIST_SEMANTICS_NO_IA32_EMULATION");
+    return set && *set && *set != '0';
+  }();
+  if (!acting || native.outcome != Outcome::Exit ||
+      !loadsUser32CodeSelector(instr, in, nativeArena))
+    return;
+  native.outcome = Outcome::Fault;
+  native.signal = SIGSEGV;
+  native.state = in;
+  native.faultAddress = 0;
 }
 
 const char *modelChoiceRule(const Instr &instr, const CpuState &in, const RunResult &native,

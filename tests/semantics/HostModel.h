@@ -36,6 +36,14 @@ const char *hostLacks(const Instr &instr);
 /// a host without them and GFNI forms on a host without GFNI.
 bool hostRunsForm(const Instr &instr);
 
+/// HOIST_SEMANTICS_NO_IA32_EMULATION=1 makes this host act as one whose kernel runs without
+/// IA32 emulation: a native `mov ds/es` of the 32-bit user code selector (0x20..0x23) that
+/// loaded reads as the SIGSEGV such a kernel raises, so that the harness's skip path for it
+/// (modelChoiceRule) runs on a host whose kernel loads the selector (docs/TESTING.md,
+/// "Segment registers").
+void actAsHostWithoutIa32Emulation(const Instr &instr, const CpuState &in,
+                                   const uint8_t *nativeArena, RunResult &native);
+
 /// Whether a state where native and lifted outcomes differ shows a model's choice: an MXCSR
 /// value with a bit only this host defines (ldmxcsr, fxrstor, xrstor load it without #GP),
 /// or a misaligned SHA memory operand that this host reads without #GP.
