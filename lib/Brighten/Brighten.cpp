@@ -20,6 +20,7 @@
 #include "Brighten/Signature.h"
 #include "Brighten/SplitStack.h"
 #include "Brighten/StackProtector.h"
+#include "Brighten/TakenAddresses.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/CallTargets.h"
 #include "Lift/Intrinsics.h"
@@ -193,6 +194,11 @@ private:
   void decline(const Candidate &candidate, const std::string &reason);
   /// Whether code outside the image may call the function at `address`: an export.
   bool isExported(uint64_t address) const;
+  /// Points the carried data's slots at the brightened functions held there so far
+  /// (heldBrightened_): always, or only where a carried global was made since the last time.
+  void pointHeldSlots(bool always);
+  /// takenCodeAddresses over the lifted functions, computed at its first use.
+  const std::set<uint64_t> &takenAddresses();
   /// Warns of carried data a brightened function reads whose slots hold the entries of
   /// functions that are not brightened.
   void warnOfUnmappedSlots(const UnmappedSlots &slots,
@@ -278,6 +284,10 @@ private:
   /// Per brightened function (lifted), the entries held in data it reads that were not decided
   /// when it was: a handler table's reader called from a handler (tar's).
   std::map<const llvm::Function *, std::set<uint64_t>> assumedEntries_;
+  std::optional<std::set<uint64_t>> takenAddresses_;
+  /// The brightened functions whose entries carried data holds, by original address.
+  std::map<uint64_t, llvm::Function *> heldBrightened_;
+  size_t globalsPointed_ = 0;
 };
 
 llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCallees &callees,
@@ -300,6 +310,8 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
     return known == callees.end() ? nullptr : known->second.function;
   };
   rewriteImageAddresses(*flat, imageReferenceSites(lifted, image_), image_, functionAt);
+  // A carried global the rewrite just made starts with the original addresses.
+  pointHeldSlots(false);
   return flat;
 }
 
@@ -353,6 +365,19 @@ void ModuleBrightener::warnOfUnmappedSlots(const UnmappedSlots &slots,
                     "brightened code calling one traps, and a library calling one back jumps "
                     "to the original's address",
                     slots.global->getName(), names.size(), shown));
+}
+
+void ModuleBrightener::pointHeldSlots(bool always) {
+  if (heldBrightened_.empty() || (!always && module_.global_size() == globalsPointed_))
+    return;
+  pointSlotsAtFunctions(module_, image_, heldBrightened_);
+  globalsPointed_ = module_.global_size();
+}
+
+const std::set<uint64_t> &ModuleBrightener::takenAddresses() {
+  if (!takenAddresses_)
+    takenAddresses_ = takenCodeAddresses(liftedAt_, image_);
+  return *takenAddresses_;
 }
 
 bool ModuleBrightener::isExported(uint64_t address) const {
@@ -704,6 +729,12 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
           signature = std::string("is exported and reads AL otherwise than a variadic "
                                   "function's prologue does: brightened, it takes AL as an "
                                   "argument of its own, which a C caller does not pass");
+        else if (unsigned slots = stackSlotsOf(*found);
+                 slots > HandedOnStackSlots && takenAddresses().count(member.address))
+          signature = llvm::formatv("takes {0} stack argument slots and its address is "
+                                    "taken: a call through a pointer passes {1}",
+                                    slots, HandedOnStackSlots)
+                          .str();
       }
       if (auto *reason = std::get_if<std::string>(&signature)) {
         declined.emplace_back(member, *reason);
@@ -783,6 +814,8 @@ void ModuleBrightener::retractUnkeptAssumptions() {
         continue;
       changed = true;
       decline(*candidate, reason);
+      unpointSlots(module_, image_, *candidate->brightened, candidate->address);
+      heldBrightened_.erase(candidate->address);
       brightenedEntries_.erase(candidate->address);
       callees_.erase(candidate->lifted);
       // Its brightened callers, and those that hand on its address, go with it.
@@ -856,16 +889,29 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
       return std::nullopt;
     return image_.relocatedPointer(slot);
   };
+  std::vector<uint64_t> heldInData = codeAddressesInCarriedData(image_);
   for (const std::vector<llvm::Function *> &scc :
-       brighteningOrder(module_, liftedAt_, slotTarget, codeAddressesInCarriedData(image_))) {
+       brighteningOrder(module_, liftedAt_, slotTarget, heldInData)) {
     std::vector<Candidate> members;
     for (llvm::Function *function : scc)
       members.push_back({function, *liftedAddress(*function)});
+    size_t before = done_.size();
     llvm::Error error = brightenScc(std::move(members));
     // The component is done: its declined members are no longer callable as members.
     scc_.clear();
     if (error)
       return error;
+    // Its functions held in carried data are those functions from now on, so that a later
+    // function whose load of such a slot the optimizer folds holds the same pointer as one
+    // that loads it at run time (brighteningOrder took them first).
+    bool held = false;
+    for (size_t i = before; i < done_.size(); ++i)
+      if (std::binary_search(heldInData.begin(), heldInData.end(), done_[i].address)) {
+        heldBrightened_[done_[i].address] = done_[i].brightened;
+        held = true;
+      }
+    if (held)
+      pointHeldSlots(true);
   }
   retractUnkeptAssumptions();
   for (const char *name : {ProbeSinkName, ModeledCallName, CodePointerName})

@@ -399,7 +399,7 @@ void emitPointerCall(llvm::CallBase &call, llvm::Value *entryRsp,
         builder.CreateLoad(i128, stateFieldPointer(builder, frame.state, HOIST_FIELD_YMM, xmm)),
         vector));
   assert(arguments.size() == PointerCallRegisterOperands);
-  for (unsigned slot = 0; slot < StackArgumentSlots; ++slot)
+  for (unsigned slot = 0; slot < HandedOnStackSlots; ++slot)
     arguments.push_back(stackArgument(builder, frame, entryRsp, slot, CallingConvention::SysV));
   llvm::Type *result = llvm::StructType::get(context, {i64, i64, vector, vector});
   auto *type = llvm::FunctionType::get(

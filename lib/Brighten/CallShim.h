@@ -59,7 +59,7 @@ void emitModeledCall(llvm::CallBase &call, llvm::FunctionCallee model,
 /// Emits before `call` (an unresolved call `__hoist_call(state, mem, target)` in a flat copy)
 /// the call through the target's code pointer (CodePointers.h), at `insertBefore` (else before
 /// `call`). The callee's prototype is unknown, so the call passes what any callee of the SysV
-/// convention may read: RDI..R9, XMM0..XMM7 whole, and StackArgumentSlots stack slots as
+/// convention may read: RDI..R9, XMM0..XMM7 whole, and HandedOnStackSlots stack slots as
 /// emitTypedCall passes them, as a variadic call (AL = 8 bounds the vector registers a
 /// variadic callee saves); and it takes back what any may return: RAX, RDX, XMM0 and XMM1.
 /// `call` may also be an unresolved jump (`__hoist_jmp`) with RSP at the caller's return

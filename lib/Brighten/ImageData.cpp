@@ -154,8 +154,8 @@ std::vector<LoaderSlot> loaderSlotsIn(const Image &image, const Section &section
 
 /// What a pointer slot holds in the recompiled program: a pointer into the global carrying its
 /// target (or into the library's object an executable copies), or another module's symbol by
-/// name. A code address stays the original's, as a pointer field, until brightening ends
-/// (pointSlotsAtFunctions): lifted code compares jump targets with those integers (a jump
+/// name. A code address stays the original's, as a pointer field, until the function there is
+/// brightened (pointSlotsAtFunctions): lifted code compares jump targets with those integers (a jump
 /// table's or a VM's handler table).
 llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const LoaderSlot &slot) {
   llvm::LLVMContext &context = module.getContext();
@@ -620,10 +620,15 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
   }
 }
 
-std::vector<UnmappedSlots>
-pointSlotsAtFunctions(llvm::Module &module, const Image &image,
-                      const std::map<uint64_t, llvm::Function *> &functions) {
-  std::vector<UnmappedSlots> unmapped;
+namespace {
+
+/// Calls `rewrite` on each field of each carried global's initializer in `module` (each run's
+/// global once) and sets the initializer where a field changed. `rewrite` returns the field's
+/// new value, or null to keep it.
+void rewriteSlotFields(llvm::Module &module, const Image &image,
+                       llvm::function_ref<llvm::Constant *(const llvm::GlobalVariable &,
+                                                           llvm::Constant *)>
+                           rewrite) {
   for (const Section &section : image.sections()) {
     // Each run's global once: it is named after the run's first section.
     if (!isCarriedDataSection(image, section) ||
@@ -635,31 +640,57 @@ pointSlotsAtFunctions(llvm::Module &module, const Image &image,
     if (!fields)
       continue;
     std::vector<llvm::Constant *> values;
-    UnmappedSlots left{global, {}};
     bool changed = false;
     for (unsigned i = 0; i < fields->getNumOperands(); ++i) {
       llvm::Constant *value = fields->getOperand(i);
-      auto *cast = llvm::dyn_cast<llvm::ConstantExpr>(value);
-      auto *address = cast && cast->getOpcode() == llvm::Instruction::IntToPtr
-                          ? llvm::dyn_cast<llvm::ConstantInt>(cast->getOperand(0))
-                          : nullptr;
-      if (address) {
-        if (auto function = functions.find(address->getZExtValue());
-            function != functions.end()) {
-          value = function->second;
-          changed = true;
-        } else {
-          left.targets.push_back(address->getZExtValue());
-        }
+      if (llvm::Constant *rewritten = rewrite(*global, value)) {
+        value = rewritten;
+        changed = true;
       }
       values.push_back(value);
     }
     if (changed)
       global->setInitializer(llvm::ConstantStruct::get(fields->getType(), values));
-    if (!left.targets.empty())
-      unmapped.push_back(std::move(left));
   }
+}
+
+} // namespace
+
+std::vector<UnmappedSlots>
+pointSlotsAtFunctions(llvm::Module &module, const Image &image,
+                      const std::map<uint64_t, llvm::Function *> &functions) {
+  std::vector<UnmappedSlots> unmapped;
+  rewriteSlotFields(module, image,
+                    [&](const llvm::GlobalVariable &global,
+                        llvm::Constant *value) -> llvm::Constant * {
+                      auto *cast = llvm::dyn_cast<llvm::ConstantExpr>(value);
+                      auto *address = cast && cast->getOpcode() == llvm::Instruction::IntToPtr
+                                          ? llvm::dyn_cast<llvm::ConstantInt>(cast->getOperand(0))
+                                          : nullptr;
+                      if (!address)
+                        return nullptr;
+                      if (auto function = functions.find(address->getZExtValue());
+                          function != functions.end())
+                        return function->second;
+                      if (unmapped.empty() || unmapped.back().global != &global)
+                        unmapped.push_back({&global, {}});
+                      unmapped.back().targets.push_back(address->getZExtValue());
+                      return nullptr;
+                    });
   return unmapped;
+}
+
+void unpointSlots(llvm::Module &module, const Image &image, llvm::Function &function,
+                  uint64_t address) {
+  rewriteSlotFields(module, image,
+                    [&](const llvm::GlobalVariable &, llvm::Constant *value) -> llvm::Constant * {
+                      if (value != &function)
+                        return nullptr;
+                      return llvm::ConstantExpr::getIntToPtr(
+                          llvm::ConstantInt::get(llvm::Type::getInt64Ty(module.getContext()),
+                                                 address),
+                          value->getType());
+                    });
 }
 
 void addListedAddress(llvm::Function &function, const char *attribute, uint64_t address) {

@@ -124,6 +124,10 @@ struct UnmappedSlots {
 std::vector<UnmappedSlots>
 pointSlotsAtFunctions(llvm::Module &module, const Image &image,
                       const std::map<uint64_t, llvm::Function *> &functions);
+/// Undoes pointSlotsAtFunctions for `function`, brightened from `address` and then declined:
+/// its slots hold the original address again.
+void unpointSlots(llvm::Module &module, const Image &image, llvm::Function &function,
+                  uint64_t address);
 
 /// Names the image's data objects (`counter`, `table`) inside the section globals of `module`:
 /// an external alias per symbol, so that a program linked with the brightened functions can

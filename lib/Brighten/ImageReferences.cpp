@@ -250,6 +250,14 @@ bool rewriteImageAddresses(llvm::Function &flat, const ImageReferenceSites &name
           isNamedNumber(*value, sites.numbers) || namedByItsInstruction(instruction, *value))
         continue;
       uint64_t address = value->getZExtValue();
+      // A function's address moved into a vector register to be stored with its neighbour
+      // (zstd's `lea f; movq %rcx,%xmm0; punpcklqdq; movups`): handed on, as a scalar's.
+      if (llvm::Function *function =
+              sites.codeAddresses.count(address) ? functionAt(address) : nullptr) {
+        rewritten.back() = llvm::ConstantExpr::getPtrToInt(function, i64);
+        found = true;
+        continue;
+      }
       llvm::Constant *pointer = imageDataPointer(module, image, address);
       if (!pointer) {
         addListedAddress(flat,

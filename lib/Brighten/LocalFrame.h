@@ -20,8 +20,14 @@ namespace hoist {
 /// The local stack's size; the return address sits at its top.
 inline constexpr uint64_t LocalStackBytes = 64 * 1024;
 /// Stack arguments a brightened function may take: 8-byte slots above the return address
-/// (and Win64's home area), as a caller leaves them.
-inline constexpr unsigned StackArgumentSlots = 8;
+/// (and Win64's home area), as a caller leaves them. A struct passed by value in memory takes
+/// a slot per eight bytes (zstd hands on 48-byte parameter blocks, two or three per call).
+inline constexpr unsigned StackArgumentSlots = 24;
+/// The stack slots a call whose callee is unknown passes (a call through a pointer, a
+/// variadic call without a format): a callee taking more is brightened only where nothing
+/// calls it through a pointer (TakenAddresses.h). Passing all StackArgumentSlots at every
+/// such call made brightening sed a third slower.
+inline constexpr unsigned HandedOnStackSlots = 8;
 /// The return address pushed by the brightened function's "call": not a code address, so a
 /// `ret` to anything else is detectably a return elsewhere (it traps).
 inline constexpr uint64_t ReturnSentinel = 0x5e471e1b00000000ull;

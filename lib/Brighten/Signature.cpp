@@ -239,19 +239,32 @@ bool isOnlyStoredInCallerArea(const llvm::Argument &argument, const llvm::Alloca
          });
 }
 
-/// Whether something but stores and the keeper reads the probe's caller area (a load
-/// PromoteStack found but the optimizer did not forward).
-bool isCallerAreaLoaded(llvm::Function &probe) {
+/// How much of the probe's caller area something but stores and the keeper reads (a load
+/// PromoteStack found but the optimizer did not forward): none (0), the bytes below the
+/// returned offset when every such read is a load at a constant offset (a struct passed by
+/// value, copied with vector loads), or nullopt when a read's extent cannot be told (a
+/// `va_list` walked or handed to vfprintf, an offset computed at run time).
+std::optional<uint64_t> callerAreaBytesRead(llvm::Function &probe) {
   llvm::AllocaInst *area = findCallerArea(probe);
   if (!area)
-    return false;
-  std::vector<const llvm::Value *> pointers = {area};
+    return 0;
+  const llvm::DataLayout &layout = probe.getDataLayout();
+  uint64_t extent = 0;
+  std::vector<std::pair<const llvm::Value *, uint64_t>> pointers = {{area, 0}};
   while (!pointers.empty()) {
-    const llvm::Value *pointer = pointers.back();
+    auto [pointer, offset] = pointers.back();
     pointers.pop_back();
     for (const llvm::User *user : pointer->users()) {
-      if (llvm::isa<llvm::GetElementPtrInst>(user)) {
-        pointers.push_back(user);
+      if (const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user)) {
+        llvm::APInt step(64, 0);
+        if (!gep->accumulateConstantOffset(layout, step) || step.isNegative())
+          return std::nullopt;
+        pointers.push_back({gep, offset + step.getZExtValue()});
+        continue;
+      }
+      if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        extent = std::max<uint64_t>(
+            extent, offset + layout.getTypeStoreSize(load->getType()).getFixedValue());
         continue;
       }
       const auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
@@ -259,10 +272,10 @@ bool isCallerAreaLoaded(llvm::Function &probe) {
       bool keeper = call && call->getCalledFunction() &&
                     call->getCalledFunction()->getName() == CallerAreaKeeper;
       if (!keeper && !(store && store->getPointerOperand() == pointer))
-        return true;
+        return std::nullopt;
     }
   }
-  return false;
+  return extent;
 }
 
 /// Whether `value` is used as an address: it reaches an inttoptr through additions,
@@ -907,14 +920,19 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
   std::vector<VectorShape> shapes(XmmArgumentRegisters, VectorShape::None);
   std::vector<unsigned> stackBits(StackArgumentSlots, 0);
   bool vectorCountInAl = false;
-  bool callerAreaLoaded = isCallerAreaLoaded(probe);
+  // A read of the caller's area whose extent cannot be told reads the slots a call through a
+  // pointer passes (a variadic function's va_list: "Own variadic functions" in
+  // docs/BRIGHTEN.md).
+  uint64_t areaRead = callerAreaBytesRead(probe).value_or(
+      stackArgumentOffset(HandedOnStackSlots, convention) - 8);
   const llvm::AllocaInst *callerArea = findCallerArea(probe);
   for (auto [reg, argument] : llvm::zip(registers, probe.args())) {
     if (!isRead(argument, sinkOperandOf(reg)))
       continue;
     if (reg.isStackSlot()) {
-      // Its store into the caller's area is not a read, unless loads from the area remain.
-      if (callerAreaLoaded || !isOnlyStoredInCallerArea(argument, callerArea))
+      // Its store into the caller's area is not a read, unless a load from the area covers it.
+      if (stackArgumentOffset(reg.element, convention) - 8 < areaRead ||
+          !isOnlyStoredInCallerArea(argument, callerArea))
         stackBits[reg.element] = usedBits(argument, std::nullopt, demanded);
       continue;
     }
@@ -1109,10 +1127,14 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
     passedThrough |= raxFromPointerCall && xmm0FromPointerCall;
     // The marker (or poison): a call clobbered RAX (its callee returns in XMM0 or nothing). A
     // guard check in RAX clobbers it as well, and so does a call through a pointer next to a
-    // computed XMM0.
+    // floating-point XMM0 computed from its result. Next to integer data in XMM0 (a struct
+    // copied with movdqu after `p = hooks.alloc(n)`) RAX is the pointer call's result, which
+    // the function may return (zstd's context constructors do).
+    bool xmm0FloatingPoint =
+        xmm0 != xmm0In && (comesFromFloatingPoint(xmm0) || isScalarMovedIn(xmm0));
     bool raxClobbered = llvm::isa<llvm::PoisonValue>(rax) || isClobberedRax(rax) ||
                         (guardCheckInRax && isLeftByTheGuardCheck(rax, *fsBaseIn)) ||
-                        (raxFromPointerCall && !xmm0FromPointerCall);
+                        (raxFromPointerCall && !xmm0FromPointerCall && xmm0FloatingPoint);
     if (rax != raxIn && !raxClobbered) {
       raxWritten = true;
       const llvm::Value *source = stripViews(rax);
@@ -1222,6 +1244,14 @@ std::vector<ResultRegister> resultRegisters(const Signature &signature) {
   if (signature.returnsXmm1)
     registers.push_back({HOIST_FIELD_YMM, 1});
   return registers;
+}
+
+unsigned stackSlotsOf(const Signature &signature) {
+  unsigned slots = 0;
+  for (const Signature::Argument &argument : signature.arguments)
+    if (argument.onStack)
+      slots = std::max(slots, argument.element + 1);
+  return slots;
 }
 
 } // namespace hoist

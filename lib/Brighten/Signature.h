@@ -101,6 +101,9 @@ struct Signature {
   bool operator==(const Signature &) const = default;
 };
 
+/// The stack slots `signature` takes: one past the highest slot an argument is in.
+unsigned stackSlotsOf(const Signature &signature);
+
 /// The probe's sink: `void (i64 rax, i128 xmm0, i64 rdx, i128 xmm1)`, called at each return.
 inline constexpr const char *ProbeSinkName = "__hoist_probe_result";
 inline constexpr unsigned ProbeSinkRdxOperand = 2;

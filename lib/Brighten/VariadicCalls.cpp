@@ -148,7 +148,7 @@ bool commandTakesNoArgument(uint64_t command) {
 /// A format the call builds at run time, or one whose conversions cannot be told (`%Lf`,
 /// positional arguments): the call passes what a call through a pointer does (CallShim.h), the
 /// integer argument registers after the fixed parameters, XMM0 to XMM7's low lanes (AL = 8)
-/// and StackArgumentSlots stack slots, each as the caller left it. The callee reads its
+/// and HandedOnStackSlots stack slots, each as the caller left it. The callee reads its
 /// arguments from exactly those registers and the stack words above its return address, in
 /// the same layout, whatever the format converts (a long double among the stack words).
 std::vector<FormatArgument> everyArgumentRegister(const Signature &fixed,
@@ -160,7 +160,7 @@ std::vector<FormatArgument> everyArgumentRegister(const Signature &fixed,
   std::vector<FormatArgument> every(integers - std::min(integers, fixedIntegers),
                                     FormatArgument::Int64);
   every.insert(every.end(), floatArgumentRegisterCount(convention), FormatArgument::Double);
-  every.insert(every.end(), StackArgumentSlots, FormatArgument::Int64);
+  every.insert(every.end(), HandedOnStackSlots, FormatArgument::Int64);
   return every;
 }
 
