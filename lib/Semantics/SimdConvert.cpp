@@ -17,13 +17,21 @@
 namespace hoist {
 namespace {
 
-enum class Element { Int32, Int64, Float16, Float32, Float64 };
+enum class Element { Int32, Int64, UInt32, UInt64, Float16, Float32, Float64 };
+
+/// Whether integer elements of `element` are read and written unsigned (the AVX-512 forms
+/// vcvtusi2ss, vcvtss2usi, vcvtudq2ps, vcvtps2udq...).
+constexpr bool isUnsigned(Element element) {
+  return element == Element::UInt32 || element == Element::UInt64;
+}
 
 llvm::Type *elementType(LiftContext &ctx, Element element) {
   switch (element) {
   case Element::Int32:
+  case Element::UInt32:
     return ctx.ir.getInt32Ty();
   case Element::Int64:
+  case Element::UInt64:
     return ctx.ir.getInt64Ty();
   case Element::Float16:
     return ctx.ir.getHalfTy();
@@ -60,22 +68,34 @@ llvm::Value *selectByMode(LiftContext &ctx, llvm::Value *mode,
 
 // --- Element conversions (scalars or vectors alike) ---------------------------------------
 
-/// Floating point to a signed integer of `integer`'s element width, rounded in `mode`. NaN
-/// and values outside the range give the "integer indefinite", the minimum value (SDM vol. 1,
-/// 4.8.3.7). fptosi.sat already gives it for too-negative values; the select covers NaN and
-/// too-positive ones, so no poison from a plain fptosi can leak.
+/// Floating point to an integer of `integer`'s element width, rounded in `mode`, signed or
+/// (`isUnsigned`) unsigned. NaN and values outside the range give the "integer indefinite":
+/// the minimum signed value (SDM vol. 1, 4.8.3.7), or for the unsigned AVX-512 forms all ones,
+/// 2^w - 1 (SDM vol. 2, VCVTSS2USI). An unsigned conversion of a value that rounds to -0 (in
+/// (-1, 0)) is 0, in range. fptosi.sat already gives the signed indefinite for too-negative
+/// values; the select covers the rest, so no poison from a plain fptosi/fptoui can leak.
 llvm::Value *floatToInteger(LiftContext &ctx, llvm::Value *value, llvm::Type *integer,
-                            llvm::Value *mode) {
+                            llvm::Value *mode, bool isUnsigned = false) {
   llvm::Type *type = value->getType()->getWithNewType(integer);
   unsigned bits = integer->getScalarSizeInBits();
   llvm::Value *rounded = fp::roundIntegral(ctx, value, mode);
-  llvm::Value *saturated =
-      ctx.ir.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {type, value->getType()}, {rounded});
-  llvm::Value *limit = llvm::ConstantFP::get(value->getType(), std::ldexp(1.0, int(bits) - 1));
-  llvm::Value *inRange = ctx.ir.CreateFCmpOLT(rounded, limit);
-  llvm::Value *indefinite =
-      llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(bits));
+  auto saturating = isUnsigned ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat;
+  llvm::Value *saturated = ctx.ir.CreateIntrinsic(saturating, {type, value->getType()}, {rounded});
+  auto constant = [&](double number) { return llvm::ConstantFP::get(value->getType(), number); };
+  llvm::Value *inRange = ctx.ir.CreateFCmpOLT(
+      rounded, constant(std::ldexp(1.0, int(bits) - (isUnsigned ? 0 : 1))));
+  if (isUnsigned)   // rounded is integral: above -1 means +0 or -0 or more
+    inRange = ctx.ir.CreateAnd(inRange, ctx.ir.CreateFCmpOGT(rounded, constant(-1.0)));
+  llvm::Value *indefinite = llvm::ConstantInt::get(
+      type, isUnsigned ? llvm::APInt::getAllOnes(bits) : llvm::APInt::getSignedMinValue(bits));
   return ctx.ir.CreateSelect(inRange, saturated, indefinite);
+}
+
+/// An integer (scalar or vector) to `type`, signed or unsigned; rounded to nearest where the
+/// value is not exact (the default environment).
+llvm::Value *integerToFloat(LiftContext &ctx, llvm::Value *integer, llvm::Type *type,
+                            bool isUnsigned) {
+  return isUnsigned ? ctx.ir.CreateUIToFP(integer, type) : ctx.ir.CreateSIToFP(integer, type);
 }
 
 struct FloatFormat {
@@ -250,59 +270,74 @@ unsigned packedCount(LiftContext &ctx, llvm::Type *from, llvm::Type *to) {
 }
 
 /// `value` as the low element of the first source (the destination for legacy forms, the
-/// second operand for VEX ones), whose other elements are kept: cvtsi2sd, cvtss2sd.
+/// second operand for VEX and EVEX ones), whose other elements are kept: cvtsi2sd, cvtss2sd.
+/// An EVEX form's element 0 is written where the write mask enables it (vcvtss2sd xmm1 {k1}{z}).
 void writeLowElement(LiftContext &ctx, llvm::Value *value) {
+  const Instr &instr = ctx.instr();
+  if (instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX) {
+    llvm::Value *upper = ctx.readVectorReg(instr.op(avx512::dataOperand(instr, 1)).reg,
+                                           value->getType());
+    return avx512::writeScalarResult(ctx, upper, value);
+  }
   llvm::Value *upper = ctx.readVector(ctx.firstSource(), value->getType());
   ctx.writeVector(0, ctx.ir.CreateInsertElement(upper, value, uint64_t(0)));
 }
 
 // --- Semantics ----------------------------------------------------------------------------
 
-/// cvtsi2ss, cvtsi2sd: a 32- or 64-bit integer (GPR or memory) to the low float element.
-template <Element To>
+/// cvtsi2ss, cvtsi2sd (and EVEX vcvtusi2ss, vcvtusi2sd, `Unsigned`): a 32- or 64-bit integer
+/// (GPR or memory) to the low float element. The EVEX forms have no write mask.
+template <Element To, bool Unsigned = false>
 LiftStatus liftIntegerToScalar(LiftContext &ctx, const Instr &instr) {
   llvm::Value *integer = ctx.readOperand(ctx.firstSource() + 1);
-  writeLowElement(ctx, ctx.ir.CreateSIToFP(integer, elementType(ctx, To)));
+  writeLowElement(ctx, integerToFloat(ctx, integer, elementType(ctx, To), Unsigned));
   return LiftStatus::Lifted;
 }
 
-/// cvtss2si, cvtsd2si (rounding as MXCSR.RC says) and cvttss2si, cvttsd2si (toward zero):
-/// the low float element to a 32- or 64-bit GPR.
-template <Element From, bool Truncates>
+/// cvtss2si, cvtsd2si (rounding as MXCSR.RC or {rn-sae} says) and cvttss2si, cvttsd2si
+/// (toward zero): the low float element to a 32- or 64-bit GPR; EVEX vcvtss2usi, vcvttsd2usi...
+/// (`Unsigned`) to an unsigned one. No write mask.
+template <Element From, bool Truncates, bool Unsigned = false>
 LiftStatus liftScalarToInteger(LiftContext &ctx, const Instr &instr) {
   llvm::Value *mode = Truncates ? ctx.ir.getInt32(3) : mxcsrRounding(ctx);
   llvm::Value *value = ctx.readScalar(1, elementType(ctx, From));
-  ctx.writeOperand(0, floatToInteger(ctx, value, ctx.intType(ctx.operandBits(0)), mode));
+  ctx.writeOperand(0,
+                   floatToInteger(ctx, value, ctx.intType(ctx.operandBits(0)), mode, Unsigned));
   return LiftStatus::Lifted;
 }
 
-/// cvtss2sd, cvtsd2ss: the low element to the other float format.
+/// cvtss2sd, cvtsd2ss: the low element to the other float format (EVEX: under the write mask,
+/// a memory source read only when the mask enables element 0).
 template <Element From, Element To>
 LiftStatus liftScalarFloat(LiftContext &ctx, const Instr &instr) {
-  llvm::Value *value = ctx.readScalar(ctx.firstSource() + 1, elementType(ctx, From));
+  llvm::Type *from = elementType(ctx, From);
+  llvm::Value *value = instr.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX
+                           ? avx512::readScalarSource(ctx, avx512::dataOperand(instr, 2), from)
+                           : ctx.readScalar(ctx.firstSource() + 1, from);
   writeLowElement(ctx, convertFloat(ctx, value, elementType(ctx, To)));
   return LiftStatus::Lifted;
 }
 
-/// cvtdq2ps, cvtdq2pd (and EVEX vcvtqq2ps, vcvtqq2pd): packed signed integers to float or
-/// double (sitofp, exact or round-to-nearest).
+/// cvtdq2ps, cvtdq2pd (and EVEX vcvtqq2ps, vcvtqq2pd, and unsigned vcvtudq2ps...
+/// vcvtuqq2pd): packed integers to float or double (exact or round-to-nearest).
 template <Element To, Element From = Element::Int32>
 LiftStatus liftPackedIntegerToFloat(LiftContext &ctx, const Instr &instr) {
   llvm::Type *from = elementType(ctx, From), *to = elementType(ctx, To);
   llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
-  writePackedResult(ctx, ctx.ir.CreateSIToFP(source, source->getType()->getWithNewType(to)));
+  writePackedResult(
+      ctx, integerToFloat(ctx, source, source->getType()->getWithNewType(to), isUnsigned(From)));
   return LiftStatus::Lifted;
 }
 
 /// cvtps2dq, cvtpd2dq (MXCSR.RC) and cvttps2dq, cvttpd2dq (toward zero): packed float or
 /// double to int32 (EVEX vcvtpd2qq, vcvttpd2qq...: int64); from doubles to int32 the result
-/// fills the low half and the rest is zero.
+/// fills the low half and the rest is zero. Unsigned `To`: vcvtps2udq... vcvttpd2uqq.
 template <Element From, bool Truncates, Element To = Element::Int32>
 LiftStatus liftPackedFloatToInteger(LiftContext &ctx, const Instr &instr) {
   llvm::Value *mode = Truncates ? ctx.ir.getInt32(3) : mxcsrRounding(ctx);
   llvm::Type *from = elementType(ctx, From), *to = elementType(ctx, To);
   llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, to));
-  writePackedResult(ctx, floatToInteger(ctx, source, to, mode));
+  writePackedResult(ctx, floatToInteger(ctx, source, to, mode, isUnsigned(To)));
   return LiftStatus::Lifted;
 }
 
@@ -316,9 +351,10 @@ LiftStatus liftPackedFloat(LiftContext &ctx, const Instr &instr) {
 }
 
 /// vcvtps2ph: packed float to half, rounded as imm8 says: bits 0-1 a mode, or with bit 2 set
-/// MXCSR.RC; bits 3-7 are ignored (SDM vol. 2, VCVTPS2PH, table 5-3).
+/// MXCSR.RC; bits 3-7 are ignored (SDM vol. 2, VCVTPS2PH, table 5-3). The EVEX form's {sae}
+/// changes no result.
 LiftStatus liftFloatToHalf(LiftContext &ctx, const Instr &instr) {
-  uint64_t imm = instr.op(2).imm;
+  uint64_t imm = instr.op(avx512::dataOperand(instr, 2)).imm;
   llvm::Value *mode = imm & 4 ? mxcsrRounding(ctx) : ctx.ir.getInt32(imm & 3);
   llvm::Type *from = ctx.ir.getFloatTy();
   llvm::Value *source = readPackedSource(ctx, from, packedCount(ctx, from, ctx.ir.getHalfTy()));
@@ -387,6 +423,37 @@ void registerAvx512Convert(SemanticTable &table) {
   table.add(ZYDIS_MNEMONIC_VCVTTPD2QQ, liftPackedFloatToInteger<E::Float64, true, E::Int64>);
   table.add(ZYDIS_MNEMONIC_VCVTPS2PD, liftPackedFloat<E::Float32, E::Float64>);
   table.add(ZYDIS_MNEMONIC_VCVTPD2PS, liftPackedFloat<E::Float64, E::Float32>);
+  table.add(ZYDIS_MNEMONIC_VCVTPH2PS, liftPackedFloat<E::Float16, E::Float32>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2PH, liftFloatToHalf);
+  // Unsigned packed conversions (AVX512F for dwords, AVX512DQ for qwords).
+  table.add(ZYDIS_MNEMONIC_VCVTUDQ2PS, liftPackedIntegerToFloat<E::Float32, E::UInt32>);
+  table.add(ZYDIS_MNEMONIC_VCVTUDQ2PD, liftPackedIntegerToFloat<E::Float64, E::UInt32>);
+  table.add(ZYDIS_MNEMONIC_VCVTUQQ2PS, liftPackedIntegerToFloat<E::Float32, E::UInt64>);
+  table.add(ZYDIS_MNEMONIC_VCVTUQQ2PD, liftPackedIntegerToFloat<E::Float64, E::UInt64>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2UDQ, liftPackedFloatToInteger<E::Float32, false, E::UInt32>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPS2UDQ, liftPackedFloatToInteger<E::Float32, true, E::UInt32>);
+  table.add(ZYDIS_MNEMONIC_VCVTPD2UDQ, liftPackedFloatToInteger<E::Float64, false, E::UInt32>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPD2UDQ, liftPackedFloatToInteger<E::Float64, true, E::UInt32>);
+  table.add(ZYDIS_MNEMONIC_VCVTPS2UQQ, liftPackedFloatToInteger<E::Float32, false, E::UInt64>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPS2UQQ, liftPackedFloatToInteger<E::Float32, true, E::UInt64>);
+  table.add(ZYDIS_MNEMONIC_VCVTPD2UQQ, liftPackedFloatToInteger<E::Float64, false, E::UInt64>);
+  table.add(ZYDIS_MNEMONIC_VCVTTPD2UQQ, liftPackedFloatToInteger<E::Float64, true, E::UInt64>);
+  // Scalar forms: the signed ones share the VEX semantics; no write mask but for the float
+  // to float pair.
+  table.add(ZYDIS_MNEMONIC_VCVTSI2SS, liftIntegerToScalar<E::Float32>);
+  table.add(ZYDIS_MNEMONIC_VCVTSI2SD, liftIntegerToScalar<E::Float64>);
+  table.add(ZYDIS_MNEMONIC_VCVTUSI2SS, liftIntegerToScalar<E::Float32, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTUSI2SD, liftIntegerToScalar<E::Float64, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTSS2SI, liftScalarToInteger<E::Float32, false>);
+  table.add(ZYDIS_MNEMONIC_VCVTSD2SI, liftScalarToInteger<E::Float64, false>);
+  table.add(ZYDIS_MNEMONIC_VCVTTSS2SI, liftScalarToInteger<E::Float32, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTTSD2SI, liftScalarToInteger<E::Float64, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTSS2USI, liftScalarToInteger<E::Float32, false, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTSD2USI, liftScalarToInteger<E::Float64, false, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTTSS2USI, liftScalarToInteger<E::Float32, true, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTTSD2USI, liftScalarToInteger<E::Float64, true, true>);
+  table.add(ZYDIS_MNEMONIC_VCVTSS2SD, liftScalarFloat<E::Float32, E::Float64>);
+  table.add(ZYDIS_MNEMONIC_VCVTSD2SS, liftScalarFloat<E::Float64, E::Float32>);
 }
 
 } // namespace hoist

@@ -18,12 +18,19 @@ const uint64_t DoubleSpecials[] = {
     0x3ff0000000000000, 0xbff0000000000000, 0x7fefffffffffffff, 0x43e0000000000000,
     0xc3e0000000000000, 0x41e0000000000000, 0xc1e0000000000000, 0x3fe0000000000000,
     0x3ff8000000000000, 0x4004000000000000, 0xbfe0000000000000, 0x4340000000000000,
-    0x41dfffffffc00000, 0xc1e0000000200000, 0x43dfffffffffffff, 0x3ca0000000000000};
+    0x41dfffffffc00000, 0xc1e0000000200000, 0x43dfffffffffffff, 0x3ca0000000000000,
+    // The unsigned boundaries (vcvtsd2usi, vcvtpd2uqq): 2^32, 2^32 - 1, 2^32 - 0.5 (a tie
+    // that rounds out of range or not by mode), 2^64, the double below it, the one above -1.
+    0x41f0000000000000, 0x41efffffffe00000, 0x41effffffff00000, 0x43f0000000000000,
+    0x43efffffffffffff, 0xbfefffffffffffff};
 const uint32_t FloatSpecials[] = {
     0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
     0xffa0abcd, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000, 0x7f7fffff,
     0x4f000000, 0xcf000000, 0x3f000000, 0x3fc00000, 0x40200000, 0x5f000000, 0xdf000000,
-    0x4effffff, 0xbf000000, 0x4b000000, 0x33800000};
+    0x4effffff, 0xbf000000, 0x4b000000, 0x33800000,
+    // The unsigned boundaries (vcvtss2usi, vcvtps2udq): 2^32 and the float below it, 2^64 and
+    // the float below it, the float above -1.
+    0x4f800000, 0x4f7fffff, 0x5f800000, 0x5f7fffff, 0xbf7fffff};
 
 uint64_t pick(Random &random, const uint64_t *values, size_t count) {
   return values[random.below(count)];
