@@ -22,6 +22,8 @@ packages=(
   libblkid-dev libsmartcols-dev libmpfr-dev libcurl4-openssl-dev libelf-dev libdw-dev
   libncurses-dev
                      # and these, the C libraries /usr/bin calls most after libc
+  libgnutls28-dev libidn2-dev libpsl-dev uuid-dev libmagic-dev liblz4-dev libzstd-dev
+                     # and those of wget, zstd, lz4 and file
   libjsoncpp-dev     # and the C++ library it calls most after libstdc++
   libmimalloc-dev    # the executables' allocator (cmake/Allocator.cmake)
   bzip2 xz-utils jq  # tests/brighten/upstream-preload.sh: the programs run on their brightened libraries

@@ -284,6 +284,36 @@
 #include <Python.h>
 #endif
 
+/* The libraries of Debian's network and compression tools (wget, curl's users, zstd, lz4,
+   file), when their -dev package is installed. */
+#if __has_include(<gnutls/gnutls.h>)
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
+#include <gnutls/crypto.h>
+#include <gnutls/abstract.h>
+#endif
+#if __has_include(<idn2.h>)
+#include <idn2.h>
+#endif
+#if __has_include(<libpsl.h>)
+#include <libpsl.h>
+#endif
+#if __has_include(<uuid/uuid.h>)
+#include <uuid/uuid.h>
+#endif
+#if __has_include(<magic.h>)
+#include <magic.h>
+#endif
+#if __has_include(<lz4frame.h>)
+#include <lz4.h>
+#include <lz4hc.h>
+#include <lz4frame.h>
+#endif
+#if __has_include(<zstd.h>)
+#include <zstd.h>
+#include <zdict.h>
+#endif
+
 #include "AbiSymbols.h"
 
 /* ncurses and its terminfo interface, last: <term.h> defines capability names such as

@@ -185,6 +185,22 @@ TEST(LibraryPrototype, OtherLibrariesWhenTheirHeadersAreInstalled) {
     ++found;
     EXPECT_EQ(get->result, integer(4));
   }
+  if (const LibraryPrototype *send = findLibraryPrototype("gnutls_record_send")) { // GnuTLS
+    ++found;
+    ASSERT_EQ(send->parameters().size(), 3u);
+    EXPECT_EQ(send->result, integer(8));   // ssize_t
+  }
+  if (const LibraryPrototype *bound = findLibraryPrototype("LZ4F_compressBound")) { // lz4
+    ++found;
+    EXPECT_EQ(bound->parameters().size(), 2u);
+    EXPECT_EQ(bound->result, integer(8));   // size_t
+  }
+  if (const LibraryPrototype *open = findLibraryPrototype("magic_open")) { // libmagic
+    ++found;
+    ASSERT_EQ(open->parameters().size(), 1u);
+    EXPECT_EQ(open->parameters()[0], integer(4));
+    EXPECT_EQ(open->result, pointer(false));
+  }
   if (!found)
     GTEST_SKIP() << "none of these libraries' -dev packages is installed";
 }
