@@ -2,6 +2,7 @@
 
 #include "Decode/Decoder.h"
 #include "Discover/CodePointers.h"
+#include "Discover/EntryShape.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
@@ -206,6 +207,16 @@ private:
       if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address) ||
           startsWithZeroBytes(image_, address))
         continue;
+      if (rank == DataWordRank) {
+        // A word that only looks like a code address: the code must look like a function's
+        // too, or it is more likely a label of a switch whose function is not found yet.
+        Tentative tentative = exploreTentatively(address, starts);
+        if (whyNotAFunctionEntry(image_, tentative.function, EntryEvidence::Shape))
+          continue;
+        acceptExplored(address, reason, std::move(tentative), starts);
+        accepted = true;
+        continue;
+      }
       cfg_.registry.add(address, reason);
       cfg_.registry.takeChanged();   // explored right here, not by the next round
       starts.insert(address);
@@ -399,10 +410,13 @@ private:
       // ret or jmp, or filler comes between. Code right after a call the compiler did not know
       // never to return has neither (discovery may know better and leave it unreached).
       bool closed = true;
+      // Whether that code ends in a call discovery found never to return (closed or not).
+      bool afterNoReturnCall = false;
       while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
           closed = transferEnds_.count(blockEnd) > 0 || endsInDeclaredNoReturnCall(blockEnd);
+          afterNoReturnCall = noreturnCallEnds_.count(blockEnd) > 0;
           continue;
         }
         const DecodedAt *decoded = cache_->at(gapCursor_);
@@ -418,11 +432,25 @@ private:
         }
         uint64_t address = gapCursor_;
         gapCursor_ = nextExploredBlock(gapCursor_, end);
-        if (!closed || (address % 16 != 0 && !setsUpAFrame(address)) ||
-            !mayStartFunction(image_, address) ||
+        if ((!closed && !afterNoReturnCall) || !mayStartFunction(image_, address) ||
             cfg_.registry.isFunctionStart(address) ||
             insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
+        if (!closed || (address % 16 != 0 && !setsUpAFrame(address))) {
+          // Not aligned and no -O0 frame: code at -Os, where no function is aligned, or
+          // unreached code inside a function. Or code right after a call that the compiler
+          // may not have known never returns: the caller's dead code, or a function (the
+          // other calls of the callee may be followed by functions not found yet). Only the
+          // code's shape can tell; after such a call it must return, balanced, at least once.
+          Tentative tentative = exploreTentatively(address, starts);
+          if (!isWellFormedGapFunction(tentative.function,
+                                       closed ? EntryEvidence::Shape
+                                              : EntryEvidence::BalancedReturn))
+            continue;
+          acceptExplored(address, ReasonCodeGap, std::move(tentative), starts);
+          gapCursor_ = address;
+          return true;
+        }
         cfg_.registry.add(address, ReasonCodeGap);
         cfg_.registry.takeChanged();   // explored right here, not by the next round
         starts.insert(address);
@@ -432,6 +460,61 @@ private:
       }
     }
     return false;
+  }
+
+  /// Whether code at an unaligned gap without a frame, explored as a function, is one: it has
+  /// the shape of a function's entry (whyNotAFunctionEntry), none of its blocks starts inside a
+  /// block of a function explored so far (a function's code does not run into another's; a
+  /// block start that another function has too is a function both jump to, like find's
+  /// `do_parse_xmin`, which `parse_amin` first ran into and `parse_cmin` tail-calls), and every
+  /// indirect jmp it has is resolved (a computed one may have case labels nothing reached,
+  /// which the gaps after it would be).
+  bool isWellFormedGapFunction(const DiscoveredFunction &function,
+                               EntryEvidence evidence) const {
+    if (whyNotAFunctionEntry(image_, function, evidence))
+      return false;
+    for (const auto &[start, block] : function.explored.blocks)
+      if (insideExploredBlock(start) && !blockExtents_.count(start))
+        return false;
+    return std::none_of(function.unresolvedJumps.begin(), function.unresolvedJumps.end(),
+                        [](const UnresolvedJump &jump) { return jump.computed; });
+  }
+
+  /// A function explored without being recorded, and what its exploration reported.
+  struct Tentative {
+    DiscoveredFunction function;
+    DiagnosticSink diagnostics;
+  };
+
+  /// Explores `address` as if it started a function, recording nothing: for a start that only
+  /// the shape of its code can justify. Its blocks keep their instructions until the cache is
+  /// next trimmed (here, by explore or by acceptExplored).
+  Tentative exploreTentatively(uint64_t address, const std::set<uint64_t> &starts) {
+    if (cache_->size() > CacheBudget)
+      cache_ = std::make_unique<InstructionCache>(image_);
+    std::set<uint64_t> withIt = starts;
+    withIt.insert(address);
+    Tentative tentative;
+    tentative.function = discoverFunction(image_, *cache_, address, options_,
+                                          tentative.diagnostics, hintsFor(address, withIt));
+    return tentative;
+  }
+
+  /// Makes `address` a function start for `reason` with what exploreTentatively found there.
+  void acceptExplored(uint64_t address, uint32_t reason, Tentative tentative,
+                      std::set<uint64_t> &starts) {
+    for (const Diagnostic &d : tentative.diagnostics.all())
+      diagnostics_.report(d.severity, d.code, d.address, d.message);
+    // The change stays for the next round: not to explore `address` again (it is recorded
+    // below), but for the functions explored before that ran into it or jump over it
+    // (registerLeavingJumps): find's `parse_amin`, `parse_cmin` and `parse_mmin` each jump to
+    // `do_parse_xmin`, over the others, which the same gap pass found after it.
+    cfg_.registry.add(address, reason);
+    starts.insert(address);
+    ++explorations_;
+    record(address, std::move(tentative.function), starts);
+    if (cache_->size() > CacheBudget)
+      cache_ = std::make_unique<InstructionCache>(image_);
   }
 
   /// Whether an explored block ending at `blockEnd` ends in a call that the compiler itself knew
@@ -722,13 +805,14 @@ private:
     return true;
   }
 
-  /// Whether `jmp` jumps to the 16-byte aligned address right after it with the function's
-  /// frame gone (rsp where it was at the entry, on every way there): a tail call to the
-  /// function laid out next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp;
-  /// jmp mbsnwidth`, no padding between; nothing else calls `mbsnwidth`). A compiler jumps to
-  /// its own next block only at -O0, inside the frame it set up (`push rbp`).
+  /// Whether `jmp` jumps to the address right after it with the function's frame gone (rsp
+  /// where it was at the entry, on every way there): a tail call to the function laid out
+  /// next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp; jmp mbsnwidth`, no
+  /// padding between; nothing else calls `mbsnwidth`), and clang -Os, which aligns nothing,
+  /// find's `parse_name` (`jmp found_parser`). A compiler jumps to its own next block only at
+  /// -O0, inside the frame it set up (`push rbp`).
   bool tailCallsNext(const DiscoveredFunction &function, const Instr &jmp, uint64_t target) {
-    if (target % 16 != 0 || target != jmp.next())
+    if (target != jmp.next())
       return false;
     std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image_, function, target);
     return !depths.empty() &&
