@@ -33,10 +33,20 @@ uint32_t calleeSavedBit(ZydisRegister reg) {
   }
 }
 
-/// `xor ebx, ebx`, `sub ebx, ebx`: a write of the register that does not depend on it.
-bool isZeroIdiom(const Instr &instr) {
-  return (instr.mnemonic == ZYDIS_MNEMONIC_XOR || instr.mnemonic == ZYDIS_MNEMONIC_SUB) &&
-         instr.op(0).isReg() && instr.op(1).isReg() && instr.op(0).reg == instr.op(1).reg;
+/// `xor ebx, ebx`, `sub ebx, ebx`, `or ebx, -1` (gcc -Os), `and ebx, 0`: a write of the register
+/// whose value does not depend on it.
+bool overwritesRegister(const Instr &instr) {
+  const Operand &dst = instr.op(0), &src = instr.op(1);
+  if (!dst.isReg())
+    return false;
+  if (instr.mnemonic == ZYDIS_MNEMONIC_XOR || instr.mnemonic == ZYDIS_MNEMONIC_SUB)
+    return src.isReg() && dst.reg == src.reg;
+  uint64_t ones = dst.bits >= 64 ? ~0ull : (1ull << dst.bits) - 1;
+  if (instr.mnemonic == ZYDIS_MNEMONIC_OR)
+    return src.isImm() && (src.imm & ones) == ones;
+  if (instr.mnemonic == ZYDIS_MNEMONIC_AND)
+    return src.isImm() && (src.imm & ones) == 0;
+  return false;
 }
 
 /// A save of a callee-saved register: `push rbx`, or a store of it to the stack (`mov [rsp+8],
@@ -52,7 +62,7 @@ bool savesRegister(const Instr &instr) {
 Written reads(const Instr &instr) {
   Written read;
   read.flags = instr.flagsTested & StatusFlags;
-  if (isZeroIdiom(instr) || savesRegister(instr))
+  if (overwritesRegister(instr) || savesRegister(instr))
     return read;
   for (unsigned i = 0; i < instr.operandCount; ++i) {
     const Operand &op = instr.op(i);

@@ -410,13 +410,15 @@ private:
       // ret or jmp, or filler comes between. Code right after a call the compiler did not know
       // never to return has neither (discovery may know better and leave it unreached).
       bool closed = true;
-      // Whether that code ends in a call discovery found never to return (closed or not).
-      bool afterNoReturnCall = false;
+      // Whether that code ends in a call discovery found never to return (closed or not),
+      // made inside its caller's frame.
+      bool afterFramedNoReturnCall = false;
       while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
           closed = transferEnds_.count(blockEnd) > 0 || endsInDeclaredNoReturnCall(blockEnd);
-          afterNoReturnCall = noreturnCallEnds_.count(blockEnd) > 0;
+          afterFramedNoReturnCall =
+              !closed && noreturnCallEnds_.count(blockEnd) && callsInsideAFrame(blockEnd);
           continue;
         }
         const DecodedAt *decoded = cache_->at(gapCursor_);
@@ -432,7 +434,7 @@ private:
         }
         uint64_t address = gapCursor_;
         gapCursor_ = nextExploredBlock(gapCursor_, end);
-        if ((!closed && !afterNoReturnCall) || !mayStartFunction(image_, address) ||
+        if ((!closed && !afterFramedNoReturnCall) || !mayStartFunction(image_, address) ||
             cfg_.registry.isFunctionStart(address) ||
             insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
@@ -478,6 +480,45 @@ private:
         return false;
     return std::none_of(function.unresolvedJumps.begin(), function.unresolvedJumps.end(),
                         [](const UnresolvedJump &jump) { return jump.computed; });
+  }
+
+  /// Whether the call that ends the explored block ending at `blockEnd` is made, in each
+  /// function that has the block, with rsp known to be below where it was at the function's
+  /// entry: a compiler aligns the stack for a call (`push rax`, `sub rsp, 8`), and the caller's
+  /// dead code after it, if any, must then undo that before it returns, which a gap function's
+  /// shape rules out (EntryEvidence::BalancedReturn). After a call made at the entry's rsp,
+  /// dead code (a bare `ret`) would look like a function.
+  bool callsInsideAFrame(uint64_t blockEnd) const {
+    auto block = blockExtents_.lower_bound(blockEnd);
+    if (block == blockExtents_.begin())
+      return false;
+    --block;
+    std::set<uint64_t> owners;
+    if (auto found = blockOwners_.find(block->first); found != blockOwners_.end())
+      owners = found->second;
+    owners.insert(block->first);
+    bool framed = false;
+    for (uint64_t owner : owners) {
+      auto function = cfg_.functions.find(owner);
+      if (function == cfg_.functions.end())
+        continue;
+      auto ownBlock = function->second.explored.blocks.find(block->first);
+      if (ownBlock == function->second.explored.blocks.end() ||
+          ownBlock->second.endAddress != blockEnd)
+        continue;
+      bool known = true, seen = false;
+      forEachInstructionWithStackDepth(
+          image_, function->second, [&](const Instr &instr, std::optional<int64_t> depth) {
+            if (instr.next() != blockEnd || instr.mnemonic != ZYDIS_MNEMONIC_CALL)
+              return;
+            seen = true;
+            known = known && depth && *depth < 0;
+          });
+      if (!seen || !known)
+        return false;
+      framed = true;
+    }
+    return framed;
   }
 
   /// A function explored without being recorded, and what its exploration reported.
