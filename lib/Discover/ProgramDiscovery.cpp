@@ -849,9 +849,9 @@ private:
   /// Whether `jmp` jumps to the address right after it with the function's frame gone (rsp
   /// where it was at the entry, on every way there): a tail call to the function laid out
   /// next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp; jmp mbsnwidth`, no
-  /// padding between; nothing else calls `mbsnwidth`), and clang -Os, which aligns nothing,
-  /// find's `parse_name` (`jmp found_parser`). A compiler jumps to its own next block only at
-  /// -O0, inside the frame it set up (`push rbp`).
+  /// padding between; nothing else calls `mbsnwidth`), and at clang-13 -Os, which aligns
+  /// nothing, find's `find_parser` (`jmp found_parser`). A compiler jumps to its own next block
+  /// only at -O0, inside the frame it set up (`push rbp`).
   bool tailCallsNext(const DiscoveredFunction &function, const Instr &jmp, uint64_t target) {
     if (target != jmp.next())
       return false;

@@ -11,6 +11,7 @@ main:
   call used
   call keeps_rbx
   call pops_twice
+  call width
   cmp edi, 9
   jne .Lmain_out
   call fatal
@@ -25,6 +26,19 @@ main_dead:                      # a compiler that did not know fatal never retur
 .type used,@function
 used:                           # called: found by its call; from here on nothing is aligned
   lea eax, [rdi+rdi]
+  ret
+.type width,@function
+width:                          # called; tail-calls `counted`, laid out right after it
+  push rbx
+  mov ebx, edi
+  call used
+  add eax, ebx
+  mov edi, eax
+  pop rbx
+  jmp counted
+.type counted,@function
+counted:                        # find's found_parser: only the jmp before reaches it
+  lea eax, [rdi+3]
   ret
 .type type_flags,@function
 type_flags:                     # gnulib's get_regex_type_flags: nothing calls it
