@@ -2,6 +2,7 @@
 
 #include "Decode/Decoder.h"
 #include "Discover/CodePointers.h"
+#include "Discover/EntryShape.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
 #include "Discover/NoReturn.h"
@@ -206,10 +207,17 @@ private:
       if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address) ||
           startsWithZeroBytes(image_, address))
         continue;
-      cfg_.registry.add(address, reason);
-      cfg_.registry.takeChanged();   // explored right here, not by the next round
-      starts.insert(address);
-      explore(address, starts);
+      if (rank == DataWordRank) {
+        // A word that only looks like a code address: the code must look like a function's
+        // too, or it is more likely a label of a switch whose function is not found yet.
+        Tentative tentative = exploreTentatively(address, starts);
+        if (whyNotAFunctionEntry(image_, tentative.function, EntryEvidence::Shape))
+          continue;
+        startFunction(address, reason, starts, std::move(tentative));
+        accepted = true;
+        continue;
+      }
+      startFunction(address, reason, starts);
       accepted = true;
     }
     return accepted;
@@ -399,10 +407,15 @@ private:
       // ret or jmp, or filler comes between. Code right after a call the compiler did not know
       // never to return has neither (discovery may know better and leave it unreached).
       bool closed = true;
+      // Whether that code ends in a call discovery found never to return (closed or not),
+      // made inside its caller's frame.
+      bool afterFramedNoReturnCall = false;
       while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
           closed = transferEnds_.count(blockEnd) > 0 || endsInDeclaredNoReturnCall(blockEnd);
+          afterFramedNoReturnCall =
+              !closed && noreturnCallEnds_.count(blockEnd) && callsInsideAFrame(blockEnd);
           continue;
         }
         const DecodedAt *decoded = cache_->at(gapCursor_);
@@ -418,20 +431,131 @@ private:
         }
         uint64_t address = gapCursor_;
         gapCursor_ = nextExploredBlock(gapCursor_, end);
-        if (!closed || (address % 16 != 0 && !setsUpAFrame(address)) ||
-            !mayStartFunction(image_, address) ||
+        if ((!closed && !afterFramedNoReturnCall) || !mayStartFunction(image_, address) ||
             cfg_.registry.isFunctionStart(address) ||
             insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
-        cfg_.registry.add(address, ReasonCodeGap);
-        cfg_.registry.takeChanged();   // explored right here, not by the next round
-        starts.insert(address);
-        explore(address, starts);
-        gapCursor_ = address;          // what follows its blocks is the next gap
+        if (!closed || (address % 16 != 0 && !setsUpAFrame(address))) {
+          // Not aligned and no -O0 frame: code at -Os, where no function is aligned, or
+          // unreached code inside a function. Or code right after a call that the compiler
+          // may not have known never returns: the caller's dead code, or a function (the
+          // other calls of the callee may be followed by functions not found yet). Only the
+          // code's shape can tell; after such a call it must return, balanced, at least once.
+          Tentative tentative = exploreTentatively(address, starts);
+          if (!isWellFormedGapFunction(tentative.function,
+                                       closed ? EntryEvidence::Shape
+                                              : EntryEvidence::BalancedReturn))
+            continue;
+          startFunction(address, ReasonCodeGap, starts, std::move(tentative));
+        } else {
+          startFunction(address, ReasonCodeGap, starts);
+        }
+        gapCursor_ = address;   // what follows its blocks is the next gap
         return true;
       }
     }
     return false;
+  }
+
+  /// Whether code at an unaligned gap without a frame, explored as a function, is one: it has
+  /// the shape of a function's entry (whyNotAFunctionEntry), none of its blocks starts inside a
+  /// block of a function explored so far (a function's code does not run into another's; a
+  /// block start that another function has too is a function both jump to, like find's
+  /// `do_parse_xmin`, which `parse_amin` first ran into and `parse_cmin` tail-calls), and every
+  /// indirect jmp it has is resolved (a computed one may have case labels nothing reached,
+  /// which the gaps after it would be).
+  bool isWellFormedGapFunction(const DiscoveredFunction &function,
+                               EntryEvidence evidence) const {
+    if (whyNotAFunctionEntry(image_, function, evidence))
+      return false;
+    for (const auto &[start, block] : function.explored.blocks)
+      if (insideExploredBlock(start) && !blockExtents_.count(start))
+        return false;
+    return std::none_of(function.unresolvedJumps.begin(), function.unresolvedJumps.end(),
+                        [](const UnresolvedJump &jump) { return jump.computed; });
+  }
+
+  /// Whether the call that ends the explored block ending at `blockEnd` is made, in each
+  /// function that has the block, with rsp known to be below where it was at the function's
+  /// entry: a compiler aligns the stack for a call (`push rax`, `sub rsp, 8`), and the caller's
+  /// dead code after it, if any, must then undo that before it returns, which a gap function's
+  /// shape rules out (EntryEvidence::BalancedReturn). After a call made at the entry's rsp,
+  /// dead code (a bare `ret`) would look like a function.
+  bool callsInsideAFrame(uint64_t blockEnd) const {
+    auto block = blockExtents_.lower_bound(blockEnd);
+    if (block == blockExtents_.begin())
+      return false;
+    --block;
+    std::set<uint64_t> owners;
+    if (auto found = blockOwners_.find(block->first); found != blockOwners_.end())
+      owners = found->second;
+    owners.insert(block->first);
+    bool framed = false;
+    for (uint64_t owner : owners) {
+      auto function = cfg_.functions.find(owner);
+      if (function == cfg_.functions.end())
+        continue;
+      auto ownBlock = function->second.explored.blocks.find(block->first);
+      if (ownBlock == function->second.explored.blocks.end() ||
+          ownBlock->second.endAddress != blockEnd)
+        continue;
+      bool known = true, seen = false;
+      forEachInstructionWithStackDepth(
+          image_, function->second, [&](const Instr &instr, std::optional<int64_t> depth) {
+            if (instr.next() != blockEnd || instr.mnemonic != ZYDIS_MNEMONIC_CALL)
+              return;
+            seen = true;
+            known = known && depth && *depth < 0;
+          });
+      if (!seen || !known)
+        return false;
+      framed = true;
+    }
+    return framed;
+  }
+
+  /// A function explored without being recorded, and what its exploration reported.
+  struct Tentative {
+    DiscoveredFunction function;
+    DiagnosticSink diagnostics;
+  };
+
+  /// Explores `address` as if it started a function, recording nothing: for a start that only
+  /// the shape of its code can justify. Its blocks keep their instructions until the cache is
+  /// next trimmed (here, by explore or by startFunction).
+  Tentative exploreTentatively(uint64_t address, const std::set<uint64_t> &starts) {
+    if (cache_->size() > CacheBudget)
+      cache_ = std::make_unique<InstructionCache>(image_);
+    std::set<uint64_t> withIt = starts;
+    withIt.insert(address);
+    Tentative tentative;
+    tentative.function = discoverFunction(image_, *cache_, address, options_,
+                                          tentative.diagnostics, hintsFor(address, withIt));
+    return tentative;
+  }
+
+  /// Makes `address` a function start for `reason` and explores it, or records what
+  /// exploreTentatively found there. A start found in a gap leaves the registry's change for
+  /// the next round: not to explore `address` again (it is explored here), but for the
+  /// functions explored before that ran into it or jump over it (registerLeavingJumps): find's
+  /// `parse_amin`, `parse_cmin` and `parse_mmin` at clang-13 -Os each jump to `do_parse_xmin`,
+  /// over the others, which the same gap pass found after them. A code pointer's is taken: a
+  /// round per accepted pointer, and the functions it re-explored, doubled the time of `cfg
+  /// --all` on bash without `.eh_frame` and changed none of its functions.
+  void startFunction(uint64_t address, uint32_t reason, std::set<uint64_t> &starts,
+                     std::optional<Tentative> tentative = std::nullopt) {
+    cfg_.registry.add(address, reason);
+    if (reason != ReasonCodeGap)
+      cfg_.registry.takeChanged();
+    starts.insert(address);
+    if (!tentative)
+      return explore(address, starts);
+    for (const Diagnostic &d : tentative->diagnostics.all())
+      diagnostics_.report(d.severity, d.code, d.address, d.message);
+    ++explorations_;
+    record(address, std::move(tentative->function), starts);
+    if (cache_->size() > CacheBudget)
+      cache_ = std::make_unique<InstructionCache>(image_);
   }
 
   /// Whether an explored block ending at `blockEnd` ends in a call that the compiler itself knew
@@ -722,13 +846,14 @@ private:
     return true;
   }
 
-  /// Whether `jmp` jumps to the 16-byte aligned address right after it with the function's
-  /// frame gone (rsp where it was at the entry, on every way there): a tail call to the
-  /// function laid out next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp;
-  /// jmp mbsnwidth`, no padding between; nothing else calls `mbsnwidth`). A compiler jumps to
-  /// its own next block only at -O0, inside the frame it set up (`push rbp`).
+  /// Whether `jmp` jumps to the address right after it with the function's frame gone (rsp
+  /// where it was at the entry, on every way there): a tail call to the function laid out
+  /// next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp; jmp mbsnwidth`, no
+  /// padding between; nothing else calls `mbsnwidth`), and at clang-13 -Os, which aligns
+  /// nothing, find's `find_parser` (`jmp found_parser`). A compiler jumps to its own next block
+  /// only at -O0, inside the frame it set up (`push rbp`).
   bool tailCallsNext(const DiscoveredFunction &function, const Instr &jmp, uint64_t target) {
-    if (target % 16 != 0 || target != jmp.next())
+    if (target != jmp.next())
       return false;
     std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image_, function, target);
     return !depths.empty() &&

@@ -44,9 +44,9 @@ std::optional<int64_t> stackChange(const Instr &instr) {
 
 } // namespace
 
-std::vector<std::optional<int64_t>>
-stackDepthsAtJumpsTo(const Image &image, const DiscoveredFunction &function, uint64_t target) {
-  std::vector<std::optional<int64_t>> depths;
+void forEachInstructionWithStackDepth(
+    const Image &image, const DiscoveredFunction &function,
+    llvm::function_ref<void(const Instr &, std::optional<int64_t>)> visit) {
   const auto &blocks = function.explored.blocks;
   Decoder decoder;
   // Block start -> rsp relative to the entry's; nullopt where the ways in disagree or an
@@ -69,10 +69,7 @@ stackDepthsAtJumpsTo(const Image &image, const DiscoveredFunction &function, uin
         break;
       }
       address = instr.next();
-      bool branch =
-          instr.mnemonic == ZYDIS_MNEMONIC_JMP || instr.category == ZYDIS_CATEGORY_COND_BR;
-      if (branch && instr.op(0).isImm() && instr.next() + instr.op(0).imm == target)
-        depths.push_back(offset);
+      visit(instr, offset);
       if (!offset)
         continue;
       if (std::optional<int64_t> change = stackChange(instr))
@@ -89,6 +86,18 @@ stackDepthsAtJumpsTo(const Image &image, const DiscoveredFunction &function, uin
       work.push_back(next);
     }
   }
+}
+
+std::vector<std::optional<int64_t>>
+stackDepthsAtJumpsTo(const Image &image, const DiscoveredFunction &function, uint64_t target) {
+  std::vector<std::optional<int64_t>> depths;
+  forEachInstructionWithStackDepth(
+      image, function, [&](const Instr &instr, std::optional<int64_t> offset) {
+        bool branch =
+            instr.mnemonic == ZYDIS_MNEMONIC_JMP || instr.category == ZYDIS_CATEGORY_COND_BR;
+        if (branch && instr.op(0).isImm() && instr.next() + instr.op(0).imm == target)
+          depths.push_back(offset);
+      });
   return depths;
 }
 

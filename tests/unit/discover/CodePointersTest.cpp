@@ -38,13 +38,15 @@ TEST(CodePointers, LeaOfCodeAndAlignedGapsStartFunctions) {
       int3(1) +                                                        // 100f
       std::vector<uint8_t>{0x31, 0xc0, 0xc3} + int3(13) +              // 1010: xor eax,eax; ret
       std::vector<uint8_t>{0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3} +       // 1020: mov eax,1; ret
-      int3(2) + std::vector<uint8_t>{0xc3};                            // 1028: ret, unaligned
+      int3(1) + std::vector<uint8_t>{0x5b, 0xc3};                      // 1027: pop rbx; ret
   ProgramCfg cfg = discoverAll(code);
   std::vector<uint64_t> entries;
   for (const auto &[entry, function] : cfg.functions)
     entries.push_back(entry);
   // 0x1020 is the lea's target; 0x1010 is aligned code after filler that nothing reaches;
-  // 0x1028 is not aligned; 0x1002 (the second lea) is inside the function that computes it.
+  // 0x1027 is not aligned and pops what code before it pushed, which no function's entry does
+  // (a bare `ret` there would be a function by its shape); 0x1002 (the second lea) is inside
+  // the function that computes it.
   EXPECT_EQ(entries, (std::vector<uint64_t>{0x1000, 0x1010, 0x1020}));
   EXPECT_EQ(reasonNames(cfg.registry.reasons(0x1020)),
             (std::vector<std::string>{"code_reference"}));
