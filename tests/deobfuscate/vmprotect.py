@@ -172,8 +172,16 @@ def protected(program, index, suffix="", attributes=""):
 #   nested:         an outer VM whose handler runs the switch interpreter as an inner VM, and
 #                   whose dispatch depends on a .bss global that vm_setup_<name>() sets (the
 #                   outer program jumps to a handler returning -1 unless the global holds a
-#                   seeded value; plain_<name> checks the same).
-DISPATCHES = ["switch", "threaded", "threaded-data", "context", "nested"]
+#                   seeded value; plain_<name> checks the same);
+#   flatten:        no VM: the program's control flow flattened, one `case` per instruction
+#                   of a `switch` over a state variable in a loop, the states a seeded
+#                   permutation of a dense range from a seeded base (gcc compiles the switch
+#                   into a jump table), the next state chosen by each case (`cond ? S1 : S2`
+#                   for a `jlt`) and hidden from gcc's jump threading by an empty asm;
+#   flatten-search: the same with sparse seeded 32-bit states (gcc compiles the switch into
+#                   a binary search of comparisons).
+DISPATCHES = ["switch", "threaded", "threaded-data", "context", "nested", "flatten",
+              "flatten-search"]
 
 
 def operands(program, offsets):
@@ -300,6 +308,45 @@ def context(program, index, suffix, attributes):
     return "\n".join(lines).replace("CODE", f"code_{name}").replace("STRINGS", f"strings_{name}")
 
 
+def flattened(program, index, suffix, attributes, dense):
+    """The program's control flow flattened: a loop over `switch (state)`, one case per
+    instruction, each choosing the next state; no bytecode."""
+    name = program["name"]
+    rng = program_random(index)
+    count = len(program["code"])
+    if dense:
+        base = rng.randrange(1, 1 << 16)
+        states = [base + k for k in rng.sample(range(count), count)]
+    else:
+        states = rng.sample(range(1, 1 << 32), count)
+    labels = program["labels"]
+    body = plain(program, index).split("\n")[2:-1]   # the statements, one per instruction
+    cases = []
+    for at, ((op, args), statement) in enumerate(zip(program["code"], body)):
+        statement = statement.split(": ", 1)[1]
+        following = f"{states[at + 1]}u" if at + 1 < count else "0u"
+        if op == "jlt":
+            target = states[labels[args[2]]]
+            step = f"state = r[{reg(args[0])}] < r[{reg(args[1])}] ? {target}u : {following};"
+        elif op == "jmp":
+            step = f"state = {states[labels[args[0]]]}u;"
+        elif op == "ret":
+            step = statement
+        else:
+            step = f"{statement} state = {following};"
+        cases.append((states[at], step))
+    rng.shuffle(cases)
+    lines = [f"{attributes}long obf_{name}{suffix}(long a, long b) {{",
+             "  long r[8] = {a, b, 0, 0, 0, 0, 0, 0};",
+             f"  unsigned state = {states[0]}u;",
+             "  for (;;) {",
+             '    __asm__("" : "+r"(state));',
+             "    switch (state) {"]
+    lines += [f"    case {value}u: {step} break;" for value, step in cases]
+    lines += ["    default: __builtin_trap();", "    }", "  }", "}"]
+    return "\n".join(lines)
+
+
 def armed(program, index):
     """The value the nested VM's .bss global must hold (seeded)."""
     return program_random(index, 2).randrange(1, 1 << 31)
@@ -352,6 +399,8 @@ def shaped(program, index, suffix, attributes):
     if dispatch == "nested" and not suffix:
         text += [f"long vm_armed_{name};",
                  f"void vm_setup_{name}(void) {{ vm_armed_{name} = {armed(program, index)}; }}"]
+    if dispatch.startswith("flatten"):
+        return flattened(program, index, suffix, attributes, dispatch == "flatten")
     if dispatch.startswith("threaded"):
         text.append(threaded(program, index, suffix, attributes, dispatch == "threaded-data"))
     elif dispatch == "context":
@@ -416,8 +465,8 @@ static void console(const char *s, int newline) {
 # leave out the shapes whose tables a PIE or a PE reaches through an address that escapes
 # (threaded-data: docs/DEOBFUSCATE.md, "Writable data") and the nested VM, whose .bss global
 # the PE driver does not set.
-PE_DISPATCHES = ["switch", "threaded", "context"]
-PIE_DISPATCHES = ["switch", "threaded", "context", "nested"]
+PE_DISPATCHES = ["switch", "threaded", "context", "flatten", "flatten-search"]
+PIE_DISPATCHES = ["switch", "threaded", "context", "nested", "flatten", "flatten-search"]
 
 
 def main():
