@@ -2,8 +2,10 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 #include <set>
 
@@ -191,13 +193,92 @@ private:
   llvm::DenseMap<llvm::Value *, unsigned> onPath_;
 };
 
+/// Conditions an expression may depend on for the exact evaluation, and its size.
+constexpr unsigned MaxConditions = 4;
+constexpr unsigned MaxConditionNodes = 48;
+
+/// Collects the conditions (non-constant i1 values, whatever computes them) `value` is built
+/// from by integer casts, arithmetic and selects over constants; false for any other leaf.
+bool findConditions(llvm::Value *value, llvm::SmallVectorImpl<llvm::Value *> &conditions,
+                    unsigned &nodes) {
+  if (llvm::isa<llvm::ConstantInt>(value))
+    return true;
+  if (++nodes > MaxConditionNodes || widthOf(value) == 0 || widthOf(value) > 64)
+    return false;
+  if (value->getType()->isIntegerTy(1) && !llvm::isa<llvm::SelectInst>(value)) {
+    if (!llvm::is_contained(conditions, value))
+      conditions.push_back(value);
+    return conditions.size() <= MaxConditions;
+  }
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!instruction || !(llvm::isa<llvm::BinaryOperator>(instruction) ||
+                        llvm::isa<llvm::SelectInst>(instruction) ||
+                        llvm::isa<llvm::ZExtInst>(instruction) ||
+                        llvm::isa<llvm::SExtInst>(instruction) ||
+                        llvm::isa<llvm::TruncInst>(instruction)))
+    return false;
+  for (llvm::Value *operand : instruction->operands())
+    if (!findConditions(operand, conditions, nodes))
+      return false;
+  return true;
+}
+
+/// `value` folded with each condition replaced by its bit of `assignment`.
+llvm::Constant *evaluate(llvm::Value *value, llvm::ArrayRef<llvm::Value *> conditions,
+                         unsigned assignment, const llvm::DataLayout &layout) {
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(value))
+    return constant;
+  if (const auto *found = llvm::find(conditions, value); found != conditions.end())
+    return llvm::ConstantInt::getBool(value->getContext(),
+                                      (assignment >> (found - conditions.begin())) & 1);
+  auto *instruction = llvm::cast<llvm::Instruction>(value);
+  llvm::SmallVector<llvm::Constant *, 3> operands;
+  for (llvm::Value *operand : instruction->operands()) {
+    llvm::Constant *folded = evaluate(operand, conditions, assignment, layout);
+    if (!folded)
+      return nullptr;
+    operands.push_back(folded);
+  }
+  return llvm::ConstantFoldInstOperands(instruction, operands, layout);
+}
+
+/// Every value of an expression over a few conditions, each assignment evaluated: exact
+/// where the walk over value sets pairs values that never go together (`c + 2 * c`, a
+/// `lea eax, [rdx + rdx * 2 + base]` after a `setle`, is 0 or 3, not 1 or 2).
+std::optional<std::set<uint64_t>> overConditions(llvm::Value *value, unsigned limit) {
+  auto *instruction = llvm::dyn_cast<llvm::Instruction>(value);
+  llvm::SmallVector<llvm::Value *, MaxConditions> conditions;
+  unsigned nodes = 0;
+  if (!instruction || !instruction->getModule() || !findConditions(value, conditions, nodes) ||
+      conditions.empty())
+    return std::nullopt;
+  const llvm::DataLayout &layout = instruction->getModule()->getDataLayout();
+  std::set<uint64_t> values;
+  for (unsigned assignment = 0; assignment < (1u << conditions.size()); ++assignment) {
+    auto *folded = llvm::dyn_cast_or_null<llvm::ConstantInt>(
+        evaluate(value, conditions, assignment, layout));
+    if (!folded)
+      return std::nullopt;   // poison (a shift too far) or not foldable
+    values.insert(folded->getZExtValue());
+  }
+  if (values.size() > limit)
+    return std::nullopt;
+  return values;
+}
+
 } // namespace
 
 std::optional<std::vector<uint64_t>> possibleTargets(llvm::Value *value, unsigned limit,
                                                      bool *throughPhi) {
+  if (throughPhi)
+    *throughPhi = false;
+  unsigned width = widthOf(value);
+  // A condition itself is left to the walk, which may decide it (`icmp` of a choice).
+  if (width > 1 && width <= 64)
+    if (std::optional<std::set<uint64_t>> exact = overConditions(value, limit))
+      return std::vector<uint64_t>(exact->begin(), exact->end());
   std::set<uint64_t> values;
   Collector collector(limit);
-  unsigned width = widthOf(value);
   bool ok = !llvm::isa<llvm::ConstantInt>(value) && width > 0 && width <= 64 &&
             collector.collect(value, width, values, 0, 0) && !values.empty();
   if (throughPhi)

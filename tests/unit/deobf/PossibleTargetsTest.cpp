@@ -48,6 +48,15 @@ TEST(PossibleTargets, SetlDoubledByLea) {
   EXPECT_EQ(possibleTargets(rdx), std::nullopt);
 }
 
+TEST(PossibleTargets, OneConditionUsedTwiceIsOneChoice) {
+  Fixture f;
+  // setle, then lea eax, [rdx + rdx * 2 + base]: 0 or 3 above the base, never 1 or 2.
+  llvm::Value *c = f.ir.CreateZExt(f.ir.CreateICmpSLE(f.x, f.y), f.ir.getInt64Ty());
+  llvm::Value *state =
+      f.ir.CreateAdd(f.ir.CreateAdd(c, f.ir.CreateMul(c, f.ir.getInt64(2))), f.ir.getInt64(100));
+  EXPECT_EQ(possibleTargets(state, 2), (Values{100, 103}));
+}
+
 TEST(PossibleTargets, ComparisonOfAChoiceIsDecided) {
   Fixture f;
   // A dispatcher's range check of an index that is one of two states: always in range.
