@@ -44,6 +44,8 @@ def parse(path):
             current["dispatch"] = line.split()[1]
             if current["dispatch"] not in DISPATCHES:
                 sys.exit(f"{path}:{number}: unknown dispatch {current['dispatch']}")
+        elif line == "flatten guest":
+            current["flatten"] = True
         elif line.startswith("string "):
             name, text = re.match(r'string (\w+) "(.*)"$', line).groups()
             current["strings"][name] = text
@@ -60,6 +62,66 @@ def parse(path):
 
 def reg(arg):
     return int(arg.lstrip("r"))
+
+
+def flatten_guest(program, index):
+    """The program with its control flow flattened in the guest language itself (a layer
+    under the VM): each basic block sets a state register (r7) and jumps to a dispatcher that
+    finds the block by a binary search of `jlt` comparisons against the seeded states (r6
+    holding each pivot). The program must leave r6 and r7 free."""
+    code, labels = program["code"], program["labels"]
+    for op, args in code:
+        if any(a in ("r6", "r7") for a in args):
+            sys.exit(f"{program['name']}: `flatten guest` needs r6 and r7 free")
+    leaders = {0} | set(labels.values())
+    for at, (op, _) in enumerate(code):
+        if op in ("jlt", "jmp", "ret") and at + 1 < len(code):
+            leaders.add(at + 1)
+    starts = sorted(leaders)
+    block_of = {start: number for number, start in enumerate(starts)}
+    rng = program_random(index, 3)
+    states = rng.sample(range(1, 1 << 31), len(starts))
+    out, new_labels = [], {}
+
+    def label(name):
+        new_labels[name] = len(out)
+
+    def goto_block(number):
+        out.append(("movi", ["r7", str(states[number])]))
+        out.append(("jmp", ["dispatch"]))
+
+    goto_block(0)
+
+    def search(items, name):
+        label(name)
+        if len(items) == 1:
+            out.append(("jmp", [f"block{items[0][1]}"]))
+            return
+        middle = len(items) // 2
+        out.append(("movi", ["r6", str(items[middle][0])]))
+        out.append(("jlt", ["r7", "r6", f"{name}l"]))
+        search(items[middle:], f"{name}h")
+        search(items[:middle], f"{name}l")
+
+    search(sorted((state, number) for number, state in enumerate(states)), "dispatch")
+    target_block = {name: block_of[at] for name, at in labels.items()}
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(code)
+        label(f"block{number}")
+        for at in range(start, end):
+            op, args = code[at]
+            if op == "jmp":
+                goto_block(target_block[args[0]])
+            elif op == "jlt":
+                out.append(("jlt", [args[0], args[1], f"taken{number}"]))
+                goto_block(block_of[at + 1])
+                label(f"taken{number}")
+                goto_block(target_block[args[2]])
+            else:
+                out.append((op, args))
+        if code[end - 1][0] not in ("jmp", "jlt", "ret"):
+            goto_block(block_of[end])
+    return dict(program, code=out, labels=new_labels)
 
 
 def encode(program, opcode_of):
@@ -487,8 +549,9 @@ def main():
         out.write("#define KEY(pc) ((unsigned char)((pc) * 0x5b + 0xa7))\n")
         out.write("#define WKEY(at) ((unsigned long long)KEY(at) * 0x0101010101010101ULL)\n\n")
         for index, program in indexed:
+            guest = flatten_guest(program, index) if program.get("flatten") else program
             for suffix, attributes in VARIANTS:
-                out.write(shaped(program, index, suffix, attributes) + "\n\n" +
+                out.write(shaped(guest, index, suffix, attributes) + "\n\n" +
                           plain(program, index, suffix, attributes) + "\n\n")
 
     def samples(dispatches):
