@@ -159,6 +159,9 @@ private:
   /// would look like a loop whose state only turned unknown and be generalized, the
   /// dispatcher kept. False when nothing was split.
   bool splitOnTwoConstants(uint64_t target);
+  /// Splits nested in one arrival (one per register), at most MaxSplitDepth: 2^depth arrivals.
+  static constexpr unsigned MaxSplitDepth = 3;
+  unsigned splitDepth_ = 0;
   /// A jmp (or ret) into a function that stays a call: it returns where [RSP] says.
   void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals,
                 const Import *import = nullptr);
@@ -959,7 +962,7 @@ void ConcolicLifter::jumpTo(uint64_t target, bool fork) {
 
 bool ConcolicLifter::splitOnTwoConstants(uint64_t target) {
   auto earlier = byAddress_.find(target);
-  if (earlier == byAddress_.end() || earlier->second.empty())
+  if (earlier == byAddress_.end() || earlier->second.empty() || splitDepth_ >= MaxSplitDepth)
     return false;
   std::optional<LiveSet> live = liveness_.liveAt(target);
   for (unsigned i = 0; i < Context::NumGprs; ++i) {
@@ -993,7 +996,9 @@ bool ConcolicLifter::splitOnTwoConstants(uint64_t target) {
       ctx_.setPosition(part, &ctx_.instr());
       registers_.write(part, gprVar(i), ctx_.ir.getInt64((*values)[side]));
       branchInst->setSuccessor(side, bb);
+      ++splitDepth_;
       jumpTo(target, true);
+      --splitDepth_;
     }
     return true;
   }
