@@ -63,6 +63,28 @@ static const struct pe_binding bindings[] = {
     {"WriteConsoleA", (void *)pe_import_WriteConsoleA},
     {"strlen", (void *)pe_import_strlen},
     {0, 0}};
+/* The globals a program sets before it calls a VM (vm.h's G(name, value)): the image's, found
+   by symbol, and the brightened functions' copies (b_<name>, absent when no brightened
+   function reads the global). Every other input runs with the global as the file has it
+   (0), the rest with the value the program sets. `long` is 32 bits on Win64. */
+#define G(name, value) extern int32_t b_##name __attribute__((weak));
+VM_GLOBALS
+#undef G
+static void set_globals(const struct pe_image *image, int set) {
+#define G(name, value)                                                     \
+  {                                                                        \
+    int32_t *global = pe_symbol_address(image, pe_symbols, #name);         \
+    if (!global)                                                           \
+      exit(2);                                                             \
+    *global = set ? (value) : 0;                                           \
+    if (&b_##name)                                                         \
+      b_##name = *global;                                                  \
+  }
+  VM_GLOBALS
+#undef G
+  (void)image, (void)set;
+}
+
 static void *image_function(const struct pe_image *image, const char *name) {
   void *function = pe_symbol_address(image, pe_symbols, name);
   if (!function)
@@ -85,6 +107,7 @@ int main(int argc, char **argv) {
       printf("pe_" #name ": NOT BRIGHTENED (see the lift's warnings)\n");                \
     for (int i = 0; i < runs && !differ; ++i) {                                          \
       int32_t a = next_input(), b = next_input();                                        \
+      set_globals(&image, i & 1);                                                        \
       log_size = 0, log_text[0] = 0;                                                     \
       int32_t r1 = obf_##name(a, b);                                                     \
       memcpy(want, log_text, log_size + 1);                                              \

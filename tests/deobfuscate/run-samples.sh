@@ -73,12 +73,14 @@ if command -v x86_64-w64-mingw32-gcc >/dev/null; then
   "$hoist" lift "$pe/vm.exe" "${functionArgs[@]}" --deobfuscate --brighten -O2 --emit obj \
     -o "$pe/deobfuscated.o" 2>"$pe/lift.err" ||
     { echo "hoist lift (PE) failed"; cat "$pe/lift.err"; exit 1; }
+  peGlobals=$(grep '^#define VM_GLOBALS ' "$pe/vm.h" | grep -o 'G([a-z_0-9]*' | sed 's/G(//')
   { for name in $peNames; do echo "obf_$name b_obf_$name"; done
+    for name in $peGlobals; do echo "$name b_$name"; done
     for name in GetStdHandle WriteConsoleA strlen; do echo "$name pe_import_$name"; done
   } >"$pe/rename"
   { echo '#include "pe-loader.h"'
     echo 'const struct pe_symbol pe_symbols[] = {'
-    x86_64-w64-mingw32-nm "$pe/vm.exe" | awk '$2 == "T" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
+    x86_64-w64-mingw32-nm "$pe/vm.exe" | awk '$2 == "T" || $2 == "B" { printf "    {\"%s\", 0x%sull},\n", $3, $1 }'
     echo '    {0, 0}};'; } >"$pe/pe-symbols.c"
   # A function brightening declined stays lifted (the driver reports it and does not call
   # it): what it calls outside gets a trapping stub.

@@ -44,6 +44,8 @@ def parse(path):
             current["dispatch"] = line.split()[1]
             if current["dispatch"] not in DISPATCHES:
                 sys.exit(f"{path}:{number}: unknown dispatch {current['dispatch']}")
+        elif line == "flatten guest":
+            current["flatten"] = True
         elif line.startswith("string "):
             name, text = re.match(r'string (\w+) "(.*)"$', line).groups()
             current["strings"][name] = text
@@ -60,6 +62,66 @@ def parse(path):
 
 def reg(arg):
     return int(arg.lstrip("r"))
+
+
+def flatten_guest(program, index):
+    """The program with its control flow flattened in the guest language itself (a layer
+    under the VM): each basic block sets a state register (r7) and jumps to a dispatcher that
+    finds the block by a binary search of `jlt` comparisons against the seeded states (r6
+    holding each pivot). The program must leave r6 and r7 free."""
+    code, labels = program["code"], program["labels"]
+    for op, args in code:
+        if any(a in ("r6", "r7") for a in args):
+            sys.exit(f"{program['name']}: `flatten guest` needs r6 and r7 free")
+    leaders = {0} | set(labels.values())
+    for at, (op, _) in enumerate(code):
+        if op in ("jlt", "jmp", "ret") and at + 1 < len(code):
+            leaders.add(at + 1)
+    starts = sorted(leaders)
+    block_of = {start: number for number, start in enumerate(starts)}
+    rng = program_random(index, 3)
+    states = rng.sample(range(1, 1 << 31), len(starts))
+    out, new_labels = [], {}
+
+    def label(name):
+        new_labels[name] = len(out)
+
+    def goto_block(number):
+        out.append(("movi", ["r7", str(states[number])]))
+        out.append(("jmp", ["dispatch"]))
+
+    goto_block(0)
+
+    def search(items, name):
+        label(name)
+        if len(items) == 1:
+            out.append(("jmp", [f"block{items[0][1]}"]))
+            return
+        middle = len(items) // 2
+        out.append(("movi", ["r6", str(items[middle][0])]))
+        out.append(("jlt", ["r7", "r6", f"{name}l"]))
+        search(items[middle:], f"{name}h")
+        search(items[:middle], f"{name}l")
+
+    search(sorted((state, number) for number, state in enumerate(states)), "dispatch")
+    target_block = {name: block_of[at] for name, at in labels.items()}
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(code)
+        label(f"block{number}")
+        for at in range(start, end):
+            op, args = code[at]
+            if op == "jmp":
+                goto_block(target_block[args[0]])
+            elif op == "jlt":
+                out.append(("jlt", [args[0], args[1], f"taken{number}"]))
+                goto_block(block_of[at + 1])
+                label(f"taken{number}")
+                goto_block(target_block[args[2]])
+            else:
+                out.append((op, args))
+        if code[end - 1][0] not in ("jmp", "jlt", "ret"):
+            goto_block(block_of[end])
+    return dict(program, code=out, labels=new_labels)
 
 
 def encode(program, opcode_of):
@@ -172,8 +234,16 @@ def protected(program, index, suffix="", attributes=""):
 #   nested:         an outer VM whose handler runs the switch interpreter as an inner VM, and
 #                   whose dispatch depends on a .bss global that vm_setup_<name>() sets (the
 #                   outer program jumps to a handler returning -1 unless the global holds a
-#                   seeded value; plain_<name> checks the same).
-DISPATCHES = ["switch", "threaded", "threaded-data", "context", "nested"]
+#                   seeded value; plain_<name> checks the same);
+#   flatten:        no VM: the program's control flow flattened, one `case` per instruction
+#                   of a `switch` over a state variable in a loop, the states a seeded
+#                   permutation of a dense range from a seeded base (gcc compiles the switch
+#                   into a jump table), the next state chosen by each case (`cond ? S1 : S2`
+#                   for a `jlt`) and hidden from gcc's jump threading by an empty asm;
+#   flatten-search: the same with sparse seeded 32-bit states (gcc compiles the switch into
+#                   a binary search of comparisons).
+DISPATCHES = ["switch", "threaded", "threaded-data", "context", "nested", "flatten",
+              "flatten-search"]
 
 
 def operands(program, offsets):
@@ -300,6 +370,45 @@ def context(program, index, suffix, attributes):
     return "\n".join(lines).replace("CODE", f"code_{name}").replace("STRINGS", f"strings_{name}")
 
 
+def flattened(program, index, suffix, attributes, dense):
+    """The program's control flow flattened: a loop over `switch (state)`, one case per
+    instruction, each choosing the next state; no bytecode."""
+    name = program["name"]
+    rng = program_random(index)
+    count = len(program["code"])
+    if dense:
+        base = rng.randrange(1, 1 << 16)
+        states = [base + k for k in rng.sample(range(count), count)]
+    else:
+        states = rng.sample(range(1, 1 << 32), count)
+    labels = program["labels"]
+    body = plain(program, index).split("\n")[2:-1]   # the statements, one per instruction
+    cases = []
+    for at, ((op, args), statement) in enumerate(zip(program["code"], body)):
+        statement = statement.split(": ", 1)[1]
+        following = f"{states[at + 1]}u" if at + 1 < count else "0u"
+        if op == "jlt":
+            target = states[labels[args[2]]]
+            step = f"state = r[{reg(args[0])}] < r[{reg(args[1])}] ? {target}u : {following};"
+        elif op == "jmp":
+            step = f"state = {states[labels[args[0]]]}u;"
+        elif op == "ret":
+            step = statement
+        else:
+            step = f"{statement} state = {following};"
+        cases.append((states[at], step))
+    rng.shuffle(cases)
+    lines = [f"{attributes}long obf_{name}{suffix}(long a, long b) {{",
+             "  long r[8] = {a, b, 0, 0, 0, 0, 0, 0};",
+             f"  unsigned state = {states[0]}u;",
+             "  for (;;) {",
+             '    __asm__("" : "+r"(state));',
+             "    switch (state) {"]
+    lines += [f"    case {value}u: {step} break;" for value, step in cases]
+    lines += ["    default: __builtin_trap();", "    }", "  }", "}"]
+    return "\n".join(lines)
+
+
 def armed(program, index):
     """The value the nested VM's .bss global must hold (seeded)."""
     return program_random(index, 2).randrange(1, 1 << 31)
@@ -352,6 +461,8 @@ def shaped(program, index, suffix, attributes):
     if dispatch == "nested" and not suffix:
         text += [f"long vm_armed_{name};",
                  f"void vm_setup_{name}(void) {{ vm_armed_{name} = {armed(program, index)}; }}"]
+    if dispatch.startswith("flatten"):
+        return flattened(program, index, suffix, attributes, dispatch == "flatten")
     if dispatch.startswith("threaded"):
         text.append(threaded(program, index, suffix, attributes, dispatch == "threaded-data"))
     elif dispatch == "context":
@@ -413,11 +524,11 @@ static void console(const char *s, int newline) {
 
 
 # What each half of run-samples.sh builds: the PE half (mingw) and the hardened half (PIE)
-# leave out the shapes whose tables a PIE or a PE reaches through an address that escapes
-# (threaded-data: docs/DEOBFUSCATE.md, "Writable data") and the nested VM, whose .bss global
-# the PE driver does not set.
-PE_DISPATCHES = ["switch", "threaded", "context"]
-PIE_DISPATCHES = ["switch", "threaded", "context", "nested"]
+# leave out the shape whose table a PIE or a PE reaches through an address that escapes
+# (threaded-data: -O0 code holds the table's address in a register it also stores through;
+# docs/DEOBFUSCATE.md, "Writable data").
+PE_DISPATCHES = ["switch", "threaded", "context", "nested", "flatten", "flatten-search"]
+PIE_DISPATCHES = ["switch", "threaded", "context", "nested", "flatten", "flatten-search"]
 
 
 def main():
@@ -438,8 +549,9 @@ def main():
         out.write("#define KEY(pc) ((unsigned char)((pc) * 0x5b + 0xa7))\n")
         out.write("#define WKEY(at) ((unsigned long long)KEY(at) * 0x0101010101010101ULL)\n\n")
         for index, program in indexed:
+            guest = flatten_guest(program, index) if program.get("flatten") else program
             for suffix, attributes in VARIANTS:
-                out.write(shaped(program, index, suffix, attributes) + "\n\n" +
+                out.write(shaped(guest, index, suffix, attributes) + "\n\n" +
                           plain(program, index, suffix, attributes) + "\n\n")
 
     def samples(dispatches):

@@ -150,7 +150,18 @@ private:
   void fillExits(const std::vector<Exit> &exits);
   /// Goes to a concrete `target`: an import's stub or an outlined function is a tail call,
   /// anything else the next block instance.
-  void jumpTo(uint64_t target);
+  /// `fork`: the edge is one side of a branch on a symbolic condition.
+  void jumpTo(uint64_t target, bool fork = false);
+  /// Splits an arrival at `target` in two when a live register holds one of two constants
+  /// (a flattened dispatcher's next state `cond ? A : B`, compiled into a cmov, or a `setl`
+  /// and arithmetic) where an earlier instance of `target` knew it: a branch on which, the
+  /// register known on each side, as if the compiler had branched. Without it the arrival
+  /// would look like a loop whose state only turned unknown and be generalized, the
+  /// dispatcher kept. False when nothing was split.
+  bool splitOnTwoConstants(uint64_t target);
+  /// Splits nested in one arrival (one per register), at most MaxSplitDepth: 2^depth arrivals.
+  static constexpr unsigned MaxSplitDepth = 3;
+  unsigned splitDepth_ = 0;
   /// A jmp (or ret) into a function that stays a call: it returns where [RSP] says.
   void tailCall(llvm::FunctionCallee callee, llvm::Value *rip, bool mayWriteGlobals,
                 const Import *import = nullptr);
@@ -935,16 +946,63 @@ bool ConcolicLifter::outlined(uint64_t address) const {
 
 // --- Control flow ------------------------------------------------------------------------
 
-void ConcolicLifter::jumpTo(uint64_t target) {
+void ConcolicLifter::jumpTo(uint64_t target, bool fork) {
   if (const Import *import = image_.importAtStub(target))
     return tailCall(declareImport(module_, *import), ctx_.ir.getInt64(target), false, import);
   if (outlined(target) && target != stats_.entry)
     return tailCall(declareLiftedFunction(module_, image_, target), ctx_.ir.getInt64(target), true);
+  if (splitOnTwoConstants(target))
+    return;
   Context context = capture();
   std::vector<Exit> exits;
-  llvm::BasicBlock *destination = edgeTo(target, context, false, exits);
+  llvm::BasicBlock *destination = edgeTo(target, context, fork, exits);
   llvm::BranchInst::Create(destination, tailBB_);
   fillExits(exits);
+}
+
+bool ConcolicLifter::splitOnTwoConstants(uint64_t target) {
+  auto earlier = byAddress_.find(target);
+  if (earlier == byAddress_.end() || earlier->second.empty() || splitDepth_ >= MaxSplitDepth)
+    return false;
+  std::optional<LiveSet> live = liveness_.liveAt(target);
+  for (unsigned i = 0; i < Context::NumGprs; ++i) {
+    if (live && !(*live & (LiveSet(1) << i)))
+      continue;
+    llvm::Value *held = registers_.read(tail_, gprVar(i));
+    if (llvm::isa<llvm::Constant>(held) ||
+        std::none_of(earlier->second.begin(), earlier->second.end(), [&](const Instance *instance) {
+          return instance->context.gprs[i].isConstant();
+        }))
+      continue;
+    // Not through a phi: values merged from other paths are a loop's or a join's, which
+    // generalization and join merging decide on.
+    bool throughPhi = false;
+    std::optional<std::vector<uint64_t>> values = possibleTargets(held, 2, &throughPhi);
+    if (!values || throughPhi || values->size() != 2)
+      continue;
+    RegisterFile::Block *from = tail_;
+    llvm::BasicBlock *fromBB = tailBB_;
+    MemoryState before = memory_.state();
+    llvm::Value *first = ctx_.ir.CreateICmpEQ(held, ctx_.ir.getInt64((*values)[0]));
+    auto *branchInst = llvm::BranchInst::Create(fromBB, fromBB, first, fromBB);
+    for (unsigned side = 0; side < 2; ++side) {
+      auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", target), &function_);
+      RegisterFile::Block *part = registers_.createBlock(bb);
+      registers_.addPredecessor(part, from);
+      registers_.seal(part);
+      tail_ = part;
+      tailBB_ = bb;
+      memory_.state() = before;
+      ctx_.setPosition(part, &ctx_.instr());
+      registers_.write(part, gprVar(i), ctx_.ir.getInt64((*values)[side]));
+      branchInst->setSuccessor(side, bb);
+      ++splitDepth_;
+      jumpTo(target, true);
+      --splitDepth_;
+    }
+    return true;
+  }
+  return false;
 }
 
 void ConcolicLifter::jump(uint64_t target) {

@@ -1,6 +1,7 @@
 #include "Deobf/Concolic/ConcreteMemory.h"
 
 #include "Deobf/Concolic/LocalSimplifier.h"
+#include "Deobf/Concolic/PossibleTargets.h"
 #include "Image/WritableData.h"
 #include "Support/Error.h"
 
@@ -16,6 +17,8 @@ namespace hoist {
 namespace {
 
 constexpr unsigned MaxAccessBytes = 64;
+/// A load at a symbolic address is answered as a select over at most this many addresses.
+constexpr unsigned MaxFewAddresses = 16;
 /// Larger writes of a known size are taken as writes of unknown size (cheaper, as safe).
 constexpr uint64_t MaxClobberBytes = 4096;
 
@@ -175,7 +178,7 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
       bytes.push_back(absoluteByte(state_, where.value + i));
     }
   } else {
-    return nullptr;
+    return loadAtFewAddresses(ir, address, type);
   }
 
   const MemoryByte &first = bytes.front();
@@ -214,6 +217,47 @@ llvm::Value *ConcreteMemory::knownLoad(llvm::IRBuilderBase &ir, llvm::Value *add
     return ir.CreateTrunc(value, type);
   }
   return nullptr;
+}
+
+llvm::Value *ConcreteMemory::loadAtFewAddresses(llvm::IRBuilderBase &ir, llvm::Value *address,
+                                                llvm::Type *type) {
+  uint64_t size = layout_.getTypeStoreSize(type);
+  if (!type->isIntegerTy() || !address->getType()->isIntegerTy(64))
+    return nullptr;
+  // Not through a phi: an index merged from other paths (a generalized loop's) stays a load,
+  // so that a dispatch it steers refutes the generalization (ConcolicLifter::jumpIndirect).
+  bool throughPhi = false;
+  std::optional<std::vector<uint64_t>> addresses =
+      possibleTargets(address, MaxFewAddresses, &throughPhi);
+  if (!addresses || throughPhi)
+    return nullptr;
+  std::vector<llvm::Constant *> values;
+  for (uint64_t at : *addresses) {
+    if (!concreteAbsolute(at, size))
+      return nullptr;
+    llvm::APInt value(size * 8, 0);
+    for (uint64_t i = 0; i < size; ++i) {
+      MemoryByte byte = absoluteByte(state_, at + i);
+      if (byte.kind != MemoryByte::Kind::Constant)
+        return nullptr;
+      value.insertBits(byte.byte, i * 8, 8);
+    }
+    values.push_back(llvm::ConstantInt::get(type->getContext(), value));
+  }
+  for (size_t k = 0; k < addresses->size(); ++k) {
+    uint64_t at = (*addresses)[k];
+    noteWritableRead(at, size);
+    for (uint64_t i = 0; i < size && log_; ++i)
+      log_->readAbsolute(at + i);
+    imageReads_ = llvm::hash_combine(imageReads_, at, 
+                                     llvm::hash_value(llvm::cast<llvm::ConstantInt>(values[k])->getValue()));
+  }
+  // The address is one of them: the last needs no comparison.
+  llvm::Value *value = values.back();
+  for (size_t k = values.size() - 1; k-- > 0;)
+    value = ir.CreateSelect(ir.CreateICmpEQ(address, ir.getInt64((*addresses)[k])), values[k],
+                            value);
+  return value;
 }
 
 std::vector<MemoryByte> ConcreteMemory::bytesOf(llvm::Value *value, unsigned size) const {

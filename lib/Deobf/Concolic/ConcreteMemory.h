@@ -116,6 +116,9 @@ public:
 
 private:
   bool concreteAbsolute(uint64_t address, unsigned size) const;
+  /// A load whose address is one of a few constants (a jump table indexed by a flattened
+  /// dispatcher's `cond ? A : B`): a select over what each holds, when each is known bytes.
+  llvm::Value *loadAtFewAddresses(llvm::IRBuilderBase &ir, llvm::Value *address, llvm::Type *type);
   enum class Initial { File, Assumed, Symbolic };
   /// What the byte at `address` holds when the function starts, as far as the lift may say:
   /// the file's byte, the file's byte by the user's assumption, or unknown (`why`).

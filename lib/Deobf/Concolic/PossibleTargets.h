@@ -11,7 +11,11 @@
 namespace hoist {
 
 /// Every value `value` can take, in increasing order, or nullopt when some operand is not a
-/// constant or there are more than `limit`.
-std::optional<std::vector<uint64_t>> possibleTargets(llvm::Value *value, unsigned limit = 64);
+/// constant or there are more than `limit`. Walks selects, phis, integer casts, arithmetic
+/// with constants and comparisons; a condition it cannot list is either value.
+/// `throughPhi` (when given) tells whether the walk went through a phi (values merged from
+/// other paths, a generalized loop's).
+std::optional<std::vector<uint64_t>> possibleTargets(llvm::Value *value, unsigned limit = 64,
+                                                     bool *throughPhi = nullptr);
 
 } // namespace hoist
