@@ -22,7 +22,7 @@ inline constexpr uint64_t LocalStackBytes = 64 * 1024;
 /// Stack arguments a brightened function may take: 8-byte slots above the return address
 /// (and Win64's home area), as a caller leaves them. A struct passed by value in memory takes
 /// a slot per eight bytes (zstd hands on 48-byte parameter blocks, two or three per call).
-inline constexpr unsigned StackArgumentSlots = 24;
+inline constexpr unsigned StackArgumentSlots = 32;
 /// The stack slots a call whose callee is unknown passes (a call through a pointer, a
 /// variadic call without a format): a callee taking more is brightened only where nothing
 /// calls it through a pointer (TakenAddresses.h). Passing all StackArgumentSlots at every

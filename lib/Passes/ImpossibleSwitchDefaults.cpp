@@ -89,10 +89,21 @@ llvm::ConstantRange selectorRange(llvm::SwitchInst &switchInst, llvm::LazyValueI
       [&](llvm::Value *narrow) {
         return values.getConstantRange(narrow, &switchInst, /*UndefAllowed=*/false);
       }));
-  // A phi, or a `trunc` of one (ls's `movzbl %dil, %eax` index, a byte checked on each edge).
+  // A `trunc` of a value another, wider `trunc` of which was checked: the narrow one is the
+  // wide one's low bits (zstd's option printer checks `cmp $0x66, %ebx` after `sub $0x64`, and
+  // InstCombine switches on the byte of RBX).
   llvm::Value *source = selector;
-  if (auto *narrowed = llvm::dyn_cast<llvm::TruncInst>(selector))
+  if (auto *narrowed = llvm::dyn_cast<llvm::TruncInst>(selector)) {
     source = narrowed->getOperand(0);
+    unsigned width = selector->getType()->getIntegerBitWidth();
+    for (llvm::User *user : source->users())
+      if (auto *wider = llvm::dyn_cast<llvm::TruncInst>(user);
+          wider && wider != narrowed && wider->getType()->getIntegerBitWidth() > width &&
+          dominators.dominates(wider, &switchInst))
+        range = range.intersectWith(
+            values.getConstantRange(wider, &switchInst, /*UndefAllowed=*/false).truncate(width));
+  }
+  // A phi, or a `trunc` of one (ls's `movzbl %dil, %eax` index, a byte checked on each edge).
   auto *phi = llvm::dyn_cast<llvm::PHINode>(source);
   if (!phi || phi->getParent() != block)
     return range;
