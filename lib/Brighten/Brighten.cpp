@@ -285,6 +285,9 @@ private:
   /// when it was: a handler table's reader called from a handler (tar's).
   std::map<const llvm::Function *, std::set<uint64_t>> assumedEntries_;
   std::optional<std::set<uint64_t>> takenAddresses_;
+  /// The local stacks larger than LocalStackBytes, by lifted function: its probe addressed
+  /// the stack below a smaller one (inferSignatures).
+  std::map<const llvm::Function *, uint64_t> localStackBytes_;
   /// The brightened functions whose entries carried data holds, by original address.
   std::map<uint64_t, llvm::Function *> heldBrightened_;
   size_t globalsPointed_ = 0;
@@ -299,6 +302,8 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
     flat->addFnAttr(GuardCheckInRaxAttribute);
   if (checksTheStackGuardIn(lifted, image_, HOIST_FIELD_RDX))
     flat->addFnAttr(GuardCheckInRdxAttribute);
+  if (auto stack = localStackBytes_.find(&lifted); stack != localStackBytes_.end())
+    flat->addFnAttr(LocalStackBytesAttribute, std::to_string(stack->second));
   replaceImportSlotLoads(*flat, image_, resolving);
   // The entry of a function brightened already (or a member of the SCC in progress) is that
   // function: brighteningOrder took the functions whose addresses this one holds first.
@@ -707,12 +712,22 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
              [&probes](const llvm::Function &function) { return probes.count(&function) > 0; });
 
     bool settled = true;
+    bool grown = false;
     std::vector<std::pair<Candidate, std::string>> declined;
     // Only once the callees' signatures are final: a recursive SCC's first guesses return
     // RAX alone.
     std::vector<std::pair<Candidate, std::string>> readsClobbered;
     for (const Candidate &member : members) {
       llvm::Function *probe = probeOf[member.lifted];
+      // A frame larger than the local stack: probed again with one that holds it.
+      auto stack = localStackBytes_.find(member.lifted);
+      if (std::optional<uint64_t> larger = largerLocalStack(
+              *probe, stack == localStackBytes_.end() ? LocalStackBytes : stack->second)) {
+        localStackBytes_[member.lifted] = *larger;
+        probe->eraseFromParent();
+        grown = true;
+        continue;
+      }
       std::set<uint64_t> assumed;
       std::variant<Signature, std::string> signature = readSignatureProbe(
           *probe, convention_,
@@ -745,9 +760,9 @@ ModuleBrightener::inferSignatures(std::vector<Candidate> &members) {
     }
     for (llvm::Function *placeholder : placeholders)
       placeholder->eraseFromParent();
-    if (declined.empty() && (settled || !recursive))
+    if (declined.empty() && !grown && (settled || !recursive))
       declined = std::move(readsClobbered);
-    if (!declined.empty()) {
+    if (!declined.empty() || grown) {
       // The others may have called a declined member: screen them again, start over.
       for (auto &[member, reason] : declined) {
         decline(member, reason);

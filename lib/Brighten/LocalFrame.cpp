@@ -3,11 +3,13 @@
 #include "Arch/StateLayout.h"
 #include "Brighten/IndirectCalls.h"
 #include "Brighten/MachineQueries.h"
+#include "Brighten/PromoteStack.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/Intrinsics.h"
 #include "Support/Error.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/MathExtras.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
@@ -275,8 +277,9 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
                                                       CallingConvention convention) {
   llvm::LLVMContext &context = builder.getContext();
   llvm::AllocaInst *state = builder.CreateAlloca(getStateType(context), nullptr, "state");
+  uint64_t stackBytes = localStackBytes(flat);
   llvm::AllocaInst *stack = builder.CreateAlloca(
-      llvm::ArrayType::get(builder.getInt8Ty(), LocalStackBytes), nullptr, "stack");
+      llvm::ArrayType::get(builder.getInt8Ty(), stackBytes), nullptr, "stack");
   stack->setAlignment(llvm::Align(16));
   stack->setMetadata(StackMetadataKind, llvm::MDNode::get(context, {}));
   // The caller's part of the frame, above the return address: Win64's home area and the stack
@@ -302,7 +305,7 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
 
   // The return address at the top of the local stack, right below the caller's area, so that
   // RSP is 8 modulo 16 at entry as after a real call.
-  uint64_t returnSlot = LocalStackBytes - 8;
+  uint64_t returnSlot = stackBytes - 8;
   for (auto [index, argument] : llvm::enumerate(stackArguments))
     builder.CreateStore(argument, builder.CreateConstInBoundsGEP1_64(
                                       builder.getInt8Ty(), callerArea,
@@ -353,6 +356,27 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.SetInsertPoint(continued, continued->begin());
   builder.CreateCall(callerAreaKeeper(*function->getParent()), {callerArea});
   return state;
+}
+
+uint64_t localStackBytes(const llvm::Function &flat) {
+  llvm::Attribute bytes = flat.getFnAttribute(LocalStackBytesAttribute);
+  uint64_t size = LocalStackBytes;
+  if (bytes.isValid())
+    bytes.getValueAsString().getAsInteger(10, size);
+  return size;
+}
+
+std::optional<uint64_t> largerLocalStack(const llvm::Function &probe, uint64_t current) {
+  llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
+  int64_t offset = 0;
+  if (!outside.isValid() || outside.getValueAsString().getAsInteger(10, offset) || offset >= 0 ||
+      uint64_t(-offset) > MaxLocalStackBytes)
+    return std::nullopt;
+  // The offset is from the top, where the return address is: a stack that large reaches it.
+  uint64_t size = llvm::alignTo(uint64_t(-offset), LocalStackBytes);
+  if (size <= current)
+    return std::nullopt;
+  return size;
 }
 
 llvm::AllocaInst *findCallerArea(llvm::Function &function) {

@@ -17,8 +17,21 @@
 
 namespace hoist {
 
-/// The local stack's size; the return address sits at its top.
+/// The local stack's size, unless the function's frame needs more; the return address sits
+/// at its top.
 inline constexpr uint64_t LocalStackBytes = 64 * 1024;
+/// The largest local stack a function is given (Linux's default stack limit): a frame larger
+/// still declines the function.
+inline constexpr uint64_t MaxLocalStackBytes = 8 * 1024 * 1024;
+/// Function attribute of a flat copy whose local stack is larger than LocalStackBytes: its
+/// size in bytes.
+inline constexpr const char *LocalStackBytesAttribute = "hoist-local-stack-bytes";
+/// The local stack's size for `flat` (LocalStackBytesAttribute, else LocalStackBytes).
+uint64_t localStackBytes(const llvm::Function &flat);
+/// The local stack, a multiple of LocalStackBytes, that holds the frame `probe` addressed below
+/// its local stack of `current` bytes (PromoteStack's StackOutsideAttribute, negative); nullopt
+/// if the probe did not, or if MaxLocalStackBytes does not hold it either.
+std::optional<uint64_t> largerLocalStack(const llvm::Function &probe, uint64_t current);
 /// Stack arguments a brightened function may take: 8-byte slots above the return address
 /// (and Win64's home area), as a caller leaves them. A struct passed by value in memory takes
 /// a slot per eight bytes (zstd hands on 48-byte parameter blocks, two or three per call).

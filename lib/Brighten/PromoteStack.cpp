@@ -79,6 +79,18 @@ std::optional<int64_t> constantOffsetFromBase(llvm::Value *address, llvm::Value 
   return sub ? *offset - constant->getSExtValue() : *offset + constant->getSExtValue();
 }
 
+/// Gives `function` StackOutsideAttribute for an address `outside` bytes past the stack's top:
+/// the lowest below it, so that a larger local stack (largerLocalStack) covers every one;
+/// else the last found.
+void markOutside(llvm::Function &function, int64_t outside) {
+  llvm::Attribute marked = function.getFnAttribute(StackOutsideAttribute);
+  int64_t before = 0;
+  if (outside < 0 && marked.isValid() &&
+      !marked.getValueAsString().getAsInteger(10, before) && before < outside)
+    return;
+  function.addFnAttr(StackOutsideAttribute, std::to_string(outside));
+}
+
 bool isAddressArithmetic(const llvm::User *user) {
   return match(user, m_Add(m_Value(), m_Value())) || match(user, m_Sub(m_Value(), m_Value())) ||
          match(user, m_DisjointOr(m_Value(), m_Value()));
@@ -110,7 +122,7 @@ bool moveCallerAreaAddresses(llvm::Function &function, llvm::AllocaInst &stack,
       continue;
     // One past the end is an address too (a walk's bound).
     if (!callerArea || *at > stackBytes + callerBytes) {
-      function.addFnAttr(StackOutsideAttribute, std::to_string(*at - stackBytes));
+      markOutside(function, *at - stackBytes);
       continue;
     }
     moved.emplace_back(&instruction, *at - stackBytes);
@@ -123,6 +135,18 @@ bool moveCallerAreaAddresses(llvm::Function &function, llvm::AllocaInst &stack,
     instruction->replaceAllUsesWith(address);
   }
   return !moved.empty();
+}
+
+/// Marks the function for the addresses below the stack's bottom that it computes, each
+/// intermediate sum too: a frame larger than the local stack, whose buffer a loop walks from
+/// an address no access adds a constant to (the access would be found by the rewrite).
+void markAddressesBelow(llvm::Function &function, llvm::AllocaInst &stack, int64_t stackBytes) {
+  const llvm::DataLayout &layout = function.getDataLayout();
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    if (instruction.getType()->isIntegerTy(64) && isAddressArithmetic(&instruction))
+      if (std::optional<int64_t> at = constantOffsetFromBase(&instruction, &stack, layout, 0);
+          at && *at < 0)
+        markOutside(function, *at - stackBytes);
 }
 
 } // namespace
@@ -141,6 +165,8 @@ llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
   // be given the value the caller passed.
   int64_t callerBytes =
       callerArea ? int64_t(callerArea->getAllocationSize(layout)->getFixedValue()) : 0;
+  if (stack)
+    markAddressesBelow(function, *stack, stackBytes);
   bool changed = stack && moveCallerAreaAddresses(function, *stack, callerArea, stackBytes,
                                                  callerBytes);
   changed |= rewriteIntToPtrs(
@@ -166,7 +192,7 @@ llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
           return builder.CreateGEP(builder.getInt8Ty(), stack, offset);
         if (at >= stackBytes && at < stackBytes + callerBytes)
           return builder.CreateConstGEP1_64(builder.getInt8Ty(), callerArea, at - stackBytes);
-        function.addFnAttr(StackOutsideAttribute, std::to_string(at - stackBytes));
+        markOutside(function, at - stackBytes);
         return nullptr;
       });
   return preservedAfter(changed);

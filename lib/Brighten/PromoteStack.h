@@ -7,8 +7,11 @@
 // addresses its own frame through RSP, and a gep keeps the alloca visible to SROA. A constant
 // offset past the stack's top is a gep into the caller's area (LocalFrame.h: home area, stack
 // arguments); one outside both is not rewritten, the function gets the attribute
-// "hoist-stack-outside" with that offset, and brightening declines it. The same rewrite makes
-// addresses computed from a brightened function's `ptr` parameters geps of the parameter.
+// "hoist-stack-outside" with that offset, and brightening declines it. So does any address
+// computed at a constant offset below the stack (the lowest is kept): brightening probes such
+// a function again with a larger local stack (LocalFrame.h, largerLocalStack). The same
+// rewrite makes addresses computed from a brightened function's `ptr` parameters geps of the
+// parameter.
 #pragma once
 
 #include <llvm/IR/PassManager.h>
