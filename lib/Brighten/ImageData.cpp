@@ -152,18 +152,24 @@ std::vector<LoaderSlot> loaderSlotsIn(const Image &image, const Section &section
   return slots;
 }
 
+/// A slot's code address as the original program has it, a pointer field the brightened
+/// function may replace (pointSlotsAtFunctions).
+llvm::Constant *originalCodePointer(llvm::LLVMContext &context, uint64_t address) {
+  return llvm::ConstantExpr::getIntToPtr(
+      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), address),
+      llvm::PointerType::getUnqual(context));
+}
+
 /// What a pointer slot holds in the recompiled program: a pointer into the global carrying its
 /// target (or into the library's object an executable copies), or another module's symbol by
 /// name. A code address stays the original's, as a pointer field, until the function there is
-/// brightened (pointSlotsAtFunctions): lifted code compares jump targets with those integers (a jump
-/// table's or a VM's handler table).
+/// brightened (pointSlotsAtFunctions): lifted code compares jump targets with those integers
+/// (a jump table's or a VM's handler table).
 llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const LoaderSlot &slot) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i8 = llvm::Type::getInt8Ty(context);
   if (slot.target && image.isExecutable(*slot.target))
-    return llvm::ConstantExpr::getIntToPtr(
-        llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), *slot.target),
-        llvm::PointerType::getUnqual(context));
+    return originalCodePointer(context, *slot.target);
   if (slot.symbol) {
     llvm::Constant *object = module.getNamedValue(slot.symbol->name);
     if (!object)
@@ -684,12 +690,9 @@ void unpointSlots(llvm::Module &module, const Image &image, llvm::Function &func
                   uint64_t address) {
   rewriteSlotFields(module, image,
                     [&](const llvm::GlobalVariable &, llvm::Constant *value) -> llvm::Constant * {
-                      if (value != &function)
-                        return nullptr;
-                      return llvm::ConstantExpr::getIntToPtr(
-                          llvm::ConstantInt::get(llvm::Type::getInt64Ty(module.getContext()),
-                                                 address),
-                          value->getType());
+                      return value == &function
+                                 ? originalCodePointer(module.getContext(), address)
+                                 : nullptr;
                     });
 }
 

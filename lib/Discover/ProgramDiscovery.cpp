@@ -344,6 +344,16 @@ private:
 
   bool insideExploredBlock(uint64_t address) const { return exploredBlockEnd(address) != 0; }
 
+  /// The entries of the functions whose explored code holds a block starting at `start`,
+  /// with `start` itself: a function's entry block is not in blockOwners_.
+  std::set<uint64_t> ownersOfBlock(uint64_t start) const {
+    std::set<uint64_t> owners;
+    if (auto found = blockOwners_.find(start); found != blockOwners_.end())
+      owners = found->second;
+    owners.insert(start);
+    return owners;
+  }
+
   /// Whether `address` lies in the explored block nearest below it of a function other than
   /// `entry`.
   bool insideOthersBlock(uint64_t address, uint64_t entry) const {
@@ -353,10 +363,7 @@ private:
     --it;
     if (address >= *it->second.rbegin())
       return false;
-    std::set<uint64_t> owners;
-    if (auto found = blockOwners_.find(it->first); found != blockOwners_.end())
-      owners = found->second;
-    owners.insert(it->first);   // a function's entry block is not in blockOwners_
+    std::set<uint64_t> owners = ownersOfBlock(it->first);
     return std::any_of(owners.begin(), owners.end(), [&](uint64_t owner) {
       auto function = cfg_.functions.find(owner);
       return owner != entry && function != cfg_.functions.end() &&
@@ -486,12 +493,8 @@ private:
     if (block == blockExtents_.begin())
       return false;
     --block;
-    std::set<uint64_t> owners;
-    if (auto found = blockOwners_.find(block->first); found != blockOwners_.end())
-      owners = found->second;
-    owners.insert(block->first);
     bool framed = false;
-    for (uint64_t owner : owners) {
+    for (uint64_t owner : ownersOfBlock(block->first)) {
       auto function = cfg_.functions.find(owner);
       if (function == cfg_.functions.end())
         continue;
@@ -617,11 +620,7 @@ private:
     if (before == blockExtents_.begin())
       return false;
     --before;
-    std::set<uint64_t> owners;
-    if (auto found = blockOwners_.find(before->first); found != blockOwners_.end())
-      owners = found->second;
-    owners.insert(before->first);
-    for (uint64_t owner : owners) {
+    for (uint64_t owner : ownersOfBlock(before->first)) {
       auto function = cfg_.functions.find(owner);
       if (function != cfg_.functions.end() &&
           std::any_of(function->second.unresolvedJumps.begin(),

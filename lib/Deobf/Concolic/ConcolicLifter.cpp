@@ -159,6 +159,10 @@ private:
   /// would look like a loop whose state only turned unknown and be generalized, the
   /// dispatcher kept. False when nothing was split.
   bool splitOnTwoConstants(uint64_t target);
+  /// Makes `bb` a part of the code `from` branches to, and the tail: `from` its only
+  /// predecessor, the memory as it was at the branch (`before`), the position at `instr`.
+  RegisterFile::Block *startPart(llvm::BasicBlock *bb, RegisterFile::Block *from,
+                                 const MemoryState &before, const Instr &instr);
   /// Splits nested in one arrival (one per register), at most MaxSplitDepth: 2^depth arrivals.
   static constexpr unsigned MaxSplitDepth = 3;
   unsigned splitDepth_ = 0;
@@ -987,13 +991,7 @@ bool ConcolicLifter::splitOnTwoConstants(uint64_t target) {
     auto *branchInst = llvm::BranchInst::Create(fromBB, fromBB, first, fromBB);
     for (unsigned side = 0; side < 2; ++side) {
       auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", target), &function_);
-      RegisterFile::Block *part = registers_.createBlock(bb);
-      registers_.addPredecessor(part, from);
-      registers_.seal(part);
-      tail_ = part;
-      tailBB_ = bb;
-      memory_.state() = before;
-      ctx_.setPosition(part, &ctx_.instr());
+      RegisterFile::Block *part = startPart(bb, from, before, ctx_.instr());
       registers_.write(part, gprVar(i), ctx_.ir.getInt64((*values)[side]));
       branchInst->setSuccessor(side, bb);
       ++splitDepth_;
@@ -1003,6 +1001,18 @@ bool ConcolicLifter::splitOnTwoConstants(uint64_t target) {
     return true;
   }
   return false;
+}
+
+RegisterFile::Block *ConcolicLifter::startPart(llvm::BasicBlock *bb, RegisterFile::Block *from,
+                                               const MemoryState &before, const Instr &instr) {
+  RegisterFile::Block *part = registers_.createBlock(bb);
+  registers_.addPredecessor(part, from);
+  registers_.seal(part);
+  tail_ = part;
+  tailBB_ = bb;
+  memory_.state() = before;
+  ctx_.setPosition(part, &instr);
+  return part;
 }
 
 void ConcolicLifter::jump(uint64_t target) {
@@ -1391,13 +1401,7 @@ void ConcolicLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void(
   auto emitPart = [&](llvm::function_ref<void()> body) {
     auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", instr.address), &function_,
                                         joinBB);
-    RegisterFile::Block *part = registers_.createBlock(bb);
-    registers_.addPredecessor(part, from);
-    registers_.seal(part);
-    tail_ = part;
-    tailBB_ = bb;
-    memory_.state() = before;
-    ctx_.setPosition(part, &instr);
+    startPart(bb, from, before, instr);
     if (body)
       body();
     tagWithAddress(bb, nullptr, instr.address);
