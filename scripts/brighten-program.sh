@@ -10,7 +10,14 @@
 set -euo pipefail
 hoist=$(readlink -f "$1") binary=$2 output=$3
 
-if ! "$hoist" lift "$binary" --all --brighten -O2 --emit obj -o "$output.o" \
+# A position-dependent executable keeps its data at the addresses it has in the binary, where
+# the words the linker stored there (pointers, with no relocation to say so) mean what they
+# did; the recompiled program's own code and data go above them (-Ttext-segment).
+placed=()
+if readelf -h "$binary" | grep -q 'Type:.*EXEC'; then
+  placed=(--data-at-original-addresses)
+fi
+if ! "$hoist" lift "$binary" --all --brighten -O2 --emit obj -o "$output.o" "${placed[@]}" \
     --diagnostics "$output.json" 2>"$output.err"; then
   echo "hoist failed: $(tail -1 "$output.err")"
   exit 1
@@ -39,7 +46,8 @@ if ! nm "$output.o" | grep ' T main$' >/dev/null; then
   symbol=fn_$main
 fi
 objcopy --localize-symbol=_init --localize-symbol=_fini --localize-symbol=_start \
-  --localize-symbol=__libc_csu_init --localize-symbol=__libc_csu_fini "$output.o"
+  --localize-symbol=__libc_csu_init --localize-symbol=__libc_csu_fini \
+  --localize-symbol=_dl_relocate_static_pie "$output.o"
 # The binary's weak __gmon_start__ (profiling hook) is an undefined symbol the object names;
 # the declined start-file code stays lifted and names the lifted-code runtime (trap-stubs.sh).
 {
@@ -50,4 +58,12 @@ libraries=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/-l:\1/
   grep -v 'libc.so' || true)
 # libm too: the code generator lowers some intrinsics to its functions (llvm.trunc to truncf
 # on a CPU without SSE4.1's roundss).
-gcc "$output.o" "$output.gmon.o" -o "$output" -Wl,--defsym,main="$symbol" $libraries -lm
+link=()
+if [ ${#placed[@]} -gt 0 ]; then
+  link=(-no-pie -Wl,-Ttext-segment=0x40000000)
+  for section in $(readelf -SW "$output.o" | grep -o '\.hoist\.data\.[0-9a-f]*' | sort -u); do
+    link+=("-Wl,--section-start=$section=0x${section##*.}")
+  done
+fi
+gcc "$output.o" "$output.gmon.o" -o "$output" -Wl,--defsym,main="$symbol" $libraries -lm \
+  "${link[@]}"

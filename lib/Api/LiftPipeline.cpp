@@ -84,7 +84,8 @@ llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const L
     beginPhase(trace.progress, "brightening");
     llvm::Expected<BrightenReport> report =
         brightenModule(module, image, *steps.brighten, diagnostics, extras,
-                       {.keepLifted = steps.keepLifted});
+                       {.keepLifted = steps.keepLifted,
+                        .dataAtOriginalAddresses = steps.dataAtOriginalAddresses});
     if (!report)
       return report.takeError();
     brightened = std::move(report->brightened);

@@ -26,6 +26,8 @@ struct LiftSteps {
   unsigned optLevel = 0;
   std::optional<CallingConvention> brighten = std::nullopt;
   bool keepLifted = false;     ///< with brighten: BrightenOutput::keepLifted
+  /// With brighten: BrightenOutput::dataAtOriginalAddresses.
+  bool dataAtOriginalAddresses = false;
   /// The named functions, lifted concolically.
   std::optional<DeobfuscateOptions> concolic = std::nullopt;
   bool deobfuscationPasses = false;

@@ -61,7 +61,11 @@ llvm::Value *LiftContext::readReg(ZydisRegister reg) {
 void LiftContext::writeReg(ZydisRegister reg, llvm::Value *value) {
   std::optional<RegisterSlice> slice = gprSlice(reg);
   assert(slice && "writeReg on a register that is not a GPR");
-  writeVar(slice->var, mergedRegister(reg, value));
+  llvm::Value *merged = mergedRegister(reg, value);
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(merged);
+      instruction && slice->var == Var::RSP)
+    instruction->setMetadata(StackPointerWriteMetadata, llvm::MDNode::get(ir.getContext(), {}));
+  writeVar(slice->var, merged);
 }
 
 llvm::Value *LiftContext::mergedRegister(ZydisRegister reg, llvm::Value *value) {

@@ -14,6 +14,10 @@
 
 namespace hoist {
 
+/// On an instruction whose value an instruction's register operand writes into RSP (`sub
+/// rsp, rax`, `mov rsp, rbp`): brightening checks the stack it moves (Brighten/StackBound.h).
+inline constexpr const char *StackPointerWriteMetadata = "hoist.rsp-write";
+
 class DiagnosticSink;
 
 enum class LiftStatus { Lifted, Unsupported };

@@ -19,6 +19,7 @@
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
 #include "Brighten/SplitStack.h"
+#include "Brighten/StackBound.h"
 #include "Brighten/StackProtector.h"
 #include "Brighten/TakenAddresses.h"
 #include "Brighten/VariadicCalls.h"
@@ -206,6 +207,8 @@ private:
   /// Warns of the jump tables of a brightened function whose end was inferred from their
   /// entries: its brightened form traps on an index past them (LocalFrame.cpp).
   void warnOfTableEnds(const Candidate &candidate);
+  /// Warns where the brightened function checks a stack it grows by a computed amount.
+  void warnOfStackBounds(const Candidate &candidate);
   std::optional<std::string> whyNotCallable(const llvm::Function &callee);
   /// Keeps RDX as the second result of `signature` only where its callers may read it
   /// (SecondResult.h), or says why the function is declined.
@@ -318,6 +321,16 @@ llvm::Function *ModuleBrightener::flatCopy(llvm::Function &lifted, const KnownCa
   // A carried global the rewrite just made starts with the original addresses.
   pointHeldSlots(false);
   return flat;
+}
+
+void ModuleBrightener::warnOfStackBounds(const Candidate &candidate) {
+  for (uint64_t growth : undecidedStackBounds(*candidate.brightened))
+    diagnostics_.warning(
+        "brighten-stack-bound", growth,
+        llvm::formatv("{0}: the stack grows at {1:x} by an amount the code computes (a "
+                      "variable-length array, alloca); past the brightened function's local "
+                      "stack ({2} KiB unless its frame needs more) it traps",
+                      brightenedName(candidate), growth, LocalStackBytes / 1024));
 }
 
 void ModuleBrightener::warnOfTableEnds(const Candidate &candidate) {
@@ -936,6 +949,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     replaceClobberedRdx(module_);
     releaseCallerAreas(module_);
     replaceUnresolvedJumpMarkers(module_);
+    replaceStackBoundMarkers(module_);
     return report_;
   }
   // The brightened functions find their stack arguments with the caller's areas kept, then
@@ -948,8 +962,10 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
     return brightened.count(&function) > 0;
   });
   releaseCallerAreas(module_);
-  for (const Candidate &candidate : done_)
+  for (const Candidate &candidate : done_) {
     warnOfTableEnds(candidate);
+    warnOfStackBounds(candidate);
+  }
 
   // The brightened function takes the readable name (brightenedName). The lifted function
   // stays only while lifted code (a declined caller) calls it, as `<name>.lifted`: that
@@ -996,6 +1012,7 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   simplify(module_, image_, extras_);
   nameImportAddresses(module_, convention_);
   replaceUnresolvedJumpMarkers(module_);
+  replaceStackBoundMarkers(module_);
   defineImageDataSymbols(module_, image_);
   for (const Candidate &candidate : done_)
     candidate.brightened->removeFnAttr(BrightenedAttribute);
@@ -1008,6 +1025,8 @@ llvm::Expected<BrightenReport> brightenModule(llvm::Module &module, const Image 
                                               CallingConvention convention,
                                               DiagnosticSink &diagnostics,
                                               const FixpointExtras &extras, BrightenOutput output) {
+  if (output.dataAtOriginalAddresses)
+    keepDataAtOriginalAddresses(module, image);
   return ModuleBrightener(module, image, convention, extras, output, diagnostics).run();
 }
 

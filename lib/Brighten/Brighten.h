@@ -31,6 +31,13 @@ struct BrightenOutput {
   /// (`lift --keep-lifted`: the two forms side by side). Without it only those a declined
   /// function still calls stay.
   bool keepLifted = false;
+  /// A position-dependent executable brightened whole: its data is carried at the addresses it
+  /// has in the binary (each section global in a section of its own, `.hoist.data.<address>`,
+  /// which the link places there: scripts/brighten-program.sh), so a word the linker stored
+  /// there means the same whether it is an address or a number, and the reads and hand-offs
+  /// that decline otherwise (ImageData.h, PointerHolders.h) brighten. No effect on a
+  /// position-independent image, whose relocations tell.
+  bool dataAtOriginalAddresses = false;
 };
 
 struct BrightenReport {

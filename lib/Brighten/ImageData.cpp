@@ -3,6 +3,7 @@
 #include "Brighten/CodePointers.h"
 #include "Brighten/ImportSlots.h"
 #include "Brighten/IntToPtrRewrite.h"
+#include "Brighten/PointerHolders.h"
 #include "Image/WritableData.h"
 
 #include "Passes/Passes.h"
@@ -25,6 +26,12 @@
 
 namespace hoist {
 namespace {
+
+constexpr const char *DataAtOriginalAddressesFlag = "hoist.data-at-original-addresses";
+
+bool keepsDataAtOriginalAddresses(const llvm::Module &module) {
+  return module.getModuleFlag(DataAtOriginalAddressesFlag) != nullptr;
+}
 
 using namespace llvm::PatternMatch;
 
@@ -188,7 +195,14 @@ llvm::Constant *slotPointer(llvm::Module &module, const Image &image, const Load
 /// aligned for them. (`.data` at 0x4018 with an array at 0x4050: a global starting at 0x4018
 /// and aligned 16 put the array at 8 modulo 16, and the optimizer took the aligned store for
 /// undefined behaviour and the function for unreachable.)
-uint64_t globalStart(const Section &region) { return region.address & ~uint64_t(63); }
+/// Data kept at its original addresses (keepDataAtOriginalAddresses) starts at the run's own
+/// address, where every object has its alignment already, and zeros before it could overlap
+/// the run before, which the link places too.
+uint64_t globalStart(const llvm::Module &module, const Section &region) {
+  if (keepsDataAtOriginalAddresses(module))
+    return region.address;
+  return region.address & ~uint64_t(63);
+}
 
 /// The most bytes one global carries for a run of sections (carriedRegion): past it, a huge
 /// `.bss` would become that many bytes of zeros in the object.
@@ -242,7 +256,7 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
     return existing;
   llvm::LLVMContext &context = module.getContext();
   // Zeros first, up to the run's address (globalStart).
-  uint64_t start = globalStart(section);
+  uint64_t start = globalStart(module, section);
   std::vector<uint8_t> bytes(section.address - start + section.size, 0);
   image.read(section.address, bytes.data() + (section.address - start), section.size);
   bool constant = !writableAtRunTime(section);
@@ -271,10 +285,17 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
     return !carried && !image.isExecutable(*slot.target);
   });
   // The slots come sorted (loaderSlotsIn), and so do these.
+  bool atOriginalAddress = keepsDataAtOriginalAddresses(module);
   auto mark = [&](llvm::GlobalVariable &global) {
-    markSlots(global, section, start, image.possiblePointers(), PossiblePointersMetadata);
+    // At the binary's address a word the linker stored means what it did there.
+    if (atOriginalAddress)
+      global.setSection(originalAddressSection(start));
+    else
+      markSlots(global, section, start, image.possiblePointers(), PossiblePointersMetadata);
     markSlots(global, section, start, originalAddresses, OriginalAddressesMetadata,
               originalTargets);
+    if (!atOriginalAddress)
+      markPointerHolders(global, section, start, image);
   };
   if (slots.empty()) {
     auto *initializer = llvm::ConstantDataArray::get(context, llvm::ArrayRef(bytes));
@@ -336,8 +357,8 @@ bool isProgramObject(const Symbol &symbol, const Image &image) {
   return llvm::none_of(image.imports(), [&](const Import &import) { return import.name == name; });
 }
 
-/// The global `pointer` points into and the offsets it may have there (geps with constant and
-/// variable indices, each variable bounded by what ValueTracking knows of it), or nullopt.
+} // namespace
+
 std::optional<std::pair<const llvm::GlobalVariable *, llvm::ConstantRange>>
 offsetsInto(const llvm::Value *pointer, const llvm::DataLayout &layout) {
   llvm::ConstantRange offsets(llvm::APInt(64, 0));
@@ -365,6 +386,8 @@ offsetsInto(const llvm::Value *pointer, const llvm::DataLayout &layout) {
     return std::pair{global, llvm::ConstantRange::getFull(64)};
   return std::nullopt;
 }
+
+namespace {
 
 /// The address of a slot marked `kind` (markSlots) of the carried data `global` that an access
 /// of `size` bytes at an offset in `offsets` may overlap, leaving out the original-address
@@ -506,7 +529,7 @@ llvm::Constant *imageDataPointer(llvm::Module &module, const Image &image, uint6
     if (const Section *before = image.sectionAt(address - 1);
         before && isCarriedDataSection(image, *before) && before->address + before->size == address)
       return nullptr;
-  return pointerInto(*sectionGlobal(module, image, region), address - globalStart(region));
+  return pointerInto(*sectionGlobal(module, image, region), address - globalStart(module, region));
 }
 
 llvm::Constant *ImageDataPass::imagePointer(llvm::Function &function, uint64_t address) const {
@@ -608,6 +631,17 @@ llvm::PreservedAnalyses ImageDataPass::run(llvm::Function &function,
   return preservedAfter(changed);
 }
 
+void keepDataAtOriginalAddresses(llvm::Module &module, const Image &image) {
+  if (image.isPositionIndependent() || image.format() != ImageFormat::Elf ||
+      keepsDataAtOriginalAddresses(module))
+    return;
+  module.addModuleFlag(llvm::Module::Warning, DataAtOriginalAddressesFlag, 1);
+}
+
+std::string originalAddressSection(uint64_t address) {
+  return ".hoist.data." + llvm::utohexstr(address, true);
+}
+
 void defineImageDataSymbols(llvm::Module &module, const Image &image) {
   for (const Section &section : image.sections()) {
     if (!section.writable || !isCarriedDataSection(image, section))
@@ -621,7 +655,7 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
           symbol.address < section.address + section.size && !module.getNamedValue(symbol.name))
         llvm::GlobalAlias::create(llvm::Type::getInt8Ty(module.getContext()), 0,
                                   llvm::GlobalValue::ExternalLinkage, symbol.name,
-                                  pointerInto(*global, symbol.address - globalStart(region)),
+                                  pointerInto(*global, symbol.address - globalStart(module, region)),
                                   &module);
   }
 }

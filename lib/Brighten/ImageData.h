@@ -19,6 +19,7 @@
 
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/IR/Constant.h>
+#include <llvm/IR/ConstantRange.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/PassManager.h>
@@ -89,6 +90,11 @@ inline constexpr const char *PossiblePointersMetadata = "hoist.possible.pointers
 /// original address the recompiled program does not have (code, the GOT).
 inline constexpr const char *OriginalAddressesMetadata = "hoist.original.addresses";
 
+/// The global `pointer` points into and the offsets it may have there (geps with constant and
+/// variable indices, each variable bounded by what ValueTracking knows of it), or nullopt.
+std::optional<std::pair<const llvm::GlobalVariable *, llvm::ConstantRange>>
+offsetsInto(const llvm::Value *pointer, const llvm::DataLayout &layout);
+
 /// Lists on `function` (CodeAddressAttribute, UncarriedAddressAttribute) the original
 /// addresses the data `pointer` points into keeps: a load the optimizer folds to one that
 /// survives simplification declines the function, as a code address it computed would.
@@ -128,6 +134,13 @@ pointSlotsAtFunctions(llvm::Module &module, const Image &image,
 /// its slots hold the original address again.
 void unpointSlots(llvm::Module &module, const Image &image, llvm::Function &function,
                   uint64_t address);
+
+/// Makes `module`'s section globals of a position-dependent ELF `image` keep their original
+/// addresses (BrightenOutput::dataAtOriginalAddresses): each in the section
+/// `.hoist.data.<hex address>`, with no possible-pointer or holder marks. Before any is made.
+void keepDataAtOriginalAddresses(llvm::Module &module, const Image &image);
+/// The section that holds a carried global whose original address is `address`, in that mode.
+std::string originalAddressSection(uint64_t address);
 
 /// Names the image's data objects (`counter`, `table`) inside the section globals of `module`:
 /// an external alias per symbol, so that a program linked with the brightened functions can

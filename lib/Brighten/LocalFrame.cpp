@@ -4,6 +4,7 @@
 #include "Brighten/IndirectCalls.h"
 #include "Brighten/MachineQueries.h"
 #include "Brighten/PromoteStack.h"
+#include "Brighten/StackBound.h"
 #include "Brighten/VariadicCalls.h"
 #include "Lift/Intrinsics.h"
 #include "Support/Error.h"
@@ -232,12 +233,12 @@ llvm::FunctionCallee callerAreaKeeper(llvm::Module &module) {
 
 } // namespace
 
-llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module) {
+llvm::FunctionCallee declareMarker(llvm::Module &module, llvm::StringRef name,
+                                   unsigned integerParameters) {
   llvm::LLVMContext &context = module.getContext();
+  std::vector<llvm::Type *> parameters(integerParameters, llvm::Type::getInt64Ty(context));
   llvm::FunctionCallee marker = module.getOrInsertFunction(
-      UnresolvedJumpMarker,
-      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {llvm::Type::getInt64Ty(context)},
-                              false));
+      name, llvm::FunctionType::get(llvm::Type::getVoidTy(context), parameters, false));
   if (auto *function = llvm::dyn_cast<llvm::Function>(marker.getCallee())) {
     // Not removable where reachable, removable where not: it touches only its own memory.
     function->setMemoryEffects(llvm::MemoryEffects::inaccessibleMemOnly());
@@ -245,6 +246,10 @@ llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module) {
     function->addFnAttr(llvm::Attribute::WillReturn);
   }
   return marker;
+}
+
+llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module) {
+  return declareMarker(module, UnresolvedJumpMarker, 1);
 }
 
 void replaceUnresolvedJumpMarkers(llvm::Module &module) {
@@ -315,8 +320,8 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   builder.CreateCall(callerAreaKeeper(*builder.GetInsertBlock()->getModule()), {callerArea});
   llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), stack, returnSlot);
   builder.CreateStore(builder.getInt64(ReturnSentinel), slot);
-  builder.CreateStore(builder.CreatePtrToInt(slot, builder.getInt64Ty(), "rsp.entry"),
-                      stateFieldPointer(builder, state, HOIST_FIELD_RSP));
+  llvm::Value *entryRsp = builder.CreatePtrToInt(slot, builder.getInt64Ty(), "rsp.entry");
+  builder.CreateStore(entryRsp, stateFieldPointer(builder, state, HOIST_FIELD_RSP));
 
   llvm::CallInst *call = builder.CreateCall(
       &flat, {state, llvm::ConstantPointerNull::get(builder.getPtrTy())});
@@ -338,6 +343,8 @@ llvm::Expected<llvm::AllocaInst *> emitLocalFrameCall(llvm::IRBuilder<> &builder
   if (!inlined.isSuccess())
     return makeError("{0}: cannot inline into the brightened function: {1}", flat.getName(),
                      inlined.getFailureReason());
+
+  boundStackGrowth(*function, *entryRsp, returnSlot);
 
   // Returning anywhere but to the sentinel is a control transfer this function cannot express.
   builder.SetInsertPoint(afterCall);
@@ -369,8 +376,12 @@ uint64_t localStackBytes(const llvm::Function &flat) {
 std::optional<uint64_t> largerLocalStack(const llvm::Function &probe, uint64_t current) {
   llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
   int64_t offset = 0;
-  if (!outside.isValid() || outside.getValueAsString().getAsInteger(10, offset) || offset >= 0 ||
-      uint64_t(-offset) > MaxLocalStackBytes)
+  if (outside.isValid() && outside.getValueAsString().getAsInteger(10, offset))
+    offset = 0;
+  // RSP moved past the bottom by a constant, with no access found there (StackBound.h).
+  if (std::optional<int64_t> moved = lowestConstantStackMove(probe))
+    offset = std::min(offset, *moved);
+  if (offset >= 0 || uint64_t(-offset) > MaxLocalStackBytes)
     return std::nullopt;
   // The offset is from the top, where the return address is: a stack that large reaches it.
   uint64_t size = llvm::alignTo(uint64_t(-offset), LocalStackBytes);

@@ -69,6 +69,11 @@ inline constexpr const char *UnresolvedJumpMarker = "__hoist_unresolved_jump";
 /// return address replaced: push/ret, a return into another function).
 inline constexpr uint64_t ReturnedElsewhere = ~uint64_t(0);
 llvm::FunctionCallee unresolvedJumpMarker(llvm::Module &module);
+/// Declares in `module` the marker `name`, `void (i64 x integerParameters)`: a call that stands
+/// for a path's outcome until brightening decides (kept where reachable, removable where not,
+/// touching no memory the code has).
+llvm::FunctionCallee declareMarker(llvm::Module &module, llvm::StringRef name,
+                                   unsigned integerParameters);
 /// Replaces every call of the marker left in `module` by llvm.trap, and removes it.
 void replaceUnresolvedJumpMarkers(llvm::Module &module);
 

@@ -7,6 +7,7 @@
 #include "Brighten/ImageData.h"
 #include "Brighten/LaneFlow.h"
 #include "Brighten/LocalFrame.h"
+#include "Brighten/PointerHolders.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/StackProtector.h"
 #include "Passes/GuardedValues.h"
@@ -881,6 +882,8 @@ readSignatureProbe(llvm::Function &probe, CallingConvention convention,
                          function->getName())
         .str();
   if (std::optional<std::string> reason = whyReadsUncarriedSlot(probe, isBrightenedEntry))
+    return *reason;
+  if (std::optional<std::string> reason = whyHandsOnPointerHolder(probe))
     return *reason;
   if (llvm::Attribute outside = probe.getFnAttribute(StackOutsideAttribute);
       outside.isValid())

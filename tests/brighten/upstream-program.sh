@@ -6,13 +6,13 @@
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
-# set of options; bzip2's, diff's and ls's runs and suites are in bzip2-runs.sh, diff-runs.sh
-# and ls-runs.sh.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls [SOURCE_TREE]
+# set of options; bzip2's, diff's, ls's and dash's runs and suites are in bzip2-runs.sh,
+# diff-runs.sh, ls-runs.sh and dash-runs.sh.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make | bzip2 | diff | ls) ;;
-  *) echo "upstream-program.sh: sed, make, bzip2, diff or ls" >&2; exit 2 ;;
+case $program in sed | make | bzip2 | diff | ls | dash) ;;
+  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls or dash" >&2; exit 2 ;;
 esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
@@ -27,7 +27,8 @@ echo -n "$program: "
 status=0
 # shellcheck source=compare-runs.sh
 source "$(dirname "$0")/compare-runs.sh"
-if [ "$program" = bzip2 ] || [ "$program" = diff ] || [ "$program" = ls ]; then
+if [ "$program" = bzip2 ] || [ "$program" = diff ] || [ "$program" = ls ] ||
+  [ "$program" = dash ]; then
   # shellcheck source=bzip2-runs.sh
   source "$(dirname "$0")/$program-runs.sh"
   exit $status

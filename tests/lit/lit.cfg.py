@@ -23,6 +23,8 @@ config.substitutions.append(("%check_json_schema", "/usr/bin/python3 {} {}".form
 # The program itself by its path, for a RUN line whose PATH finds nothing.
 config.substitutions.append(("%hoist_exe", os.path.join(config.hoist_tools_dir, "hoist")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+# The scripts a user runs (scripts/brighten-program.sh), from the source tree.
+config.substitutions.append(("%scripts", os.path.join(config.test_source_root, "..", "..", "scripts")))
 
 # Host CPU features some translate tests need (a translation runs on the translating CPU).
 try:

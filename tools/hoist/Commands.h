@@ -67,6 +67,8 @@ struct LiftCommandOptions {
   /// --keep-lifted: with --brighten, every lifted function stays beside its brightened one
   /// (BrightenOutput::keepLifted).
   bool keepLifted = false;
+  /// --data-at-original-addresses: with --brighten (BrightenOutput::dataAtOriginalAddresses).
+  bool dataAtOriginalAddresses = false;
   /// --deobfuscate (or =passes): the passes of lib/Deobf/Passes in every fixpoint round.
   bool deobfuscatePasses = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any

@@ -161,6 +161,7 @@ int runLift(const LiftCommandOptions &options) {
                   .concolic = options.deobfuscate,
                   .deobfuscationPasses = options.deobfuscatePasses};
   steps.keepLifted = options.keepLifted;
+  steps.dataAtOriginalAddresses = options.dataAtOriginalAddresses;
   if (!options.brighten.empty())
     steps.brighten = options.brighten == "default" ? defaultCallingConvention(image->format())
                                                    : *parseCallingConvention(options.brighten);

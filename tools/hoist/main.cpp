@@ -103,6 +103,13 @@ cl::opt<bool> KeepLifted("keep-lifted",
                          cl::desc("With --brighten: keep every lifted function beside its "
                                   "brightened one, as NAME.lifted"),
                          cl::sub(LiftCmd));
+cl::opt<bool> DataAtOriginalAddresses(
+    "data-at-original-addresses",
+    cl::desc("With --brighten on a position-dependent executable brightened whole: keep its data "
+             "at the binary's addresses (sections .hoist.data.<address>, which the link must "
+             "place there: scripts/brighten-program.sh), so words the linker stored there need "
+             "no relocation"),
+    cl::sub(LiftCmd));
 cl::opt<bool> Quiet("q",
                     cl::desc("Quiet: no progress line, no closing summary and no note about "
                              "the callees lifted (warnings and errors are still printed)"),
@@ -278,6 +285,8 @@ int main(int argc, char **argv) {
       return usageError("--emit must be ll, bc or obj, not '" + Emit + "'");
     if (KeepLifted && !Brighten.getNumOccurrences())
       return usageError("--keep-lifted keeps the lifted functions --brighten replaces: it needs --brighten");
+    if (DataAtOriginalAddresses && !Brighten.getNumOccurrences())
+      return usageError("--data-at-original-addresses places brightened data: it needs --brighten");
     if (Annotate && Emit != "ll")
       return usageError("--annotate writes comments into text IR: it needs --emit ll");
     if (Brighten.getNumOccurrences() && !Brighten.empty() && Brighten != "sysv" &&
@@ -299,6 +308,7 @@ int main(int argc, char **argv) {
     options.valueNames = ValueNames;
     options.annotate = Annotate;
     options.keepLifted = KeepLifted;
+    options.dataAtOriginalAddresses = DataAtOriginalAddresses;
     options.quiet = Quiet;
     options.maxWarnings = MaxWarnings;
     options.budgets = budgets;
