@@ -146,14 +146,16 @@ void StateGenerator::shapeRoundingLanes(unsigned index, CpuState &state) {
       writeLane(fp, registers[r], lane, bits, boundaryFloat(format));
     if (count < 2 || random_.below(3) == 0)
       continue;
-    // One register's lane from the others': -x (+- a few ulps) for two sources, -(x*y) for
-    // three, in any order of the registers.
+    // One register's lane from the others': x or -x (+- a few ulps) for two sources, x*y or
+    // -(x*y) for three, in any order of the registers: sums and differences that cancel.
     unsigned target = unsigned(random_.below(count));
     unsigned x = (target + 1) % count, y = (target + 2) % count;
     double value = toDouble(readLane(fp, registers[x], lane, bits), format);
     if (count >= 3)
       value *= toDouble(readLane(fp, registers[y], lane, bits), format);
-    uint64_t tied = fromDouble(-value, format) + (random_.below(2) ? 0 : random_.below(5) - 2);
+    if (random_.below(2))
+      value = -value;
+    uint64_t tied = fromDouble(value, format) + (random_.below(2) ? 0 : random_.below(5) - 2);
     writeLane(fp, registers[target], lane, bits, tied);
   }
 }
