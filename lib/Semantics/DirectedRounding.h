@@ -34,7 +34,7 @@ llvm::Value *roundFromNearest(LiftContext &ctx, RoundingMode mode, llvm::Value *
                               ErrorSign sign);
 
 /// An exact zero sum rounded down is -0 unless both addends are +0 (IEEE 754, 6.3); the
-/// nearest result `rounded` has +0 there. `addends` are the two terms as added.
+/// nearest result `rounded` has +0 there. `first` and `second` are the two terms as added.
 llvm::Value *zeroSumSign(LiftContext &ctx, RoundingMode mode, llvm::Value *rounded,
                          ErrorSign sign, llvm::Value *first, llvm::Value *second);
 
