@@ -2,10 +2,11 @@
 // add, sub, mul, div, min, max and sqrt, packed and scalar, and the packed compares into an
 // opmask (vcmpps/pd, 32 predicates). The values follow the SSE/AVX rules of FloatRules.h (NaN
 // propagation, default NaN, min/max returning the second source); the exception flags are not
-// modelled, as for SSE and AVX (DESIGN.md). Forms with embedded rounding or {sae} have no
-// semantics (Semantics.cpp refuses them). FMA is in SimdFma.cpp; masking, zeroing, broadcasts
-// and fault suppression come from Avx512Operands.
+// modelled, as for SSE and AVX (DESIGN.md). Embedded rounding ({rn-sae} ... {rz-sae}) rounds
+// as it says (DirectedRounding.h); {sae} changes no value. FMA is in SimdFma.cpp; masking,
+// zeroing, broadcasts and fault suppression come from Avx512Operands.
 #include "Semantics/Avx512Operands.h"
+#include "Semantics/DirectedRounding.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/SimdHelpers.h"
 
@@ -20,14 +21,16 @@ llvm::Type *floatElement(LiftContext &ctx, bool isDouble) {
 }
 
 /// vaddps ... vsqrtpd zmm1 {k1}{z}, zmm2, zmm3/m512/bcst (SDM vol. 2, ADDPS ... SQRTPD).
-template <Arith Op, bool IsDouble> LiftStatus liftArithmetic(LiftContext &ctx, const Instr &) {
+template <Arith Op, bool IsDouble>
+LiftStatus liftArithmetic(LiftContext &ctx, const Instr &instr) {
   llvm::Type *element = floatElement(ctx, IsDouble);
+  fp::RoundingMode mode = fp::staticRounding(instr);
   if (Op == Arith::Sqrt)
     return liftOneSource(ctx, element, [&](llvm::Value *x) {
-      return fp::arithmetic(ctx, Arith::Sqrt, x, x);
+      return fp::roundedArithmetic(ctx, Arith::Sqrt, x, x, mode);
     });
   return liftTwoSources(ctx, element, [&](llvm::Value *a, llvm::Value *b) {
-    return fp::arithmetic(ctx, Op, a, b);
+    return fp::roundedArithmetic(ctx, Op, a, b, mode);
   });
 }
 
@@ -40,7 +43,8 @@ LiftStatus liftScalarArithmetic(LiftContext &ctx, const Instr &instr) {
   llvm::Value *first = ctx.readVectorReg(instr.op(dataOperand(instr, 1)).reg, element);
   llvm::Value *b = readScalarSource(ctx, dataOperand(instr, 2), element);
   llvm::Value *a = ctx.ir.CreateExtractElement(first, uint64_t(0));
-  llvm::Value *low = fp::arithmetic(ctx, Op, Op == Arith::Sqrt ? b : a, b);
+  llvm::Value *low =
+      fp::roundedArithmetic(ctx, Op, Op == Arith::Sqrt ? b : a, b, fp::staticRounding(instr));
   writeScalarResult(ctx, first, low);
   return LiftStatus::Lifted;
 }

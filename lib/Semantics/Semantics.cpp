@@ -1,4 +1,5 @@
 #include "Semantics/Semantics.h"
+#include "Semantics/DirectedRounding.h"
 
 namespace hoist {
 
@@ -54,12 +55,13 @@ static SemanticTable buildAvx512Table() {
 }
 
 /// Whether the EVEX form's embedded rounding leaves its semantic exact: none, {sae} alone, or
-/// {rn-sae}. Hoist computes in round to nearest and does not model the exception flags (that
-/// SAE leaves unchanged), so these are what the CPU computes, whatever MXCSR.RC holds; the
-/// other static roundings have no semantics (refused, rather than lifted in nearest).
+/// {rn-sae}, which compute what the default environment computes (the exception flags SAE
+/// leaves unchanged are not modelled), whatever MXCSR.RC holds; {rd-sae}, {ru-sae} and
+/// {rz-sae} for the semantics that compute every static rounding (DirectedRounding.h). The
+/// others have no semantics (refused, rather than lifted in nearest).
 static bool roundsAsModelled(const Instr &instr) {
-  return !instr.evex.embeddedRounding || instr.evex.staticRounding == ZYDIS_ROUNDING_MODE_INVALID ||
-         instr.evex.staticRounding == ZYDIS_ROUNDING_MODE_RN;
+  return fp::staticRounding(instr) == fp::RoundingMode::Nearest ||
+         fp::honoursStaticRounding(instr.mnemonic);
 }
 
 /// The semantic of an AVX-512 instruction (Instr::isAvx512). Knights Corner's MVEX forms have

@@ -5,9 +5,11 @@
 // float, double to float) are modelled for round-to-nearest, the default environment
 // (docs/DESIGN.md), except vcvtps2ph, whose rounding is built exactly for every mode. The
 // packed EVEX forms (registerAvx512Convert) share the semantics: their source, mask and
-// result go through Avx512Operands, and {rn-sae} rounds to nearest whatever MXCSR.RC says.
+// result go through Avx512Operands, and an embedded rounding ({rn-sae} ... {rz-sae}) rounds
+// as it says whatever MXCSR.RC holds (DirectedRounding.h).
 #include "Semantics/Semantics.h"
 #include "Semantics/Avx512Operands.h"
+#include "Semantics/DirectedRounding.h"
 #include "Semantics/FloatRules.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -49,8 +51,8 @@ llvm::Type *elementType(LiftContext &ctx, Element element) {
 /// 3 toward zero (SDM vol. 1, 10.2.3.3). Immediates that choose a mode use the same code.
 llvm::Value *mxcsrRounding(LiftContext &ctx) {
   const EvexInfo &evex = ctx.instr().evex;
-  if (evex.embeddedRounding && evex.staticRounding == ZYDIS_ROUNDING_MODE_RN)
-    return ctx.ir.getInt32(0);   // {rn-sae}
+  if (evex.embeddedRounding && evex.staticRounding != ZYDIS_ROUNDING_MODE_INVALID)
+    return ctx.ir.getInt32(unsigned(fp::staticRounding(ctx.instr())));   // {rn-sae} ... {rz-sae}
   llvm::Value *mxcsr = ctx.readVar(Var::MXCSR);
   return ctx.ir.CreateAnd(ctx.ir.CreateLShr(mxcsr, 13), 3);
 }
@@ -92,10 +94,11 @@ llvm::Value *floatToInteger(LiftContext &ctx, llvm::Value *value, llvm::Type *in
 }
 
 /// An integer (scalar or vector) to `type`, signed or unsigned; rounded to nearest where the
-/// value is not exact (the default environment).
+/// value is not exact (the default environment) or as an EVEX form's static rounding says.
 llvm::Value *integerToFloat(LiftContext &ctx, llvm::Value *integer, llvm::Type *type,
                             bool isUnsigned) {
-  return isUnsigned ? ctx.ir.CreateUIToFP(integer, type) : ctx.ir.CreateSIToFP(integer, type);
+  return fp::roundedIntegerToFloat(ctx, integer, type, isUnsigned,
+                                   fp::staticRounding(ctx.instr()));
 }
 
 struct FloatFormat {
@@ -145,12 +148,14 @@ llvm::Value *withConvertedNaN(LiftContext &ctx, llvm::Value *value, llvm::Value 
 }
 
 /// Between float formats. Widening is exact; narrowing rounds to nearest (the default
-/// environment). NaNs follow the x86 rule, not LLVM's unspecified NaN result.
+/// environment) or as an EVEX form's static rounding says (double to float; vcvtps2ph has
+/// its own). NaNs follow the x86 rule, not LLVM's unspecified NaN result.
 llvm::Value *convertFloat(LiftContext &ctx, llvm::Value *value, llvm::Type *toElement) {
   llvm::Type *type = value->getType()->getWithNewType(toElement);
   bool widens = toElement->getScalarSizeInBits() > value->getType()->getScalarSizeInBits();
   llvm::Value *converted =
-      widens ? ctx.ir.CreateFPExt(value, type) : ctx.ir.CreateFPTrunc(value, type);
+      widens ? ctx.ir.CreateFPExt(value, type)
+             : fp::roundedNarrowing(ctx, value, type, fp::staticRounding(ctx.instr()));
   return withConvertedNaN(ctx, value, converted);
 }
 

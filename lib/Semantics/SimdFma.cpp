@@ -2,6 +2,7 @@
 // their 132, 213 and 231 operand orders, packed (xmm, ymm) and scalar; and the EVEX forms
 // (xmm, ymm, zmm, with masks and broadcasts; scalar under bit 0 of the mask).
 #include "Semantics/Avx512Operands.h"
+#include "Semantics/DirectedRoundingParts.h"
 #include "Semantics/FloatRules.h"
 #include "Semantics/Semantics.h"
 
@@ -66,8 +67,9 @@ FmaForm fmaForm(ZydisMnemonic mnemonic) {
   return {};
 }
 
-/// a*b + c, a*b - c, -(a*b) + c or -(a*b) - c with one rounding; for the alternating forms
-/// `odd` says which of the two an element gets (vfmaddsub subtracts in even elements).
+/// a*b + c, a*b - c, -(a*b) + c or -(a*b) - c with one rounding (an EVEX form's static
+/// rounding); for the alternating forms `odd` says which of the two an element gets
+/// (vfmaddsub subtracts in even elements).
 llvm::Value *fusedMultiply(LiftContext &ctx, FmaOp op, bool odd, llvm::Value *a, llvm::Value *b,
                            llvm::Value *c) {
   LiftBuilder &ir = ctx.ir;
@@ -76,7 +78,7 @@ llvm::Value *fusedMultiply(LiftContext &ctx, FmaOp op, bool odd, llvm::Value *a,
                   (op == FmaOp::MulAddSub && !odd) || (op == FmaOp::MulSubAdd && odd);
   llvm::Value *product = negateProduct ? ir.CreateFNeg(a) : a;
   llvm::Value *addend = subtract ? ir.CreateFNeg(c) : c;
-  return ir.CreateIntrinsic(llvm::Intrinsic::fma, {a->getType()}, {product, b, addend});
+  return fp::roundedFusedMultiplyAdd(ctx, product, b, addend, fp::staticRounding(ctx.instr()));
 }
 
 /// The FMA3 instructions (SDM vol. 2, VFMADD132PS ...): the digits name the operands that are
@@ -147,6 +149,15 @@ LiftStatus liftEvexScalarFma(LiftContext &ctx, const Instr &instr) {
 }
 
 } // namespace
+
+bool fp::isFusedMultiplyAdd(ZydisMnemonic mnemonic) {
+  for (const auto &op : FmaMnemonics)
+    for (const auto &order : op)
+      for (ZydisMnemonic candidate : order)
+        if (candidate == mnemonic && mnemonic != ZYDIS_MNEMONIC_INVALID)
+          return true;
+  return false;
+}
 
 void registerSimdFma(SemanticTable &table) {
   for (const auto &op : FmaMnemonics)

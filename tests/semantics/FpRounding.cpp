@@ -5,8 +5,8 @@
 namespace hoist::test {
 
 bool roundingControlVaries(const Instr &instr) {
-  // EVEX forms with {rn-sae}: MXCSR.RC must change nothing.
-  if (instr.evex.embeddedRounding && instr.evex.staticRounding == ZYDIS_ROUNDING_MODE_RN)
+  // EVEX forms with a static rounding ({rn-sae} ... {rz-sae}): MXCSR.RC must change nothing.
+  if (instr.evex.embeddedRounding && instr.evex.staticRounding != ZYDIS_ROUNDING_MODE_INVALID)
     return true;
   switch (instr.mnemonic) {
   // SSE conversions to integer (the cvtt* forms truncate whatever RC says; varying RC checks

@@ -275,6 +275,7 @@ bool StateGenerator::generate(unsigned index, CpuState &state, std::vector<uint8
     generateFpState(state);
     if (usesAvx512State(index))
       generateAvx512State(index, state, arena);
+    shapeRoundingLanes(index, state);
     plantFloatingPointOperand(state, arena);
     if (!shapeStateArea(state, arena))
       continue;

@@ -12,6 +12,8 @@
 
 namespace hoist::test {
 
+struct FloatFormat;
+
 class StateGenerator {
 public:
   StateGenerator(const Instr &instr, uint64_t seed);
@@ -35,6 +37,9 @@ private:
   // Avx512StateGenerator.cpp: the zmm upper halves, zmm16-31 and the opmask registers.
   bool usesAvx512State(unsigned index) const;
   void generateAvx512State(unsigned index, CpuState &state, std::vector<uint8_t> &arena);
+  // RoundingStateGenerator.cpp: lanes at the edges of the static roundings' arithmetic.
+  void shapeRoundingLanes(unsigned index, CpuState &state);
+  uint64_t boundaryFloat(const FloatFormat &format);
   // AreaStateGenerator.cpp: fxsave/fxrstor and the xsave family.
   bool shapeStateArea(CpuState &state, std::vector<uint8_t> &arena);
   void initializeSomeComponents(FpState &fp);

@@ -91,10 +91,10 @@ TEST(WrittenVars, RegisterNoInstructionWritesIsNotStoredBack) {
 }
 
 TEST(WrittenVars, WrongAssumptionLiftsAgainWithoutTrace) {
-  // add rbx, 1; vaddps zmm0, zmm1, zmm2 {rz-sae} (no semantics: one warning); ret -- lifted
-  // assuming it writes nothing, which the add refutes.
+  // add rbx, 1; vscalefpd zmm0, zmm1, zmm2 {rd-sae} (no semantics: one warning); ret --
+  // lifted assuming it writes nothing, which the add refutes.
   std::unique_ptr<Image> image = Image::fromRawBytes(
-      {0x48, 0x83, 0xc3, 0x01, 0x62, 0xf1, 0x74, 0x78, 0x58, 0xc2, 0xc3}, Base);
+      {0x48, 0x83, 0xc3, 0x01, 0x62, 0xf2, 0xf5, 0x38, 0x2c, 0xc2, 0xc3}, Base);
   llvm::LLVMContext context;
   llvm::Module module("test", context);
   DiagnosticSink diagnostics;
