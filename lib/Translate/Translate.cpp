@@ -187,7 +187,10 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   report.functions = tables.functions;
   report.patchableEntries = tables.patchableEntries;
   describeStateArguments(*module);
-  endUnexpectedReturns(*module);
+  // Before anything changes the lifted code: it reads the lifter's map of instruction
+  // addresses, which holds for the IR as lifted (the two steps above add globals and
+  // attributes only).
+  endUnexpectedReturns(*module, lifter);
   if (hostHasCarrylessMultiply())
     report.nativeCarrylessMultiplies = useNativeCarrylessMultiply(*module);
   letAliasAnalysisFollowState();
