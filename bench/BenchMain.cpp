@@ -1,5 +1,5 @@
 // hoist-bench: times one phase of Hoist over one binary and prints one JSON object:
-//   hoist-bench --phase PHASE [--sample N] FILE
+//   hoist-bench --phase PHASE [--sample N] [--pc-metadata] FILE
 // Each phase runs in its own process (scripts/bench.sh starts them), so the peak memory it
 // reports (getrusage's maxrss) is that phase's, loading the image included.
 #include "Phases.h"
@@ -15,7 +15,7 @@
 namespace {
 
 int usage() {
-  llvm::errs() << "usage: hoist-bench --phase PHASE [--sample N] FILE\n"
+  llvm::errs() << "usage: hoist-bench --phase PHASE [--sample N] [--pc-metadata] FILE\n"
                   "phases: zydis decode lift cleanup o2 discover program\n";
   return 2;
 }
@@ -38,7 +38,9 @@ int main(int argc, char **argv) {
     else if (arg == "--sample" && i + 1 < argc) {
       if (llvm::StringRef(argv[++i]).getAsInteger(10, request.sampleFunctions))
         return usage();
-    } else if (!arg.starts_with("-") && path.empty())
+    } else if (arg == "--pc-metadata")
+      request.pcMetadata = true;
+    else if (!arg.starts_with("-") && path.empty())
       path = arg.str();
     else
       return usage();

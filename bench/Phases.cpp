@@ -123,6 +123,7 @@ PhaseResult liftFunctions(const Image &image, const PhaseRequest &request, unsig
   // As `hoist lift` does: the verifier runs where the module is optimized, not at -O0.
   LiftOptions options;
   options.verify = optLevel > 0;
+  options.pcMetadata = request.pcMetadata;
   Lifter lifter(image, context, diagnostics, options);
   PhaseResult result;
   Stopwatch discovery;

@@ -16,6 +16,9 @@ struct PhaseRequest {
   std::string phase;
   /// Lift phases: lift this many functions, evenly spread over the discovered ones (0: all).
   uint64_t sampleFunctions = 0;
+  /// Lift phases: tag the IR with `!hoist.pc` (LiftOptions::pcMetadata), as `hoist lift
+  /// --annotate`, brightening and deobfuscation do.
+  bool pcMetadata = false;
 };
 
 struct PhaseResult {

@@ -38,11 +38,25 @@
 //   __hoist_trap         a fault the instruction raises (ud2, divide error, ...)
 // After __hoist_jmp and __hoist_trap the lifted function returns; State.RIP then says where
 // the machine is, so a lifted caller's return check passes the unresolved control upwards.
+//
+// Instruction addresses. Each lifted function has an instruction-to-address map: the first IR
+// instruction of each machine instruction, and every call (but LLVM's intrinsics) and
+// terminator it added, map to the machine instruction's address; the IR up to the next mapped
+// instruction of its block belongs to the same machine instruction. A library user gets it
+//   - as a side table, Lifter::instructionAddresses(function): valid while the Lifter lives
+//     and until anything changes the function's IR (an optimization deletes instructions, and
+//     the table would then name freed ones);
+//   - as `!hoist.pc !{i64 address}` metadata on those instructions, which passes carry along:
+//     with LiftOptions::pcMetadata, or by calling attachPcMetadata on the side table before
+//     changing the IR. liftProgram (include/hoist/Program.h) attaches it when brightening or
+//     deobfuscating, which read it.
 #pragma once
 
 #include "hoist/Image.h"
 #include "hoist/Options.h"
 
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/IR/Instruction.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
@@ -97,6 +111,19 @@ void keepLiftedFunctionsLocal(llvm::Module &module,
 /// body, and the declaration left is still the lifted function of its entry.
 void deleteLiftedBody(llvm::Function &function);
 
+/// One entry of a lifted function's instruction-to-address map (see "Instruction addresses").
+struct InstructionAddress {
+  llvm::Instruction *instruction;
+  uint64_t address;   ///< of the machine instruction the IR instruction was lifted from
+};
+
+/// Attaches `!hoist.pc !{i64 address}` to each instruction of `addresses` that has none yet
+/// (where the map names an instruction twice, its first entry counts).
+void attachPcMetadata(llvm::ArrayRef<InstructionAddress> addresses);
+
+/// The address a `!hoist.pc` tag gives `instruction`, if it has one.
+std::optional<uint64_t> pcMetadataOf(const llvm::Instruction &instruction);
+
 class Lifter {
 public:
   Lifter(const Image &image, llvm::LLVMContext &context, DiagnosticSink &diagnostics,
@@ -145,6 +172,11 @@ public:
   std::unique_ptr<llvm::Module> takeUnfinishedModule();
   const LiftStats &stats() const;
   const LiftOptions &options() const;
+
+  /// `function`'s instruction-to-address map as it was lifted (see "Instruction addresses"),
+  /// in lifting order; empty for a function this Lifter did not lift or whose body it
+  /// discarded. Valid until something changes the function's IR.
+  llvm::ArrayRef<InstructionAddress> instructionAddresses(const llvm::Function &function) const;
 
 private:
   struct Impl;

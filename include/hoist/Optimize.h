@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -28,6 +29,15 @@ using AddPasses = std::function<void(llvm::FunctionPassManager &)>;
 struct OptimizeOptions {
   unsigned level = 2;              ///< 0 to 3, as -O0 to -O3
   unsigned maxFixpointRounds = 8;  ///< budget: cleanup rounds before giving up
+  /// A function with more IR instructions than this when the optimization starts gets a
+  /// cheaper pipeline, whose work grows with its size rather than faster: at most
+  /// `largeFunctionRounds` rounds without LICM and without MemorySSA, and LLVM's O2/O3 leave it
+  /// as it is (`optnone`, which also makes code generation's own work linear). Lifted code
+  /// has functions that large where a compiler inlined a whole program into `main` (csmith's
+  /// programs); the largest of bash's, sed's and find's are 23,000, 15,000 and 9,000 at -O0.
+  /// OptimizeReport::largeFunctions lists them; 0: no limit.
+  uint64_t largeFunctionInstructions = 40000;
+  unsigned largeFunctionRounds = 2;
   /// Passes that run first in every fixpoint round, one group after the other, each before
   /// Hoist's cleanup: the callers plug theirs in here (deobfuscation's MBA, opaque-predicate
   /// and unflattening passes, lib/Deobf/Passes/DeobfPasses.h; brightening's PromoteStack; a
@@ -66,6 +76,9 @@ struct OptimizeReport {
   /// Per fixpoint round, what each pass of the round did.
   std::vector<PassActivity> passActivity;
   uint64_t instructionsAfter = 0;
+  /// The functions that got the cheaper pipeline (OptimizeOptions::largeFunctionInstructions),
+  /// with their instruction counts before.
+  std::vector<std::pair<const llvm::Function *, uint64_t>> largeFunctions;
   double fixpointMs = 0;   ///< the O1 + own passes rounds
   double finalMs = 0;      ///< LLVM's O2/O3 after the fixpoint
 };

@@ -34,6 +34,14 @@ struct LiftOptions {
   /// a broken function from liftFunction itself.
   bool verifyEachFunction = false;
 
+  /// Attach each lifted function's instruction-to-address map to its IR as `!hoist.pc`
+  /// metadata (include/hoist/Lifter.h, "Instruction addresses"). Off, the map stays a side
+  /// table (Lifter::instructionAddresses): uniquing a metadata node per machine instruction is
+  /// a fifth of the lift, and only brightening, deobfuscation and `--annotate` read the tags
+  /// (`hoist lift --pc-metadata` asks for them too). Passes keep metadata where they can; a side
+  /// table holds only until the IR changes.
+  bool pcMetadata = false;
+
   /// Total time (`--timeout`): once it has passed, discovery and lifting stop where they are
   /// and hand back what they have, with a `budget-exhausted` diagnostic. Unset: no limit.
   std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -1,5 +1,7 @@
 #include "Api/LiftPipeline.h"
 
+#include "Passes/LargeFunctionNotes.h"
+
 #include "Brighten/Brighten.h"
 #include "Passes/TidyOutput.h"
 #include "Support/Error.h"
@@ -99,7 +101,7 @@ llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const L
     } else {
       OptimizeOptions options{.level = steps.optLevel};
       options.roundPasses = extras.roundPasses;
-      optimizeModule(module, &image, options);
+      noteLargeFunctions(optimizeModule(module, &image, options), options, diagnostics);
     }
   }
   // takeModule verified the lifted module when brightening or optimizing (the lifter's

@@ -80,7 +80,10 @@ llvm::Expected<LiftedProgram> liftProgram(const Image &image, llvm::LLVMContext 
     steps.deobfuscationPasses = true;
   }
   steps.roundPasses = request.roundPasses;
-  Lifter lifter(image, context, diagnostics, request.lift);
+  // Brightening and deobfuscation read the instruction addresses as `!hoist.pc`.
+  LiftOptions liftOptions = request.lift;
+  liftOptions.pcMetadata |= steps.brighten.has_value() || request.deobfuscate;
+  Lifter lifter(image, context, diagnostics, liftOptions);
   std::vector<uint64_t> entries = lifter.discover(*named, request.all);
   llvm::Expected<std::unique_ptr<llvm::Module>> module =
       liftDiscovered(image, lifter, *named, entries, steps, diagnostics);

@@ -31,6 +31,7 @@ public:
   void run();
   /// Whether the semantics wrote only what the constructor was told they may.
   bool wroteOnlyExpected() const { return (registers_.written() & ~mayWrite_).none(); }
+  std::vector<InstructionAddress> takeAddresses() { return std::move(addresses_); }
 
   // ControlTransfers: called by semantics while the current block is being lifted.
   void jump(uint64_t target) override;
@@ -118,7 +119,9 @@ private:
   LiftContext ctx_;
   std::map<uint64_t, Slot> slots_;
   Slot *current_ = nullptr;
-  unsigned pcMetadataKind_;
+  /// The instruction-to-address map (include/hoist/Lifter.h, InstructionAddress), in the
+  /// order the instructions were tagged: where one is tagged twice, the first entry counts.
+  std::vector<InstructionAddress> addresses_;
   std::array<llvm::FunctionCallee, static_cast<size_t>(Intrinsic::Trap) + 1> intrinsics_{};
   /// The jump-table index register, read where the table entry is loaded in the current block.
   llvm::Value *tableIndex_ = nullptr;
@@ -137,8 +140,7 @@ FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &f
     : input_(input), mayWrite_(mayWrite), function_(function), module_(*function.getParent()),
       context_(function.getContext()), state_(function.getArg(0)), memory_(function.getArg(1)),
       registers_(createEntry(function), function.getArg(0)),
-      ctx_(function.getContext(), registers_, function.getArg(1), *this, input.diagnostics),
-      pcMetadataKind_(function.getContext().getMDKindID("hoist.pc")) {
+      ctx_(function.getContext(), registers_, function.getArg(1), *this, input.diagnostics) {
   registers_.assumeOnlyWritten(mayWrite);
   for (const auto &[start, machine] : input.explored.blocks) {
     auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", start), &function);
@@ -243,11 +245,12 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
 void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
                                     uint64_t address) {
   // The IR remembers the machine instruction it came from (diagnostics, brightening's
-  // reasons): the first instruction each machine instruction added carries its address, and so
-  // does every call (but LLVM's intrinsics) and terminator it added; the others belong to the closest tagged
-  // instruction before them. Tagging every instruction cost a fifth of the lift (a hash-map
-  // entry per instruction; docs/PERFORMANCE.md).
-  llvm::MDNode *pc = nullptr;
+  // reasons): the first instruction each machine instruction added gets its address, and so
+  // does every call (but LLVM's intrinsics) and terminator it added; the others belong to the
+  // closest tagged instruction before them. The map is a side table, not `!hoist.pc`: uniquing
+  // a metadata node per machine instruction cost a fifth of the lift (docs/PERFORMANCE.md),
+  // and most lifts never read it. Entries for instructions tagged before are harmless (the
+  // first entry counts), so the walk need not look the tags up.
   bool first = true;
   auto it = after ? std::next(after->getIterator()) : bb->begin();
   for (; it != bb->end(); ++it) {
@@ -255,13 +258,8 @@ void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *aft
       continue;
     bool leavesOrCalls = it->isTerminator() ||
                          (llvm::isa<llvm::CallBase>(*it) && !llvm::isa<llvm::IntrinsicInst>(*it));
-    if ((first || leavesOrCalls) &&
-        !it->getMetadata(pcMetadataKind_)) {
-      if (!pc)
-        pc = llvm::MDNode::get(context_, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
-                                             llvm::Type::getInt64Ty(context_), address)));
-      it->setMetadata(pcMetadataKind_, pc);
-    }
+    if (first || leavesOrCalls)
+      addresses_.push_back({&*it, address});
     first = false;
   }
 }
@@ -686,7 +684,8 @@ private:
 
 } // namespace
 
-void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function) {
+std::vector<InstructionAddress> liftExploredFunction(const FunctionLiftInput &input,
+                                                     llvm::Function &function) {
   OldDebugInfoFormatWhileLifting format(function);
   // Lifted first on the decoder's word of what the function writes (WrittenVars.h), into
   // diagnostics and statistics of its own, so that an attempt whose semantics wrote more
@@ -698,23 +697,26 @@ void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &functi
     FunctionLiftInput attempt{input.image, input.explored, attemptDiagnostics, attemptStats,
                               input.assumedWrites};
     bool held;
+    std::vector<InstructionAddress> addresses;
     {
       FunctionLifter lifter(attempt, function, mayWrite);
       lifter.run();
       held = lifter.wroteOnlyExpected();
+      addresses = lifter.takeAddresses();
     }   // the lifter's removed phis go before the body they refer to
     if (held) {
       for (const Diagnostic &diagnostic : attemptDiagnostics.all())
         input.diagnostics.report(diagnostic.severity, diagnostic.code, diagnostic.address,
                                  diagnostic.message);
       addLiftStats(input.stats, attemptStats);
-      return;
+      return addresses;
     }
     deleteLiftedBody(function);
     ++input.stats.writesMispredicted;
   }
   FunctionLifter lifter(input, function, VarSet().set());
   lifter.run();
+  return lifter.takeAddresses();
 }
 
 } // namespace hoist

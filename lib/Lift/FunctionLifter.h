@@ -7,6 +7,8 @@
 
 #include <llvm/IR/Function.h>
 
+#include <vector>
+
 namespace hoist {
 
 class DiagnosticSink;
@@ -21,7 +23,9 @@ struct FunctionLiftInput {
   const VarSet *assumedWrites = nullptr;
 };
 
-/// Fills `function` (declared `void (ptr noalias, ptr noalias)`, empty) with the lifted code.
-void liftExploredFunction(const FunctionLiftInput &input, llvm::Function &function);
+/// Fills `function` (declared `void (ptr noalias, ptr noalias)`, empty) with the lifted code,
+/// and returns its instruction-to-address map (Lifter::instructionAddresses).
+std::vector<InstructionAddress> liftExploredFunction(const FunctionLiftInput &input,
+                                                     llvm::Function &function);
 
 } // namespace hoist

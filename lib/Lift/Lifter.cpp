@@ -12,6 +12,7 @@
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Verifier.h>
@@ -41,6 +42,8 @@ struct Lifter::Impl {
   std::unique_ptr<llvm::Module> module;
   InstructionCache cache;
   LiftStats stats;
+  /// Each lifted function's instruction-to-address map (Lifter::instructionAddresses).
+  llvm::DenseMap<const llvm::Function *, std::vector<InstructionAddress>> addresses;
 
   Impl(const Image &image, llvm::LLVMContext &context, DiagnosticSink &diagnostics,
        LiftOptions options)
@@ -96,6 +99,7 @@ struct Lifter::Impl {
     if (!llvm::verifyFunction(function, &stream))
       return std::nullopt;
     deleteLiftedBody(function);
+    addresses.erase(&function);
     --stats.functions;
     return problems;
   }
@@ -184,7 +188,11 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   }
   const ExploredFunction &explored = redecoded ? *redecoded : discovered.explored;
   llvm::Function *function = declareLiftedFunction(*impl.module, impl.image, entry);
-  liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
+  std::vector<InstructionAddress> addresses =
+      liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
+  if (impl.options.pcMetadata)
+    attachPcMetadata(addresses);
+  impl.addresses[function] = std::move(addresses);
   ++impl.stats.functions;
   if (impl.decodeBuffer.capacity() > Impl::KeptDecodeBufferCapacity)
     impl.decodeBuffer = {};
@@ -292,5 +300,13 @@ std::unique_ptr<llvm::Module> Lifter::takeModule() {
 }
 const LiftStats &Lifter::stats() const { return impl_->stats; }
 const LiftOptions &Lifter::options() const { return impl_->options; }
+
+llvm::ArrayRef<InstructionAddress>
+Lifter::instructionAddresses(const llvm::Function &function) const {
+  auto found = impl_->addresses.find(&function);
+  if (found == impl_->addresses.end())
+    return {};
+  return found->second;
+}
 
 } // namespace hoist

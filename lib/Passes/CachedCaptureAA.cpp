@@ -45,17 +45,18 @@ llvm::ModRefInfo CachedCaptureAAResult::getModRefInfo(const llvm::CallBase *call
   return result;
 }
 
+llvm::AAManager cachedCaptureAAPipeline() {
+  llvm::AAManager aliasAnalyses;
+  aliasAnalyses.registerFunctionAnalysis<CachedCaptureAA>();
+  aliasAnalyses.registerFunctionAnalysis<llvm::ScopedNoAliasAA>();
+  aliasAnalyses.registerFunctionAnalysis<llvm::TypeBasedAA>();
+  aliasAnalyses.registerModuleAnalysis<llvm::GlobalsAA>();
+  return aliasAnalyses;
+}
+
 void registerCachedCaptureAA(llvm::FunctionAnalysisManager &functions) {
   functions.registerPass([] { return CachedCaptureAA(); });
-  // As PassBuilder::buildDefaultAAPipeline, in the same order, with BasicAA wrapped.
-  functions.registerPass([] {
-    llvm::AAManager aliasAnalyses;
-    aliasAnalyses.registerFunctionAnalysis<CachedCaptureAA>();
-    aliasAnalyses.registerFunctionAnalysis<llvm::ScopedNoAliasAA>();
-    aliasAnalyses.registerFunctionAnalysis<llvm::TypeBasedAA>();
-    aliasAnalyses.registerModuleAnalysis<llvm::GlobalsAA>();
-    return aliasAnalyses;
-  });
+  functions.registerPass([] { return cachedCaptureAAPipeline(); });
 }
 
 } // namespace hoist

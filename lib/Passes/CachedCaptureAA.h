@@ -79,8 +79,12 @@ public:
   }
 };
 
-/// Registers CachedCaptureAA and an alias analysis pipeline that is LLVM's default with it in
-/// BasicAA's place. Does nothing to an AAManager registered before (translation's).
+/// LLVM's default alias analysis pipeline (PassBuilder::buildDefaultAAPipeline, in the same
+/// order) with CachedCaptureAA in BasicAA's place. CachedCaptureAA must be registered.
+llvm::AAManager cachedCaptureAAPipeline();
+
+/// Registers CachedCaptureAA and cachedCaptureAAPipeline() as the AAManager. An AAManager
+/// registered before stays (translation's, which builds on cachedCaptureAAPipeline()).
 void registerCachedCaptureAA(llvm::FunctionAnalysisManager &functions);
 
 } // namespace hoist

@@ -59,7 +59,8 @@ private:
 void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, CleanupRound which,
                      const std::shared_ptr<FunctionVersions> &versions,
                      const ChangedInRound &changedInRound) {
-  bool first = which == CleanupRound::First;
+  bool large = which == CleanupRound::Large;
+  bool first = which == CleanupRound::First || large;
   // The later rounds leave out the passes before InstCombine but SROA: on the samples of
   // docs/PERFORMANCE.md ("The cleanup") they changed next to nothing after the first
   // round (Hoist's passes nothing, the first EarlyCSE 8 of 99 of bash's functions, the first
@@ -120,8 +121,9 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // loops of the deobfuscation samples (tests/deobfuscate) shrink by a third with it. Once:
   // what the first round promoted stays promoted, and on a sample of bash's functions LICM in
   // the later rounds cost a tenth of the whole fixpoint and left the IR 0.05% larger than
-  // without it (docs/PERFORMANCE.md, "The cleanup").
-  if (first) {
+  // without it (docs/PERFORMANCE.md, "The cleanup"). Not in a large function: its MemorySSA
+  // walks cost a query per access up the function, for every loop.
+  if (first && !large) {
     llvm::FunctionPassManager loops;
     loops.addPass(llvm::createFunctionToLoopPassAdaptor(
         llvm::LICMPass(llvm::LICMOptions()), /*UseMemorySSA=*/true));
@@ -132,7 +134,8 @@ void addCleanupRound(llvm::FunctionPassManager &passes, const Image *image, Clea
   // and Hoist's passes again on what InstCombine left: a load whose other users are gone now
   // narrows, a flag formula InstCombine exposed folds. Without this the next round did it, and
   // one more round confirmed: on bash's functions the first round ends 7% larger without it.
-  add(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  // A large function's without MemorySSA: each of its walks may go up the whole function.
+  add(llvm::EarlyCSEPass(/*UseMemorySSA=*/!large));
   addHoistPasses(*target, image, versions);
   add(llvm::ADCEPass());
   // The branches and blocks ADCE left empty; on a sample of ls's and kernelbase.dll's functions

@@ -37,6 +37,7 @@ PassSetup::PassSetup(
     const Image *image,
     const std::function<void(llvm::PassBuilder &, llvm::FunctionAnalysisManager &)>
         &registerAnalyses) {
+  optNone.registerCallbacks(instrumentation);
   registerHoistPasses(builder, image);
   if (registerAnalyses)
     registerAnalyses(builder, functions);

@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 
 namespace hoist {
 
@@ -78,7 +79,12 @@ struct PassSetup {
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgsccs;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
+  /// LLVM's passes skip `optnone` functions only through this instrumentation (the
+  /// optimizer's large functions, OptimizeOptions::largeFunctionInstructions).
+  llvm::PassInstrumentationCallbacks instrumentation;
+  llvm::OptNoneInstrumentation optNone{/*DebugLogging=*/false};
+  llvm::PassBuilder builder{nullptr, llvm::PipelineTuningOptions(), std::nullopt,
+                            &instrumentation};
 };
 
 /// Adds `pass` to `passes`; with `versions`, skipped on functions it left unchanged before and
@@ -99,8 +105,10 @@ void addMaybeSkipped(llvm::FunctionPassManager &passes, PassT pass,
 void addHoistPasses(llvm::FunctionPassManager &passes, const Image *image,
                     const std::shared_ptr<FunctionVersions> &versions = nullptr);
 
-/// Which of the fixpoint's rounds addCleanupRound builds.
-enum class CleanupRound { First, Later };
+/// Which of the fixpoint's rounds addCleanupRound builds. `Large` is the first round for a
+/// function past OptimizeOptions::largeFunctionInstructions: without LICM and without
+/// MemorySSA, whose queries grow with the function's size each (include/hoist/Optimize.h).
+enum class CleanupRound { First, Later, Large };
 
 /// Whether the round running now has changed a function's instruction count so far.
 using ChangedInRound = std::function<bool(const llvm::Function &)>;

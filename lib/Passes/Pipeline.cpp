@@ -12,6 +12,8 @@
 #include "Passes/Passes.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Passes/PassBuilder.h>
 
@@ -156,17 +158,35 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
     addCleanupRound(round, image, which, versions, changedInRound);
     return round;
   };
-  auto onChanging = [&changing](const llvm::Function &function) {
-    return changing.count(&function) > 0;
+  // Functions past the size limit get rounds of their own, cheaper, and fewer.
+  llvm::DenseSet<const llvm::Function *> large;
+  if (options.largeFunctionInstructions)
+    for (const auto &[function, instructions] : changing)
+      if (instructions > options.largeFunctionInstructions) {
+        large.insert(function);
+        report.largeFunctions.emplace_back(function, instructions);
+      }
+  llvm::sort(report.largeFunctions, [](const auto &a, const auto &b) {
+    return a.first->getName() < b.first->getName();
+  });
+  auto onChanging = [&changing, &large](const llvm::Function &function) {
+    return changing.count(&function) > 0 && !large.contains(&function);
   };
-  llvm::ModulePassManager firstRound, laterRound;
+  auto onLargeChanging = [&changing, &large](const llvm::Function &function) {
+    return changing.count(&function) > 0 && large.contains(&function);
+  };
+  llvm::ModulePassManager firstRound, laterRound, largeRound;
   firstRound.addPass(SelectedFunctionsPass(roundPasses(CleanupRound::First), onChanging));
   laterRound.addPass(SelectedFunctionsPass(roundPasses(CleanupRound::Later), onChanging));
+  if (!large.empty())
+    largeRound.addPass(SelectedFunctionsPass(roundPasses(CleanupRound::Large), onLargeChanging));
   uint64_t count = report.instructionsBefore;
   for (unsigned i = 0; i < options.maxFixpointRounds && !changing.empty(); ++i) {
     report.functionsPerRound.push_back(changing.size());
     versions->startCounting(i + 1);
     (i == 0 ? firstRound : laterRound).run(module, setup.modules);
+    if (i < options.largeFunctionRounds)
+      largeRound.run(module, setup.modules);
     if (i == 0 && options.afterFirstRound) {
       options.afterFirstRound();
       // It may have changed the module outside these managers: nothing cached holds, and every
@@ -181,12 +201,25 @@ OptimizeReport optimizeModule(llvm::Module &module, const Image *image,
     } else {
       count += settleRound(changing);
     }
+    if (i + 1 >= options.largeFunctionRounds)
+      for (const llvm::Function *function : large)
+        changing.erase(function);
     report.instructionsPerRound.push_back(count);
   }
   report.fixpointMs = millisecondsSince(start);
   report.passActivity = versions->activity();
 
   if (options.level >= 2) {
+    // LLVM's pipeline leaves a large function as it is: GVN, DSE and MemCpyOpt query alias
+    // analysis per access up the function too, and code generation at -O0 allocates its
+    // registers in time linear in its size. `optnone` needs `noinline`; the function is large
+    // enough that inlining it would not have paid anyway.
+    for (const auto &[function, instructions] : report.largeFunctions) {
+      auto *mutableFunction = const_cast<llvm::Function *>(function);
+      mutableFunction->addFnAttr(llvm::Attribute::OptimizeNone);
+      mutableFunction->addFnAttr(llvm::Attribute::NoInline);
+      mutableFunction->removeFnAttr(llvm::Attribute::AlwaysInline);
+    }
     start = std::chrono::steady_clock::now();
     llvm::ModulePassManager final = builder.buildPerModuleDefaultPipeline(
         options.level >= 3 ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O2);

@@ -1,5 +1,7 @@
 #include "Translate/LiftedCallEffects.h"
 
+#include "Passes/CachedCaptureAA.h"
+
 #include "Arch/StateLayout.h"
 #include "Translate/StatePointers.h"
 #include "hoist/State.h"
@@ -204,11 +206,14 @@ llvm::ModRefInfo LiftedCallAAResult::getModRefInfo(const llvm::CallBase *call,
   return result;
 }
 
-void registerLiftedCallAA(llvm::PassBuilder &builder, llvm::FunctionAnalysisManager &functions,
+void registerLiftedCallAA(llvm::PassBuilder &, llvm::FunctionAnalysisManager &functions,
                           const StateEffectsMap &effects) {
   functions.registerPass([&effects] { return LiftedCallAA(effects); });
-  functions.registerPass([&builder] {
-    llvm::AAManager aliasAnalyses = builder.buildDefaultAAPipeline();
+  // The cleanup's pipeline (BasicAA's escape answers cached: without them, LICM's MemorySSA
+  // queries on one huge function walked the State argument's uses once per query, and a
+  // csmith program's 58,000-instruction main did not finish in minutes), then the calls'.
+  functions.registerPass([] {
+    llvm::AAManager aliasAnalyses = cachedCaptureAAPipeline();
     aliasAnalyses.registerFunctionAnalysis<LiftedCallAA>();
     return aliasAnalyses;
   });

@@ -72,8 +72,8 @@ private:
   const StateEffectsMap *effects_;
 };
 
-/// Registers LiftedCallAA over `effects` in `functions`, and an alias analysis pipeline (LLVM's
-/// default plus it) that the optimizer's passes then use. Call before the pass builder
+/// Registers LiftedCallAA over `effects` in `functions`, and an alias analysis pipeline (the
+/// cleanup's, lib/Passes/CachedCaptureAA.h, plus it) that the optimizer's passes then use. Call before the pass builder
 /// registers its own function analyses; `effects` must outlive `functions`.
 void registerLiftedCallAA(llvm::PassBuilder &builder, llvm::FunctionAnalysisManager &functions,
                           const StateEffectsMap &effects);

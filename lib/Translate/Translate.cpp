@@ -1,6 +1,7 @@
 #include "hoist/Translate.h"
 
 #include "Passes/ImpossibleSwitchDefaults.h"
+#include "Passes/LargeFunctionNotes.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
 #include "Translate/ClobberMarkers.h"
@@ -187,7 +188,10 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   report.functions = tables.functions;
   report.patchableEntries = tables.patchableEntries;
   describeStateArguments(*module);
-  endUnexpectedReturns(*module);
+  // Before anything changes the lifted code: it reads the lifter's map of instruction
+  // addresses, which holds for the IR as lifted (the two steps above add globals and
+  // attributes only).
+  endUnexpectedReturns(*module, lifter);
   if (hostHasCarrylessMultiply())
     report.nativeCarrylessMultiplies = useNativeCarrylessMultiply(*module);
   letAliasAnalysisFollowState();
@@ -200,23 +204,23 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // (LiftedCallEffects.h: a summary of the code as it is then stays true of what follows).
   StateEffectsMap stateEffects;
   beginPhase(progress, "optimizing");
-  optimizeModule(*module, image.get(),
-                 OptimizeOptions{.level = options.optLevel,
-                                 .registerAnalyses =
-                                     [&](llvm::PassBuilder &builder,
-                                         llvm::FunctionAnalysisManager &functions) {
-                                       registerLiftedCallAA(builder, functions, stateEffects);
-                                     },
-                                 .afterFirstRound =
-                                     [&] {
-                                       // Bounded jump tables first: their defaults write
-                                       // all of State back and leave the function.
-                                       removeImpossibleSwitchDefaults(*module);
-                                       // Writebacks of values already there are no writes.
-                                       report.redundantStoresRemoved +=
-                                           removeRedundantStateStores(*module, nullptr);
-                                       stateEffects = summarizeStateEffects(*module);
-                                     }});
+  OptimizeOptions optimize{.level = options.optLevel,
+                           .registerAnalyses =
+                               [&](llvm::PassBuilder &builder,
+                                   llvm::FunctionAnalysisManager &functions) {
+                                 registerLiftedCallAA(builder, functions, stateEffects);
+                               },
+                           .afterFirstRound =
+                               [&] {
+                                 // Bounded jump tables first: their defaults write all of
+                                 // State back and leave the function.
+                                 removeImpossibleSwitchDefaults(*module);
+                                 // Writebacks of values already there are no writes.
+                                 report.redundantStoresRemoved +=
+                                     removeRedundantStateStores(*module, nullptr);
+                                 stateEffects = summarizeStateEffects(*module);
+                               }};
+  noteLargeFunctions(optimizeModule(*module, image.get(), optimize), optimize, diagnostics);
   stateEffects = summarizeStateEffects(*module);
   if (options.optLevel > 0)
     report.redundantStoresRemoved += removeRedundantStateStores(*module, &stateEffects);

@@ -3,6 +3,7 @@
 #include "Translate/StatePointers.h"
 #include "hoist/State.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -29,26 +30,35 @@ bool isReturnedElsewhereJump(llvm::CallInst &call, const llvm::DataLayout &layou
          location.offset == int64_t(offsetof(HoistState, RIP));
 }
 
-/// The address of the call instruction whose check this is (`!hoist.pc`), or 0.
-uint64_t callSite(const llvm::CallInst &jump) {
-  auto *node = jump.getMetadata("hoist.pc");
-  if (!node || node->getNumOperands() == 0)
-    return 0;
-  auto *address = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(0));
-  return address ? address->getZExtValue() : 0;
+/// The address of the call instruction whose check `jump` is (its `!hoist.pc`, else the
+/// lifter's map of its function, `sites`, filled once per function), or 0.
+uint64_t callSite(const llvm::CallInst &jump, const Lifter &lifter,
+                  llvm::DenseMap<const llvm::Instruction *, uint64_t> &sites,
+                  const llvm::Function *&sitesOf) {
+  if (std::optional<uint64_t> tagged = pcMetadataOf(jump))
+    return *tagged;
+  if (sitesOf != jump.getFunction()) {
+    sitesOf = jump.getFunction();
+    sites.clear();
+    for (const InstructionAddress &entry : lifter.instructionAddresses(*sitesOf))
+      sites.try_emplace(entry.instruction, entry.address);   // the first entry counts
+  }
+  // The jump is its machine instruction's first IR instruction in its block: it has an entry.
+  auto found = sites.find(&jump);
+  return found == sites.end() ? 0 : found->second;
 }
 
 } // namespace
 
-unsigned endUnexpectedReturns(llvm::Module &module) {
-  std::vector<llvm::CallInst *> jumps;
+unsigned endUnexpectedReturns(llvm::Module &module, const Lifter &lifter) {
+  std::vector<std::pair<llvm::CallInst *, uint64_t>> jumps;
   for (llvm::Function &function : module) {
     if (!isLiftedFunction(function))
       continue;
     for (llvm::Instruction &instruction : llvm::instructions(function))
       if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
         if (isReturnedElsewhereJump(*call, module.getDataLayout()))
-          jumps.push_back(call);
+          jumps.emplace_back(call, 0);
   }
   if (jumps.empty())
     return 0;
@@ -61,11 +71,15 @@ unsigned endUnexpectedReturns(llvm::Module &module) {
     declared->setDoesNotReturn();
     declared->setDoesNotThrow();
   }
-  for (llvm::CallInst *jump : jumps) {
+  // Every address is read before the first change: the map names the IR as lifted.
+  llvm::DenseMap<const llvm::Instruction *, uint64_t> sites;
+  const llvm::Function *sitesOf = nullptr;
+  for (auto &[jump, site] : jumps)
+    site = callSite(*jump, lifter, sites, sitesOf);
+  for (auto [jump, site] : jumps) {
     llvm::Instruction *ret = jump->getNextNode();
     llvm::IRBuilder<> ir(jump);
-    llvm::CallInst *call =
-        ir.CreateCall(report, {jump->getArgOperand(2), ir.getInt64(callSite(*jump))});
+    llvm::CallInst *call = ir.CreateCall(report, {jump->getArgOperand(2), ir.getInt64(site)});
     call->setDoesNotReturn();
     call->copyMetadata(*jump, {context.getMDKindID("hoist.pc")});
     ir.CreateUnreachable();

@@ -14,13 +14,16 @@
 // lifted code, instead of continuing.
 #pragma once
 
+#include "hoist/Lifter.h"
+
 #include <llvm/IR/Module.h>
 
 namespace hoist {
 
 /// Replaces the `__hoist_jmp` to the returned-to address after each lifted call in `module`
-/// with a call of the runtime's `hoist_unexpected_return`, which does not return. Returns the
-/// number replaced.
-unsigned endUnexpectedReturns(llvm::Module &module);
+/// with a call of the runtime's `hoist_unexpected_return`, which does not return. The message
+/// names the call's address: its `!hoist.pc`, else `lifter`'s instruction-to-address map, so
+/// the module must be as `lifter` lifted it. Returns the number replaced.
+unsigned endUnexpectedReturns(llvm::Module &module, const Lifter &lifter);
 
 } // namespace hoist

@@ -64,6 +64,9 @@ struct LiftCommandOptions {
   /// --annotate: each machine instruction's address and assembly as a comment before its IR
   /// (tools/hoist/AnnotatedIR.h).
   bool annotate = false;
+  /// --pc-metadata: `!hoist.pc` on the IR (LiftOptions::pcMetadata), which --annotate,
+  /// brightening and deobfuscation also ask for (liftOptionsFor).
+  bool pcMetadata = false;
   /// --keep-lifted: with --brighten, every lifted function stays beside its brightened one
   /// (BrightenOutput::keepLifted).
   bool keepLifted = false;

@@ -101,6 +101,10 @@ LiftOptions liftOptionsFor(const LiftCommandOptions &options) {
   // assume valid IR) or cost nothing next to the rest: optimization, brightening, objects.
   lift.verify = options.verify || options.optLevel > 0 || !options.brighten.empty() ||
                 options.emit == "obj";
+  // Only what reads the addresses pays for the metadata: the annotations, brightening's
+  // reasons and call sites, the concolic lifter and the deobfuscation passes' reports.
+  lift.pcMetadata = options.pcMetadata || options.annotate || !options.brighten.empty() ||
+                    options.deobfuscate || options.deobfuscatePasses;
   // -j N: whole-program discovery explores each round's functions on N threads too, before
   // the N workers lift (it was a sixth of the serial time, and capped the speed-up).
   if (options.jobs)

@@ -198,6 +198,7 @@ int runReport(const ReportCommandOptions &options) {
   lift.optLevel = options.optLevel;
   lift.brighten = "default";   // so that the lifted module is verified before brightening
   lift.budgets = options.budgets;
+  lift.pcMetadata = true;   // the pages show each machine instruction beside its IR
 
   // Before the work whose graphs it would draw.
   if (llvm::Expected<std::string> dot = findDot(); !dot)

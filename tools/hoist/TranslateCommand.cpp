@@ -25,9 +25,9 @@ int runTranslate(const TranslateCommandOptions &options) {
       translateProgram(translate, diagnostics, progressLine.progress());
   progressLine.stop();
   // Notes (x87 control words and the like) are for `lift`; a translation reports what may
-  // change the program's behaviour.
+  // change the program's behaviour, and a function it optimized less (its speed).
   for (const Diagnostic &d : diagnostics.all())
-    if (d.severity != Severity::Note)
+    if (d.severity != Severity::Note || d.code == "large-function")
       llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
   if (!report)
     return reportFailure(report.takeError());

@@ -99,6 +99,10 @@ cl::opt<bool> Annotate("annotate",
                        cl::desc("Write each machine instruction's address and assembly (Intel "
                                 "syntax) as a comment before its IR (--emit ll only)"),
                        cl::sub(LiftCmd));
+cl::opt<bool> PcMetadata("pc-metadata",
+                         cl::desc("Tag the IR with each machine instruction's address "
+                                  "(!hoist.pc); --annotate, --brighten and --deobfuscate do"),
+                         cl::sub(LiftCmd));
 cl::opt<bool> KeepLifted("keep-lifted",
                          cl::desc("With --brighten: keep every lifted function beside its "
                                   "brightened one, as NAME.lifted"),
@@ -307,6 +311,7 @@ int main(int argc, char **argv) {
     options.verify = Verify;
     options.valueNames = ValueNames;
     options.annotate = Annotate;
+    options.pcMetadata = PcMetadata;
     options.keepLifted = KeepLifted;
     options.dataAtOriginalAddresses = DataAtOriginalAddresses;
     options.quiet = Quiet;

@@ -6,6 +6,8 @@
 #include <llvm/IR/Verifier.h>
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
 #include <vector>
 
 using namespace hoist;
@@ -21,9 +23,9 @@ struct Lifted {
   std::unique_ptr<Lifter> lifter;
   llvm::Function *function = nullptr;
 
-  explicit Lifted(std::vector<uint8_t> code) {
+  explicit Lifted(std::vector<uint8_t> code, LiftOptions options = {}) {
     image = Image::fromRawBytes(code, Base);
-    lifter = std::make_unique<Lifter>(*image, context, diagnostics);
+    lifter = std::make_unique<Lifter>(*image, context, diagnostics, options);
     llvm::Expected<llvm::Function *> result = lifter->liftFunction(Base);
     if (!result) {
       ADD_FAILURE() << llvm::toString(result.takeError());
@@ -196,6 +198,52 @@ TEST(Lifter, LiftingTheSameFunctionTwiceReturnsIt) {
   llvm::Expected<llvm::Function *> again = lifted.lifter->liftFunction(Base);
   ASSERT_TRUE(bool(again));
   EXPECT_EQ(*again, lifted.function);
+}
+
+/// Each instruction's `!hoist.pc`, in order ("-" for none).
+std::vector<std::string> pcTags(const llvm::Function &function) {
+  std::vector<std::string> tags;
+  for (const llvm::BasicBlock &bb : function)
+    for (const llvm::Instruction &instruction : bb) {
+      std::optional<uint64_t> pc = pcMetadataOf(instruction);
+      tags.push_back(pc ? std::to_string(*pc) : "-");
+    }
+  return tags;
+}
+
+// add rax, rbx; call 0x100c; ret; padding, then the callee at 0x100c: ret.
+const std::vector<uint8_t> AddCallRet = {0x48, 0x01, 0xd8, 0xe8, 0x04, 0x00, 0x00, 0x00,
+                                         0xc3, 0x90, 0x90, 0x90, 0xc3};
+
+TEST(Lifter, InstructionAddressesAreASideTableUnlessMetadataIsAskedFor) {
+  Lifted plain(AddCallRet);
+  ASSERT_TRUE(plain.function);
+  std::vector<std::string> untagged = pcTags(*plain.function);
+  EXPECT_TRUE(llvm::all_of(untagged, [](const std::string &tag) { return tag == "-"; }));
+  llvm::ArrayRef<InstructionAddress> map = plain.lifter->instructionAddresses(*plain.function);
+  ASSERT_FALSE(map.empty());
+  std::set<uint64_t> addresses;
+  for (const InstructionAddress &entry : map) {
+    EXPECT_EQ(entry.instruction->getFunction(), plain.function);
+    addresses.insert(entry.address);
+  }
+  EXPECT_EQ(addresses, (std::set<uint64_t>{Base, Base + 3, Base + 8}));
+
+  // The side table made metadata is the metadata LiftOptions::pcMetadata gives.
+  attachPcMetadata(map);
+  Lifted tagged(AddCallRet, LiftOptions{.pcMetadata = true});
+  ASSERT_TRUE(tagged.function);
+  EXPECT_EQ(pcTags(*plain.function), pcTags(*tagged.function));
+  EXPECT_NE(pcTags(*tagged.function), untagged);
+}
+
+TEST(Lifter, AFunctionNotLiftedHasNoInstructionAddresses) {
+  Lifted lifted({0xc3});
+  ASSERT_TRUE(lifted.function);
+  llvm::Function *other = llvm::Function::Create(lifted.function->getFunctionType(),
+                                                 llvm::GlobalValue::ExternalLinkage, "other",
+                                                 lifted.lifter->module());
+  EXPECT_TRUE(lifted.lifter->instructionAddresses(*other).empty());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // hoist::optimizeModule: the levels, the fixpoint's stopping rule and budget, the Image it
 // reads, and the callers' passes it runs in its rounds (also through liftProgram). The passes
 // themselves are tested one by one in tests/lit/passes.
+#include "Passes/LargeFunctionNotes.h"
 #include "Support/Diagnostics.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
@@ -55,6 +56,39 @@ TEST(Pipeline, LevelZeroLeavesTheModuleAlone) {
   EXPECT_EQ(report.instructionsAfter, before);
   EXPECT_TRUE(report.instructionsPerRound.empty());
   EXPECT_EQ(countInstructions(*lifted.module), before);
+}
+
+TEST(Pipeline, AFunctionPastTheSizeLimitGetsTheCheaperPipelineAndANote) {
+  Lifted lifted;
+  llvm::Function *function = lifted.module->getFunction("fn_1000");
+  ASSERT_TRUE(function);
+  uint64_t before = function->getInstructionCount();
+  OptimizeOptions options{.level = 2, .largeFunctionInstructions = before - 1};
+  OptimizeReport report = optimizeModule(*lifted.module, lifted.image.get(), options);
+  ASSERT_EQ(report.largeFunctions.size(), 1u);
+  EXPECT_EQ(report.largeFunctions[0].first, function);
+  EXPECT_EQ(report.largeFunctions[0].second, before);
+  // At most two rounds, and LLVM's O2 leaves it alone.
+  EXPECT_LE(report.instructionsPerRound.size(), 2u);
+  EXPECT_TRUE(function->hasFnAttribute(llvm::Attribute::OptimizeNone));
+  EXPECT_LT(function->getInstructionCount(), before);   // the cleanup still ran
+  EXPECT_FALSE(llvm::verifyModule(*lifted.module, &llvm::errs()));
+  DiagnosticSink notes;
+  noteLargeFunctions(report, options, notes);
+  ASSERT_EQ(notes.all().size(), 1u);
+  EXPECT_EQ(notes.all()[0].code, "large-function");
+  EXPECT_EQ(notes.all()[0].address, std::optional<uint64_t>(Base));
+}
+
+TEST(Pipeline, AFunctionWithinTheSizeLimitGetsTheWholePipeline) {
+  Lifted lifted;
+  llvm::Function *function = lifted.module->getFunction("fn_1000");
+  ASSERT_TRUE(function);
+  OptimizeReport report = optimizeModule(
+      *lifted.module, lifted.image.get(),
+      {.level = 2, .largeFunctionInstructions = function->getInstructionCount()});
+  EXPECT_TRUE(report.largeFunctions.empty());
+  EXPECT_FALSE(function->hasFnAttribute(llvm::Attribute::OptimizeNone));
 }
 
 TEST(Pipeline, FixpointStopsAtTheFirstRoundThatChangesNothing) {
