@@ -63,7 +63,7 @@ void LiftContext::writeReg(ZydisRegister reg, llvm::Value *value) {
   assert(slice && "writeReg on a register that is not a GPR");
   llvm::Value *merged = mergedRegister(reg, value);
   if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(merged);
-      instruction && slice->var == Var::RSP)
+      instruction && tagStackPointerWrites && slice->var == Var::RSP)
     instruction->setMetadata(StackPointerWriteMetadata, llvm::MDNode::get(ir.getContext(), {}));
   writeVar(slice->var, merged);
 }

@@ -103,6 +103,8 @@ public:
   /// Writes a general-purpose register with the x86 merge rules: 8- and 16-bit writes keep the
   /// other bits, 32-bit writes zero-extend.
   void writeReg(ZydisRegister reg, llvm::Value *value);
+  /// Whether writeReg tags the values it writes into RSP (StackPointerWriteMetadata).
+  bool tagStackPointerWrites = true;
   /// The full 64-bit value the register's variable would hold after writeReg(reg, value):
   /// for semantics that choose between register results with a select.
   llvm::Value *mergedRegister(ZydisRegister reg, llvm::Value *value);

@@ -141,6 +141,7 @@ FunctionLifter::FunctionLifter(const FunctionLiftInput &input, llvm::Function &f
       context_(function.getContext()), state_(function.getArg(0)), memory_(function.getArg(1)),
       registers_(createEntry(function), function.getArg(0)),
       ctx_(function.getContext(), registers_, function.getArg(1), *this, input.diagnostics) {
+  ctx_.tagStackPointerWrites = input.tagStackPointerWrites;
   registers_.assumeOnlyWritten(mayWrite);
   for (const auto &[start, machine] : input.explored.blocks) {
     auto *bb = llvm::BasicBlock::Create(context_, blockName("bb_", start), &function);
@@ -695,7 +696,7 @@ std::vector<InstructionAddress> liftExploredFunction(const FunctionLiftInput &in
     DiagnosticSink attemptDiagnostics;
     LiftStats attemptStats;
     FunctionLiftInput attempt{input.image, input.explored, attemptDiagnostics, attemptStats,
-                              input.assumedWrites};
+                              input.assumedWrites, input.tagStackPointerWrites};
     bool held;
     std::vector<InstructionAddress> addresses;
     {

@@ -21,6 +21,9 @@ struct FunctionLiftInput {
   /// Tests: the variables the function is assumed to write, instead of the decoder's word
   /// (varsWrittenBy), to exercise the lift again when the assumption fails.
   const VarSet *assumedWrites = nullptr;
+  /// Tag the values written into RSP from a register operand (StackPointerWriteMetadata), as
+  /// brightening needs: with the instruction addresses' metadata (LiftOptions::pcMetadata).
+  bool tagStackPointerWrites = false;
 };
 
 /// Fills `function` (declared `void (ptr noalias, ptr noalias)`, empty) with the lifted code,

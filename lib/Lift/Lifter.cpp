@@ -189,7 +189,12 @@ llvm::Expected<llvm::Function *> Lifter::liftFunction(uint64_t entry) {
   const ExploredFunction &explored = redecoded ? *redecoded : discovered.explored;
   llvm::Function *function = declareLiftedFunction(*impl.module, impl.image, entry);
   std::vector<InstructionAddress> addresses =
-      liftExploredFunction({impl.image, explored, impl.diagnostics, impl.stats}, *function);
+      liftExploredFunction({.image = impl.image,
+                            .explored = explored,
+                            .diagnostics = impl.diagnostics,
+                            .stats = impl.stats,
+                            .tagStackPointerWrites = impl.options.pcMetadata},
+                           *function);
   if (impl.options.pcMetadata)
     attachPcMetadata(addresses);
   impl.addresses[function] = std::move(addresses);
