@@ -47,7 +47,7 @@ for program in "${programs[@]}"; do
   while IFS= read -r workload; do
     total=$((total + 1))
     for side in original translated; do
-      (cd "$work" && PATH=$work/$side:$PATH bash -c "$workload" > "$work/$side.out" 2> "$work/$side.err"
+      (cd "$work" && PATH=$work/$side:$PATH timeout 120 bash -c "$workload" > "$work/$side.out" 2> "$work/$side.err"
        echo "status ${PIPESTATUS[*]}" >> "$work/$side.out")
     done
     if cmp -s "$work/original.out" "$work/translated.out" && cmp -s "$work/original.err" "$work/translated.err"; then

@@ -5,7 +5,7 @@
 set -e
 hoist=$1 out=$2 source=$3 compiler=$4
 shift 4
-"$compiler" "$@" -pthread -o "$out" "$source"
+"$compiler" "$source" "$@" -pthread -o "$out"
 "$out" > "$out.expected" && status=0 || status=$?
 "$hoist" translate "$out" -o "$out.translated" -q
 "$out.translated" > "$out.actual" && translated=0 || translated=$?
