@@ -160,8 +160,12 @@ llvm::Error readRelocations(const ElfObject &object, Elf::Elf_Shdr_Range section
           return name.takeError();
         relocation.symbol = name->str();
         relocation.weak = symbol->getBinding() == ELF::STB_WEAK;
-        if (symbolIndex < versions->size() && !(*versions)[symbolIndex].IsVerDef)
-          relocation.version = (*versions)[symbolIndex].Name;
+        // readDynsymVersions starts at symbol 1 (LLVM's dynamic symbols skip the null one).
+        // One off gave a symbol its neighbour's version: pthread_cond_wait@GLIBC_2.3.2 next
+        // to printf@GLIBC_2.2.5 became glibc's old condition variable, which hung threads.
+        uint32_t versionIndex = symbolIndex - 1;
+        if (versionIndex < versions->size() && !(*versions)[versionIndex].IsVerDef)
+          relocation.version = (*versions)[versionIndex].Name;
       }
       if (type == ELF::R_X86_64_TPOFF64) {
         threadPointerOffset(relocation, symbol, addend, program.threadLocal);

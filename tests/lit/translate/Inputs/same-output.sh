@@ -8,7 +8,7 @@ shift 4
 "$compiler" "$source" "$@" -pthread -o "$out"
 "$out" > "$out.expected" && status=0 || status=$?
 "$hoist" translate "$out" -o "$out.translated" -q
-"$out.translated" > "$out.actual" && translated=0 || translated=$?
+timeout 120 "$out.translated" > "$out.actual" && translated=0 || translated=$?
 diff "$out.expected" "$out.actual"
 test "$status" -eq "$translated"
 cat "$out.expected"
