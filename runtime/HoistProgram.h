@@ -27,13 +27,15 @@ enum HoistRelocationKind {
   HOIST_RELOCATION_SYMBOL = 1,    /* *address = the library symbol + value (GLOB_DAT, JUMP_SLOT, 64) */
   HOIST_RELOCATION_COPY = 2,      /* value bytes of the library's variable live at address */
   HOIST_RELOCATION_IRELATIVE = 3, /* *address = the lifted resolver at value, called */
+  /* *address = the library's thread-local symbol + value, from the guest thread pointer */
+  HOIST_RELOCATION_THREAD_POINTER_OFFSET = 4,
 };
 
 typedef struct HoistRelocation {
   uint64_t kind;
   uint64_t address;
   uint64_t value;
-  const char *symbol;  /* SYMBOL and COPY */
+  const char *symbol;  /* SYMBOL, COPY and THREAD_POINTER_OFFSET */
   const char *version; /* the symbol's version ("GLIBC_2.2.5"), or null */
   uint64_t weak;       /* an undefined weak symbol may stay 0 */
 } HoistRelocation;
@@ -58,6 +60,11 @@ typedef struct HoistProgram {
   uint64_t preinitArray, preinitCount;
   uint64_t init, initArray, initCount;
   uint64_t fini, finiArray, finiCount;
+  /* The program's thread-local variables (PT_TLS): the initial image at tlsImage (tlsFileSize
+   * bytes, then zeros) of each thread's block, the tlsBlockSize bytes right below its guest
+   * thread pointer, which is tlsThreadPointerOffset bytes into hoist_guest_thread_block
+   * (runtime/threads.c). */
+  uint64_t tlsImage, tlsFileSize, tlsBlockSize, tlsThreadPointerOffset;
 } HoistProgram;
 
 extern const HoistProgram hoist_program;

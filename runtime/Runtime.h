@@ -8,6 +8,8 @@
 
 /* The return address the runtime pushes when it enters lifted code: never a code address. */
 #define HOIST_RETURN_SENTINEL 0x0000484f49535452ull /* "RTSIOH" */
+/* The size of each thread's guest stack (reserved, not committed). */
+#define HOIST_GUEST_STACK_SIZE (64ull << 20)
 /* Exit status of a translated program that reaches something the translation cannot run. */
 #define HOIST_EXIT_UNSUPPORTED 70
 
@@ -27,8 +29,9 @@ void hoist_callback_entry(void);
 
 /* startup.c */
 extern HoistState hoist_initial_state;
-/* Where lifted code entered from native code may put its guest stack frames (below). */
-extern uint64_t hoist_guest_sp;
+/* Where lifted code entered from native code may put its guest stack frames (below), in the
+ * thread that runs it: lifted code stores it before library calls that may call back. */
+extern _Thread_local uint64_t hoist_guest_sp;
 int hoist_in_executable_segment(uint64_t address);
 
 /* calls.c */
@@ -47,9 +50,23 @@ void hoist_add_copy(uint64_t program, uint64_t library, uint64_t size);
 /* Points the libraries' relocated references to the copied objects at the program's copies. */
 void hoist_redirect_copies(void);
 
+/* threads.c */
+/* Gives the calling thread its guest stack (if hoist_guest_sp has none yet) and its guest
+ * thread control block, once; returns the block's address, State's FS_BASE in this thread. */
+uint64_t hoist_enter_thread(void);
+/* The same for the main thread, whose guest stack the runtime built at `guestStackPointer`. */
+uint64_t hoist_start_main_thread(uint64_t guestStackPointer);
+/* Where a library's thread-local `variable` (its address in this thread) is from this
+ * thread's guest thread pointer: the same in every thread (a TPOFF64 slot's value). */
+uint64_t hoist_library_thread_pointer_offset(uint64_t variable);
+/* pthread_create and thrd_create: their start routine is the program's code. */
+uint64_t hoist_thread_replacement(const char *symbol);
+
 /* signals.c */
-/* Where the next signal handler of the program puts its guest frames (below). */
-extern uint64_t hoist_signal_stack_top;
+/* Where the next signal handler of the program in this thread puts its guest frames (below). */
+extern _Thread_local uint64_t hoist_signal_stack_top;
+/* Frees the calling thread's area for handlers' guest frames (the thread is ending). */
+void hoist_free_signal_stack(void);
 /* Whether the program's own handler (lifted code) runs if `signal` is raised now. */
 int hoist_guest_handles(int signal);
 /* The runtime's function the program calls for library function `symbol` (signal, sigaction,
@@ -62,6 +79,7 @@ uint64_t hoist_jump_replacement(const char *symbol);
 
 /* How often control crossed between lifted and native code; printed at exit when the
  * environment has HOIST_TRANSLATE_STATS (tests check that callbacks reach lifted code).
+ * Counted without a lock (hoist_count): threads running at once may lose counts.
  * Library calls are not counted: they are inlined into the lifted loops, where a counter in
  * memory cost as much as the rest of the call's bookkeeping. */
 typedef struct HoistCrossings {
@@ -69,6 +87,9 @@ typedef struct HoistCrossings {
   uint64_t indirectTransfers; /* __hoist_call and __hoist_jmp */
 } HoistCrossings;
 extern HoistCrossings hoist_crossings;
+static inline void hoist_count(uint64_t *counter) {
+  __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
 
 /* Prints "hoist: <message>" and ends the program with HOIST_EXIT_UNSUPPORTED. */
 _Noreturn void hoist_fatal(const char *format, ...) __attribute__((format(printf, 1, 2)));

@@ -28,21 +28,22 @@ HoistCrossings hoist_crossings;
 
 /* Indirect calls and jumps repeat their targets (a comparison function called through a
  * pointer for every pair): a direct-mapped cache in front of the binary search. An entry is
- * one pointer, read and written whole: a signal handler's lookups can then interrupt another
- * lookup without it reading half of their entry. */
+ * one pointer, read and written whole (relaxed atomics): a signal handler's lookups, or
+ * another thread's, can then interrupt or overlap another lookup without it reading half of
+ * their entry. All threads share the cache. */
 enum { LookupCacheSize = 1024 };
-static const HoistFunction *volatile lookupCache[LookupCacheSize];
+static const HoistFunction *lookupCache[LookupCacheSize];
 
 static const HoistFunction *searchTable(uint64_t address);
 
 const HoistFunction *hoist_lookup(uint64_t address) {
   unsigned slot = (unsigned)((address >> 4) ^ (address >> 14)) & (LookupCacheSize - 1);
-  const HoistFunction *cached = lookupCache[slot];
+  const HoistFunction *cached = __atomic_load_n(&lookupCache[slot], __ATOMIC_RELAXED);
   if (cached && cached->address == address)
     return cached;
   const HoistFunction *function = searchTable(address);
   if (function)
-    lookupCache[slot] = function;
+    __atomic_store_n(&lookupCache[slot], function, __ATOMIC_RELAXED);
   return function;
 }
 
@@ -113,12 +114,14 @@ void hoist_push_x87_result(HoistState *state, const HoistNativeFrame *frame) {
 
 void hoist_run_lifted(const HoistFunction *function, HoistNativeFrame *frame,
                       const uint64_t *stackWords) {
+  hoist_enter_thread();   /* a thread's first lifted code: its guest stack */
   hoist_run_lifted_below(function, frame, stackWords, hoist_guest_sp);
 }
 
 void hoist_run_lifted_below(const HoistFunction *function, HoistNativeFrame *frame,
                             const uint64_t *stackWords, uint64_t guestTop) {
   HoistState state = hoist_initial_state;
+  state.FS_BASE = hoist_enter_thread();
   state.RDI = frame->gpr[0];
   state.RSI = frame->gpr[1];
   state.RDX = frame->gpr[2];
@@ -168,7 +171,7 @@ uint64_t hoist_call_lifted_at(uint64_t address, uint64_t a0, uint64_t a1, uint64
  * only the register part of a frame (no st0); the stack arguments are at `nativeStack`. */
 void hoist_enter_from_native(const HoistFunction *function, HoistNativeFrame *registers,
                              const uint64_t *nativeStack) {
-  ++hoist_crossings.nativeEntries;
+  hoist_count(&hoist_crossings.nativeEntries);
   HoistNativeFrame frame;
   memcpy(&frame, registers, offsetof(HoistNativeFrame, st0));
   hoist_run_lifted(function, &frame, nativeStack);
@@ -181,7 +184,7 @@ void hoist_enter_from_native(const HoistFunction *function, HoistNativeFrame *re
 /* Control that lifted code could not resolve: a function in the table, native code outside
  * the image (a library function reached through a pointer), or nothing we can run. */
 static void transfer(HoistState *state, void *memory, uint64_t target, const char *how) {
-  ++hoist_crossings.indirectTransfers;
+  hoist_count(&hoist_crossings.indirectTransfers);
   const HoistFunction *function = hoist_lookup(target);
   if (function) {
     state->RIP = target;

@@ -1,11 +1,16 @@
 /* The runtime intrinsics for what only the machine answers (lib/Semantics/System.cpp: each
  * `__hoist_<mnemonic>` reads its inputs from State and writes what the instruction writes),
  * faults, and instructions without semantics. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "Runtime.h"
 
 #include "hoist/Exception.h"
 
+#include <sched.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,7 +45,13 @@ void __hoist_xgetbv(HoistState *state, void *memory, uint64_t address) {
 
 /* RCX and R11 get what the kernel leaves in them: the return address and RFLAGS. */
 void __hoist_syscall(HoistState *state, void *memory, uint64_t address) {
-  (void)memory, (void)address;
+  (void)memory;
+  /* A thread made by the program itself (clone with CLONE_VM, clone3) would run on lifted
+   * code's native stack, shared with its parent. A fork-like clone is as fork. */
+  if ((state->RAX == SYS_clone && (state->RDI & CLONE_VM)) || state->RAX == SYS_clone3)
+    hoist_fatal("%s: the clone system call at %#lx makes a thread of the program's own, which "
+                "a translated program does not support (pthread_create's threads it does)",
+                hoist_program.path, (unsigned long)address);
   uint64_t result;
   register uint64_t r10 __asm__("r10") = state->R10;
   register uint64_t r8 __asm__("r8") = state->R8;

@@ -40,8 +40,8 @@ static SetjmpRecord *recordIn(uint64_t buffer) {
 
 /* The record of the longjmp on its way, from the buffer longjmp was given (which may be a copy
  * of the one setjmp filled, while that one has been filled again since). */
-static SetjmpRecord pendingJump;
-static volatile int jumpPending;
+static _Thread_local SetjmpRecord pendingJump;
+static _Thread_local volatile int jumpPending;
 
 void hoist_setjmp_save(const HoistState *state, uint32_t kind) {
   SetjmpRecord *record = recordIn(state->RDI);

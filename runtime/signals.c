@@ -16,6 +16,7 @@
 #include "Runtime.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,8 +36,13 @@ static const uint64_t SignalStackSize = 16ull << 20;
 static volatile uint64_t guestHandlers[SignalCount];
 static const HoistFunction *volatile liftedHandlers[SignalCount];
 
-uint64_t hoist_signal_stack_top;
-static uint64_t signalStackBottom;
+/* Each thread's handlers have their own area: a signal arrives in whichever thread. */
+_Thread_local uint64_t hoist_signal_stack_top;
+static _Thread_local uint64_t signalStackBottom;
+/* Threads installing handlers at once change the table one at a time. */
+static pthread_mutex_t installing = PTHREAD_MUTEX_INITIALIZER;
+
+static void allocateSignalStack(void);
 
 static void runGuestHandler(int number, siginfo_t *info, void *context) {
   const HoistFunction *handler =
@@ -44,6 +50,8 @@ static void runGuestHandler(int number, siginfo_t *info, void *context) {
   if (!handler)
     hoist_fatal("%s: signal %d arrived for a handler of the program the runtime did not install",
                 hoist_program.path, number);
+  hoist_enter_thread();   /* a thread that has not run lifted code yet */
+  allocateSignalStack();
   /* A nested signal that arrives between these lines takes the same slice, and gives it back
    * before this one goes on. */
   uint64_t top = hoist_signal_stack_top;
@@ -86,6 +94,12 @@ static void allocateSignalStack(void) {
   hoist_signal_stack_top = signalStackBottom + SignalStackSize;
 }
 
+void hoist_free_signal_stack(void) {
+  if (signalStackBottom)
+    munmap((void *)signalStackBottom, SignalStackSize);
+  signalStackBottom = hoist_signal_stack_top = 0;
+}
+
 /* What the kernel gets for `handler`: the trampoline, once the table says what it runs, for
  * the program's code; anything else (SIG_DFL, SIG_IGN, SIG_HOLD, a library function) as is. */
 static uint64_t install(int number, uint64_t handler) {
@@ -111,12 +125,14 @@ static uint64_t programView(uint64_t host, uint64_t guestBefore) {
 static void blockSignals(sigset_t *saved) {
   sigset_t all;
   sigfillset(&all);
-  sigprocmask(SIG_BLOCK, &all, saved);
+  pthread_sigmask(SIG_BLOCK, &all, saved);
+  pthread_mutex_lock(&installing);
 }
 
 static void unblockSignals(const sigset_t *saved) {
   int error = errno;
-  sigprocmask(SIG_SETMASK, saved, 0);
+  pthread_mutex_unlock(&installing);
+  pthread_sigmask(SIG_SETMASK, saved, 0);
   errno = error;
 }
 

@@ -18,10 +18,9 @@
 #include <unistd.h>
 
 HoistState hoist_initial_state;
-uint64_t hoist_guest_sp;
+_Thread_local uint64_t hoist_guest_sp;
 
 static const uint64_t PageSize = 4096;
-static const uint64_t GuestStackSize = 64ull << 20;
 
 _Noreturn void hoist_fatal(const char *format, ...) {
   char message[1024];
@@ -87,6 +86,8 @@ static uint64_t librarySymbol(const HoistRelocation *relocation) {
   uint64_t replacement = hoist_signal_replacement(relocation->symbol);
   if (!replacement)
     replacement = hoist_jump_replacement(relocation->symbol);
+  if (!replacement)
+    replacement = hoist_thread_replacement(relocation->symbol);
   if (replacement)
     return replacement;
   void *address = 0;
@@ -111,6 +112,11 @@ static void applyRelocations(void) {
     case HOIST_RELOCATION_SYMBOL: {
       uint64_t symbol = librarySymbol(relocation);
       *place = symbol ? symbol + relocation->value : 0;
+      break;
+    }
+    case HOIST_RELOCATION_THREAD_POINTER_OFFSET: {
+      uint64_t variable = librarySymbol(relocation);
+      *place = variable ? hoist_library_thread_pointer_offset(variable) + relocation->value : 0;
       break;
     }
     case HOIST_RELOCATION_COPY: {
@@ -182,12 +188,6 @@ static void patchEntries(void) {
   mprotect(stubs, pageUp(size), PROT_READ | PROT_EXEC);
 }
 
-static uint64_t threadPointer(void) {
-  uint64_t pointer;
-  __asm__("mov %%fs:0, %0" : "=r"(pointer));
-  return pointer;
-}
-
 static uint64_t extendedFeatures(void) {
   uint32_t low, high;
   __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
@@ -195,8 +195,7 @@ static uint64_t extendedFeatures(void) {
 }
 
 static void initialState(void) {
-  memset(&hoist_initial_state, 0, sizeof hoist_initial_state);
-  hoist_initial_state.FS_BASE = threadPointer();
+  memset(&hoist_initial_state, 0, sizeof hoist_initial_state);   /* FS_BASE: per thread */
   hoist_initial_state.XCR0 = extendedFeatures();
   hoist_initial_state.MXCSR = 0x1f80;
   hoist_initial_state.FPU_CW = 0x37f;
@@ -205,7 +204,7 @@ static void initialState(void) {
 
 /* The stack the kernel hands to _start: argc, argv, NULL, envp, NULL, an empty auxv. */
 static uint64_t guestStack(int argc, char **argv, char **envp) {
-  uint8_t *base = mmap(0, GuestStackSize, PROT_READ | PROT_WRITE,
+  uint8_t *base = mmap(0, HOIST_GUEST_STACK_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (base == MAP_FAILED)
     hoist_fatal("%s: cannot allocate the guest stack", hoist_program.path);
@@ -213,7 +212,7 @@ static uint64_t guestStack(int argc, char **argv, char **envp) {
   while (envp[envc])
     ++envc;
   uint64_t words = 1 + (uint64_t)argc + 1 + envc + 1 + 2;
-  uint64_t top = (uint64_t)base + GuestStackSize - 4096;
+  uint64_t top = (uint64_t)base + HOIST_GUEST_STACK_SIZE - 4096;
   uint64_t *sp = (uint64_t *)((top - words * 8) & ~(uint64_t)15);
   uint64_t *at = sp;
   *at++ = (uint64_t)argc;
@@ -277,7 +276,7 @@ int main(int argc, char **argv, char **envp) {
   if (getenv("HOIST_TRANSLATE_STATS"))
     atexit(printCrossings);
   mapImage();
-  applyRelocations();
+  applyRelocations();   /* the main thread's guest thread block is filled after them */
   hoist_redirect_copies();
   initialState();
   patchEntries();
@@ -285,7 +284,7 @@ int main(int argc, char **argv, char **envp) {
   HoistState state = hoist_initial_state;
   state.RSP = guestStack(argc, argv, envp);
   state.RIP = hoist_program.entry;
-  hoist_guest_sp = state.RSP;
+  state.FS_BASE = hoist_start_main_thread(state.RSP);
   applyIrelativeRelocations();
   const HoistFunction *entry = hoist_lookup(hoist_program.entry);
   if (!entry)

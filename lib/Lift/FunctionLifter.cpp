@@ -17,6 +17,7 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <set>
@@ -90,6 +91,7 @@ private:
   /// Whether `target` is one of the current block's successors in this function.
   bool isSuccessor(uint64_t target);
   void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
+  static bool isAtomicOnTheMachine(const Instr &instr);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
   /// The module's declaration of `intrinsic`, looked up once per function (every call checks
   /// where it returned to with __hoist_jmp).
@@ -237,10 +239,25 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
     leave(current_->tail, Intrinsic::Unsupported, ctx_.ir.getInt64(instr.address), true);
   }
   ++input_.stats.instructionsLifted;
+  if (isAtomicOnTheMachine(instr)) {
+    ++input_.stats.atomicInstructions;
+    input_.stats.firstAtomicAt = std::min(input_.stats.firstAtomicAt, instr.address);
+  }
   // A split leaves the instruction's IR in two blocks; both carry its address.
   tagWithAddress(bb, last, instr.address);
   if (current_->tailBB != bb)
     tagWithAddress(current_->tailBB, nullptr, instr.address);
+}
+
+bool FunctionLifter::isAtomicOnTheMachine(const Instr &instr) {
+  if (instr.hasLock())
+    return true;
+  if (instr.mnemonic != ZYDIS_MNEMONIC_XCHG)
+    return false;
+  for (unsigned i = 0; i < instr.operandCount; ++i)
+    if (instr.op(i).kind == Operand::Kind::Mem)
+      return true;
+  return false;
 }
 
 void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,

@@ -16,8 +16,14 @@ void readSegments(Elf::Elf_Phdr_Range segments, uint64_t bias, ElfProgram &progr
   for (const auto &segment : segments) {
     if (segment.p_type == ELF::PT_INTERP)
       program.hasInterpreter = true;
-    if (segment.p_type == ELF::PT_TLS)
-      program.hasThreadLocalStorage = true;
+    if (segment.p_type == ELF::PT_TLS) {
+      ThreadLocalSegment tls;
+      tls.address = segment.p_vaddr + bias;
+      tls.memorySize = segment.p_memsz;
+      tls.fileSize = std::min<uint64_t>(segment.p_filesz, segment.p_memsz);
+      tls.alignment = segment.p_align ? segment.p_align : 1;
+      program.threadLocal = tls;
+    }
     if (segment.p_type != ELF::PT_LOAD)
       continue;
     LoadSegment load;
@@ -79,9 +85,33 @@ DynamicRelocation::Kind kindOf(uint32_t type) {
     return DynamicRelocation::Kind::Copy;
   case ELF::R_X86_64_IRELATIVE:
     return DynamicRelocation::Kind::Irelative;
+  case ELF::R_X86_64_TPOFF64:
+    return DynamicRelocation::Kind::Value;   // the program's own variables only (below)
   default:
     return DynamicRelocation::Kind::Unsupported;
   }
+}
+
+/// TPOFF64 (an initial-exec access's GOT slot): the variable's offset from the thread pointer.
+/// For the program's own variable (a defined symbol, or none with the offset in the addend)
+/// it is fixed at link time, the same in the translation, whose runtime gives every thread the
+/// block at the same place below its guest thread pointer (runtime/threads.c). A library's
+/// variable's offset from the guest thread pointer is the same in every thread too, and known
+/// once the libraries are loaded: the runtime computes it at start.
+void threadPointerOffset(DynamicRelocation &relocation, const Elf::Elf_Sym *symbol,
+                         uint64_t addend, const std::optional<ThreadLocalSegment> &tls) {
+  if (symbol && symbol->st_shndx == ELF::SHN_UNDEF) {
+    relocation.kind = DynamicRelocation::Kind::ThreadPointerOffset;
+    relocation.value = addend;
+    return;
+  }
+  if (!tls || (symbol && symbol->getType() != ELF::STT_TLS)) {
+    relocation.kind = DynamicRelocation::Kind::Unsupported;
+    return;
+  }
+  uint64_t offsetInBlock = (symbol ? uint64_t(symbol->st_value) : 0) + addend;
+  relocation.kind = DynamicRelocation::Kind::Value;
+  relocation.value = offsetInBlock - tls->offsetBelowThreadPointer();
 }
 
 llvm::Error readRelocations(const ElfObject &object, Elf::Elf_Shdr_Range sections,
@@ -130,8 +160,17 @@ llvm::Error readRelocations(const ElfObject &object, Elf::Elf_Shdr_Range section
           return name.takeError();
         relocation.symbol = name->str();
         relocation.weak = symbol->getBinding() == ELF::STB_WEAK;
-        if (symbolIndex < versions->size() && !(*versions)[symbolIndex].IsVerDef)
-          relocation.version = (*versions)[symbolIndex].Name;
+        // readDynsymVersions starts at symbol 1 (LLVM's dynamic symbols skip the null one).
+        // One off gave a symbol its neighbour's version: pthread_cond_wait@GLIBC_2.3.2 next
+        // to printf@GLIBC_2.2.5 became glibc's old condition variable, which hung threads.
+        uint32_t versionIndex = symbolIndex - 1;
+        if (versionIndex < versions->size() && !(*versions)[versionIndex].IsVerDef)
+          relocation.version = (*versions)[versionIndex].Name;
+      }
+      if (type == ELF::R_X86_64_TPOFF64) {
+        threadPointerOffset(relocation, symbol, addend, program.threadLocal);
+        program.relocations.push_back(std::move(relocation));
+        continue;
       }
       switch (relocation.kind) {
       case DynamicRelocation::Kind::Value:
@@ -160,6 +199,7 @@ llvm::Error readRelocations(const ElfObject &object, Elf::Elf_Shdr_Range section
             relocation.kind = DynamicRelocation::Kind::Unsupported;   // a local IFUNC
         }
         break;
+      case DynamicRelocation::Kind::ThreadPointerOffset:
       case DynamicRelocation::Kind::Unsupported:
         break;
       }

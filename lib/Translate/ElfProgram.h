@@ -20,12 +20,28 @@ struct LoadSegment {
   bool readable = false, writable = false, executable = false;
 };
 
+/// The program's thread-local variables (PT_TLS): their initial image in the loaded image and
+/// the block each thread gets, right below its thread pointer (x86-64 ABI, TLS variant II).
+struct ThreadLocalSegment {
+  uint64_t address = 0;      ///< biased: the initial image (.tdata), inside a PT_LOAD
+  uint64_t fileSize = 0;     ///< bytes of the image; the rest of the block is zero (.tbss)
+  uint64_t memorySize = 0;
+  uint64_t alignment = 1;
+  /// Where the block starts below the thread pointer, as ld and ld.so agree for the
+  /// executable's own block: its size rounded up to its alignment.
+  uint64_t offsetBelowThreadPointer() const {
+    return (memorySize + alignment - 1) / alignment * alignment;
+  }
+};
+
 struct DynamicRelocation {
-  enum class Kind { Value, Symbol, Copy, Irelative, Unsupported };
+  /// ThreadPointerOffset: TPOFF64 against a library's thread-local variable.
+  enum class Kind { Value, Symbol, Copy, Irelative, ThreadPointerOffset, Unsupported };
   Kind kind = Kind::Unsupported;
   uint32_t type = 0;         ///< R_X86_64_*
   uint64_t address = 0;      ///< biased
-  /// Value: what to store; Symbol: the addend; Copy: the size; Irelative: the resolver.
+  /// Value: what to store; Symbol and ThreadPointerOffset: the addend; Copy: the size;
+  /// Irelative: the resolver.
   uint64_t value = 0;
   std::string symbol;
   std::string version;       ///< empty: unversioned or local
@@ -37,7 +53,7 @@ struct ElfProgram {
   std::vector<DynamicRelocation> relocations;
   std::vector<std::string> neededLibraries;   ///< DT_NEEDED, in order
   bool hasInterpreter = false;
-  bool hasThreadLocalStorage = false;
+  std::optional<ThreadLocalSegment> threadLocal;
   bool hasDynamicSection = false;
   uint64_t preinitArray = 0, preinitCount = 0;
   uint64_t init = 0, initArray = 0, initCount = 0;

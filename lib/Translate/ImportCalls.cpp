@@ -177,11 +177,13 @@ void emitFrameCall(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *state
   ir.SetInsertPoint(after);
 }
 
-/// A 64-bit variable of the runtime, which is linked into the same executable.
-llvm::GlobalVariable *runtimeGlobal(llvm::Module &module, llvm::StringRef name) {
+/// The runtime's `hoist_guest_sp`: each thread has its own (a thread-local variable of the
+/// runtime, which is linked into the same executable: local-exec, one %fs-relative store).
+llvm::GlobalVariable *guestStackPointerOfThread(llvm::Module &module) {
   auto *global = llvm::cast<llvm::GlobalVariable>(
-      module.getOrInsertGlobal(name, llvm::Type::getInt64Ty(module.getContext())));
+      module.getOrInsertGlobal("hoist_guest_sp", llvm::Type::getInt64Ty(module.getContext())));
   global->setDSOLocal(true);
+  global->setThreadLocalMode(llvm::GlobalValue::LocalExecTLSModel);
   return global;
 }
 
@@ -250,7 +252,7 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   // value it found when its lifted function returns (runtime/calls.c). One store per library
   // call in a hot loop, none for a function that runs no code of the program.
   if (importMayCallBack(name))
-    ir.CreateStore(guestSp, runtimeGlobal(module, "hoist_guest_sp"));
+    ir.CreateStore(guestSp, guestStackPointerOfThread(module));
   llvm::Value *target = ir.CreateIntToPtr(callee, ptr);
   llvm::Value *firstArgument = state.load(HOIST_FIELD_RDI);   // before the call clobbers it
   ImportCallShape call = importCallShape(name);

@@ -6,6 +6,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <llvm/Support/MathExtras.h>
+
+#include <algorithm>
 #include <map>
 
 namespace hoist {
@@ -34,6 +37,27 @@ uint64_t patchRoom(const Image &image, uint64_t address, std::optional<uint64_t>
   if (next && *next < end)
     end = *next;
   return end - address;
+}
+
+/// Every thread's guest thread block (runtime/threads.c): the program's thread-local block
+/// below the guest thread pointer, laid out as ld laid it out for the original, and the guest
+/// thread control block above it. It is a thread-local variable of the translated executable
+/// itself, so glibc gives every thread one, at the same distance from the host's thread
+/// pointer in each. Returns where the guest thread pointer lies in it.
+uint64_t emitGuestThreadBlock(llvm::Module &module, const ThreadLocalSegment &tls) {
+  constexpr uint64_t TcbReserve = 256;   // glibc's tcbhead_t words program code reads, and more
+  constexpr uint64_t TcbAlignment = 64;
+  uint64_t alignment = std::max(tls.alignment, TcbAlignment);
+  uint64_t threadPointerOffset = llvm::alignTo(tls.offsetBelowThreadPointer(), alignment);
+  auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()),
+                                    threadPointerOffset + TcbReserve);
+  auto *block = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage,
+                                         llvm::ConstantAggregateZero::get(type),
+                                         "hoist_guest_thread_block", nullptr,
+                                         llvm::GlobalValue::LocalExecTLSModel);
+  block->setAlignment(llvm::Align(alignment));
+  block->setDSOLocal(true);
+  return threadPointerOffset;
 }
 
 } // namespace
@@ -76,6 +100,7 @@ ProgramTablesReport emitProgramTables(llvm::Module &module, const Image &image,
     case DynamicRelocation::Kind::Symbol: kind = 1; break;
     case DynamicRelocation::Kind::Copy: kind = 2; break;
     case DynamicRelocation::Kind::Irelative: kind = 3; break;
+    case DynamicRelocation::Kind::ThreadPointerOffset: kind = 4; break;
     case DynamicRelocation::Kind::Unsupported: continue;   // refused before, unless allowed
     }
     relocations.push_back(llvm::ConstantStruct::get(
@@ -117,8 +142,12 @@ ProgramTablesReport emitProgramTables(llvm::Module &module, const Image &image,
   report.functions = functions.size();
 
   auto *programType = llvm::StructType::create(
-      context, {ptr, i64, ptr, i64, ptr, i64, ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64},
+      context,
+      {ptr, i64, ptr, i64, ptr, i64, ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64,
+       i64, i64},
       "HoistProgram");
+  ThreadLocalSegment tls = program.threadLocal.value_or(ThreadLocalSegment{});
+  uint64_t threadPointerOffset = emitGuestThreadBlock(module, tls);
   llvm::Constant *fields[] = {
       privateString(module, image.path()),
       constant(image.entryPoint()),
@@ -130,7 +159,9 @@ ProgramTablesReport emitProgramTables(llvm::Module &module, const Image &image,
       constant(functions.size()),
       constant(program.preinitArray), constant(program.preinitCount),
       constant(program.init), constant(program.initArray), constant(program.initCount),
-      constant(program.fini), constant(program.finiArray), constant(program.finiCount)};
+      constant(program.fini), constant(program.finiArray), constant(program.finiCount),
+      constant(tls.address), constant(tls.fileSize), constant(tls.offsetBelowThreadPointer()),
+      constant(threadPointerOffset)};
   new llvm::GlobalVariable(module, programType, true, llvm::GlobalValue::ExternalLinkage,
                            llvm::ConstantStruct::get(programType, fields), "hoist_program");
   return report;

@@ -13,9 +13,10 @@ namespace {
 // An import is the evidence: a program that never calls these cannot use the feature (a
 // raw syscall could; docs/TRANSLATE.md says so).
 constexpr RefusedImport unsupportedImports[] = {
-    {"pthread_create", "threads", "threads are not supported"},
-    {"thrd_create", "threads", "threads are not supported"},
-    {"clone", "threads", "threads are not supported"},
+    // pthread_create and thrd_create are the runtime's (runtime/threads.c); clone takes the
+    // child's stack and entry from the program, with no thread of the runtime's making.
+    {"clone", "threads",
+     "clone is not supported (threads made by pthread_create or thrd_create are)"},
     {"vfork", "vfork", "vfork shares the stack of lifted code with the child"},
     {"__cxa_throw", "exceptions", "C++ exceptions are not supported"},
     {"__cxa_rethrow", "exceptions", "C++ exceptions are not supported"},
@@ -58,9 +59,11 @@ std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &p
       if (import.name == entry.name && seen.insert(import.name).second)
         refusals.push_back({entry.code, std::string(entry.why) + " (the program imports " +
                                             import.name + ")"});
-  if (program.hasThreadLocalStorage)
-    refusals.push_back({"tls", "thread-local variables of the program (PT_TLS) are not "
-                               "supported"});
+  // The runtime puts each thread's block where ld put it: right below the thread pointer,
+  // which needs its start aligned as the block is (a misaligned start moves the block).
+  if (program.threadLocal && program.threadLocal->address % program.threadLocal->alignment)
+    refusals.push_back({"tls", "thread-local variables (PT_TLS) whose start is not aligned to "
+                               "their alignment are not supported"});
   std::map<uint32_t, uint64_t> unsupportedRelocations;
   for (const DynamicRelocation &relocation : program.relocations)
     if (relocation.kind == DynamicRelocation::Kind::Unsupported)
@@ -68,6 +71,21 @@ std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &p
   for (auto [type, address] : unsupportedRelocations)
     refusals.push_back({"relocation", "relocation " + relocationTypeName(type) + " (at " +
                                           formatAddress(address) + ") is not supported"});
+  return refusals;
+}
+
+std::vector<Refusal> unsupportedLiftedCode(const Image &image, const LiftStats &stats) {
+  std::vector<Refusal> refusals;
+  bool makesThreads = false;
+  for (const Import &import : image.imports())
+    makesThreads |= import.name == "pthread_create" || import.name == "thrd_create";
+  if (makesThreads && stats.atomicInstructions > 0)
+    refusals.push_back(
+        {"atomics", "atomic instructions (a lock prefix or xchg with memory; " +
+                        std::to_string(stats.atomicInstructions) + ", the first at " +
+                        formatAddress(stats.firstAtomicAt) +
+                        ") are lifted as plain loads and stores, which threads running at "
+                        "once can interleave"});
   return refusals;
 }
 

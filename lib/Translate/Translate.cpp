@@ -55,6 +55,19 @@ llvm::Error refuse(const Image &image, const std::vector<Refusal> &refusals, boo
                              : "");
 }
 
+/// What --allow-unsupported lets through becomes a warning each; otherwise the refusal.
+llvm::Error refuseUnlessAllowed(const Image &image, const std::vector<Refusal> &refusals,
+                                bool allowUnsupported, DiagnosticSink &diagnostics) {
+  if (refusals.empty())
+    return llvm::Error::success();
+  if (!allowUnsupported)
+    return refuse(image, refusals, true);
+  for (const Refusal &refusal : refusals)
+    diagnostics.warning("translate-" + refusal.code, std::nullopt,
+                        refusal.message + "; translated anyway (--allow-unsupported)");
+  return llvm::Error::success();
+}
+
 /// Functions only the runtime calls (init and fini functions, IRELATIVE resolvers) are roots
 /// of discovery besides the entry point.
 std::vector<uint64_t> discoveryRoots(const Image &image, const ElfProgram &program) {
@@ -157,13 +170,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   }
   if (std::vector<Refusal> refusals = unusableInput(*image, program); !refusals.empty())
     return refuse(*image, refusals, false);
-  if (std::vector<Refusal> refusals = unsupportedFeatures(*image, program); !refusals.empty()) {
-    if (!options.allowUnsupported)
-      return refuse(*image, refusals, true);
-    for (const Refusal &refusal : refusals)
-      diagnostics.warning("translate-" + refusal.code, std::nullopt,
-                          refusal.message + "; translated anyway (--allow-unsupported)");
-  }
+  if (llvm::Error refused = refuseUnlessAllowed(*image, unsupportedFeatures(*image, program),
+                                                options.allowUnsupported, diagnostics))
+    return refused;
 
   llvm::LLVMContext context;
   Lifter lifter(*image, context, diagnostics);
@@ -179,6 +188,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   }
   beginPhase(progress, "lifting callees");
   lifter.liftCallees();
+  if (llvm::Error refused = refuseUnlessAllowed(*image, unsupportedLiftedCode(*image, lifter.stats()),
+                                                options.allowUnsupported, diagnostics))
+    return refused;
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
 
   TranslateReport report;

@@ -102,7 +102,7 @@ TEST(ElfProgram, ImportSlotsAreLibrarySymbolsWithTheirVersion) {
                         loaded.program.neededLibraries.end(), "libc.so.6"),
               loaded.program.neededLibraries.end());
     EXPECT_TRUE(loaded.program.hasInterpreter);
-    EXPECT_FALSE(loaded.program.hasThreadLocalStorage);
+    EXPECT_FALSE(loaded.program.threadLocal.has_value());
     EXPECT_TRUE(unusableInput(*loaded.image, loaded.program).empty());
     EXPECT_TRUE(unsupportedFeatures(*loaded.image, loaded.program).empty());
   }
