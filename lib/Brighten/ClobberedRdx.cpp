@@ -1,6 +1,7 @@
 #include "Brighten/ClobberedRdx.h"
 
 #include "Brighten/Signature.h"
+#include "hoist/Lifter.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/IR/Constants.h>
@@ -163,9 +164,8 @@ std::optional<std::string> whyReadsClobberedRdx(const llvm::Function &probe) {
       if (!reads)
         continue;
       std::string where;
-      if (llvm::MDNode *pc = marker.getMetadata("hoist.pc"))
-        if (auto *address = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
-          where = llvm::formatv(" at {0:x}", address->getZExtValue()).str();
+      if (std::optional<uint64_t> address = pcMetadataOf(marker))
+        where = llvm::formatv(" at {0:x}", *address).str();
       if (rax)
         return "reads RAX after the call" + where +
                ", whose callee returns nothing in it (what the callee left there)";

@@ -287,15 +287,15 @@ llvm::GlobalVariable *sectionGlobal(llvm::Module &module, const Image &image,
   // The slots come sorted (loaderSlotsIn), and so do these.
   bool atOriginalAddress = keepsDataAtOriginalAddresses(module);
   auto mark = [&](llvm::GlobalVariable &global) {
-    // At the binary's address a word the linker stored means what it did there.
-    if (atOriginalAddress)
-      global.setSection(originalAddressSection(start));
-    else
-      markSlots(global, section, start, image.possiblePointers(), PossiblePointersMetadata);
     markSlots(global, section, start, originalAddresses, OriginalAddressesMetadata,
               originalTargets);
-    if (!atOriginalAddress)
-      markPointerHolders(global, section, start, image);
+    // At the binary's address a word the linker stored means what it did there.
+    if (atOriginalAddress) {
+      global.setSection(originalAddressSection(start));
+      return;
+    }
+    markSlots(global, section, start, image.possiblePointers(), PossiblePointersMetadata);
+    markPointerHolders(global, section, start, image);
   };
   if (slots.empty()) {
     auto *initializer = llvm::ConstantDataArray::get(context, llvm::ArrayRef(bytes));
@@ -655,7 +655,8 @@ void defineImageDataSymbols(llvm::Module &module, const Image &image) {
           symbol.address < section.address + section.size && !module.getNamedValue(symbol.name))
         llvm::GlobalAlias::create(llvm::Type::getInt8Ty(module.getContext()), 0,
                                   llvm::GlobalValue::ExternalLinkage, symbol.name,
-                                  pointerInto(*global, symbol.address - globalStart(module, region)),
+                                  pointerInto(*global,
+                                              symbol.address - globalStart(module, region)),
                                   &module);
   }
 }

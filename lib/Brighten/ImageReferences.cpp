@@ -157,9 +157,8 @@ ImageReferenceSites imageReferenceSites(const llvm::Function &lifted, const Imag
     pcs.insert(*entry);
   std::set<uint64_t> tagged;
   for (const llvm::Instruction &instruction : llvm::instructions(lifted))
-    if (llvm::MDNode *pc = instruction.getMetadata("hoist.pc"))
-      if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
-        tagged.insert(value->getZExtValue());
+    if (std::optional<uint64_t> pc = pcMetadataOf(instruction))
+      tagged.insert(*pc);
   pcs.insert(tagged.begin(), tagged.end());
   // An instruction that only writes a register leaves no IR of its own until the register
   // is used (`lea rax, [rip+buffer]` before `ret`), so the instructions between two tagged

@@ -8,6 +8,7 @@
 #include "Brighten/VariadicCalls.h"
 #include "Lift/Intrinsics.h"
 #include "Support/Error.h"
+#include "hoist/Lifter.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/MathExtras.h>
@@ -28,13 +29,12 @@ constexpr const char *JmpIntrinsicName = "__hoist_jmp";
 
 /// The instruction's address: its !hoist.pc, else the address an intrinsic call passes.
 std::string addressOf(const llvm::Instruction &instruction) {
-  const llvm::ConstantInt *value = nullptr;
-  if (llvm::MDNode *pc = instruction.getMetadata("hoist.pc"))
-    value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0));
+  std::optional<uint64_t> address = pcMetadataOf(instruction);
   if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
-      !value && call && call->arg_size() == 3)
-    value = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(2));
-  return value ? "0x" + llvm::utohexstr(value->getZExtValue(), true) : "an unknown address";
+      !address && call && call->arg_size() == 3)
+    if (const auto *value = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(2)))
+      address = value->getZExtValue();
+  return address ? "0x" + llvm::utohexstr(*address, true) : "an unknown address";
 }
 
 bool calls(const llvm::CallBase &call, llvm::StringRef name) {
@@ -52,17 +52,11 @@ bool isHandledIntrinsic(const llvm::CallBase &call) {
 } // namespace
 
 uint64_t pcOf(const llvm::Instruction &instruction) {
-  auto tagged = [](const llvm::Instruction &candidate) -> std::optional<uint64_t> {
-    if (llvm::MDNode *pc = candidate.getMetadata("hoist.pc"))
-      if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)))
-        return value->getZExtValue();
-    return std::nullopt;
-  };
   for (const llvm::Instruction *at = &instruction; at; at = at->getPrevNode())
-    if (std::optional<uint64_t> pc = tagged(*at))
+    if (std::optional<uint64_t> pc = pcMetadataOf(*at))
       return *pc;
   if (const llvm::BasicBlock *predecessor = instruction.getParent()->getSinglePredecessor())
-    return tagged(*predecessor->getTerminator()).value_or(0);
+    return pcMetadataOf(*predecessor->getTerminator()).value_or(0);
   return 0;
 }
 

@@ -19,36 +19,39 @@ namespace {
 
 using Extent = std::pair<uint64_t, uint64_t>;   // [start, end)
 
-/// The object around `slot` among `objects` (sorted by start, with `furthestEnd[i]` the
-/// largest end of the first i + 1): the one holding it, or nullopt where no symbol describes
-/// the data there.
-std::optional<Extent> objectAround(const std::vector<Extent> &objects,
-                                   const std::vector<uint64_t> &furthestEnd, uint64_t slot) {
-  auto after = std::upper_bound(objects.begin(), objects.end(), slot,
-                                [](uint64_t address, const Extent &object) {
-                                  return address < object.first;
-                                });
-  size_t count = static_cast<size_t>(after - objects.begin());
-  if (count == 0 || furthestEnd[count - 1] <= slot)
-    return std::nullopt;
-  for (size_t i = count; i-- > 0;)
-    if (objects[i].first <= slot && slot < objects[i].second)
-      return objects[i];
-  return std::nullopt;
-}
+/// The symbols' objects of a section, sorted by start, with `furthestEnd[i]` the largest end
+/// of the first i + 1.
+struct SectionObjects {
+  std::vector<Extent> objects;
+  std::vector<uint64_t> furthestEnd;
 
-/// The stretch of `section` around `slot` that no symbol describes: from the end of the
-/// objects before it to the start of the one after it.
-Extent gapAround(const std::vector<Extent> &objects, const std::vector<uint64_t> &furthestEnd,
-                 const Section &section, uint64_t slot) {
-  auto after = std::upper_bound(objects.begin(), objects.end(), slot,
-                                [](uint64_t address, const Extent &object) {
-                                  return address < object.first;
-                                });
-  size_t count = static_cast<size_t>(after - objects.begin());
-  return {count == 0 ? section.address : std::max(section.address, furthestEnd[count - 1]),
-          after == objects.end() ? section.address + section.size : after->first};
-}
+  /// How many objects start at or before `address`.
+  size_t startingBy(uint64_t address) const {
+    return static_cast<size_t>(
+        std::upper_bound(objects.begin(), objects.end(), address,
+                         [](uint64_t at, const Extent &object) { return at < object.first; }) -
+        objects.begin());
+  }
+
+  /// The object holding `slot`, or nullopt where no symbol describes the data there.
+  std::optional<Extent> around(uint64_t slot) const {
+    size_t count = startingBy(slot);
+    if (count == 0 || furthestEnd[count - 1] <= slot)
+      return std::nullopt;
+    for (size_t i = count; i-- > 0;)
+      if (objects[i].first <= slot && slot < objects[i].second)
+        return objects[i];
+    return std::nullopt;
+  }
+
+  /// The stretch of `section` around `slot` that no symbol describes: from the end of the
+  /// objects before it to the start of the one after it.
+  Extent gapAround(const Section &section, uint64_t slot) const {
+    size_t count = startingBy(slot);
+    return {count == 0 ? section.address : std::max(section.address, furthestEnd[count - 1]),
+            count == objects.size() ? section.address + section.size : objects[count].first};
+  }
+};
 
 bool isTextByte(uint8_t byte) {
   return (byte >= 0x20 && byte < 0x7f) || byte == '\t' || byte == '\n' || byte == '\r';
@@ -214,14 +217,14 @@ void markPointerHolders(llvm::GlobalVariable &global, const Section &section, ui
   auto last = std::lower_bound(first, slots.end(), section.address + section.size);
   if (first == last)
     return;
-  std::vector<Extent> objects;
+  SectionObjects symbols;
   for (const Symbol &symbol : image.symbols())
     if (symbol.address >= section.address && symbol.address < section.address + section.size)
-      objects.emplace_back(symbol.address, symbol.address + symbol.size);
-  llvm::sort(objects);
-  std::vector<uint64_t> furthestEnd;
-  for (const Extent &object : objects)
-    furthestEnd.push_back(std::max(furthestEnd.empty() ? 0 : furthestEnd.back(), object.second));
+      symbols.objects.emplace_back(symbol.address, symbol.address + symbol.size);
+  llvm::sort(symbols.objects);
+  for (const Extent &object : symbols.objects)
+    symbols.furthestEnd.push_back(
+        std::max(symbols.furthestEnd.empty() ? 0 : symbols.furthestEnd.back(), object.second));
   std::vector<Extent> holders;
   for (auto slot = first; slot != last; ++slot) {
     uint64_t value = 0;
@@ -229,9 +232,9 @@ void markPointerHolders(llvm::GlobalVariable &global, const Section &section, ui
                                                                     : nullptr;
     if (!target || target->executable)
       continue;
-    if (std::optional<Extent> object = objectAround(objects, furthestEnd, *slot))
+    if (std::optional<Extent> object = symbols.around(*slot))
       holders.push_back(*object);
-    else if (Extent gap = gapAround(objects, furthestEnd, section, *slot); section.writable)
+    else if (Extent gap = symbols.gapAround(section, *slot); section.writable)
       holders.push_back(gap);
     else
       holders.push_back(withoutStrings(gap, *slot, image));

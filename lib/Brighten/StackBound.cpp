@@ -18,13 +18,13 @@ namespace {
 constexpr int64_t RedZoneBytes = 128;
 
 /// The marker calls of `function`.
-std::vector<llvm::CallInst *> markersIn(const llvm::Function &function) {
-  std::vector<llvm::CallInst *> markers;
-  for (const llvm::Instruction &instruction : llvm::instructions(function))
-    if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
-      if (const llvm::Function *callee = call->getCalledFunction();
-          callee && callee->getName() == StackBoundMarker)
-        markers.push_back(const_cast<llvm::CallInst *>(call));
+std::vector<const llvm::CallInst *> markersIn(const llvm::Function &function) {
+  std::vector<const llvm::CallInst *> markers;
+  if (const llvm::Function *marker = function.getParent()->getFunction(StackBoundMarker))
+    for (const llvm::User *user : marker->users())
+      if (const auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+          call && call->getFunction() == &function)
+        markers.push_back(call);
   return markers;
 }
 
@@ -59,20 +59,19 @@ void boundStackGrowth(llvm::Function &function, llvm::Value &entryRsp, uint64_t 
                                 ? &*write->getParent()->getFirstInsertionPt()
                                 : write->getNextNode();
     llvm::IRBuilder<> builder(at);
-    llvm::CallInst *call =
-        builder.CreateCall(marker, {builder.CreateSub(write, &entryRsp, "rsp.from.top"),
-                                    builder.getInt64(RedZoneBytes - static_cast<int64_t>(topOffset))});
+    llvm::Value *fromTop = builder.CreateSub(write, &entryRsp, "rsp.from.top");
+    llvm::Value *lowest = builder.getInt64(RedZoneBytes - static_cast<int64_t>(topOffset));
+    llvm::CallInst *call = builder.CreateCall(marker, {fromTop, lowest});
     // The address as metadata, not an operand: an operand equal to a return address would
     // count as a code address the function hands on.
-    call->setMetadata(StackBoundMetadata,
-                      llvm::MDNode::get(function.getContext(),
-                                        {llvm::ConstantAsMetadata::get(builder.getInt64(pcOf(*write)))}));
+    llvm::Metadata *address = llvm::ConstantAsMetadata::get(builder.getInt64(pcOf(*write)));
+    call->setMetadata(StackBoundMetadata, llvm::MDNode::get(function.getContext(), {address}));
   }
 }
 
 std::vector<uint64_t> undecidedStackBounds(const llvm::Function &function) {
   std::vector<uint64_t> addresses;
-  for (llvm::CallInst *call : markersIn(function))
+  for (const llvm::CallInst *call : markersIn(function))
     if (!isDecidedSafe(*call))
       addresses.push_back(addressOf(*call));
   llvm::sort(addresses);
@@ -82,7 +81,7 @@ std::vector<uint64_t> undecidedStackBounds(const llvm::Function &function) {
 
 std::optional<int64_t> lowestConstantStackMove(const llvm::Function &probe) {
   std::optional<int64_t> lowest;
-  for (llvm::CallInst *call : markersIn(probe))
+  for (const llvm::CallInst *call : markersIn(probe))
     if (const auto *fromTop = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
         fromTop && !isDecidedSafe(*call))
       lowest = std::min(lowest.value_or(0), fromTop->getSExtValue() - RedZoneBytes);

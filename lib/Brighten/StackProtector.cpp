@@ -4,6 +4,7 @@
 #include "Discover/FunctionExplorer.h"
 #include "Decode/Instr.h"
 #include "hoist/Image.h"
+#include "hoist/Lifter.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
@@ -144,14 +145,13 @@ bool checksTheStackGuardIn(const llvm::Function &lifted, const Image &image,
   ZydisRegister wanted = field == HOIST_FIELD_RDX ? ZYDIS_REGISTER_RDX : ZYDIS_REGISTER_RAX;
   Decoder decoder;
   for (const llvm::Instruction &instruction : llvm::instructions(lifted)) {
-    llvm::MDNode *pc = instruction.getMetadata("hoist.pc");
-    auto *address = pc ? llvm::mdconst::dyn_extract<llvm::ConstantInt>(pc->getOperand(0)) : nullptr;
+    std::optional<uint64_t> address = pcMetadataOf(instruction);
     if (!address || !llvm::isa<llvm::LoadInst>(instruction))
       continue;
-    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(address->getZExtValue());
+    llvm::ArrayRef<uint8_t> bytes = image.bytesAt(*address);
     Instr instr;
-    if (bytes.empty() || decoder.decode(bytes.data(), bytes.size(), address->getZExtValue(),
-                                        instr) != DecodeStatus::Ok)
+    if (bytes.empty() ||
+        decoder.decode(bytes.data(), bytes.size(), *address, instr) != DecodeStatus::Ok)
       continue;
     bool writes = instr.mnemonic == ZYDIS_MNEMONIC_SUB || instr.mnemonic == ZYDIS_MNEMONIC_XOR ||
                   instr.mnemonic == ZYDIS_MNEMONIC_MOV;

@@ -126,8 +126,9 @@ llvm::Value *roundedFusedMultiplyAdd(LiftContext &ctx, llvm::Value *a, llvm::Val
   // or NaN operands give an exact (or NaN) result.
   llvm::Value *zero = llvm::Constant::getNullValue(type);
   llvm::Value *overflow = ir.CreateFCmpOEQ(magnitude(ctx, nearest), infinity);
-  sign = {ir.CreateAnd(finite, ir.CreateSelect(overflow, ir.CreateFCmpOLT(nearest, zero), sign.above)),
-          ir.CreateAnd(finite, ir.CreateSelect(overflow, ir.CreateFCmpOGT(nearest, zero), sign.below))};
+  sign = {
+      ir.CreateAnd(finite, ir.CreateSelect(overflow, ir.CreateFCmpOLT(nearest, zero), sign.above)),
+      ir.CreateAnd(finite, ir.CreateSelect(overflow, ir.CreateFCmpOGT(nearest, zero), sign.below))};
   llvm::Value *result = roundFromNearest(ctx, mode, nearest, sign);
   return zeroSumSign(ctx, mode, result, sign, ir.CreateFMul(a, b), c);
 }

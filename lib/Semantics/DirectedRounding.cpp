@@ -238,8 +238,10 @@ llvm::Value *roundedIntegerToFloat(LiftContext &ctx, llvm::Value *integer, llvm:
       nearest, powerOfTwo(type, isUnsigned ? int(bits) : int(bits) - 1));
   auto saturating = isUnsigned ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat;
   llvm::Value *back = ir.CreateIntrinsic(saturating, {integer->getType(), type}, {nearest});
-  llvm::Value *greater = isUnsigned ? ir.CreateICmpUGT(integer, back) : ir.CreateICmpSGT(integer, back);
-  llvm::Value *less = isUnsigned ? ir.CreateICmpULT(integer, back) : ir.CreateICmpSLT(integer, back);
+  llvm::Value *greater =
+      isUnsigned ? ir.CreateICmpUGT(integer, back) : ir.CreateICmpSGT(integer, back);
+  llvm::Value *less =
+      isUnsigned ? ir.CreateICmpULT(integer, back) : ir.CreateICmpSLT(integer, back);
   ErrorSign sign{ir.CreateAnd(ir.CreateNot(outOfRange), greater), ir.CreateOr(outOfRange, less)};
   return roundFromNearest(ctx, mode, nearest, sign);
 }

@@ -188,8 +188,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   }
   beginPhase(progress, "lifting callees");
   lifter.liftCallees();
-  if (llvm::Error refused = refuseUnlessAllowed(*image, unsupportedLiftedCode(*image, lifter.stats()),
-                                                options.allowUnsupported, diagnostics))
+  if (llvm::Error refused =
+          refuseUnlessAllowed(*image, unsupportedLiftedCode(*image, lifter.stats()),
+                              options.allowUnsupported, diagnostics))
     return refused;
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
 

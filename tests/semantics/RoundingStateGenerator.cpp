@@ -9,8 +9,8 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <cstring>
 
 namespace hoist::test {
 
@@ -62,27 +62,12 @@ void writeLane(FpState &fp, unsigned reg, unsigned index, unsigned bits, uint64_
 }
 
 double toDouble(uint64_t bits, const FloatFormat &format) {
-  if (format.bits == 64) {
-    double value;
-    std::memcpy(&value, &bits, 8);
-    return value;
-  }
-  uint32_t single = uint32_t(bits);
-  float value;
-  std::memcpy(&value, &single, 4);
-  return value;
+  return format.bits == 64 ? std::bit_cast<double>(bits) : std::bit_cast<float>(uint32_t(bits));
 }
 
 uint64_t fromDouble(double value, const FloatFormat &format) {
-  if (format.bits == 64) {
-    uint64_t bits;
-    std::memcpy(&bits, &value, 8);
-    return bits;
-  }
-  float single = float(value);
-  uint32_t bits;
-  std::memcpy(&bits, &single, 4);
-  return bits;
+  return format.bits == 64 ? std::bit_cast<uint64_t>(value)
+                           : std::bit_cast<uint32_t>(float(value));
 }
 
 } // namespace
