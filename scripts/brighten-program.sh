@@ -27,11 +27,21 @@ total=$(sed -n 's/.*lifted \([0-9,]*\) functions.*/\1/p' "$output.err")
 echo "$total functions lifted, $declined declined"
 # Start-file code of an older glibc linked into the binary (__libc_csu_init runs .init_array
 # through pointers it reads as values): the start files the program is linked with bring their
-# own, so its decline costs nothing.
-startup=$(grep -c '"message": *"[^"]*(__libc_csu_\(init\|fini\)): not brightened' "$output.json" ||
-  true)
-if [ "$declined" -ne "$startup" ]; then
-  grep -o '"message": *"[^"]*not brightened[^"]*"' "$output.json" | head -5
+# own, so its decline costs nothing. In a stripped binary it is fn_<address>, where the address
+# is the init or fini the entry point hands __libc_start_main (hoist's note names both).
+start_note=$("$hoist" lift "$binary" --callees=false -o /dev/null 2>&1 || true)
+startup_names='__libc_csu_init\|__libc_csu_fini'
+for address in $(echo "$start_note" | grep -o "start files' [a-z]* at 0x[0-9a-f]*" |
+    sed 's/.*0x//'); do
+  startup_names+="\\|fn_$address"
+done
+startup=$(grep -c "\"message\": *\"\([^\"]*(\)\?\($startup_names\))\?: not brightened" \
+  "$output.json" || true)
+# A constructor or destructor left lifted would not run in the recompiled program.
+initializers=$(grep -c '"brighten-initializer-lifted"' "$output.json" || true)
+if [ "$declined" -ne "$startup" ] || [ "$initializers" -ne 0 ]; then
+  grep -o '"message": *"[^"]*\(not brightened\|would not run it\)[^"]*"' "$output.json" |
+    head -5
   exit 3
 fi
 
@@ -41,8 +51,7 @@ fi
 symbol=main
 # (grep -q would stop reading early, and nm's broken pipe fail the test under pipefail.)
 if ! nm "$output.o" | grep ' T main$' >/dev/null; then
-  main=$("$hoist" lift "$binary" --callees=false -o /dev/null 2>&1 |
-    sed -n 's/.*main at 0x\([0-9a-f]*\),.*/\1/p')
+  main=$(echo "$start_note" | sed -n 's/.*main at 0x\([0-9a-f]*\),.*/\1/p')
   symbol=fn_$main
 fi
 objcopy --localize-symbol=_init --localize-symbol=_fini --localize-symbol=_start \

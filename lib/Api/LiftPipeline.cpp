@@ -3,6 +3,7 @@
 #include "Passes/LargeFunctionNotes.h"
 
 #include "Brighten/Brighten.h"
+#include "Brighten/Initializers.h"
 #include "Passes/TidyOutput.h"
 #include "Support/Error.h"
 #include "Support/TimeBudget.h"
@@ -91,6 +92,9 @@ llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const L
     if (!report)
       return report.takeError();
     brightened = std::move(report->brightened);
+    // A whole binary's module becomes a recompiled binary, which must run its constructors.
+    if (steps.all && image.format() == ImageFormat::Elf)
+      carryInitializers(module, image, brightened, diagnostics);
   }
   {
     PhaseTimer timer(trace.profile, "optimize");

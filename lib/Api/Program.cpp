@@ -33,9 +33,16 @@ llvm::Expected<std::vector<uint64_t>> resolveFunctions(const Image &image,
 
 DefaultFunction defaultFunction(const Image &image) {
   InstructionCache cache(image);
-  if (std::optional<MainFunction> main = findMainFunction(image, cache))
-    return {main->address, main->bySymbol,
-            "main at " + formatAddress(main->address) + ", " + main->how};
+  if (std::optional<MainFunction> main = findMainFunction(image, cache)) {
+    std::string how = "main at " + formatAddress(main->address) + ", " + main->how;
+    // Named so that whole-program brightening can tell the start files' code from the
+    // program's (scripts/brighten-program.sh): the recompiled program brings its own.
+    if (main->startFilesInit)
+      how += "; the start files' init at " + formatAddress(*main->startFilesInit);
+    if (main->startFilesFini)
+      how += "; the start files' fini at " + formatAddress(*main->startFilesFini);
+    return {main->address, main->bySymbol, how};
+  }
   return {image.entryPoint(), false,
           "the entry point " + formatAddress(image.entryPoint()) +
               " (no symbol main, and no call of __libc_start_main shows it)"};

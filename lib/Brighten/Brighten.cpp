@@ -504,7 +504,14 @@ std::optional<std::string> ModuleBrightener::settleSecondResult(const Candidate 
       return *reason;
     switch (std::get<SecondResult>(decided)) {
     case SecondResult::No:
-      *returns = false;
+      // RAX and XMM0 both written, by a function callers may reach through a pointer, which
+      // the scan of direct calls does not see: either may be what they read. mawk's builtins
+      // (`CELL *bi_sqrt(CELL *)`, called from a table) leave the double they stored in XMM0
+      // beside the pointer they return in RAX. (RDX and XMM1 beside a result of their own
+      // class are scratch as often, and a brightened caller reading one is declined.)
+      if (returns != &signature.returnsMixed || !*returns ||
+          !takenAddresses().count(member.address))
+        *returns = false;
       break;
     case SecondResult::IfWritten:
       break;

@@ -7,7 +7,8 @@
 namespace hoist {
 
 /// Puts a `freeze` between every `zext i32 %x to i64` and its operand, unless %x is a constant
-/// or a load. Returns how many it inserted.
+/// or a load, and after every `zext` of an i8 or i16 load that an or, add or xor combines with
+/// another value. Returns how many it inserted.
 ///
 /// Why: LLVM 19's x86 selection turns an i32 `(x & -256) | zext(load i8)` (and the i16 form
 /// with -65536) into a byte (word) load into the low part of x's register, which keeps bits
@@ -18,6 +19,14 @@ namespace hoist {
 /// it (`mov al, [m]; sbb eax, 0`): the object kept RAX's upper half. A frozen operand is
 /// selected as a copy, which def32 excludes, so the zero extension is a real `mov r32, r32`.
 /// A load's own selection zeroes the upper half, and a constant is no such node.
+///
+/// The i64 form reaches the same pattern where no zext is in the IR: `(rax & 0xffff0000) |
+/// zext(load i16)` divided by a constant is narrowed to an i32 division, whose operand the
+/// selection widens back to i64 as def32 allows (`cmove ax, bx; div dword [m]` kept RAX's
+/// upper half in the 64-bit multiply that replaced the division:
+/// SequenceRegression.DivisionOnOneSideOfAJumpOnZero). A frozen zext of the load is no
+/// `zextload` operand, so the partial-register load is never selected and every i32 node
+/// def32 trusts does zero the upper half.
 unsigned freezeZeroExtensions(llvm::Module &module);
 
 } // namespace hoist

@@ -12,7 +12,11 @@
 //     before writing it (a call there reads it when its callee may: an import taking three
 //     integer arguments or more, or code that reads RDX first), or returns with it unchanged
 //     to a caller that may, or the site is a jump (a tail call) of a function whose callers
-//     may (which function holds a site, a symbol or an .eh_frame FDE tells). A brightened caller that computes with RDX after a call of a function returning
+//     may (which function holds a site, a symbol or an .eh_frame FDE tells). Where none of
+//     those reads it, a function whose address the program may take (TakenAddresses.h) still
+//     returns both RAX and XMM0 where it writes both: its callers through a pointer are beyond
+//     the scan (the brightener decides that, secondResult says No).
+//     A brightened caller that computes with RDX after a call of a function returning
 //     RAX alone is declined (ClobberedRdx.h), so a wrong answer here is never silent there.
 #pragma once
 

@@ -2,39 +2,62 @@
 
 #include "Discover/FunctionExplorer.h"
 
+#include <array>
+
 namespace hoist {
 namespace {
 
 constexpr unsigned MaxInstructions = 64;   // _start is about 15; musl's _start_c about 10
 
 
-/// The constant an instruction writes to rdi/edi, if it writes one.
-std::optional<uint64_t> constantIntoRdi(const Instr &instr) {
+/// The registers of __libc_start_main's arguments that name code: main, and an older glibc's
+/// init and fini (`__libc_start_main(main, argc, argv, init, fini, rtld_fini, stack_end)`).
+constexpr ZydisRegister ArgumentRegisters[] = {ZYDIS_REGISTER_RDI, ZYDIS_REGISTER_RCX,
+                                               ZYDIS_REGISTER_R8};
+constexpr unsigned ArgumentCount = std::size(ArgumentRegisters);
+using ArgumentValues = std::array<std::optional<uint64_t>, ArgumentCount>;
+
+ZydisRegister enclosing(ZydisRegister reg) {
+  return ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, reg);
+}
+
+/// The constant an instruction writes to all of a 64-bit register (or its 32-bit part, which
+/// zeroes the rest), if it writes one.
+std::optional<uint64_t> constantWritten(const Instr &instr) {
   const Operand &dst = instr.op(0), &src = instr.op(1);
-  if (!dst.isReg() || (dst.reg != ZYDIS_REGISTER_RDI && dst.reg != ZYDIS_REGISTER_EDI))
+  if (!dst.isReg() || ZydisRegisterGetWidth(ZYDIS_MACHINE_MODE_LONG_64, dst.reg) < 32)
     return std::nullopt;
+  bool narrow = ZydisRegisterGetWidth(ZYDIS_MACHINE_MODE_LONG_64, dst.reg) == 32;
   if (instr.mnemonic == ZYDIS_MNEMONIC_LEA && src.base == ZYDIS_REGISTER_RIP &&
       src.index == ZYDIS_REGISTER_NONE)
     return instr.next() + static_cast<uint64_t>(src.disp);
   if (instr.mnemonic == ZYDIS_MNEMONIC_MOV && src.isImm())
-    return dst.reg == ZYDIS_REGISTER_EDI ? (src.imm & 0xffffffffu) : src.imm;
+    return narrow ? (src.imm & 0xffffffffu) : src.imm;
   return std::nullopt;
 }
 
-bool writesRdi(const Instr &instr) {
+/// Updates what the argument registers hold after `instr`.
+void track(const Instr &instr, ArgumentValues &values) {
+  std::optional<uint64_t> constant = constantWritten(instr);
   for (unsigned i = 0; i < instr.operandCount; ++i) {
     const Operand &op = instr.op(i);
-    if (op.isReg() && op.written &&
-        ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op.reg) == ZYDIS_REGISTER_RDI)
-      return true;
+    if (!op.isReg() || !op.written)
+      continue;
+    for (unsigned a = 0; a < ArgumentCount; ++a)
+      if (enclosing(op.reg) == ArgumentRegisters[a])
+        values[a] = i == 0 ? constant : std::nullopt;
   }
-  return false;
 }
 
+struct StartArguments {
+  uint64_t main;
+  std::optional<uint64_t> init, fini;
+};
+
 /// Follows the straight-line code at `start`; `depth` direct calls may be followed into.
-std::optional<uint64_t> mainPassedFrom(const Image &image, InstructionCache &cache, uint64_t start,
-                                       unsigned depth) {
-  std::optional<uint64_t> rdi;
+std::optional<StartArguments> argumentsPassedFrom(const Image &image, InstructionCache &cache,
+                                                  uint64_t start, unsigned depth) {
+  ArgumentValues values;
   uint64_t address = start;
   for (unsigned n = 0; n < MaxInstructions; ++n) {
     const DecodedAt *decoded = cache.at(address);
@@ -51,18 +74,25 @@ std::optional<uint64_t> mainPassedFrom(const Image &image, InstructionCache &cac
       // The import reached through its slot (`call [rip+GOT]`) or its stub.
       if (const Import *import =
               throughSlot ? image.importAtSlot(*reached) : image.importAtStub(*reached);
-          import && import->name == "__libc_start_main")
-        return rdi && image.isExecutable(*rdi) ? rdi : std::nullopt;
+          import && import->name == "__libc_start_main") {
+        auto code = [&](const std::optional<uint64_t> &value) {
+          return value && image.isExecutable(*value) ? value : std::nullopt;
+        };
+        if (!code(values[0]))
+          return std::nullopt;
+        return StartArguments{*values[0], code(values[1]), code(values[2])};
+      }
       if (throughSlot)
         return std::nullopt;
       uint64_t target = *reached;
       if (isJump)
         address = target;   // a tail call: its code is the rest of this path
       else if (depth > 0)
-        if (std::optional<uint64_t> found = mainPassedFrom(image, cache, target, depth - 1))
+        if (std::optional<StartArguments> found =
+                argumentsPassedFrom(image, cache, target, depth - 1))
           return found;
       if (isCall) {
-        rdi.reset();   // a call may change rdi
+        values = {};   // a call may change them
         address = instr.next();
       }
       continue;
@@ -70,10 +100,7 @@ std::optional<uint64_t> mainPassedFrom(const Image &image, InstructionCache &cac
     if (instr.category == ZYDIS_CATEGORY_RET || instr.category == ZYDIS_CATEGORY_COND_BR ||
         instr.mnemonic == ZYDIS_MNEMONIC_HLT)
       return std::nullopt;
-    if (std::optional<uint64_t> value = constantIntoRdi(instr))
-      rdi = value;
-    else if (writesRdi(instr))
-      rdi.reset();
+    track(instr, values);
     address = instr.next();
   }
   return std::nullopt;
@@ -86,10 +113,14 @@ std::optional<MainFunction> findMainFunction(const Image &image, InstructionCach
     return MainFunction{*main, true, "the symbol main"};
   if (image.format() != ImageFormat::Elf || !image.isExecutable(image.entryPoint()))
     return std::nullopt;
-  if (std::optional<uint64_t> main = mainPassedFrom(image, cache, image.entryPoint(), 1))
-    return MainFunction{*main, false,
-                        "the first argument the entry point passes to __libc_start_main"};
-  return std::nullopt;
+  std::optional<StartArguments> passed = argumentsPassedFrom(image, cache, image.entryPoint(), 1);
+  if (!passed)
+    return std::nullopt;
+  MainFunction main{passed->main, false,
+                    "the first argument the entry point passes to __libc_start_main"};
+  main.startFilesInit = passed->init;
+  main.startFilesFini = passed->fini;
+  return main;
 }
 
 } // namespace hoist

@@ -16,6 +16,10 @@ struct MainFunction {
   /// How it was found, for the user: "the symbol main", "the first argument _start passes to
   /// __libc_start_main".
   std::string how;
+  /// Where main was found as __libc_start_main's argument: the start files' own init and fini
+  /// (`__libc_csu_init`, `__libc_csu_fini`), which an older glibc's `_start` passes too (its
+  /// fourth and fifth arguments; a newer one passes none).
+  std::optional<uint64_t> startFilesInit, startFilesFini;
 };
 
 /// `main` by its symbol; else, in an ELF program, the first argument of the call (or tail

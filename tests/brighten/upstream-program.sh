@@ -6,13 +6,13 @@
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
-# set of options; bzip2's, diff's, ls's and dash's runs and suites are in bzip2-runs.sh,
-# diff-runs.sh, ls-runs.sh and dash-runs.sh.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash [SOURCE_TREE]
+# set of options; bzip2's, diff's, ls's, dash's and mawk's runs and suites are in
+# bzip2-runs.sh, diff-runs.sh, ls-runs.sh, dash-runs.sh and mawk-runs.sh.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash|mawk [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make | bzip2 | diff | ls | dash) ;;
-  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls or dash" >&2; exit 2 ;;
+case $program in sed | make | bzip2 | diff | ls | dash | mawk) ;;
+  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls, dash or mawk" >&2; exit 2 ;;
 esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
@@ -28,7 +28,7 @@ status=0
 # shellcheck source=compare-runs.sh
 source "$(dirname "$0")/compare-runs.sh"
 if [ "$program" = bzip2 ] || [ "$program" = diff ] || [ "$program" = ls ] ||
-  [ "$program" = dash ]; then
+  [ "$program" = dash ] || [ "$program" = mawk ]; then
   # shellcheck source=bzip2-runs.sh
   source "$(dirname "$0")/$program-runs.sh"
   exit $status

@@ -64,4 +64,11 @@ TEST(SequenceRegression, DivisionWithPreparedOperands) {
                  "cbw", "idiv cl", "movsx esi, ah"});
 }
 
+TEST(SequenceRegression, DivisionOnOneSideOfAJumpOnZero) {
+  // Where ZF is set, cmove merges BX into AX and EDX:EAX is divided; where it is clear both are
+  // skipped. The -O1 pipeline once computed the division's results on the skipping path too.
+  expectMatches({"jne skip", "cmove ax, bx", "mov rsi, 0x60002879", "mov dword ptr [rsi], 0x7f",
+                 "mov edx, 0x0", "div dword ptr [rsi]", "skip:", "sub ah, bl"});
+}
+
 } // namespace

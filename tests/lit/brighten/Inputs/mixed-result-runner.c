@@ -13,6 +13,8 @@ typedef long long v2di __attribute__((vector_size(16)));
 v2di load16(const char *from);
 void copy16(char *to, const char *from);
 long width(char *to, const char *from);
+struct cell { short type; double value; };
+struct cell *through_table(struct cell *sp);
 
 int main(void) {
   double values[] = {1.5, -2, 3, 4.25};
@@ -26,7 +28,9 @@ int main(void) {
   long fourth = width(copied, bytes);
   copied[9] = 0;
   loaded16[10] = 0;
-  printf("%ld %g %g %ld %ld %g %g %s%s %c %ld %g\n", t.count, t.sum, h.factor, h.shift, l.count,
-         l.sum, mean(values, 4), loaded16, copied, (char)fourth, mix(5), scaled_sum(2.25, 1.75));
+  struct cell c = {1, 6};
+  printf("%ld %g %g %ld %ld %g %g %s%s %c %ld %g %g\n", t.count, t.sum, h.factor, h.shift,
+         l.count, l.sum, mean(values, 4), loaded16, copied, (char)fourth, mix(5),
+         scaled_sum(2.25, 1.75), through_table(&c)->value);
   return 0;
 }

@@ -75,10 +75,25 @@ KEEP double scaled_sum(double x, double y) {
   return twice + part;
 }
 
+// Called through a table only (as mawk calls its builtins): it returns the pointer in RAX and
+// leaves the double it stored in XMM0, and no direct call tells which one callers read.
+struct cell { short type; double value; };
+KEEP struct cell *through_table(struct cell *sp) {
+  sp->value = sp->value * 0.5 + 1;
+  return sp;
+}
+struct cell *(*volatile const cell_functions[])(struct cell *) = {through_table};
+
+KEEP long via_table(long x) {
+  struct cell c = {1, 2.0 * x};
+  return (long)cell_functions[0](&c)->value;
+}
+
 int main(int argc, char **argv) {
   (void)argv;
+  long through = via_table(argc);
   double values[] = {1.5, -2, 3, argc};
   char bytes[16] = "fifteen bytes..", copied[16];
   return (int)(mean(values, 4) + mix(argc) + width(copied, bytes) + scaled_sum(argc, 1)) +
-         copied[9] - 'y' - 't' - 5;
+         copied[9] - 'y' - 't' - 5 + (int)through - 2;
 }

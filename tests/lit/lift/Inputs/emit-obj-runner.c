@@ -1,6 +1,6 @@
-/* Runs fn_1000 of an object from `hoist lift --raw --base 0x1000 --emit obj` (the sequence of
- * emit-obj-zero-extension.test) from fixed states and prints RAX and RBX afterwards, so the
- * test can compare them with what the CPU computes. */
+/* Runs fn_1000 of an object from `hoist lift --raw --base 0x1000 --emit obj` (the sequences of
+ * emit-obj-zero-extension.test and emit-obj-narrowed-division.test) from fixed states and
+ * prints RAX and RBX afterwards, so the tests can compare them with what the CPU computes. */
 #include "hoist/State.h"
 
 #include <inttypes.h>
