@@ -4,6 +4,7 @@
 #include "Passes/LargeFunctionNotes.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Translate/BrightenedHalf.h"
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
@@ -175,7 +176,10 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
     return refused;
 
   llvm::LLVMContext context;
-  Lifter lifter(*image, context, diagnostics);
+  // Brightening reads each instruction's address from the IR (`!hoist.pc`).
+  LiftOptions liftOptions;
+  liftOptions.pcMetadata = options.brighten;
+  Lifter lifter(*image, context, diagnostics, liftOptions);
   beginPhase(progress, "discovering");
   std::vector<uint64_t> entries = lifter.discover(discoveryRoots(*image, program), /*all=*/true);
   beginPhase(progress, "lifting", entries.size());
@@ -195,6 +199,22 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
 
   TranslateReport report;
+  // `hoist recompile`: the functions brightening accepts run as native functions, the State
+  // form of each a bridge to it (BrightenedHalf.h). Before anything changes the lifted code.
+  std::optional<BrightenedHalf> half;
+  if (options.brighten) {
+    beginPhase(progress, "brightening");
+    // The data is at its original addresses, mapped (BrightenedHalf.h), PIE or not.
+    llvm::Expected<BrightenedHalf> made =
+        brightenHalf(*module, *image, program, /*dataAtOriginalAddresses=*/true, options.optLevel,
+                     diagnostics);
+    if (!made)
+      return made.takeError();
+    half = std::move(*made);
+    bridgeToBrightened(*module, *half);
+    report.brightened = half->nativeByEntry.size();
+    report.brightenCandidates = half->candidates;
+  }
   report.instructions = lifter.stats().instructionsLifted;
   ProgramTablesReport tables =
       emitProgramTables(*module, *image, program, (*file)->getBuffer());
@@ -263,8 +283,20 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   beginPhase(progress, "compiling");
   if (llvm::Error error = writeObjectForThisCpu(*module, object))
     return error;
+  std::vector<std::string> objects{object.str().str()};
+  llvm::SmallString<128> nativeObject;
+  std::optional<llvm::FileRemover> removeNativeObject;
+  if (half) {
+    if (std::error_code error =
+            llvm::sys::fs::createTemporaryFile("hoist-recompile", "o", nativeObject))
+      return makeError("cannot create a temporary object file: {0}", error.message());
+    removeNativeObject.emplace(nativeObject);
+    if (llvm::Error error = writeObjectForThisCpu(*half->module, nativeObject))
+      return error;
+    objects.push_back(nativeObject.str().str());
+  }
   beginPhase(progress, "linking");
-  if (llvm::Error error = linkTranslatedProgram(options.compiler, object, runtimeLibrary,
+  if (llvm::Error error = linkTranslatedProgram(options.compiler, objects, runtimeLibrary,
                                                 program.neededLibraries, options.output))
     return error;
   return report;

@@ -8,11 +8,14 @@
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
 # set of options; bzip2's, diff's, ls's and dash's runs and suites are in bzip2-runs.sh,
 # diff-runs.sh, ls-runs.sh and dash-runs.sh.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash [SOURCE_TREE]
+# With RECOMPILE=1 in the environment the program is made by `hoist recompile` instead
+# (docs/TRANSLATE.md, "Recompiled programs"): the functions brightening declines stay lifted,
+# so it links whatever brightening declines (gzip's runs, gzip-runs.sh, are for that).
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash|gzip [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make | bzip2 | diff | ls | dash) ;;
-  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls or dash" >&2; exit 2 ;;
+case $program in sed | make | bzip2 | diff | ls | dash | gzip) ;;
+  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls, dash or gzip" >&2; exit 2 ;;
 esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
@@ -22,13 +25,18 @@ cd "$work"
 
 # Every function brightened, recompiled and linked (scripts/brighten-program.sh).
 echo -n "$program: "
-"$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
+if [ -n "${RECOMPILE:-}" ]; then
+  "$hoist" recompile -q "$binary" -o "$program.bright" 2>"$program.recompile.err"
+  grep -v '^hoist: warning' "$program.recompile.err"
+else
+  "$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
+fi
 
 status=0
 # shellcheck source=compare-runs.sh
 source "$(dirname "$0")/compare-runs.sh"
 if [ "$program" = bzip2 ] || [ "$program" = diff ] || [ "$program" = ls ] ||
-  [ "$program" = dash ]; then
+  [ "$program" = dash ] || [ "$program" = gzip ]; then
   # shellcheck source=bzip2-runs.sh
   source "$(dirname "$0")/$program-runs.sh"
   exit $status
