@@ -1,7 +1,7 @@
 /* Calls between brightened functions and functions that stay in State form, both ways, in a
- * recompiled program (docs/TRANSLATE.md, "Recompiled programs"). The functions that use
- * setjmp stay in State form (brightening declines them), and so does every function that
- * calls one or takes its address; the rest are brightened. */
+ * recompiled program (docs/TRANSLATE.md, "Recompiled programs"). The functions that call
+ * setjmp or longjmp stay in State form (the runtime implements them for lifted code); the
+ * others are brightened, main too, which hands one of them to a brightened function. */
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,8 @@ __attribute__((noinline)) static void descend(int depth) {
 }
 
 __attribute__((noinline)) long guarded(long value) {
+  note("guarded", value);   /* State form calls a brightened function */
+  counter += 100;           /* and writes what brightened code reads */
   int code = setjmp(recovery);
   if (code != 0)
     return value + code;
