@@ -238,4 +238,16 @@ void bridgeToBrightened(llvm::Module &lifted, const BrightenedHalf &half) {
   }
 }
 
+bool stateFormUses(const llvm::Module &lifted, llvm::StringRef name) {
+  for (const llvm::Function &function : lifted) {
+    if (!function.isDeclaration() ||
+        function.getFnAttribute("hoist-import").getValueAsString() != name)
+      continue;
+    for (const llvm::User *user : function.users())
+      if (llvm::isa<llvm::Instruction>(user) || !user->use_empty())
+        return true;
+  }
+  return false;
+}
+
 } // namespace hoist

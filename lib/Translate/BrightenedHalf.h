@@ -46,4 +46,8 @@ llvm::Expected<BrightenedHalf> brightenHalf(const llvm::Module &lifted, const Im
 /// bridge to the native function (defineBrightenedBridge), declared in `lifted`.
 void bridgeToBrightened(llvm::Module &lifted, const BrightenedHalf &half);
 
+/// Whether a function of `lifted` that stays in State form (one with a body, bridges aside:
+/// they call no import) calls or takes the address of the import `name`.
+bool stateFormUses(const llvm::Module &lifted, llvm::StringRef name);
+
 } // namespace hoist

@@ -171,8 +171,20 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   }
   if (std::vector<Refusal> refusals = unusableInput(*image, program); !refusals.empty())
     return refuse(*image, refusals, false);
-  if (llvm::Error refused = refuseUnlessAllowed(*image, unsupportedFeatures(*image, program),
-                                                options.allowUnsupported, diagnostics))
+  std::vector<Refusal> features = unsupportedFeatures(*image, program);
+  // Recompiled, vfork is refused only where State-form code calls it (a native caller runs
+  // the child on its own native frames, as the original did): decided once brightened.
+  std::vector<Refusal> vfork;
+  if (options.brighten)
+    for (auto it = features.begin(); it != features.end();)
+      if (it->code == "vfork") {
+        vfork.push_back(std::move(*it));
+        it = features.erase(it);
+      } else {
+        ++it;
+      }
+  if (llvm::Error refused =
+          refuseUnlessAllowed(*image, features, options.allowUnsupported, diagnostics))
     return refused;
 
   llvm::LLVMContext context;
@@ -212,6 +224,10 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
       return made.takeError();
     half = std::move(*made);
     bridgeToBrightened(*module, *half);
+    if (!vfork.empty() && stateFormUses(*module, "vfork"))
+      if (llvm::Error refused =
+              refuseUnlessAllowed(*image, vfork, options.allowUnsupported, diagnostics))
+        return refused;
     report.brightened = half->nativeByEntry.size();
     report.brightenCandidates = half->candidates;
   }

@@ -10,7 +10,8 @@
 # diff-runs.sh, ls-runs.sh and dash-runs.sh.
 # With RECOMPILE=1 in the environment the program is made by `hoist recompile` instead
 # (docs/TRANSLATE.md, "Recompiled programs"): the functions brightening declines stay lifted,
-# so it links whatever brightening declines (gzip's runs, gzip-runs.sh, are for that).
+# so it links whatever brightening declines (gzip's runs, gzip-runs.sh, are for that);
+# RECOMPILE_FLAGS adds options to `hoist recompile`.
 # Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash|gzip [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
@@ -26,7 +27,9 @@ cd "$work"
 # Every function brightened, recompiled and linked (scripts/brighten-program.sh).
 echo -n "$program: "
 if [ -n "${RECOMPILE:-}" ]; then
-  "$hoist" recompile -q "$binary" -o "$program.bright" 2>"$program.recompile.err"
+  # shellcheck disable=SC2086  # RECOMPILE_FLAGS are words (--allow-unsupported for dash)
+  "$hoist" recompile -q ${RECOMPILE_FLAGS:-} "$binary" -o "$program.bright" \
+    2>"$program.recompile.err"
   grep -v '^hoist: warning' "$program.recompile.err"
 else
   "$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
