@@ -47,8 +47,8 @@ struct TranslateReport {
   uint64_t instructions = 0;
   uint64_t redundantStoresRemoved = 0;   ///< State writebacks of values already there
   uint64_t nativeCarrylessMultiplies = 0;   ///< generic pclmulqdq halves made the instruction
-  uint64_t brightenCandidates = 0;   ///< with brighten: the lifted functions offered
-  uint64_t brightened = 0;           ///< with brighten: those running as native functions
+  uint64_t brightenCandidates = 0;          ///< with brighten: the lifted functions offered
+  uint64_t brightened = 0;                  ///< with brighten: those running as native functions
 };
 
 /// `progress`, if any, hears each phase and counts the functions lifted (hoist/Progress.h).

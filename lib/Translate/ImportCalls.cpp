@@ -302,7 +302,7 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
 
 void defineBrightenedBridge(llvm::Function &function, llvm::Function &native) {
   llvm::GlobalValue::LinkageTypes linkage = function.getLinkage();
-  deleteLiftedBody(function);   // keeps !hoist.entry, which the program tables read
+  deleteLiftedBody(function); // keeps !hoist.entry, which the program tables read
   function.setLinkage(linkage);
   llvm::LLVMContext &context = function.getContext();
   llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", &function));

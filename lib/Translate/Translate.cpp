@@ -14,13 +14,13 @@
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
 #include "Translate/NullMemoryBase.h"
-#include "Translate/UnexpectedReturns.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
+#include "Translate/Refusals.h"
 #include "Translate/RunPasses.h"
 #include "Translate/RuntimeLocation.h"
 #include "Translate/StatePointers.h"
-#include "Translate/Refusals.h"
+#include "Translate/UnexpectedReturns.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
 #include "hoist/Progress.h"
@@ -217,9 +217,8 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   if (options.brighten) {
     beginPhase(progress, "brightening");
     // The data is at its original addresses, mapped (BrightenedHalf.h), PIE or not.
-    llvm::Expected<BrightenedHalf> made =
-        brightenHalf(*module, *image, program, /*dataAtOriginalAddresses=*/true, options.optLevel,
-                     diagnostics);
+    llvm::Expected<BrightenedHalf> made = brightenHalf(
+        *module, *image, program, /*dataAtOriginalAddresses=*/true, options.optLevel, diagnostics);
     if (!made)
       return made.takeError();
     half = std::move(*made);

@@ -7,11 +7,11 @@
 #include "DiagnosticReport.h"
 
 #include "Deobf/Concolic/DeobfuscateOptions.h"
+#include "Support/Diagnostics.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
-#include "Support/Diagnostics.h"
+#include "hoist/Program.h" // resolveFunction: a --function argument, a name or a 0x address
 #include "hoist/Translate.h"
-#include "hoist/Program.h"   // resolveFunction: a --function argument, a name or a 0x address
 
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>

@@ -34,10 +34,9 @@ cl::SubCommand RecompileCmd("recompile", "Lift a whole Linux program, brighten e
                                          "new executable that behaves the same");
 
 cl::OptionCategory InputCategory("Input");
-cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
-                               cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(CfgCmd),
-                               cl::sub(TranslateCmd), cl::sub(RecompileCmd), cl::sub(ReportCmd),
-                               cl::cat(InputCategory));
+cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required, cl::sub(InfoCmd),
+                               cl::sub(LiftCmd), cl::sub(CfgCmd), cl::sub(TranslateCmd),
+                               cl::sub(RecompileCmd), cl::sub(ReportCmd), cl::cat(InputCategory));
 cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
                   cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::sub(CfgCmd),
                   cl::sub(ReportCmd), cl::cat(InputCategory));
@@ -160,7 +159,8 @@ cl::opt<double> Timeout("timeout",
                         cl::sub(CfgCmd), cl::sub(ReportCmd));
 
 cl::opt<std::string> TranslateOutput("o", cl::desc("The translated executable"),
-                                     cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd), cl::sub(RecompileCmd));
+                                     cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd),
+                                     cl::sub(RecompileCmd));
 cl::opt<OptimizationLevel> TranslateOptLevel(
     cl::desc("Optimization level:"), cl::init(O2), cl::sub(TranslateCmd), cl::sub(RecompileCmd),
     cl::values(clEnumValN(O0, "O0", "No optimization"), clEnumValN(O1, "O1", "O1 pipeline"),
@@ -171,8 +171,10 @@ cl::opt<bool> AllowUnsupported("allow-unsupported",
                                cl::sub(TranslateCmd), cl::sub(RecompileCmd));
 cl::opt<std::string> KeepModule("keep-module",
                                 cl::desc("Also write the optimized translated module (.ll)"),
-                                cl::value_desc("file.ll"), cl::sub(TranslateCmd), cl::sub(RecompileCmd));
-cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::sub(TranslateCmd), cl::sub(RecompileCmd));
+                                cl::value_desc("file.ll"), cl::sub(TranslateCmd),
+                                cl::sub(RecompileCmd));
+cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::sub(TranslateCmd),
+                               cl::sub(RecompileCmd));
 cl::opt<bool> TranslateQuiet("q", cl::desc("Quiet: no progress line on a terminal"),
                              cl::sub(TranslateCmd), cl::sub(RecompileCmd));
 
