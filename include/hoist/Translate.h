@@ -35,6 +35,10 @@ struct TranslateOptions {
   std::string runtimeLibrary;
   std::string compiler = "cc";       ///< links the output
   std::string keepModule;            ///< also write the optimized module (.ll) here
+  /// `hoist recompile`: every function brightening accepts becomes a native function, the
+  /// rest stay in State form (docs/TRANSLATE.md, "Recompiled programs"); each function
+  /// declined is a "brighten-declined" warning.
+  bool brighten = false;
 };
 
 struct TranslateReport {
@@ -43,6 +47,8 @@ struct TranslateReport {
   uint64_t instructions = 0;
   uint64_t redundantStoresRemoved = 0;   ///< State writebacks of values already there
   uint64_t nativeCarrylessMultiplies = 0;   ///< generic pclmulqdq halves made the instruction
+  uint64_t brightenCandidates = 0;          ///< with brighten: the lifted functions offered
+  uint64_t brightened = 0;                  ///< with brighten: those running as native functions
 };
 
 /// `progress`, if any, hears each phase and counts the functions lifted (hoist/Progress.h).

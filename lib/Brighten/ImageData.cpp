@@ -504,6 +504,17 @@ std::vector<uint64_t> codeAddressesInCarriedData(const Image &image) {
   return targets;
 }
 
+std::optional<uint64_t> carriedGlobalAddress(const llvm::GlobalVariable &global,
+                                             const Image &image) {
+  llvm::StringRef name = global.getName();
+  if (!name.consume_front("image") || !global.getParent())
+    return std::nullopt;
+  for (const Section &section : image.sections())
+    if (section.name == name && isCarriedDataSection(image, section))
+      return globalStart(*global.getParent(), section);
+  return std::nullopt;
+}
+
 const Section *addressedSection(const Image &image, uint64_t address) {
   if (const Section *section = image.sectionAt(address))
     return section;

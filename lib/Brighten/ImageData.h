@@ -142,6 +142,13 @@ void keepDataAtOriginalAddresses(llvm::Module &module, const Image &image);
 /// The section that holds a carried global whose original address is `address`, in that mode.
 std::string originalAddressSection(uint64_t address);
 
+/// The original address of the first byte of `global` if it is a section global (the run of
+/// carried sections named after its first, starting at globalStart), else nullopt. A
+/// recompiled program, which maps the original image, refers to that memory instead
+/// (lib/Translate/BrightenedHalf.h).
+std::optional<uint64_t> carriedGlobalAddress(const llvm::GlobalVariable &global,
+                                             const Image &image);
+
 /// Names the image's data objects (`counter`, `table`) inside the section globals of `module`:
 /// an external alias per symbol, so that a program linked with the brightened functions can
 /// read the state they keep (their copy of the original's globals).

@@ -21,7 +21,7 @@ llvm::Error writeObjectForThisCpu(llvm::Module &module, llvm::StringRef path) {
   return llvm::Error::success();
 }
 
-llvm::Error linkTranslatedProgram(llvm::StringRef compiler, llvm::StringRef object,
+llvm::Error linkTranslatedProgram(llvm::StringRef compiler, const std::vector<std::string> &objects,
                                   llvm::StringRef runtimeLibrary,
                                   const std::vector<std::string> &neededLibraries,
                                   llvm::StringRef output) {
@@ -31,8 +31,10 @@ llvm::Error linkTranslatedProgram(llvm::StringRef compiler, llvm::StringRef obje
   // A PIE output keeps the low addresses free for a non-PIE original's image. The program's
   // libraries are loaded whether or not the object references them (they are looked up with
   // dlsym at start).
-  std::vector<std::string> arguments{*program, "-pie", "-o", output.str(), object.str(),
-                                     runtimeLibrary.str(), "-Wl,--no-as-needed"};
+  std::vector<std::string> arguments{*program, "-pie", "-o", output.str()};
+  arguments.insert(arguments.end(), objects.begin(), objects.end());
+  arguments.push_back(runtimeLibrary.str());
+  arguments.push_back("-Wl,--no-as-needed");
   for (const std::string &library : neededLibraries)
     if (!llvm::StringRef(library).starts_with("ld-linux"))
       arguments.push_back("-l:" + library);

@@ -13,8 +13,8 @@ namespace hoist {
 /// Writes `module` as a position-independent ELF object for this machine's CPU at `path`.
 llvm::Error writeObjectForThisCpu(llvm::Module &module, llvm::StringRef path);
 
-/// Links `object` with the runtime library and the program's libraries into `output`.
-llvm::Error linkTranslatedProgram(llvm::StringRef compiler, llvm::StringRef object,
+/// Links `objects` with the runtime library and the program's libraries into `output`.
+llvm::Error linkTranslatedProgram(llvm::StringRef compiler, const std::vector<std::string> &objects,
                                   llvm::StringRef runtimeLibrary,
                                   const std::vector<std::string> &neededLibraries,
                                   llvm::StringRef output);

@@ -5,6 +5,7 @@
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ImportShapes.h"
 #include "Translate/NonlocalJumps.h"
+#include "hoist/Lifter.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/MDBuilder.h>
@@ -195,6 +196,26 @@ llvm::GlobalVariable *guestStackPointerOfThread(llvm::Module &module) {
 /// instructions; docs/TRANSLATE.md "Speed").
 constexpr unsigned ReturnAddressSlotMarker = 0x10000;
 
+/// The return address the lifted call pushed: read before the native call, which cannot
+/// change it (the callee returns on the native stack). The marker goes right after the read,
+/// before any other access to guest memory (a GOT load after it may alias as far as LLVM
+/// knows), so that it overwrites the push with nothing between.
+llvm::Value *takeReturnAddress(llvm::IRBuilder<> &ir, llvm::Value *memory, llvm::Value *guestSp) {
+  llvm::Type *i64 = ir.getInt64Ty();
+  llvm::Value *returnSlot = guestPointer(ir, memory, guestSp);
+  llvm::Value *returnAddress = ir.CreateLoad(i64, returnSlot, "return");
+  storeClobberMarker(ir, returnSlot, i64, ReturnAddressSlotMarker);
+  return returnAddress;
+}
+
+/// Pops the return address as the native callee's `ret` did, and leaves the State function.
+void returnToCaller(llvm::IRBuilder<> &ir, StateAccess &state, llvm::Value *returnAddress,
+                    llvm::Value *guestSp) {
+  state.store(HOIST_FIELD_RIP, returnAddress);
+  state.store(HOIST_FIELD_RSP, ir.CreateAdd(guestSp, ir.getInt64(8)));
+  ir.CreateRetVoid();
+}
+
 /// After the native call of error or error_at_line, which exit when their first argument
 /// (an int, edi as it was at the call: `status`) is not zero: the call returns only when it
 /// was zero. With a constant nonzero status, as in coreutils' `die`, the code after the call
@@ -224,13 +245,7 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   StateAccess state(ir, stateArgument);
 
   llvm::Value *guestSp = state.load(HOIST_FIELD_RSP);
-  // The return address the lifted call pushed: read before the call, which cannot change it
-  // (the library function returns on the native stack). The marker goes right after the
-  // read, before any other access to guest memory (the GOT load below may alias as far as
-  // LLVM knows), so that it overwrites the push with nothing between.
-  llvm::Value *returnSlot = guestPointer(ir, memory, guestSp);
-  llvm::Value *returnAddress = ir.CreateLoad(i64, returnSlot, "return");
-  storeClobberMarker(ir, returnSlot, i64, ReturnAddressSlotMarker);
+  llvm::Value *returnAddress = takeReturnAddress(ir, memory, guestSp);
 
   llvm::Value *callee = ir.CreateLoad(i64, guestPointer(ir, memory, ir.getInt64(slot)), "callee");
   if (slotMayBeEmpty) {
@@ -280,12 +295,30 @@ void defineImportBody(llvm::Function &function, uint64_t slot, llvm::StringRef n
   }
   if (isNoReturnWhenStatusNonzeroName(name))
     continueIfStatusZero(ir, firstArgument);
-  state.store(HOIST_FIELD_RIP, returnAddress);
-  state.store(HOIST_FIELD_RSP, ir.CreateAdd(guestSp, ir.getInt64(8)));
-  ir.CreateRetVoid();
+  returnToCaller(ir, state, returnAddress, guestSp);
 }
 
 } // namespace
+
+void defineBrightenedBridge(llvm::Function &function, llvm::Function &native) {
+  llvm::GlobalValue::LinkageTypes linkage = function.getLinkage();
+  deleteLiftedBody(function); // keeps !hoist.entry, which the program tables read
+  function.setLinkage(linkage);
+  llvm::LLVMContext &context = function.getContext();
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(context, "entry", &function));
+  llvm::Value *stateArgument = function.getArg(0), *memory = function.getArg(1);
+  StateAccess state(ir, stateArgument);
+  llvm::Value *guestSp = state.load(HOIST_FIELD_RSP);
+  llvm::Value *returnAddress = takeReturnAddress(ir, memory, guestSp);
+  // The brightened function may call back into State-form code (through a code address it
+  // reads or was given), whose guest frames go below the caller's.
+  ir.CreateStore(guestSp, guestStackPointerOfThread(*function.getParent()));
+  // Every argument register, the vector registers, al and 32 stack words: right for any
+  // System V signature the brightened function has, whatever brightening inferred.
+  emitFrameCall(ir, state, stateArgument, memory, ir.CreatePtrToInt(&native, ir.getInt64Ty()),
+                guestSp, /*variadic=*/false);
+  returnToCaller(ir, state, returnAddress, guestSp);
+}
 
 void defineImports(llvm::Module &module, const Image &image, const ElfProgram &program) {
   llvm::LLVMContext &context = module.getContext();

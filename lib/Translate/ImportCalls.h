@@ -18,6 +18,12 @@ namespace hoist {
 /// already started). `program` tells which GOT slots are sure to be filled at start.
 void defineImports(llvm::Module &module, const Image &image, const ElfProgram &program);
 
+/// Replaces the body of `function`, a lifted function in State form, by a call of `native`,
+/// the function brightened from it (`hoist recompile`, docs/TRANSLATE.md "Recompiled
+/// programs"): as an import call, the argument registers read from State, the native call,
+/// the result registers written back and the return address popped.
+void defineBrightenedBridge(llvm::Function &function, llvm::Function &native);
+
 /// Tells the optimizer what it cannot see about State: the runtime's functions keep no pointer
 /// to it past the call (nocapture), and every lifted function's State argument points to a
 /// whole State (dereferenceable, 16-byte aligned). With State also noalias, a library call

@@ -4,6 +4,7 @@
 #include "Passes/LargeFunctionNotes.h"
 #include "Support/Diagnostics.h"
 #include "Support/Error.h"
+#include "Translate/BrightenedHalf.h"
 #include "Translate/ClobberMarkers.h"
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
@@ -13,13 +14,13 @@
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
 #include "Translate/NullMemoryBase.h"
-#include "Translate/UnexpectedReturns.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
+#include "Translate/Refusals.h"
 #include "Translate/RunPasses.h"
 #include "Translate/RuntimeLocation.h"
 #include "Translate/StatePointers.h"
-#include "Translate/Refusals.h"
+#include "Translate/UnexpectedReturns.h"
 #include "hoist/Lifter.h"
 #include "hoist/Optimize.h"
 #include "hoist/Progress.h"
@@ -170,12 +171,27 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   }
   if (std::vector<Refusal> refusals = unusableInput(*image, program); !refusals.empty())
     return refuse(*image, refusals, false);
-  if (llvm::Error refused = refuseUnlessAllowed(*image, unsupportedFeatures(*image, program),
-                                                options.allowUnsupported, diagnostics))
+  std::vector<Refusal> features = unsupportedFeatures(*image, program);
+  // Recompiled, vfork is refused only where State-form code calls it (a native caller runs
+  // the child on its own native frames, as the original did): decided once brightened.
+  std::vector<Refusal> vfork;
+  if (options.brighten)
+    for (auto it = features.begin(); it != features.end();)
+      if (it->code == "vfork") {
+        vfork.push_back(std::move(*it));
+        it = features.erase(it);
+      } else {
+        ++it;
+      }
+  if (llvm::Error refused =
+          refuseUnlessAllowed(*image, features, options.allowUnsupported, diagnostics))
     return refused;
 
   llvm::LLVMContext context;
-  Lifter lifter(*image, context, diagnostics);
+  // Brightening reads each instruction's address from the IR (`!hoist.pc`).
+  LiftOptions liftOptions;
+  liftOptions.pcMetadata = options.brighten;
+  Lifter lifter(*image, context, diagnostics, liftOptions);
   beginPhase(progress, "discovering");
   std::vector<uint64_t> entries = lifter.discover(discoveryRoots(*image, program), /*all=*/true);
   beginPhase(progress, "lifting", entries.size());
@@ -195,6 +211,25 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
 
   TranslateReport report;
+  // `hoist recompile`: the functions brightening accepts run as native functions, the State
+  // form of each a bridge to it (BrightenedHalf.h). Before anything changes the lifted code.
+  std::optional<BrightenedHalf> half;
+  if (options.brighten) {
+    beginPhase(progress, "brightening");
+    // The data is at its original addresses, mapped (BrightenedHalf.h), PIE or not.
+    llvm::Expected<BrightenedHalf> made = brightenHalf(
+        *module, *image, program, /*dataAtOriginalAddresses=*/true, options.optLevel, diagnostics);
+    if (!made)
+      return made.takeError();
+    half = std::move(*made);
+    bridgeToBrightened(*module, *half);
+    if (!vfork.empty() && stateFormUses(*module, "vfork"))
+      if (llvm::Error refused =
+              refuseUnlessAllowed(*image, vfork, options.allowUnsupported, diagnostics))
+        return refused;
+    report.brightened = half->nativeByEntry.size();
+    report.brightenCandidates = half->candidates;
+  }
   report.instructions = lifter.stats().instructionsLifted;
   ProgramTablesReport tables =
       emitProgramTables(*module, *image, program, (*file)->getBuffer());
@@ -263,8 +298,20 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   beginPhase(progress, "compiling");
   if (llvm::Error error = writeObjectForThisCpu(*module, object))
     return error;
+  std::vector<std::string> objects{object.str().str()};
+  llvm::SmallString<128> nativeObject;
+  std::optional<llvm::FileRemover> removeNativeObject;
+  if (half) {
+    if (std::error_code error =
+            llvm::sys::fs::createTemporaryFile("hoist-recompile", "o", nativeObject))
+      return makeError("cannot create a temporary object file: {0}", error.message());
+    removeNativeObject.emplace(nativeObject);
+    if (llvm::Error error = writeObjectForThisCpu(*half->module, nativeObject))
+      return error;
+    objects.push_back(nativeObject.str().str());
+  }
   beginPhase(progress, "linking");
-  if (llvm::Error error = linkTranslatedProgram(options.compiler, object, runtimeLibrary,
+  if (llvm::Error error = linkTranslatedProgram(options.compiler, objects, runtimeLibrary,
                                                 program.neededLibraries, options.output))
     return error;
   return report;

@@ -6,13 +6,17 @@
 # sed`, configured and built), the tree's own test suite (`make check`) runs with the
 # recompiled program in place of the one it built, and must pass and fail as with Debian's.
 # For make, a makefile of rules, functions and errors (Inputs/program-make.mk) runs with each
-# set of options; bzip2's, diff's, ls's, dash's and mawk's runs and suites are in
-# bzip2-runs.sh, diff-runs.sh, ls-runs.sh, dash-runs.sh and mawk-runs.sh.
-# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash|mawk [SOURCE_TREE]
+# set of options; bzip2's, diff's, ls's, dash's, mawk's and gzip's runs and suites are in
+# bzip2-runs.sh, diff-runs.sh, ls-runs.sh, dash-runs.sh, mawk-runs.sh and gzip-runs.sh.
+# With RECOMPILE=1 in the environment the program is made by `hoist recompile` instead
+# (docs/TRANSLATE.md, "Recompiled programs"): the functions brightening declines stay lifted,
+# so it links whatever brightening declines (gzip's runs, gzip-runs.sh, are for that);
+# RECOMPILE_FLAGS adds options to `hoist recompile`.
+# Usage: upstream-program.sh HOIST WORKDIR sed|make|bzip2|diff|ls|dash|mawk|gzip [SOURCE_TREE]
 set -euo pipefail
 hoist=$(readlink -f "$1") work=$2 program=$3 tree=${4:-}
-case $program in sed | make | bzip2 | diff | ls | dash | mawk) ;;
-  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls, dash or mawk" >&2; exit 2 ;;
+case $program in sed | make | bzip2 | diff | ls | dash | mawk | gzip) ;;
+  *) echo "upstream-program.sh: sed, make, bzip2, diff, ls, dash, mawk or gzip" >&2; exit 2 ;;
 esac
 binary=$(command -v "$program")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
@@ -22,13 +26,20 @@ cd "$work"
 
 # Every function brightened, recompiled and linked (scripts/brighten-program.sh).
 echo -n "$program: "
-"$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
+if [ -n "${RECOMPILE:-}" ]; then
+  # shellcheck disable=SC2086  # RECOMPILE_FLAGS are words (--allow-unsupported for dash)
+  "$hoist" recompile -q ${RECOMPILE_FLAGS:-} "$binary" -o "$program.bright" \
+    2>"$program.recompile.err"
+  grep -v '^hoist: warning' "$program.recompile.err"
+else
+  "$scripts/brighten-program.sh" "$hoist" "$binary" "$program.bright"
+fi
 
 status=0
 # shellcheck source=compare-runs.sh
 source "$(dirname "$0")/compare-runs.sh"
 if [ "$program" = bzip2 ] || [ "$program" = diff ] || [ "$program" = ls ] ||
-  [ "$program" = dash ] || [ "$program" = mawk ]; then
+  [ "$program" = dash ] || [ "$program" = mawk ] || [ "$program" = gzip ]; then
   # shellcheck source=bzip2-runs.sh
   source "$(dirname "$0")/$program-runs.sh"
   exit $status

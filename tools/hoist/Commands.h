@@ -7,9 +7,11 @@
 #include "DiagnosticReport.h"
 
 #include "Deobf/Concolic/DeobfuscateOptions.h"
+#include "Support/Diagnostics.h"
 #include "hoist/Image.h"
 #include "hoist/Options.h"
-#include "hoist/Program.h"   // resolveFunction: a --function argument, a name or a 0x address
+#include "hoist/Program.h" // resolveFunction: a --function argument, a name or a 0x address
+#include "hoist/Translate.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
@@ -143,6 +145,17 @@ struct TranslateCommandOptions {
 
 /// `hoist translate`: the program lifted, optimized and linked into a new executable.
 int runTranslate(const TranslateCommandOptions &options);
+/// The library's options for `options` (CC names the linker driver).
+TranslateOptions translateOptionsFor(const TranslateCommandOptions &options);
+/// Prints the diagnostics a translation reports (not the notes, which are for `lift`) but
+/// those `skip` names.
+void printTranslateDiagnostics(const DiagnosticSink &diagnostics,
+                               llvm::function_ref<bool(const Diagnostic &)> skip);
+
+/// `hoist recompile`: as translate, with every function brightening accepts made a native
+/// function (docs/TRANSLATE.md, "Recompiled programs"); prints how many were and why the rest
+/// were not.
+int runRecompile(const TranslateCommandOptions &options);
 
 /// `hoist stats`: counts instructions and those without semantics, decoding only.
 int runStats(const StatsCommandOptions &options);

@@ -10,7 +10,7 @@
 
 namespace hoist {
 
-int runTranslate(const TranslateCommandOptions &options) {
+TranslateOptions translateOptionsFor(const TranslateCommandOptions &options) {
   TranslateOptions translate;
   translate.input = options.input;
   translate.output = options.output;
@@ -19,16 +19,25 @@ int runTranslate(const TranslateCommandOptions &options) {
   translate.keepModule = options.keepModule;
   if (std::optional<std::string> compiler = llvm::sys::Process::GetEnv("CC"))
     translate.compiler = *compiler;
-  DiagnosticSink diagnostics;
-  ProgressLine progressLine(options.quiet);
-  llvm::Expected<TranslateReport> report =
-      translateProgram(translate, diagnostics, progressLine.progress());
-  progressLine.stop();
+  return translate;
+}
+
+void printTranslateDiagnostics(const DiagnosticSink &diagnostics,
+                               llvm::function_ref<bool(const Diagnostic &)> skip) {
   // Notes (x87 control words and the like) are for `lift`; a translation reports what may
   // change the program's behaviour, and a function it optimized less (its speed).
   for (const Diagnostic &d : diagnostics.all())
-    if (d.severity != Severity::Note || d.code == "large-function")
+    if ((d.severity != Severity::Note || d.code == "large-function") && !skip(d))
       llvm::errs() << "hoist: " << severityName(d.severity) << ": " << d.message << "\n";
+}
+
+int runTranslate(const TranslateCommandOptions &options) {
+  DiagnosticSink diagnostics;
+  ProgressLine progressLine(options.quiet);
+  llvm::Expected<TranslateReport> report =
+      translateProgram(translateOptionsFor(options), diagnostics, progressLine.progress());
+  progressLine.stop();
+  printTranslateDiagnostics(diagnostics, [](const Diagnostic &) { return false; });
   if (!report)
     return reportFailure(report.takeError());
   if (options.verbose)

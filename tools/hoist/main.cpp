@@ -29,10 +29,14 @@ cl::SubCommand ReportCmd("report", "Write an HTML report of the lift: per functi
 cl::SubCommand TranslateCmd("translate", "Lift a whole Linux program and link the lifted code "
                                          "into a new executable that behaves the same");
 
+cl::SubCommand RecompileCmd("recompile", "Lift a whole Linux program, brighten every function "
+                                         "that can be and link it with the rest, lifted, into a "
+                                         "new executable that behaves the same");
+
 cl::OptionCategory InputCategory("Input");
-cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required,
-                               cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(CfgCmd),
-                               cl::sub(TranslateCmd), cl::sub(ReportCmd), cl::cat(InputCategory));
+cl::opt<std::string> InputPath(cl::Positional, cl::desc("<binary>"), cl::Required, cl::sub(InfoCmd),
+                               cl::sub(LiftCmd), cl::sub(CfgCmd), cl::sub(TranslateCmd),
+                               cl::sub(RecompileCmd), cl::sub(ReportCmd), cl::cat(InputCategory));
 cl::opt<bool> Raw("raw", cl::desc("Treat the input as raw code (needs --base)"),
                   cl::sub(InfoCmd), cl::sub(LiftCmd), cl::sub(StatsCmd), cl::sub(CfgCmd),
                   cl::sub(ReportCmd), cl::cat(InputCategory));
@@ -155,21 +159,24 @@ cl::opt<double> Timeout("timeout",
                         cl::sub(CfgCmd), cl::sub(ReportCmd));
 
 cl::opt<std::string> TranslateOutput("o", cl::desc("The translated executable"),
-                                     cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd));
+                                     cl::value_desc("file"), cl::Required, cl::sub(TranslateCmd),
+                                     cl::sub(RecompileCmd));
 cl::opt<OptimizationLevel> TranslateOptLevel(
-    cl::desc("Optimization level:"), cl::init(O2), cl::sub(TranslateCmd),
+    cl::desc("Optimization level:"), cl::init(O2), cl::sub(TranslateCmd), cl::sub(RecompileCmd),
     cl::values(clEnumValN(O0, "O0", "No optimization"), clEnumValN(O1, "O1", "O1 pipeline"),
                clEnumValN(O2, "O2", "O2 pipeline (default)"), clEnumValN(O3, "O3", "O3 pipeline")));
 cl::opt<bool> AllowUnsupported("allow-unsupported",
                                cl::desc("Translate a program that uses what translation does not "
                                         "support (threads, signal handlers, ...) anyway"),
-                               cl::sub(TranslateCmd));
+                               cl::sub(TranslateCmd), cl::sub(RecompileCmd));
 cl::opt<std::string> KeepModule("keep-module",
                                 cl::desc("Also write the optimized translated module (.ll)"),
-                                cl::value_desc("file.ll"), cl::sub(TranslateCmd));
-cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::sub(TranslateCmd));
+                                cl::value_desc("file.ll"), cl::sub(TranslateCmd),
+                                cl::sub(RecompileCmd));
+cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::sub(TranslateCmd),
+                               cl::sub(RecompileCmd));
 cl::opt<bool> TranslateQuiet("q", cl::desc("Quiet: no progress line on a terminal"),
-                             cl::sub(TranslateCmd));
+                             cl::sub(TranslateCmd), cl::sub(RecompileCmd));
 
 cl::list<std::string> CfgFunctions("function",
                                    cl::desc("Function to show: a symbol name or 0x address "
@@ -353,7 +360,7 @@ int main(int argc, char **argv) {
     }
     return hoist::runLift(options);
   }
-  if (TranslateCmd) {
+  if (TranslateCmd || RecompileCmd) {
     hoist::TranslateCommandOptions options;
     options.input = InputPath;
     options.output = TranslateOutput;
@@ -362,7 +369,7 @@ int main(int argc, char **argv) {
     options.keepModule = KeepModule;
     options.verbose = TranslateVerbose;
     options.quiet = TranslateQuiet;
-    return hoist::runTranslate(options);
+    return RecompileCmd ? hoist::runRecompile(options) : hoist::runTranslate(options);
   }
   if (CfgCmd) {
     hoist::CfgCommandOptions options;
