@@ -239,7 +239,7 @@ RunRecord Checker::runLifted(const CheckedFunction &function,
       std::memcpy(reg, &value, 8);
   }
   RunRecord record;
-  RunContext context{RunSide::Lifted, &imports_, &memory_, {}};
+  RunContext context{RunSide::Lifted, &imports_, &memory_, {}, garbageSeed, invertGarbage};
   {
     ActiveRun active(context);
     LiftedCall call{function.enter, state.get(), memory_.liftedMemory()};
@@ -346,9 +346,9 @@ std::optional<std::string> Checker::compare(const CheckedFunction &function,
     if (element.bytes == 8 && !element.isFloat) {
       if (memory_.sameValue(a, b))
         continue;
-      return llvm::formatv("returns {0} in the lift and {1} brightened",
+      return llvm::formatv("returns {0} in the lift and {1} brightened (result element {2})",
                            memory_.canonicalLifted(a).describe(),
-                           memory_.canonicalBrightened(b).describe())
+                           memory_.canonicalBrightened(b).describe(), index)
           .str();
     }
     return llvm::formatv("returns {0:x} in the lift and {1:x} brightened (result element {2})", a,

@@ -106,7 +106,10 @@ public:
 
 private:
   ScratchMemory() = default;
-  bool inImage(uint64_t address) const { return address >= imageLow_ && address < imageHigh_; }
+  /// In the image, but not in its first page: null and small numbers stay numbers.
+  bool inImage(uint64_t address) const {
+    return address >= imageLow_ && address < imageHigh_ && address >= 4096;
+  }
   std::string differenceIn(const char *what, const std::vector<uint8_t> &lifted,
                            const std::vector<uint8_t> &brightened, const uint8_t *liftedBefore,
                            const uint8_t *brightenedBefore) const;

@@ -2,6 +2,8 @@
 
 #include <csetjmp>
 #include <csignal>
+#include <cstdio>
+#include <ucontext.h>
 #include <cstdlib>
 #include <ctime>
 #include <sys/syscall.h>
@@ -45,11 +47,19 @@ const char *signalName(int signal) {
   siglongjmp(*jump, 1);
 }
 
-void onSignal(int signal, siginfo_t *, void *) {
+void onSignal(int signal, siginfo_t *info, void *context) {
   if (!activeJump && signal == TimerSignal)
     return; // the limit passed just as the run returned
   if (!activeJump) {
-    // Not inside a trial: Hoist's own fault, which must end the process as it would have.
+    // Not inside a trial: Hoist's own fault, which must end the process as it would have;
+    // said first, since it may be code a trial left behind.
+    char text[96];
+    int length = snprintf(text, sizeof text, "hoist: signal %d at %p outside a check trial\n",
+                          signal,
+                          reinterpret_cast<void *>(
+                              static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]));
+    (void)!write(STDERR_FILENO, text, size_t(length));
+    (void)info;
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return;

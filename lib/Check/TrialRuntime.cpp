@@ -86,6 +86,17 @@ extern "C" void hoist_check_lifted_import(HoistState *state, uint8_t *memory, ui
   for (unsigned i = 0; i < prototype.floatBits.size() && i < 8; ++i)
     floats[i] = state->YMM[i].lanes[0];
   uint64_t result = answer(run, unsigned(id), integers, floats);
+  uint64_t seed = run.clobberSeed + run.calls.size();
+  auto garbage = [&] {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    return run.invertGarbage ? ~seed : seed;
+  };
+  for (uint64_t *scratch : {&state->RAX, &state->RCX, &state->RDX, &state->RSI, &state->RDI,
+                            &state->R8, &state->R9, &state->R10, &state->R11})
+    *scratch = garbage();
+  for (hoist_V256 &vector : state->YMM)
+    for (uint64_t &lane : vector.lanes)
+      lane = garbage();
   switch (prototype.result) {
   case ImportPrototype::Result::Void:
     break;

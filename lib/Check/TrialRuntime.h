@@ -27,6 +27,11 @@ struct RunContext {
   const ImportTable *imports = nullptr;
   const ScratchMemory *memory = nullptr;
   std::vector<ImportCall> calls;
+  /// The lifted run's imports leave the caller-saved registers they do not return in holding
+  /// garbage drawn from this seed (complemented with `invertGarbage`), as a library function
+  /// leaves its scratch: a function that reads one after the call reads no value of its own.
+  uint64_t clobberSeed = 0;
+  bool invertGarbage = false;
 };
 
 /// Makes `context` the run the callbacks record into, until the scope ends.
