@@ -487,11 +487,21 @@ checkBrightenedFunctions(std::unique_ptr<llvm::Module> lifted,
     addEntryThunk(*found->second, llvm::formatv("hoist.check.enter.{0}", index).str());
   }
   ImportTable imports;
+  std::vector<std::pair<std::string, uint64_t>> pendingShared;
   std::set<std::string> brightenedImports;
   for (const llvm::Function &function : *brightened)
     if (function.isDeclaration() && !function.isIntrinsic())
       brightenedImports.insert(function.getName().str());
-  addBrightenedStubs(*brightened, imports);
+  // The objects the image holds copies of (R_X86_64_COPY: `stdout`, `optind`) are the lifted
+  // run's copies in the brightened run too: one object, as in the process.
+  std::set<std::string> sharedNames;
+  for (const CopiedObject &object : image.copiedObjects())
+    if (const llvm::GlobalVariable *global = brightened->getNamedGlobal(object.name);
+        global && global->isDeclaration()) {
+      sharedNames.insert(object.name);
+      pendingShared.emplace_back(object.name, object.address);
+    }
+  addBrightenedStubs(*brightened, imports, sharedNames);
   addLiftedStubs(*lifted, imports);
   std::vector<std::string> carriedNames =
       addCarriedSectionTable(*brightened, "hoist.check.carried");
@@ -528,6 +538,14 @@ checkBrightenedFunctions(std::unique_ptr<llvm::Module> lifted,
   }
   if (llvm::Error error = (*jit)->addObjectFile(*dylibs[0], std::move(*liftedObject)))
     return std::move(error);
+  llvm::orc::SymbolMap sharedObjects;
+  for (const auto &[name, address] : pendingShared)
+    sharedObjects[mangle(name)] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr((*memory)->liftedMemory() + address),
+        llvm::JITSymbolFlags::Exported);
+  if (!sharedObjects.empty())
+    if (llvm::Error error = dylibs[1]->define(llvm::orc::absoluteSymbols(sharedObjects)))
+      return std::move(error);
   if (llvm::Error error = (*jit)->addObjectFile(*dylibs[1], std::move(*brightenedObject)))
     return std::move(error);
   llvm::Expected<llvm::orc::ExecutorAddr> table = (*jit)->lookup(*dylibs[1], "hoist.check.carried");

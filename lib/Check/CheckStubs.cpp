@@ -161,9 +161,9 @@ void defineLiftedDeclaration(llvm::Function &function, ImportTable &imports) {
   builder.CreateRetVoid();
 }
 
-void defineDeclaredGlobals(llvm::Module &module) {
+void defineDeclaredGlobals(llvm::Module &module, const std::set<std::string> &shared = {}) {
   for (llvm::GlobalVariable &global : module.globals())
-    if (global.isDeclaration()) {
+    if (global.isDeclaration() && !shared.count(global.getName().str())) {
       global.setInitializer(llvm::Constant::getNullValue(global.getValueType()));
       global.setLinkage(llvm::GlobalValue::InternalLinkage);
     }
@@ -178,7 +178,8 @@ unsigned ImportTable::idOf(const std::string &name, const ImportPrototype &proto
   return found->second;
 }
 
-void addBrightenedStubs(llvm::Module &brightened, ImportTable &imports) {
+void addBrightenedStubs(llvm::Module &brightened, ImportTable &imports,
+                        const std::set<std::string> &shared) {
   std::vector<llvm::Function *> declarations;
   for (llvm::Function &function : brightened)
     if (function.isDeclaration() && !function.isIntrinsic() && !isCallback(function))
@@ -198,7 +199,7 @@ void addBrightenedStubs(llvm::Module &brightened, ImportTable &imports) {
     defineBrightenedImport(*function, id);
     function->setLinkage(llvm::GlobalValue::ExternalLinkage);
   }
-  defineDeclaredGlobals(brightened);
+  defineDeclaredGlobals(brightened, shared);
   // The names of the image's objects inside the carried globals are aliases whose symbol
   // size is the whole global's, which the JIT's linker refuses; nothing the check runs needs
   // the names.
@@ -232,18 +233,20 @@ void addCallThunk(llvm::Function &function, llvm::StringRef thunk) {
   for (auto [index, parameter] : llvm::enumerate(function.getFunctionType()->params())) {
     llvm::Value *slot =
         builder.CreateConstGEP1_64(builder.getInt8Ty(), caller->getArg(0), 16 * index);
-    arguments.push_back(builder.CreateLoad(parameter, slot));
+    // Byte-aligned: the check's buffers promise no more (a vector's load must not be movdqa).
+    arguments.push_back(builder.CreateAlignedLoad(parameter, slot, llvm::Align(1)));
   }
   llvm::CallInst *call = builder.CreateCall(function.getFunctionType(), &function, arguments);
   call->setCallingConv(function.getCallingConv());
   llvm::Type *result = function.getReturnType();
   if (auto *record = llvm::dyn_cast<llvm::StructType>(result)) {
     for (unsigned index = 0; index < record->getNumElements(); ++index)
-      builder.CreateStore(
+      builder.CreateAlignedStore(
           builder.CreateExtractValue(call, index),
-          builder.CreateConstGEP1_64(builder.getInt8Ty(), caller->getArg(1), 16 * index));
+          builder.CreateConstGEP1_64(builder.getInt8Ty(), caller->getArg(1), 16 * index),
+          llvm::Align(1));
   } else if (!result->isVoidTy()) {
-    builder.CreateStore(call, caller->getArg(1));
+    builder.CreateAlignedStore(call, caller->getArg(1), llvm::Align(1));
   }
   builder.CreateRetVoid();
 }

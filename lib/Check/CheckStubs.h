@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,10 @@ struct ImportTable {
 enum class IntrinsicEnd : uint64_t { Fault, UnresolvedJump, NoVerdict };
 
 /// Gives every function `brightened` declares (but LLVM's intrinsics) a stub body, and
-/// defines the globals it declares as zeroes.
-void addBrightenedStubs(llvm::Module &brightened, ImportTable &imports);
+/// defines the globals it declares as zeroes, but those named in `shared` (objects the image
+/// holds a copy of, which the check places in the lifted run's memory).
+void addBrightenedStubs(llvm::Module &brightened, ImportTable &imports,
+                        const std::set<std::string> &shared);
 
 /// Gives every function `lifted` declares a stub body: imports (`import.X`) read their
 /// arguments from State by the prototype of X in `imports` (six integers and an integer result

@@ -227,6 +227,10 @@ Canonical ScratchMemory::canonicalBrightened(uint64_t value) const {
     if (value >= start && value <= start + section.size)
       return {Canonical::Kind::Image, section.address + (value - start)};
   }
+  // An object the brightened run shares with the lifted one (a copied `stdout`).
+  uint64_t mapping = reinterpret_cast<uint64_t>(imageMapping_);
+  if (value >= mapping && value < mapping + imageMappingBytes_)
+    return {Canonical::Kind::Image, value - reinterpret_cast<uint64_t>(liftedMemory_)};
   auto code = std::lower_bound(codeAddresses_.begin(), codeAddresses_.end(),
                                std::make_pair(value, uint64_t(0)));
   if (code != codeAddresses_.end() && code->first == value)

@@ -3,10 +3,10 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstdio>
-#include <ucontext.h>
 #include <cstdlib>
 #include <ctime>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace hoist::check {
@@ -54,10 +54,9 @@ void onSignal(int signal, siginfo_t *info, void *context) {
     // Not inside a trial: Hoist's own fault, which must end the process as it would have;
     // said first, since it may be code a trial left behind.
     char text[96];
-    int length = snprintf(text, sizeof text, "hoist: signal %d at %p outside a check trial\n",
-                          signal,
-                          reinterpret_cast<void *>(
-                              static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]));
+    int length = snprintf(
+        text, sizeof text, "hoist: signal %d at %p outside a check trial\n", signal,
+        reinterpret_cast<void *>(static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]));
     (void)!write(STDERR_FILENO, text, size_t(length));
     (void)info;
     std::signal(signal, SIG_DFL);
