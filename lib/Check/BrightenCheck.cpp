@@ -20,10 +20,14 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <set>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace hoist {
 namespace {
@@ -419,6 +423,110 @@ std::optional<std::string> Checker::check(const CheckedFunction &function, std::
   return std::string();
 }
 
+/// A function's verdict: the difference (empty: the same), or nullopt and why not.
+struct Verdict {
+  std::optional<std::string> difference;
+  std::string why;
+};
+
+/// Runs the trials of `checked` from `first` on in a child process, which writes a line per
+/// function to `out`: `S <index>` as it starts one, then `V <index> <D|S|U> <text>`.
+[[noreturn]] void runChild(const std::vector<CheckedFunction> &checked, size_t first,
+                           ScratchMemory &memory, const ImportTable &imports,
+                           const BrightenCheckOptions &options, int out) {
+  FILE *stream = fdopen(out, "w");
+  Checker checker(memory, imports, options);
+  for (size_t index = first; index < checked.size(); ++index) {
+    const CheckedFunction &function = checked[index];
+    fprintf(stream, "S %zu\n", index);
+    fflush(stream);
+    std::string why = function.uncheckable;
+    std::optional<std::string> difference;
+    if (why.empty())
+      difference = checker.check(function, why);
+    char kind = !difference ? 'U' : difference->empty() ? 'S' : 'D';
+    std::string text = difference ? *difference : why;
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    fprintf(stream, "V %zu %c %s\n", index, kind, text.c_str());
+    fflush(stream);
+  }
+  _exit(0);
+}
+
+/// The verdicts of `checked`, from trials run in child processes: a trial may write anywhere
+/// (a wild pointer of the function under test, in either run), which must not touch Hoist.
+/// A child that dies leaves the function it was running unchecked, and a new child goes on
+/// with the next.
+std::vector<Verdict> runInChildren(const std::vector<CheckedFunction> &checked,
+                                   ScratchMemory &memory, const ImportTable &imports,
+                                   const BrightenCheckOptions &options) {
+  std::vector<Verdict> verdicts(checked.size());
+  size_t next = 0;
+  while (next < checked.size()) {
+    size_t before = next;
+    int pipes[2];
+    if (pipe(pipes) != 0) {
+      for (size_t i = next; i < checked.size(); ++i)
+        verdicts[i].why = "the check could not start a process for its trials";
+      break;
+    }
+    fflush(nullptr);
+    pid_t child = fork();
+    if (child == 0) {
+      close(pipes[0]);
+      runChild(checked, next, memory, imports, options, pipes[1]);
+    }
+    close(pipes[1]);
+    std::optional<size_t> running;
+    if (child > 0) {
+      FILE *stream = fdopen(pipes[0], "r");
+      char *line = nullptr;
+      size_t capacity = 0;
+      while (getline(&line, &capacity, stream) > 0) {
+        llvm::StringRef text = llvm::StringRef(line).rtrim("\n");
+        auto [tag, rest] = text.split(' ');
+        auto [number, remainder] = rest.split(' ');
+        size_t index = 0;
+        if (number.getAsInteger(10, index) || index >= checked.size())
+          continue;
+        if (tag == "S") {
+          running = index;
+          continue;
+        }
+        auto [kind, said] = remainder.split(' ');
+        if (kind == "S" || kind == "D")
+          verdicts[index].difference = kind == "S" ? std::string() : said.str();
+        else
+          verdicts[index].why = said.str();
+        running.reset();
+        next = index + 1;
+      }
+      free(line);
+      fclose(stream);
+    } else {
+      close(pipes[0]);
+    }
+    int status = 0;
+    if (child > 0)
+      waitpid(child, &status, 0);
+    if (!running) {
+      // Done, or a child that made no progress: the rest stays unchecked.
+      if (next != before)
+        continue;
+      for (size_t i = next; i < checked.size(); ++i)
+        verdicts[i].why = "the check could not run a process for its trials";
+      break;
+    }
+    verdicts[*running].why =
+        WIFSIGNALED(status) ? llvm::formatv("its trials ended the check's process with signal {0}",
+                                            WTERMSIG(status))
+                                  .str()
+                            : std::string("its trials ended the check's process");
+    next = *running + 1;
+  }
+  return verdicts;
+}
+
 std::string displayName(const BrightenedFunction &function) {
   // As brightening names a declined function: `0x1139 (clamp_index)`.
   return llvm::formatv("{0:x} ({1})", function.address, function.name).str();
@@ -613,25 +721,21 @@ checkBrightenedFunctions(std::unique_ptr<llvm::Module> lifted,
     entry.enter = enter->toPtr<void (*)(HoistState *, void *)>();
   }
 
-  Checker checker(**memory, imports, options);
-  for (const CheckedFunction &function : checked) {
+  std::vector<Verdict> verdicts = runInChildren(checked, **memory, imports, options);
+  for (auto [function, verdict] : llvm::zip(checked, verdicts)) {
     const BrightenedFunction &info = *function.info;
-    std::string why = function.uncheckable;
-    std::optional<std::string> verdict;
-    if (why.empty())
-      verdict = checker.check(function, why);
-    if (!verdict) {
+    if (!verdict.difference) {
       diagnostics.report(Severity::Note, "brighten-check-unchecked", info.address,
-                         displayName(info) + ": no trial had a verdict (" + why + ")");
+                         displayName(info) + ": no trial had a verdict (" + verdict.why + ")");
       ++report.unchecked;
-    } else if (verdict->empty()) {
+    } else if (verdict.difference->empty()) {
       ++report.passed;
     } else {
-      diagnostics.warning(
-          "brighten-check-differs", info.address,
-          displayName(info) +
-              ": its brightened form computes something else than its lift: " + *verdict);
-      report.differs[info.address] = *verdict;
+      diagnostics.warning("brighten-check-differs", info.address,
+                          displayName(info) +
+                              ": its brightened form computes something else than its lift: " +
+                              *verdict.difference);
+      report.differs[info.address] = *verdict.difference;
     }
   }
   return summary();
