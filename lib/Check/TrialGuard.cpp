@@ -4,6 +4,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <ctime>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -21,23 +23,7 @@ thread_local sigjmp_buf *activeJump = nullptr;
 // No allocation in a signal handler: the outcome waits as a kind and a static string.
 thread_local TrialEnd pendingEnd = TrialEnd::Returned;
 thread_local const char *pendingDetail = "";
-
-const char *signalName(int signal) {
-  switch (signal) {
-  case SIGSEGV:
-    return "SIGSEGV";
-  case SIGBUS:
-    return "SIGBUS";
-  case SIGFPE:
-    return "SIGFPE";
-  case SIGILL:
-    return "SIGILL";
-  case SIGTRAP:
-    return "SIGTRAP";
-  default:
-    return "a signal";
-  }
-}
+thread_local int pendingSignal = 0;
 
 [[noreturn]] void leave(TrialEnd end, const char *detail) {
   sigjmp_buf *jump = activeJump;
@@ -65,7 +51,8 @@ void onSignal(int signal, siginfo_t *info, void *context) {
   }
   if (signal == TimerSignal)
     leave(TrialEnd::TimedOut, "ran past the time limit");
-  leave(TrialEnd::Faulted, signalName(signal));
+  pendingSignal = signal;   // named once the trial has left the handler
+  leave(TrialEnd::Faulted, "a signal");
 }
 
 struct SavedHandlers {
@@ -117,6 +104,12 @@ TrialOutcome TrialGuard::run(void (*body)(void *), void *argument) {
   if (sigsetjmp(jump, 0)) {
     if (saved.timerMade)
       timer_settime(saved.timer, 0, &disarmed, nullptr);
+    if (pendingSignal) {
+      const char *name = sigabbrev_np(pendingSignal);
+      std::string signal = name ? std::string("SIG") + name : "a signal";
+      pendingSignal = 0;
+      return {pendingEnd, signal};
+    }
     return {pendingEnd, pendingDetail};
   }
   if (saved.timerMade) {
