@@ -4,9 +4,12 @@
 For each binary: `hoist lift BIN --all --brighten -O1 --diagnostics`, then the functions
 lifted, how many were brightened (lifted minus declined: brightening tries every lifted
 function and warns for each it declines) and the declines grouped by reason, a decline for
-calling a declined function counted apart from the reasons that start such chains.
+calling a declined function counted apart from the reasons that start such chains. With
+--check, the lift runs the differential check (`--brighten-check`) too, and each binary's
+line says how many brightened functions it ran, found the same, could not judge, and
+declined for differing.
 
-Usage: brighten-coverage.py HOIST BINARY... [--reasons N] [--markdown]
+Usage: brighten-coverage.py HOIST BINARY... [--reasons N] [--markdown] [--check]
 """
 import argparse
 import collections
@@ -33,11 +36,16 @@ def reason_of(message):
     return reason
 
 
-def measure(hoist, binary):
+CHECK_SUMMARY = re.compile(r"brighten-check: (\d+) brightened functions .*: (\d+) same, "
+                           r"(\d+) without a verdict, (\d+) different")
+
+
+def measure(hoist, binary, check=False):
     with tempfile.TemporaryDirectory() as work:
         report = os.path.join(work, "diagnostics.json")
         subprocess.run([hoist, "lift", binary, "--all", "--brighten", "-O1", "--diagnostics",
-                        report, "-o", os.devnull], stderr=subprocess.DEVNULL, check=True)
+                        report, "-o", os.devnull] + (["--brighten-check"] if check else []),
+                       stderr=subprocess.DEVNULL, check=True)
         with open(report) as file:
             data = json.load(file)
     functions = data["lift_stats"]["functions"]
@@ -45,8 +53,11 @@ def measure(hoist, binary):
     chained = sum(1 for d in declines if "which is not brightened" in d["message"])
     reasons = collections.Counter(reason_of(d["message"]) for d in declines
                                   if "which is not brightened" not in d["message"])
+    summary = next((CHECK_SUMMARY.search(d["message"]) for d in data["diagnostics"]
+                    if d.get("code") == "brighten-check"), None)
     return {"binary": binary, "functions": functions, "declined": len(declines),
-            "brightened": functions - len(declines), "chained": chained, "reasons": reasons}
+            "brightened": functions - len(declines), "chained": chained, "reasons": reasons,
+            "check": tuple(int(n) for n in summary.groups()) if summary else None}
 
 
 def main():
@@ -55,13 +66,14 @@ def main():
     parser.add_argument("binaries", nargs="*", default=DEFAULT_BINARIES)
     parser.add_argument("--reasons", type=int, default=8, help="reasons listed per binary")
     parser.add_argument("--markdown", action="store_true", help="one table row per binary")
+    parser.add_argument("--check", action="store_true", help="run --brighten-check too")
     args = parser.parse_args()
     if args.markdown:
         print("| binary | functions | brightened | declined: calls a declined function | "
               "declined: other reasons |")
         print("|---|---:|---:|---:|---:|")
     for binary in args.binaries:
-        result = measure(args.hoist, binary)
+        result = measure(args.hoist, binary, args.check)
         share = 100.0 * result["brightened"] / max(result["functions"], 1)
         if args.markdown:
             print(f"| {os.path.basename(binary)} | {result['functions']} | "
@@ -70,6 +82,10 @@ def main():
             continue
         print(f"{binary}: {result['brightened']} of {result['functions']} brightened "
               f"({share:.1f}%), {result['chained']} declined for calling a declined function")
+        if result["check"]:
+            ran, same, unjudged, different = result["check"]
+            print(f"  check: {ran} run, {same} same, {unjudged} without a verdict, "
+                  f"{different} different (declined)")
         for reason, count in result["reasons"].most_common(args.reasons):
             print(f"  {count:4} {reason}")
     return 0

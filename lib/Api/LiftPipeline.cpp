@@ -10,6 +10,7 @@
 #include "hoist/Optimize.h"
 
 #include <llvm/IR/Verifier.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -71,6 +72,33 @@ llvm::Error liftFunctions(const Image &image, Lifter &lifter, const std::vector<
   return llvm::Error::success();
 }
 
+/// The functions whose brightened form the differential check found computing something else
+/// than their lift, by entry, with the reason brightening declines them for. The check runs
+/// on a brightened copy of `module`, whose diagnostics are dropped: `module` itself is
+/// brightened afterwards, declining these.
+llvm::Expected<std::map<uint64_t, std::string>>
+functionsFailingTheCheck(const llvm::Module &module, const Image &image, const LiftSteps &steps,
+                         const FixpointExtras &extras, DiagnosticSink &diagnostics) {
+  std::unique_ptr<llvm::Module> lifted = llvm::CloneModule(module);
+  std::unique_ptr<llvm::Module> brightened = llvm::CloneModule(module);
+  DiagnosticSink discarded;
+  llvm::Expected<BrightenReport> report =
+      brightenModule(*brightened, image, *steps.brighten, discarded, extras,
+                     {.injectFaultInto = steps.injectFaultInto});
+  if (!report)
+    return report.takeError();
+  llvm::Expected<BrightenCheckReport> check = checkBrightenedFunctions(
+      std::move(lifted), std::move(brightened), image, report->functions, *steps.brighten,
+      *steps.brightenCheck, diagnostics);
+  if (!check)
+    return check.takeError();
+  std::map<uint64_t, std::string> declines;
+  for (const auto &[address, difference] : check->differs)
+    declines[address] = "in the differential check its brightened form computes something "
+                        "else than its lift (brighten-check-differs)";
+  return declines;
+}
+
 } // namespace
 
 llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const LiftSteps &steps,
@@ -83,12 +111,24 @@ llvm::Error finishLiftedModule(llvm::Module &module, const Image &image, const L
                             steps.roundPasses.end());
   std::vector<std::string> brightened;
   if (steps.brighten) {
+    std::map<uint64_t, std::string> declineAt;
+    if (steps.brightenCheck) {
+      PhaseTimer timer(trace.profile, "brighten_check");
+      beginPhase(trace.progress, "checking brightened functions");
+      llvm::Expected<std::map<uint64_t, std::string>> failing =
+          functionsFailingTheCheck(module, image, steps, extras, diagnostics);
+      if (!failing)
+        return failing.takeError();
+      declineAt = std::move(*failing);
+    }
     PhaseTimer timer(trace.profile, "brighten");
     beginPhase(trace.progress, "brightening");
     llvm::Expected<BrightenReport> report =
         brightenModule(module, image, *steps.brighten, diagnostics, extras,
                        {.keepLifted = steps.keepLifted,
-                        .dataAtOriginalAddresses = steps.dataAtOriginalAddresses});
+                        .dataAtOriginalAddresses = steps.dataAtOriginalAddresses,
+                        .declineAt = std::move(declineAt),
+                        .injectFaultInto = steps.injectFaultInto});
     if (!report)
       return report.takeError();
     brightened = std::move(report->brightened);

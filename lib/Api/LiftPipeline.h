@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Brighten/CallingConvention.h"
+#include "Check/BrightenCheck.h"
 #include "Deobf/Concolic/ConcolicLifter.h"
 #include "Deobf/Passes/DeobfPasses.h"
 #include "Support/Diagnostics.h"
@@ -28,6 +29,11 @@ struct LiftSteps {
   bool keepLifted = false;     ///< with brighten: BrightenOutput::keepLifted
   /// With brighten: BrightenOutput::dataAtOriginalAddresses.
   bool dataAtOriginalAddresses = false;
+  /// With brighten: run each brightened function against its lift first (the differential
+  /// check, lib/Check) and decline those whose runs differ.
+  std::optional<BrightenCheckOptions> brightenCheck = std::nullopt;
+  /// With brighten: BrightenOutput::injectFaultInto (a test hook of the check).
+  std::string injectFaultInto = {};
   /// The named functions, lifted concolically.
   std::optional<DeobfuscateOptions> concolic = std::nullopt;
   bool deobfuscationPasses = false;

@@ -15,6 +15,7 @@
 #include "Brighten/CodePointers.h"
 #include "Brighten/IndirectCalls.h"
 #include "Brighten/InferredImports.h"
+#include "Brighten/InjectedFault.h"
 #include "Brighten/LocalFrame.h"
 #include "Brighten/PromoteStack.h"
 #include "Brighten/Signature.h"
@@ -53,6 +54,7 @@ struct Candidate {
   llvm::Function *lifted;
   uint64_t address;
   llvm::Function *brightened = nullptr;
+  Signature signature = {};
 };
 
 /// The entry of a lifted function with a body, or nullopt for other functions.
@@ -676,8 +678,14 @@ void ModuleBrightener::screen(std::vector<Candidate> &members) {
     for (const Candidate &member : members)
       scc_.insert(member.lifted);
     for (auto member = members.begin(); member != members.end(); ++member) {
-      std::optional<std::string> reason = whyNotBrightenable(
-          *member->lifted, [this](const llvm::CallBase &call) { return whyNotCallable(call); });
+      std::optional<std::string> reason;
+      if (auto forced = output_.declineAt.find(member->address);
+          forced != output_.declineAt.end())
+        reason = forced->second;
+      else
+        reason = whyNotBrightenable(*member->lifted, [this](const llvm::CallBase &call) {
+          return whyNotCallable(call);
+        });
       if (!reason)
         continue;
       decline(*member, *reason);
@@ -897,6 +905,7 @@ llvm::Error ModuleBrightener::brightenScc(std::vector<Candidate> members) {
   // Declared first: members call each other.
   for (Candidate &member : members) {
     const Signature &signature = signatures->at(member.lifted);
+    member.signature = signature;
     member.brightened = declareBrightened(*member.lifted, signature, convention_, ".brightened");
     callees_[member.lifted] = {member.brightened, signature};
   }
@@ -1004,6 +1013,8 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
       candidate.lifted->setName(name + ".lifted");
     candidate.brightened->setName(name);
     report_.brightened.push_back(candidate.brightened->getName().str());
+    report_.functions.push_back(
+        {candidate.address, candidate.brightened->getName().str(), candidate.signature});
   }
   std::map<uint64_t, llvm::Function *> brightenedAt;
   for (const Candidate &candidate : done_)
@@ -1023,6 +1034,13 @@ llvm::Expected<BrightenReport> ModuleBrightener::run() {
   defineImageDataSymbols(module_, image_);
   for (const Candidate &candidate : done_)
     candidate.brightened->removeFnAttr(BrightenedAttribute);
+  // Only a brightened function: a declined one of that name stays the faithful lift.
+  if (llvm::is_contained(report_.brightened, output_.injectFaultInto))
+    if (llvm::Function *victim = module_.getFunction(output_.injectFaultInto);
+        !injectWrongResult(*victim))
+      diagnostics_.warning("brighten-check-inject-fault", entryAddressOf(*victim),
+                           llvm::formatv("{0} returns nothing a fault can be injected into",
+                                         output_.injectFaultInto));
   return report_;
 }
 

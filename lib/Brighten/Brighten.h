@@ -4,12 +4,14 @@
 #pragma once
 
 #include "Brighten/CallingConvention.h"
+#include "Brighten/Signature.h"
 #include "hoist/Optimize.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,11 +40,26 @@ struct BrightenOutput {
   /// that decline otherwise (ImageData.h, PointerHolders.h) brighten. No effect on a
   /// position-independent image, whose relocations tell.
   bool dataAtOriginalAddresses = false;
+  /// Functions to decline whatever the slice says, by entry, with the reason: those whose
+  /// brightened form the differential check found computing something else (lib/Check).
+  std::map<uint64_t, std::string> declineAt = {};
+  /// A test hook (`--brighten-check-inject-fault`): the brightened function of this name
+  /// returns a wrong value (integer results xor 1, floating-point ones plus 1), so that the
+  /// tests can show the differential check declines a wrong brightening.
+  std::string injectFaultInto = {};
+};
+
+/// A brightened function as the differential check calls it.
+struct BrightenedFunction {
+  uint64_t address = 0;   ///< the entry of the machine code
+  std::string name;       ///< of the brightened function in the module
+  Signature signature;
 };
 
 struct BrightenReport {
   std::vector<std::string> brightened;   ///< names of the new functions
   unsigned declined = 0;                 ///< each has a "brighten-declined" warning
+  std::vector<BrightenedFunction> functions;   ///< the brightened ones, with their signatures
 };
 
 /// Brightens every lifted function of `module` that the slice accepts, replacing it by the

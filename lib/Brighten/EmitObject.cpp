@@ -15,7 +15,8 @@
 
 namespace hoist {
 
-llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, bool forThisCpu) {
+llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, bool forThisCpu,
+                           llvm::CodeGenOptLevel level) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   // Brightened code may hold inline assembly (MachineQueries.h: cpuid), which the object
@@ -36,7 +37,7 @@ llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, b
   // Position-independent: the object links into PIE programs, the host compilers' default.
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Default));
+      level));
   module.setTargetTriple(triple);
   module.setDataLayout(machine->createDataLayout());
   // LLVM 19's selection can drop a zero extension of a 32-bit value (FreezeZeroExtensions.h).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CodeGen.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -11,8 +12,10 @@ namespace hoist {
 /// Sets the module's triple and data layout to the host's. With `forThisCpu`, the code is for
 /// this machine's CPU and its features (a translated program runs where it was translated,
 /// and lifted code may call x86 intrinsics such as AES rounds that need them); otherwise
-/// for a generic x86-64.
+/// for a generic x86-64. `level` is the code generator's (the differential check, which only
+/// runs the code, compiles at None).
 llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out,
-                           bool forThisCpu = false);
+                           bool forThisCpu = false,
+                           llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default);
 
 } // namespace hoist

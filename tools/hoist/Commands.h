@@ -74,6 +74,13 @@ struct LiftCommandOptions {
   bool keepLifted = false;
   /// --data-at-original-addresses: with --brighten (BrightenOutput::dataAtOriginalAddresses).
   bool dataAtOriginalAddresses = false;
+  /// --brighten-check: run each brightened function against its lift and decline those that
+  /// differ (lib/Check/BrightenCheck.h).
+  bool brightenCheck = false;
+  /// --brighten-check-seed: the check's seed; "random" draws one (printed in its note).
+  std::string brightenCheckSeed = "0";
+  /// --brighten-check-inject-fault=NAME: a test hook that makes NAME's brightening wrong.
+  std::string injectFaultInto;
   /// --deobfuscate (or =passes): the passes of lib/Deobf/Passes in every fixpoint round.
   bool deobfuscatePasses = false;
   LiftOptions budgets;                  ///< the deadline of --timeout, if any

@@ -20,11 +20,13 @@
 
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/ToolOutputFile.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 namespace hoist {
@@ -169,6 +171,15 @@ int runLift(const LiftCommandOptions &options) {
   if (!options.brighten.empty())
     steps.brighten = options.brighten == "default" ? defaultCallingConvention(image->format())
                                                    : *parseCallingConvention(options.brighten);
+  if (options.brightenCheck) {
+    BrightenCheckOptions check;
+    if (options.brightenCheckSeed == "random")
+      check.seed = std::random_device()() | uint64_t(std::random_device()()) << 32;
+    else
+      llvm::to_integer(llvm::StringRef(options.brightenCheckSeed), check.seed);
+    steps.brightenCheck = check;
+  }
+  steps.injectFaultInto = options.injectFaultInto;
   llvm::Expected<std::unique_ptr<llvm::Module>> lifted =
       liftDiscovered(*image, lifter, selected, addresses, steps, diagnostics,
                      {.profile = &profile,

@@ -8,6 +8,7 @@
 #include "CommandLineParse.h"
 #include "DiagnosticReport.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/Path.h>
@@ -118,6 +119,21 @@ cl::opt<bool> DataAtOriginalAddresses(
              "place there: scripts/brighten-program.sh), so words the linker stored there need "
              "no relocation"),
     cl::sub(LiftCmd));
+cl::opt<bool> BrightenCheck(
+    "brighten-check",
+    cl::desc("With --brighten: run each brightened function in a JIT against its lift on random "
+             "arguments and decline those whose runs differ (docs/BRIGHTEN.md)"),
+    cl::sub(LiftCmd));
+cl::opt<std::string> BrightenCheckSeed(
+    "brighten-check-seed",
+    cl::desc("The seed of --brighten-check's random arguments (default 0); 'random' draws a new "
+             "one, which the check's note prints"),
+    cl::value_desc("N|random"), cl::init("0"), cl::sub(LiftCmd));
+cl::opt<std::string> BrightenCheckInjectFault(
+    "brighten-check-inject-fault",
+    cl::desc("Test hook: make the brightened function NAME return a wrong value, to show that "
+             "--brighten-check declines it"),
+    cl::value_desc("NAME"), cl::Hidden, cl::sub(LiftCmd));
 cl::opt<bool> Quiet("q",
                     cl::desc("Quiet: no progress line, no closing summary and no note about "
                              "the callees lifted (warnings and errors are still printed)"),
@@ -298,6 +314,17 @@ int main(int argc, char **argv) {
       return usageError("--keep-lifted keeps the lifted functions --brighten replaces: it needs --brighten");
     if (DataAtOriginalAddresses && !Brighten.getNumOccurrences())
       return usageError("--data-at-original-addresses places brightened data: it needs --brighten");
+    if ((BrightenCheck || BrightenCheckSeed.getNumOccurrences() ||
+         BrightenCheckInjectFault.getNumOccurrences()) &&
+        !Brighten.getNumOccurrences())
+      return usageError("--brighten-check checks what --brighten makes: it needs --brighten");
+    if (BrightenCheck && DataAtOriginalAddresses)
+      return usageError("--brighten-check does not run data kept at the binary's addresses: "
+                        "leave out --data-at-original-addresses");
+    if (uint64_t seed = 0; BrightenCheckSeed != "random" &&
+                           !llvm::to_integer(llvm::StringRef(BrightenCheckSeed), seed))
+      return usageError("--brighten-check-seed must be a number or 'random', not '" +
+                        BrightenCheckSeed + "'");
     if (Annotate && Emit != "ll")
       return usageError("--annotate writes comments into text IR: it needs --emit ll");
     if (Brighten.getNumOccurrences() && !Brighten.empty() && Brighten != "sysv" &&
@@ -321,6 +348,9 @@ int main(int argc, char **argv) {
     options.pcMetadata = PcMetadata;
     options.keepLifted = KeepLifted;
     options.dataAtOriginalAddresses = DataAtOriginalAddresses;
+    options.brightenCheck = BrightenCheck;
+    options.brightenCheckSeed = BrightenCheckSeed;
+    options.injectFaultInto = BrightenCheckInjectFault;
     options.quiet = Quiet;
     options.maxWarnings = MaxWarnings;
     options.budgets = budgets;
