@@ -5,6 +5,7 @@
 #include "Discover/EntryShape.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
+#include "Discover/LayoutTailCalls.h"
 #include "Discover/NoReturn.h"
 #include "Discover/ParallelExplorer.h"
 #include "Discover/StackDepth.h"
@@ -87,6 +88,18 @@ public:
               break;
             }
         }
+      // A start taken from a code pointer is no change (startFunction), but a function
+      // without an unwind range whose branch crosses it now jumps over another function's
+      // start: find's `parse_amin` at clang-19 -Os, first explored through `do_parse_xmin`,
+      // over `parse_cmin` and `parse_mmin`, whose pointers were weighed after it.
+      for (uint64_t start : std::exchange(pointerStarts_, {}))
+        for (const auto &[entry, function] : cfg_.functions)
+          if (entry != start && !unwindRanges_.count(entry) &&
+              !function.explored.blocks.empty() &&
+              function.explored.blocks.begin()->first < start &&
+              function.explored.blocks.rbegin()->second.endAddress > start &&
+              branchCrosses(function.explored, start))
+            todo.insert(entry);
       if (todo.empty()) {
         // Nothing new to read: functions found not to return detach their callers'
         // fallthroughs, which may make those callers noreturn in turn.
@@ -543,13 +556,18 @@ private:
   /// functions explored before that ran into it or jump over it (registerLeavingJumps): find's
   /// `parse_amin`, `parse_cmin` and `parse_mmin` at clang-13 -Os each jump to `do_parse_xmin`,
   /// over the others, which the same gap pass found after them. A code pointer's is taken: a
-  /// round per accepted pointer, and the functions it re-explored, doubled the time of `cfg
-  /// --all` on bash without `.eh_frame` and changed none of its functions.
+  /// round per accepted pointer, and the functions it re-explored (every one whose code reaches
+  /// past it), doubled the time of `cfg --all` on bash without `.eh_frame` and changed none of
+  /// its functions. It is kept in pointerStarts_ instead, for the functions with a branch across
+  /// it (at clang-19 -Os, find's `parse_amin`, `parse_cmin` and `parse_mmin` are found through
+  /// `parse_table`'s relocated pointers).
   void startFunction(uint64_t address, uint32_t reason, std::set<uint64_t> &starts,
                      std::optional<Tentative> tentative = std::nullopt) {
     cfg_.registry.add(address, reason);
-    if (reason != ReasonCodeGap)
+    if (reason != ReasonCodeGap) {
       cfg_.registry.takeChanged();
+      pointerStarts_.push_back(address);
+    }
     starts.insert(address);
     if (!tentative)
       return explore(address, starts);
@@ -819,7 +837,8 @@ private:
                               crossesFunctionStart(starts, entry, jmp.address, target) ||
                               (unconditional && predecessors[target] == 1 &&
                                (jumpsOverFillerOnly(jmp, target) ||
-                                tailCallsNext(function, jmp, target)));
+                                tailCallsNext(image_, function, jmp, target) ||
+                                tailCallsPastOwnCode(image_, function, start, jmp, target)));
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
           !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt")) {
@@ -843,21 +862,6 @@ private:
       address = decoded->instr.next();
     }
     return true;
-  }
-
-  /// Whether `jmp` jumps to the address right after it with the function's frame gone (rsp
-  /// where it was at the entry, on every way there): a tail call to the function laid out
-  /// next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp; jmp mbsnwidth`, no
-  /// padding between; nothing else calls `mbsnwidth`), and at clang-13 -Os, which aligns
-  /// nothing, find's `find_parser` (`jmp found_parser`). A compiler jumps to its own next block
-  /// only at -O0, inside the frame it set up (`push rbp`).
-  bool tailCallsNext(const DiscoveredFunction &function, const Instr &jmp, uint64_t target) {
-    if (target != jmp.next())
-      return false;
-    std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image_, function, target);
-    return !depths.empty() &&
-           std::all_of(depths.begin(), depths.end(),
-                       [](const std::optional<int64_t> &depth) { return depth && *depth == 0; });
   }
 
   /// Whether the start of a function other than `entry` lies strictly between a branch at
@@ -887,6 +891,8 @@ private:
   std::set<uint64_t> continuingFrames_;   ///< unwind entries that start mid-frame
   /// Start -> the functions whose jumps registered it as leaving them (leaves_function).
   std::map<uint64_t, std::set<uint64_t>> leavingSources_;
+  /// Starts taken from code pointers since the last round (run: the branches that cross them).
+  std::vector<uint64_t> pointerStarts_;
   std::set<uint64_t> notedSharedParts_;   ///< parts kept functions, each noted once
   std::set<uint64_t> partParentsToExplore_;   ///< what settleParts found after a round
   /// Block start -> the functions that have a block there (they may have had it once: a set

@@ -1,0 +1,38 @@
+// Tail calls that only the layout of the code shows, for functions without unwind tables: a
+// direct jmp after the caller's epilogue to a function that nothing else reaches, laid out right
+// after the caller. The compiler's own jumps inside a function look the same but for where the
+// frame is and where the target lies.
+#pragma once
+
+#include "Discover/FunctionDiscovery.h"
+#include "hoist/Image.h"
+
+#include <cstdint>
+
+namespace hoist {
+
+/// Whether `jmp` goes to the address right after it with the function's frame gone (rsp where
+/// it was at the entry, on every way there): a tail call to the function laid out next, as
+/// clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp; jmp mbsnwidth`, no padding
+/// between; nothing else calls `mbsnwidth`), and at clang-13 -Os find's `find_parser` (`jmp
+/// found_parser`). A compiler jumps to its own next block only at -O0, inside the frame it set
+/// up (`push rbp`).
+bool tailCallsNext(const Image &image, const DiscoveredFunction &function, const Instr &jmp,
+                   uint64_t target);
+
+/// Whether `jmp`, the only way to `target`, jumps forward over the function's last blocks to the
+/// address right after all the code the function reaches without it, right after tearing down
+/// a frame (a pop or `add rsp` in its block; rsp where it was at the entry on every way there):
+/// a tail call to the function laid out next, over its caller's last blocks, as clang-19 -Os
+/// ends find's `find_parser` (`pop rbx; ...; jmp found_parser` over its `return NULL` block;
+/// nothing else calls `found_parser`, nothing is aligned). A function's own code after such a
+/// jmp would have been laid out in its place: the jmp would not be needed.
+bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function,
+                          uint64_t jmpBlock, const Instr &jmp, uint64_t target);
+
+/// Whether a direct branch of `function` crosses `address` (jumps from one side of it to the
+/// other), which lies in none of its blocks: once `address` starts a function, such a branch
+/// leaves for another function (a function's body is contiguous but for its parts).
+bool branchCrosses(const ExploredFunction &function, uint64_t address);
+
+} // namespace hoist
