@@ -41,29 +41,39 @@ bool tailCallsNext(const Image &image, const DiscoveredFunction &function, const
                      [](const std::optional<int64_t> &depth) { return depth && *depth == 0; });
 }
 
-bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function,
-                          uint64_t jmpBlock, const Instr &jmp, uint64_t target) {
+bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function, uint64_t jmpBlock,
+                          const Instr &jmp, uint64_t target) {
   if (target <= jmp.next() || endWithoutEdge(function.explored, jmpBlock, target) != target)
     return false;
   bool tornDown = false, balanced = true;
-  forEachInstructionWithStackDepth(
-      image, function, [&](const Instr &instr, std::optional<int64_t> depth) {
-        if (instr.address < jmpBlock || instr.address > jmp.address)
-          return;
-        if (instr.address == jmp.address)
-          balanced = balanced && depth && *depth == 0;
-        else if (depth && *depth < 0)
-          tornDown = true;
-      });
+  forEachInstructionWithStackDepth(image, function,
+                                   [&](const Instr &instr, std::optional<int64_t> depth) {
+                                     if (instr.address < jmpBlock || instr.address > jmp.address)
+                                       return;
+                                     if (instr.address == jmp.address)
+                                       balanced = balanced && depth && *depth == 0;
+                                     else if (depth && *depth < 0)
+                                       tornDown = true;
+                                   });
   return tornDown && balanced;
 }
 
-bool branchCrosses(const ExploredFunction &function, uint64_t address) {
-  for (const auto &[start, block] : function.blocks)
-    for (uint64_t successor : block.successors)
-      if (successor != block.endAddress &&
-          (start < address) != (successor < address) && successor != address)
+bool branchFirstCrosses(const ExploredFunction &function, const std::set<uint64_t> &newStarts,
+                        const std::set<uint64_t> &starts) {
+  auto crossesOld = [&](uint64_t low, uint64_t high) {
+    for (auto it = starts.upper_bound(low); it != starts.end() && *it < high; ++it)
+      if (*it != function.entry && !newStarts.count(*it))
         return true;
+    return false;
+  };
+  for (const auto &[start, block] : function.blocks)
+    for (uint64_t successor : block.successors) {
+      uint64_t low = std::min(start, successor), high = std::max(start, successor);
+      auto crossed = newStarts.upper_bound(low);
+      if (successor != block.endAddress && crossed != newStarts.end() && *crossed < high &&
+          !crossesOld(low, high))
+        return true;
+    }
   return false;
 }
 

@@ -8,6 +8,7 @@
 #include "hoist/Image.h"
 
 #include <cstdint>
+#include <set>
 
 namespace hoist {
 
@@ -27,12 +28,15 @@ bool tailCallsNext(const Image &image, const DiscoveredFunction &function, const
 /// ends find's `find_parser` (`pop rbx; ...; jmp found_parser` over its `return NULL` block;
 /// nothing else calls `found_parser`, nothing is aligned). A function's own code after such a
 /// jmp would have been laid out in its place: the jmp would not be needed.
-bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function,
-                          uint64_t jmpBlock, const Instr &jmp, uint64_t target);
+bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function, uint64_t jmpBlock,
+                          const Instr &jmp, uint64_t target);
 
-/// Whether a direct branch of `function` crosses `address` (jumps from one side of it to the
-/// other), which lies in none of its blocks: once `address` starts a function, such a branch
-/// leaves for another function (a function's body is contiguous but for its parts).
-bool branchCrosses(const ExploredFunction &function, uint64_t address);
+/// Whether a direct branch of `function` crosses one of `newStarts` (jumps from one side of it
+/// to the other) and no other start of `starts` but the function's entry: once such an address
+/// starts a function, the branch leaves for another function (a function's body is contiguous
+/// but for its parts). A branch that crossed a start already (to a part, gcc's `.cold`) was
+/// weighed as leaving when the function was explored. `starts` holds `newStarts`.
+bool branchFirstCrosses(const ExploredFunction &function, const std::set<uint64_t> &newStarts,
+                        const std::set<uint64_t> &starts);
 
 } // namespace hoist

@@ -92,14 +92,15 @@ public:
       // without an unwind range whose branch crosses it now jumps over another function's
       // start: find's `parse_amin` at clang-19 -Os, first explored through `do_parse_xmin`,
       // over `parse_cmin` and `parse_mmin`, whose pointers were weighed after it.
-      for (uint64_t start : std::exchange(pointerStarts_, {}))
+      if (!pointerStarts_.empty()) {
+        std::set<uint64_t> taken = std::exchange(pointerStarts_, {});
         for (const auto &[entry, function] : cfg_.functions)
-          if (entry != start && !unwindRanges_.count(entry) &&
-              !function.explored.blocks.empty() &&
-              function.explored.blocks.begin()->first < start &&
-              function.explored.blocks.rbegin()->second.endAddress > start &&
-              branchCrosses(function.explored, start))
+          if (!unwindRanges_.count(entry) && !function.explored.blocks.empty() &&
+              function.explored.blocks.begin()->first < *taken.rbegin() &&
+              function.explored.blocks.rbegin()->second.endAddress > *taken.begin() &&
+              branchFirstCrosses(function.explored, taken, starts))
             todo.insert(entry);
+      }
       if (todo.empty()) {
         // Nothing new to read: functions found not to return detach their callers'
         // fallthroughs, which may make those callers noreturn in turn.
@@ -566,7 +567,7 @@ private:
     cfg_.registry.add(address, reason);
     if (reason != ReasonCodeGap) {
       cfg_.registry.takeChanged();
-      pointerStarts_.push_back(address);
+      pointerStarts_.insert(address);
     }
     starts.insert(address);
     if (!tentative)
@@ -892,7 +893,7 @@ private:
   /// Start -> the functions whose jumps registered it as leaving them (leaves_function).
   std::map<uint64_t, std::set<uint64_t>> leavingSources_;
   /// Starts taken from code pointers since the last round (run: the branches that cross them).
-  std::vector<uint64_t> pointerStarts_;
+  std::set<uint64_t> pointerStarts_;
   std::set<uint64_t> notedSharedParts_;   ///< parts kept functions, each noted once
   std::set<uint64_t> partParentsToExplore_;   ///< what settleParts found after a round
   /// Block start -> the functions that have a block there (they may have had it once: a set
