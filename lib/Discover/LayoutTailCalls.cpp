@@ -77,4 +77,13 @@ bool branchFirstCrosses(const ExploredFunction &function, const std::set<uint64_
   return false;
 }
 
+bool holdsInsideABlock(const ExploredFunction &function, const std::set<uint64_t> &addresses) {
+  for (const auto &[start, block] : function.blocks) {
+    auto inside = addresses.upper_bound(start);
+    if (inside != addresses.end() && *inside < block.endAddress)
+      return true;
+  }
+  return false;
+}
+
 } // namespace hoist

@@ -39,4 +39,8 @@ bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function
 bool branchFirstCrosses(const ExploredFunction &function, const std::set<uint64_t> &newStarts,
                         const std::set<uint64_t> &starts);
 
+/// Whether one of `addresses` lies inside a block of `function` (past the block's start): the
+/// function ran on into what is now another function's start.
+bool holdsInsideABlock(const ExploredFunction &function, const std::set<uint64_t> &addresses);
+
 } // namespace hoist

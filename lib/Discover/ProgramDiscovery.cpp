@@ -98,7 +98,8 @@ public:
           if (!unwindRanges_.count(entry) && !function.explored.blocks.empty() &&
               function.explored.blocks.begin()->first < *taken.rbegin() &&
               function.explored.blocks.rbegin()->second.endAddress > *taken.begin() &&
-              branchFirstCrosses(function.explored, taken, starts))
+              (branchFirstCrosses(function.explored, taken, starts) ||
+               holdsInsideABlock(function.explored, taken)))
             todo.insert(entry);
       }
       if (todo.empty()) {
@@ -218,7 +219,8 @@ private:
         continue;
       }
       const DecodedAt *decoded = cache_->at(address);
-      if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address) ||
+      if (!decoded || decoded->status != DecodeStatus::Ok ||
+          (insideExploredBlock(address) && !followsIndirectCall(address)) ||
           startsWithZeroBytes(image_, address))
         continue;
       if (rank == DataWordRank) {
@@ -235,6 +237,28 @@ private:
       accepted = true;
     }
     return accepted;
+  }
+
+  /// Whether `address`, inside an explored block, comes right after an indirect call of that
+  /// block: where the compiler lays out the next function after a call of a noreturn function
+  /// pointer, which exploration without unwind tables runs on from (sed's
+  /// `_obstack_begin_worker`, `call [obstack_alloc_failed_handler]`, then `print_and_abort`,
+  /// which that pointer's initial value points to, at gcc-12 -O1, which aligns nothing).
+  bool followsIndirectCall(uint64_t address) {
+    auto block = blockExtents_.upper_bound(address);
+    if (block == blockExtents_.begin())
+      return false;
+    --block;
+    for (uint64_t at = block->first; at < address;) {
+      const DecodedAt *decoded = cache_->at(at);
+      if (!decoded || decoded->status != DecodeStatus::Ok)
+        return false;
+      const Instr &instr = decoded->instr;
+      if (instr.next() == address)
+        return instr.category == ZYDIS_CATEGORY_CALL && !instr.op(0).isImm();
+      at = instr.next();
+    }
+    return false;
   }
 
   /// The starts explorations are told: the functions' and the imports' stubs (a jmp to one is a
