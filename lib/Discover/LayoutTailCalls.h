@@ -1,7 +1,8 @@
 // Tail calls that only the layout of the code shows, for functions without unwind tables: a
 // direct jmp after the caller's epilogue to a function that nothing else reaches, laid out right
 // after the caller. The compiler's own jumps inside a function look the same but for where the
-// frame is and where the target lies.
+// frame is and where the target lies. And which functions a start found late makes explore
+// again: those that jump across it or ran on into it, which it shows to leave for it.
 #pragma once
 
 #include "Discover/FunctionDiscovery.h"
