@@ -455,10 +455,17 @@ private:
       // Whether that code ends in a call discovery found never to return (closed or not),
       // made inside its caller's frame.
       bool afterFramedNoReturnCall = false;
+      // Whether that code ends in a call of a function of the program, with no filler after
+      // it: a 16-byte aligned address there is aligned by chance as often as not (clang -O0's
+      // `jmp L` after bzip2recover's `call readError`, which exits, lies at 0x1dc0), so the
+      // code must show its shape too. After an import its header declares noreturn the
+      // compiler put no code of the caller (tar's `call __stack_chk_fail`, then a function).
+      bool rightAfterCall = false;
       while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
           closed = transferEnds_.count(blockEnd) > 0 || endsInDeclaredNoReturnCall(blockEnd);
+          rightAfterCall = !transferEnds_.count(blockEnd) && !endsInDeclaredImportCall(blockEnd);
           afterFramedNoReturnCall =
               !closed && noreturnCallEnds_.count(blockEnd) && callsInsideAFrame(blockEnd);
           continue;
@@ -471,6 +478,7 @@ private:
         const Instr &instr = decoded->instr;
         if (isFiller(instr)) {
           closed = true;
+          rightAfterCall = false;
           gapCursor_ = instr.next();
           continue;
         }
@@ -480,7 +488,7 @@ private:
             cfg_.registry.isFunctionStart(address) ||
             insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
-        if (!closed || (address % 16 != 0 && !setsUpAFrame(address))) {
+        if (!closed || rightAfterCall || (address % 16 != 0 && !setsUpAFrame(address))) {
           // Not aligned and no -O0 frame: code at -Os, where no function is aligned, or
           // unreached code inside a function. Or code right after a call that the compiler
           // may not have known never returns: the caller's dead code, or a function (the
@@ -633,6 +641,13 @@ private:
         return false;
     }
     return others > 0;
+  }
+
+  /// Whether the explored block ending at `blockEnd` ends in a call of an import its header
+  /// declares noreturn.
+  bool endsInDeclaredImportCall(uint64_t blockEnd) const {
+    auto call = noreturnCallEnds_.find(blockEnd);
+    return call != noreturnCallEnds_.end() && declaredNoReturn_.count(call->second);
   }
 
   /// `[endbr64;] push rbp; mov rbp, rsp`: the frame every function of gcc's and clang's -O0
