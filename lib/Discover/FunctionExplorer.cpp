@@ -85,6 +85,10 @@ std::optional<MachineBlock::End> endAt(const Instr &instr, uint64_t entry,
         return MachineBlock::End::NoReturnCall;
     if (hints.unwindEnd && instr.next() == hints.unwindEnd)
       return MachineBlock::End::NoReturnCall;
+    // Nor where another function starts right after the call: without unwind tables, how a
+    // call of a noreturn function pointer ends its caller (obstack's failure handler).
+    if (hints.functionStarts && instr.next() != entry && hints.functionStarts->count(instr.next()))
+      return MachineBlock::End::NoReturnCall;
   }
   if (instr.category == ZYDIS_CATEGORY_UNCOND_BR && findSemantic(instr)) {
     const Operand &first = instr.op(0);

@@ -5,6 +5,7 @@
 #include "Discover/EntryShape.h"
 #include "Discover/FunctionParts.h"
 #include "Discover/FunctionStarts.h"
+#include "Discover/LayoutTailCalls.h"
 #include "Discover/NoReturn.h"
 #include "Discover/ParallelExplorer.h"
 #include "Discover/StackDepth.h"
@@ -87,6 +88,20 @@ public:
               break;
             }
         }
+      // A start taken from a code pointer is no change (startFunction), but a function
+      // without an unwind range whose branch crosses it now jumps over another function's
+      // start: find's `parse_amin` at clang-19 -Os, first explored through `do_parse_xmin`,
+      // over `parse_cmin` and `parse_mmin`, whose pointers were weighed after it.
+      if (!pointerStarts_.empty()) {
+        std::set<uint64_t> taken = std::exchange(pointerStarts_, {});
+        for (const auto &[entry, function] : cfg_.functions)
+          if (!unwindRanges_.count(entry) && !function.explored.blocks.empty() &&
+              function.explored.blocks.begin()->first < *taken.rbegin() &&
+              function.explored.blocks.rbegin()->second.endAddress > *taken.begin() &&
+              (branchFirstCrosses(function.explored, taken, starts) ||
+               holdsInsideABlock(function.explored, taken)))
+            todo.insert(entry);
+      }
       if (todo.empty()) {
         // Nothing new to read: functions found not to return detach their callers'
         // fallthroughs, which may make those callers noreturn in turn.
@@ -204,7 +219,8 @@ private:
         continue;
       }
       const DecodedAt *decoded = cache_->at(address);
-      if (!decoded || decoded->status != DecodeStatus::Ok || insideExploredBlock(address) ||
+      if (!decoded || decoded->status != DecodeStatus::Ok ||
+          (insideExploredBlock(address) && !followsIndirectCall(address)) ||
           startsWithZeroBytes(image_, address))
         continue;
       if (rank == DataWordRank) {
@@ -221,6 +237,28 @@ private:
       accepted = true;
     }
     return accepted;
+  }
+
+  /// Whether `address`, inside an explored block, comes right after an indirect call of that
+  /// block: where the compiler lays out the next function after a call of a noreturn function
+  /// pointer, which exploration without unwind tables runs on from (sed's
+  /// `_obstack_begin_worker`, `call [obstack_alloc_failed_handler]`, then `print_and_abort`,
+  /// which that pointer's initial value points to, at gcc-12 -O1, which aligns nothing).
+  bool followsIndirectCall(uint64_t address) {
+    auto block = blockExtents_.upper_bound(address);
+    if (block == blockExtents_.begin())
+      return false;
+    --block;
+    for (uint64_t at = block->first; at < address;) {
+      const DecodedAt *decoded = cache_->at(at);
+      if (!decoded || decoded->status != DecodeStatus::Ok)
+        return false;
+      const Instr &instr = decoded->instr;
+      if (instr.next() == address)
+        return instr.category == ZYDIS_CATEGORY_CALL && !instr.op(0).isImm();
+      at = instr.next();
+    }
+    return false;
   }
 
   /// The starts explorations are told: the functions' and the imports' stubs (a jmp to one is a
@@ -417,10 +455,17 @@ private:
       // Whether that code ends in a call discovery found never to return (closed or not),
       // made inside its caller's frame.
       bool afterFramedNoReturnCall = false;
+      // Whether that code ends in a call of a function of the program, with no filler after
+      // it: a 16-byte aligned address there is aligned by chance as often as not (clang -O0's
+      // `jmp L` after bzip2recover's `call readError`, which exits, lies at 0x1dc0), so the
+      // code must show its shape too. After an import its header declares noreturn the
+      // compiler put no code of the caller (tar's `call __stack_chk_fail`, then a function).
+      bool rightAfterCall = false;
       while (gapCursor_ < end && budgetLeft()) {
         if (uint64_t blockEnd = exploredBlockEnd(gapCursor_)) {
           gapCursor_ = blockEnd;
           closed = transferEnds_.count(blockEnd) > 0 || endsInDeclaredNoReturnCall(blockEnd);
+          rightAfterCall = !transferEnds_.count(blockEnd) && !endsInDeclaredImportCall(blockEnd);
           afterFramedNoReturnCall =
               !closed && noreturnCallEnds_.count(blockEnd) && callsInsideAFrame(blockEnd);
           continue;
@@ -433,6 +478,7 @@ private:
         const Instr &instr = decoded->instr;
         if (isFiller(instr)) {
           closed = true;
+          rightAfterCall = false;
           gapCursor_ = instr.next();
           continue;
         }
@@ -442,7 +488,7 @@ private:
             cfg_.registry.isFunctionStart(address) ||
             insideUnwindRange(unwindRanges_, address) || followsUnresolvedCode(address))
           continue;
-        if (!closed || (address % 16 != 0 && !setsUpAFrame(address))) {
+        if (!closed || rightAfterCall || (address % 16 != 0 && !setsUpAFrame(address))) {
           // Not aligned and no -O0 frame: code at -Os, where no function is aligned, or
           // unreached code inside a function. Or code right after a call that the compiler
           // may not have known never returns: the caller's dead code, or a function (the
@@ -543,13 +589,18 @@ private:
   /// functions explored before that ran into it or jump over it (registerLeavingJumps): find's
   /// `parse_amin`, `parse_cmin` and `parse_mmin` at clang-13 -Os each jump to `do_parse_xmin`,
   /// over the others, which the same gap pass found after them. A code pointer's is taken: a
-  /// round per accepted pointer, and the functions it re-explored, doubled the time of `cfg
-  /// --all` on bash without `.eh_frame` and changed none of its functions.
+  /// round per accepted pointer, and the functions it re-explored (every one whose code reaches
+  /// past it), doubled the time of `cfg --all` on bash without `.eh_frame` and changed none of
+  /// its functions. It is kept in pointerStarts_ instead, for the functions with a branch across
+  /// it (at clang-19 -Os, find's `parse_amin`, `parse_cmin` and `parse_mmin` are found through
+  /// `parse_table`'s relocated pointers).
   void startFunction(uint64_t address, uint32_t reason, std::set<uint64_t> &starts,
                      std::optional<Tentative> tentative = std::nullopt) {
     cfg_.registry.add(address, reason);
-    if (reason != ReasonCodeGap)
+    if (reason != ReasonCodeGap) {
       cfg_.registry.takeChanged();
+      pointerStarts_.insert(address);
+    }
     starts.insert(address);
     if (!tentative)
       return explore(address, starts);
@@ -590,6 +641,13 @@ private:
         return false;
     }
     return others > 0;
+  }
+
+  /// Whether the explored block ending at `blockEnd` ends in a call of an import its header
+  /// declares noreturn.
+  bool endsInDeclaredImportCall(uint64_t blockEnd) const {
+    auto call = noreturnCallEnds_.find(blockEnd);
+    return call != noreturnCallEnds_.end() && declaredNoReturn_.count(call->second);
   }
 
   /// `[endbr64;] push rbp; mov rbp, rsp`: the frame every function of gcc's and clang's -O0
@@ -819,7 +877,8 @@ private:
                               crossesFunctionStart(starts, entry, jmp.address, target) ||
                               (unconditional && predecessors[target] == 1 &&
                                (jumpsOverFillerOnly(jmp, target) ||
-                                tailCallsNext(function, jmp, target)));
+                                tailCallsNext(image_, function, jmp, target) ||
+                                tailCallsPastOwnCode(image_, function, start, jmp, target)));
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
           !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt")) {
@@ -843,21 +902,6 @@ private:
       address = decoded->instr.next();
     }
     return true;
-  }
-
-  /// Whether `jmp` jumps to the address right after it with the function's frame gone (rsp
-  /// where it was at the entry, on every way there): a tail call to the function laid out
-  /// next, as clang-13 to 15 -O2 end findutils' `gnu_mbswidth` (`pop rbp; jmp mbsnwidth`, no
-  /// padding between; nothing else calls `mbsnwidth`), and at clang-13 -Os, which aligns
-  /// nothing, find's `find_parser` (`jmp found_parser`). A compiler jumps to its own next block
-  /// only at -O0, inside the frame it set up (`push rbp`).
-  bool tailCallsNext(const DiscoveredFunction &function, const Instr &jmp, uint64_t target) {
-    if (target != jmp.next())
-      return false;
-    std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image_, function, target);
-    return !depths.empty() &&
-           std::all_of(depths.begin(), depths.end(),
-                       [](const std::optional<int64_t> &depth) { return depth && *depth == 0; });
   }
 
   /// Whether the start of a function other than `entry` lies strictly between a branch at
@@ -887,6 +931,8 @@ private:
   std::set<uint64_t> continuingFrames_;   ///< unwind entries that start mid-frame
   /// Start -> the functions whose jumps registered it as leaving them (leaves_function).
   std::map<uint64_t, std::set<uint64_t>> leavingSources_;
+  /// Starts taken from code pointers since the last round (run: the branches that cross them).
+  std::set<uint64_t> pointerStarts_;
   std::set<uint64_t> notedSharedParts_;   ///< parts kept functions, each noted once
   std::set<uint64_t> partParentsToExplore_;   ///< what settleParts found after a round
   /// Block start -> the functions that have a block there (they may have had it once: a set

@@ -9,7 +9,9 @@
 #   hardened: Debian's hardening flags too (stack protector, stack clash protection, CET,
 #   _FORTIFY_SOURCE=2, full RELRO); Debian's gcc and clang build PIE by default either way
 # The sources are kept in WORKDIR/sources, each build in WORKDIR/PACKAGE-CC-LEVEL-FLAVOUR.
-# JOBS (2 unless set): the jobs of make.
+# JOBS (2 unless set): the jobs of make. CONFIG_CACHE (a directory, unset by default): each
+# package and compiler keeps configure's answers there (--cache-file), so the other levels of
+# the same package and compiler configure in seconds instead of minutes.
 set -e
 hoist=$(realpath "$1")
 work=$(realpath -m "$2")
@@ -47,8 +49,16 @@ case "$package" in
     make -s -j2 CC="$cc" CFLAGS="$cflags -D_FILE_OFFSET_BITS=64" LDFLAGS="$ldflags" bzip2 bzip2recover ;;
   *)
     # FORCE_UNSAFE_CONFIGURE: these machines build as root, which configure refuses by default.
-    [ -f Makefile ] || FORCE_UNSAFE_CONFIGURE=1 ./configure --quiet --disable-nls CC="$cc" \
-      CFLAGS="$cflags" LDFLAGS="$ldflags" >/dev/null
+    # The answers of another level, less the flags they were given (configure refuses a cache
+    # whose CFLAGS differ from its own).
+    seed=${CONFIG_CACHE:+$(realpath -m "$CONFIG_CACHE")/$package-$cc-$flavour.cache}
+    if [ ! -f Makefile ]; then
+      if [ -n "$seed" ] && [ -f "$seed" ]; then grep -v '^ac_cv_env_' "$seed" > config.cache
+      else : > config.cache; fi
+      FORCE_UNSAFE_CONFIGURE=1 ./configure --quiet --disable-nls CC="$cc" CFLAGS="$cflags" \
+        LDFLAGS="$ldflags" --cache-file=config.cache >/dev/null
+      if [ -n "$seed" ] && [ ! -f "$seed" ]; then mkdir -p "$(dirname "$seed")"; cp config.cache "$seed"; fi
+    fi
     # The whole package: single programs need the generated gnulib headers that `all` makes.
     # A parallel make of some packages stops on a race once; the second run finishes it.
     # MAKEINFO=true: Debian's patches touch the manuals (grep's), which makeinfo would rebuild.
