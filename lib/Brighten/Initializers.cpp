@@ -1,5 +1,6 @@
 #include "Brighten/Initializers.h"
 
+#include "Discover/FunctionStarts.h"
 #include "hoist/Lifter.h"
 
 #include <llvm/ADT/StringSet.h>
@@ -11,8 +12,7 @@
 namespace hoist {
 namespace {
 
-constexpr unsigned DefaultPriority = 65535;   // what a plain __attribute__((constructor)) gets
-constexpr uint64_t MaxEntries = 4096;
+constexpr unsigned DefaultPriority = 65535; // what a plain __attribute__((constructor)) gets
 
 /// The start files' own entries, which the recompiled program's start files replace.
 bool isStartFileCode(const Image &image, uint64_t address) {
@@ -37,12 +37,8 @@ void carryInitializers(llvm::Module &module, const Image &image,
     bool constructors = section.name == ".init_array";
     if (!section.mapped || (!constructors && section.name != ".fini_array"))
       continue;
-    for (uint64_t offset = 0; offset + 8 <= section.fileSize && offset < 8 * MaxEntries;
-         offset += 8) {
-      uint64_t pointer = 0;
-      // 0 and -1 are the terminators and placeholders some linkers leave.
-      if (!image.read(section.address + offset, &pointer, 8) || pointer == 0 ||
-          pointer == ~uint64_t(0) || isStartFileCode(image, pointer))
+    for (uint64_t pointer : initializerArrayEntries(image, section)) {
+      if (isStartFileCode(image, pointer))
         continue;
       auto found = brightenedAt.find(pointer);
       if (found == brightenedAt.end()) {

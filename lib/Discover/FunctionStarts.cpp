@@ -36,16 +36,26 @@ void addInitCode(const Image &image, JumpTargetRegistry &registry) {
       registry.add(section.address, ReasonInitSection);
     if (section.name != ".init_array" && section.name != ".fini_array")
       continue;
-    for (uint64_t offset = 0; offset + 8 <= section.fileSize && offset < 8 * 4096; offset += 8) {
-      uint64_t pointer = 0;
-      if (image.read(section.address + offset, &pointer, 8) && pointer &&
-          image.isExecutable(pointer))
+    for (uint64_t pointer : initializerArrayEntries(image, section))
+      if (image.isExecutable(pointer))
         registry.add(pointer, ReasonInitSection);
-    }
   }
 }
 
 } // namespace
+
+std::vector<uint64_t> initializerArrayEntries(const Image &image, const Section &section) {
+  constexpr uint64_t MaxEntries = 4096;
+  std::vector<uint64_t> entries;
+  for (uint64_t offset = 0; offset + 8 <= section.fileSize && offset < 8 * MaxEntries;
+       offset += 8) {
+    uint64_t pointer = 0;
+    if (image.read(section.address + offset, &pointer, 8) && pointer != 0 &&
+        pointer != ~uint64_t(0))
+      entries.push_back(pointer);
+  }
+  return entries;
+}
 
 bool insideUnwindRange(const UnwindRanges &ranges, uint64_t address) {
   auto it = ranges.upper_bound(address);

@@ -7,6 +7,7 @@
 #include "hoist/Image.h"
 
 #include <set>
+#include <vector>
 
 namespace hoist {
 
@@ -27,5 +28,10 @@ UnwindRanges registerFunctionStarts(const Image &image, JumpTargetRegistry &regi
 
 /// Whether `address` is inside (not at the start of) one of `ranges`, or at its start.
 bool insideUnwindRange(const UnwindRanges &ranges, uint64_t address);
+
+/// The words of an ELF .init_array or .fini_array `section`, as loaded (absolute in a non-PIE
+/// file, relocated otherwise), in order and at most 4096 of them, without the 0 and -1 that
+/// linkers leave as terminators and placeholders: the functions it has the C library call.
+std::vector<uint64_t> initializerArrayEntries(const Image &image, const Section &section);
 
 } // namespace hoist
