@@ -39,6 +39,9 @@ struct TranslateOptions {
   /// rest stay in State form (docs/TRANSLATE.md, "Recompiled programs"); each function
   /// declined is a "brighten-declined" warning.
   bool brighten = false;
+  /// Threads for discovery and code generation (`-j`; docs/TRANSLATE.md): the output behaves
+  /// the same with any number, and the same number gives the same bytes.
+  unsigned jobs = 1;
 };
 
 struct TranslateReport {
@@ -49,6 +52,7 @@ struct TranslateReport {
   uint64_t nativeCarrylessMultiplies = 0;   ///< generic pclmulqdq halves made the instruction
   uint64_t brightenCandidates = 0;          ///< with brighten: the lifted functions offered
   uint64_t brightened = 0;                  ///< with brighten: those running as native functions
+  unsigned partitions = 1;   ///< objects the module was compiled as, one per thread (jobs)
 };
 
 /// `progress`, if any, hears each phase and counts the functions lifted (hoist/Progress.h).

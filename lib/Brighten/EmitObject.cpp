@@ -12,16 +12,22 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <memory>
+#include <mutex>
 
 namespace hoist {
 
 llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, bool forThisCpu,
                            llvm::CodeGenOptLevel level) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // Brightened code may hold inline assembly (MachineQueries.h: cpuid), which the object
-  // streamer assembles.
-  llvm::InitializeNativeTargetAsmParser();
+  // Once: registering the target writes LLVM's target registry, and `hoist translate -j N`
+  // compiles in N threads at once (Translate/PartitionedObjects.h).
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // Brightened code may hold inline assembly (MachineQueries.h: cpuid), which the object
+    // streamer assembles.
+    llvm::InitializeNativeTargetAsmParser();
+  });
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);

@@ -14,6 +14,7 @@
 #include "Translate/LiftedCallEffects.h"
 #include "Translate/NativeCarrylessMultiply.h"
 #include "Translate/NullMemoryBase.h"
+#include "Translate/PartitionedObjects.h"
 #include "Translate/ProgramTables.h"
 #include "Translate/RedundantStateStores.h"
 #include "Translate/Refusals.h"
@@ -31,6 +32,8 @@
 #include <llvm/Support/FileUtilities.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/ToolOutputFile.h>
+
+#include <deque>
 
 namespace hoist {
 namespace {
@@ -191,6 +194,7 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // Brightening reads each instruction's address from the IR (`!hoist.pc`).
   LiftOptions liftOptions;
   liftOptions.pcMetadata = options.brighten;
+  liftOptions.discoveryThreads = std::max(1u, options.jobs);
   Lifter lifter(*image, context, diagnostics, liftOptions);
   beginPhase(progress, "discovering");
   std::vector<uint64_t> entries = lifter.discover(discoveryRoots(*image, program), /*all=*/true);
@@ -291,14 +295,21 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
     out.keep();
   }
 
-  llvm::SmallString<128> object;
-  if (std::error_code error = llvm::sys::fs::createTemporaryFile("hoist-translate", "o", object))
-    return makeError("cannot create a temporary object file: {0}", error.message());
-  llvm::FileRemover removeObject(object);
+  // One object per partition of the module (PartitionedObjects.h), in partition order.
+  std::vector<std::string> objects;
+  std::deque<llvm::FileRemover> removeObjects;
+  for (unsigned i = partitionCount(*module, std::max(1u, options.jobs)); i > 0; --i) {
+    llvm::SmallString<128> object;
+    if (std::error_code error =
+            llvm::sys::fs::createTemporaryFile("hoist-translate", "o", object))
+      return makeError("cannot create a temporary object file: {0}", error.message());
+    removeObjects.emplace_back(object);
+    objects.push_back(object.str().str());
+  }
+  report.partitions = objects.size();
   beginPhase(progress, "compiling");
-  if (llvm::Error error = writeObjectForThisCpu(*module, object))
+  if (llvm::Error error = writePartitionedObjects(*module, std::max(1u, options.jobs), objects))
     return error;
-  std::vector<std::string> objects{object.str().str()};
   llvm::SmallString<128> nativeObject;
   std::optional<llvm::FileRemover> removeNativeObject;
   if (half) {

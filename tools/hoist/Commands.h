@@ -148,6 +148,7 @@ struct TranslateCommandOptions {
   bool verbose = false;
   bool quiet = false;       ///< -q: no progress line (ProgressLine.h)
   std::string keepModule;   ///< also write the optimized module here
+  unsigned jobs = 1;        ///< -j: threads (TranslateOptions::jobs)
 };
 
 /// `hoist translate`: the program lifted, optimized and linked into a new executable.

@@ -17,6 +17,7 @@ TranslateOptions translateOptionsFor(const TranslateCommandOptions &options) {
   translate.optLevel = options.optLevel;
   translate.allowUnsupported = options.allowUnsupported;
   translate.keepModule = options.keepModule;
+  translate.jobs = options.jobs;
   if (std::optional<std::string> compiler = llvm::sys::Process::GetEnv("CC"))
     translate.compiler = *compiler;
   return translate;
@@ -45,7 +46,9 @@ int runTranslate(const TranslateCommandOptions &options) {
                  << report->instructions << " instructions; " << report->patchableEntries
                  << " entries reachable from native code; " << report->redundantStoresRemoved
                  << " redundant State stores removed; " << report->nativeCarrylessMultiplies
-                 << " carry-less multiplies made native) into " << options.output << "\n";
+                 << " carry-less multiplies made native) into " << options.output << "\n"
+                 << "hoist: compiled in " << report->partitions << " partition"
+                 << (report->partitions == 1 ? "" : "s") << "\n";
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "BashCompletion.h"
 #include "CommandLineParse.h"
 #include "DiagnosticReport.h"
+#include "ParallelLift.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/CommandLine.h>
@@ -193,6 +194,11 @@ cl::opt<bool> TranslateVerbose("v", cl::desc("Print what was translated"), cl::s
                                cl::sub(RecompileCmd));
 cl::opt<bool> TranslateQuiet("q", cl::desc("Quiet: no progress line on a terminal"),
                              cl::sub(TranslateCmd), cl::sub(RecompileCmd));
+cl::opt<unsigned> TranslateJobs("j",
+                                cl::desc("Discover and compile in N threads (0, the default: "
+                                         "every core); the output behaves the same with any N"),
+                                cl::value_desc("N"), cl::init(0), cl::sub(TranslateCmd),
+                                cl::sub(RecompileCmd));
 
 cl::list<std::string> CfgFunctions("function",
                                    cl::desc("Function to show: a symbol name or 0x address "
@@ -399,6 +405,7 @@ int main(int argc, char **argv) {
     options.keepModule = KeepModule;
     options.verbose = TranslateVerbose;
     options.quiet = TranslateQuiet;
+    options.jobs = TranslateJobs == 0 ? hoist::allCores() : TranslateJobs.getValue();
     return RecompileCmd ? hoist::runRecompile(options) : hoist::runTranslate(options);
   }
   if (CfgCmd) {
