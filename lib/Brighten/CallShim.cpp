@@ -6,6 +6,7 @@
 #include "Arch/StateLayout.h"
 #include "Brighten/ImportPrototypes.h"
 #include "Brighten/LocalFrame.h"
+#include "Prototypes/LibraryPrototype.h"
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -473,6 +474,10 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
     // attribute lets the optimizer end the path at the call, as the compiler did.
     if (known.noReturn)
       declared->function->setDoesNotReturn();
+    // vfork's child runs on this frame until it execs or exits: no tail call, no frame reuse
+    // across the call.
+    if (library.empty() && returnsTwice(name))
+      declared->function->addFnAttr(llvm::Attribute::ReturnsTwice);
   }
   return callee;
 }

@@ -3,11 +3,16 @@
 #include "Brighten/IntToPtrRewrite.h"
 #include "Brighten/LocalFrame.h"
 #include "Passes/Passes.h"
+#include "Prototypes/LibraryPrototype.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/PatternMatch.h>
+
+#include <set>
+#include <vector>
 
 namespace hoist {
 namespace {
@@ -149,6 +154,53 @@ void markAddressesBelow(llvm::Function &function, llvm::AllocaInst &stack, int64
         markOutside(function, *at - stackBytes);
 }
 
+/// Whether `function` calls an import that returns a second time (setjmp, vfork).
+bool callsReturnsTwice(const llvm::Function &function) {
+  for (const llvm::Instruction &instruction : llvm::instructions(function)) {
+    const auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee)
+      continue;
+    llvm::Attribute import = callee->getFnAttribute("hoist-import");
+    if (callee->hasFnAttribute(llvm::Attribute::ReturnsTwice) ||
+        (import.isValid() && returnsTwice(import.getValueAsString())))
+      return true;
+  }
+  return false;
+}
+
+/// Makes every access into the local stack volatile. After setjmp's second return (from a
+/// longjmp), the machine code reads its frame from memory, which holds what was stored after
+/// the first; promoted to SSA values, those slots would still hold what they held at the
+/// first return. Volatile accesses keep the frame in memory, as the machine code keeps it.
+bool keepFrameInMemory(llvm::AllocaInst &stack) {
+  bool changed = false;
+  std::vector<llvm::Value *> work{&stack};
+  std::set<llvm::Value *> seen{&stack};
+  while (!work.empty()) {
+    llvm::Value *address = work.back();
+    work.pop_back();
+    for (llvm::User *user : address->users()) {
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+        changed |= !load->isVolatile();
+        load->setVolatile(true);
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (store->getPointerOperand() == address) {
+          changed |= !store->isVolatile();
+          store->setVolatile(true);
+        }
+      } else if (auto *intrinsic = llvm::dyn_cast<llvm::MemIntrinsic>(user)) {
+        changed |= !intrinsic->isVolatile();
+        intrinsic->setVolatile(llvm::ConstantInt::getTrue(intrinsic->getContext()));
+      } else if (llvm::isa<llvm::GetElementPtrInst, llvm::PHINode, llvm::SelectInst>(user) &&
+                 seen.insert(user).second) {
+        work.push_back(user);
+      }
+    }
+  }
+  return changed;
+}
+
 } // namespace
 
 llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
@@ -195,6 +247,8 @@ llvm::PreservedAnalyses PromoteStackPass::run(llvm::Function &function,
         markOutside(function, at - stackBytes);
         return nullptr;
       });
+  if (stack && callsReturnsTwice(function))
+    changed |= keepFrameInMemory(*stack);
   return preservedAfter(changed);
 }
 

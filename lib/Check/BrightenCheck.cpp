@@ -226,6 +226,16 @@ RunRecord Checker::runLifted(const CheckedFunction &function,
   // The stack: the return address at RSP, RSP + 8 aligned to 16 as the ABI has it at a call,
   // stack arguments above it.
   uint8_t *top = memory_.liftedStackTop() - 4096;
+  // Below it, garbage as in the registers: a lift that reads a slot it never wrote (an
+  // out-parameter the import stubs leave unwritten, as clock_gettime's or mbrtowc's) then
+  // computes something else in the complemented run, so that read is not compared with the
+  // brightened run's, whose slot is undefined.
+  std::mt19937_64 stackRandom(garbageSeed ^ 0x5354414b);
+  for (uint8_t *word = memory_.liftedStackTop() - ScratchMemory::StackBytes; word < top;
+       word += 8) {
+    uint64_t value = invertGarbage ? ~stackRandom() : stackRandom();
+    std::memcpy(word, &value, 8);
+  }
   uint8_t *returnSlot = top - 8;
   std::memcpy(returnSlot, &SentinelReturn, 8);
   state->RSP = reinterpret_cast<uint64_t>(returnSlot) - memoryBias;
@@ -375,12 +385,13 @@ std::optional<std::string> Checker::check(const CheckedFunction &function, std::
     uint64_t heapSeed = random(), garbageSeed = random();
     RunRecord lifted = runLifted(function, arguments, heapSeed, garbageSeed, false);
     // Again with the complement of that garbage in the registers the signature does not
-    // name: the bits that change are the machine code's caller's garbage, which no
-    // brightened function can return.
+    // name and in the stack: the bits that change are the machine code's caller's garbage
+    // or a slot it read unwritten, which no brightened function can return.
     RunRecord again = runLifted(function, arguments, heapSeed, garbageSeed, true);
     if (again.outcome.end != lifted.outcome.end || again.calls != lifted.calls ||
         !memory_.firstDifference(lifted.memory, again.memory).empty()) {
-      why = "the lift's effects depend on registers its signature does not name";
+      why = "the lift's effects depend on registers its signature does not name or on stack "
+            "it did not write";
       continue;
     }
     for (unsigned i = 0; i < sizeof lifted.result; ++i)
@@ -404,12 +415,23 @@ std::optional<std::string> Checker::check(const CheckedFunction &function, std::
       why = "both runs fault";
       continue;
     }
-    auto ending = [](const RunRecord &run) {
-      return run.outcome.end == TrialEnd::Returned ? std::string("returns")
-                                                   : "ends with " + run.outcome.detail;
+    auto ending = [&](const RunRecord &run, bool isLifted) {
+      if (run.outcome.end == TrialEnd::Returned)
+        return std::string("returns");
+      std::string text = "ends with " + run.outcome.detail;
+      if (run.outcome.faultAddress) {
+        uint64_t host = *run.outcome.faultAddress;
+        Canonical at =
+            isLifted ? memory_.canonicalLifted(host - reinterpret_cast<uint64_t>(
+                                                          memory_.liftedMemory()))
+                     : memory_.canonicalBrightened(host);
+        text += " at " + at.describe();
+      }
+      return text;
     };
     if (left != right)
-      return differs(ending(lifted) + " in the lift and " + ending(brightened) + " brightened");
+      return differs(ending(lifted, true) + " in the lift and " + ending(brightened, false) +
+                     " brightened");
     std::optional<std::string> difference =
         compare(function, lifted, brightened, left == TrialEnd::Returned, why);
     if (!difference)
@@ -603,12 +625,15 @@ checkBrightenedFunctions(std::unique_ptr<llvm::Module> lifted,
   // The objects the image holds copies of (R_X86_64_COPY: `stdout`, `optind`) are the lifted
   // run's copies in the brightened run too: one object, as in the process.
   std::set<std::string> sharedNames;
+  std::vector<std::pair<uint64_t, uint64_t>> sharedExtents;
   for (const CopiedObject &object : image.copiedObjects())
     if (const llvm::GlobalVariable *global = brightened->getNamedGlobal(object.name);
         global && global->isDeclaration()) {
       sharedNames.insert(object.name);
       pendingShared.emplace_back(object.name, object.address);
+      sharedExtents.emplace_back(object.address, object.size);
     }
+  (*memory)->setSharedObjects(std::move(sharedExtents));
   addBrightenedStubs(*brightened, imports, sharedNames);
   addLiftedStubs(*lifted, imports);
   std::vector<std::string> carriedNames =

@@ -37,8 +37,10 @@ bool isCallback(const llvm::Function &function) {
 }
 
 bool performsOperation(llvm::StringRef name) {
-  return name == "memcpy" || name == "memmove" || name == "memset" || name == "__memcpy_chk" ||
-         name == "__memmove_chk" || name == "__memset_chk";
+  // mempcpy too: LLVM rewrites it into a memcpy, which the brightened run then performs.
+  return name == "memcpy" || name == "memmove" || name == "memset" || name == "mempcpy" ||
+         name == "__memcpy_chk" || name == "__memmove_chk" || name == "__memset_chk" ||
+         name == "__mempcpy_chk";
 }
 
 ImportPrototype prototypeOf(const llvm::Function &declaration) {

@@ -30,8 +30,8 @@ struct ImportPrototype {
   std::vector<unsigned> floatBits;
   enum class Result : uint8_t { Void, Integer, Pointer, Float, Double } result = Result::Void;
   unsigned resultBits = 64; ///< of an Integer result
-  /// memcpy, memmove, memset (and their _chk forms): the stub does the operation, as code
-  /// generation may call them for its own copies; such calls are not recorded.
+  /// memcpy, memmove, memset, mempcpy (and their _chk forms): the stub does the operation, as
+  /// code generation may call them for its own copies; such calls are not recorded.
   bool performs = false;
   /// Declared `noreturn` (exit, abort, __stack_chk_fail): the call ends the run, recorded.
   bool noReturn = false;

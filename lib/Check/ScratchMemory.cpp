@@ -67,6 +67,8 @@ std::string Canonical::describe() const {
     return "a stack address";
   case Kind::Image:
     return llvm::formatv("image {0:x}", value).str();
+  case Kind::Import:
+    return llvm::formatv("the address of import #{0}", value).str();
   }
   return "?";
 }
@@ -156,6 +158,13 @@ bool ScratchMemory::sameValue(uint64_t lifted, uint64_t brightened) const {
   Canonical left = canonicalLifted(lifted), right = canonicalBrightened(brightened);
   if (left == right && left.kind != Canonical::Kind::Number)
     return true;
+  // An image address outside every carried section, computed from one (a jump table's base
+  // plus its entry: the case label's address, left in a register) is that section's host
+  // address moved by the same distance.
+  if (left.kind == Canonical::Kind::Image)
+    for (const CarriedSection &section : carried_)
+      if (reinterpret_cast<uint64_t>(section.host) + (left.value - section.address) == brightened)
+        return true;
   return lifted + reinterpret_cast<uint64_t>(liftedMemory_) == brightened;
 }
 
@@ -193,9 +202,19 @@ ScratchMemory::Snapshot ScratchMemory::liftedSnapshot() const {
 
 ScratchMemory::Snapshot ScratchMemory::brightenedSnapshot() const {
   Snapshot snapshot{{heap_, heap_ + HeapBytes}, {}};
-  for (const CarriedSection &section : carried_)
-    if (section.writable)
-      snapshot.data.emplace_back(section.host, section.host + section.size);
+  for (const CarriedSection &section : carried_) {
+    if (!section.writable)
+      continue;
+    std::vector<uint8_t> &bytes =
+        snapshot.data.emplace_back(section.host, section.host + section.size);
+    for (auto [address, size] : sharedObjects_) {
+      uint64_t low = std::max(address, section.address);
+      uint64_t high = std::min(address + size, section.address + section.size);
+      if (low < high)
+        std::memcpy(bytes.data() + (low - section.address), imageMapping_ + (low - imageLow_),
+                    high - low);
+    }
+  }
   return snapshot;
 }
 

@@ -73,10 +73,17 @@ public:
   /// The brightened functions' host addresses and their entries in the image: a code pointer
   /// the brightened run holds is the entry the lifted run holds.
   void setCodeAddresses(std::vector<std::pair<uint64_t, uint64_t>> hostToEntry);
+  /// The objects both runs share (R_X86_64_COPY: `stdout`, `__progname_full`), as image
+  /// address and size: the brightened run writes them in the lifted run's image, so its
+  /// snapshot of the carried section around one reads them there.
+  void setSharedObjects(std::vector<std::pair<uint64_t, uint64_t>> objects) {
+    sharedObjects_ = std::move(objects);
+  }
   /// Whether the lifted run's `lifted` and the brightened run's `brightened` are the same
   /// value: equal canonical forms that are not plain numbers, or the lifted value seen as a
   /// host address (a pointer the function moved by a number: `end - start` of a pointer it
-  /// was given and one an import returned).
+  /// was given and one an import returned), or an image address the brightened run computed
+  /// from a carried section's host address (a case label's, from its jump table's).
   bool sameValue(uint64_t lifted, uint64_t brightened) const;
   /// The host stack the brightened run uses: an address in it and its extent below.
   void setNativeStack(const void *top, uint64_t bytes);
@@ -127,6 +134,7 @@ private:
   uint64_t nativeStackLow_ = 0, nativeStackHigh_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> importAddresses_;
   std::vector<std::pair<uint64_t, uint64_t>> codeAddresses_; ///< host, entry; by host
+  std::vector<std::pair<uint64_t, uint64_t>> sharedObjects_; ///< image address, size
 };
 
 } // namespace hoist::check

@@ -24,6 +24,7 @@ thread_local sigjmp_buf *activeJump = nullptr;
 thread_local TrialEnd pendingEnd = TrialEnd::Returned;
 thread_local const char *pendingDetail = "";
 thread_local int pendingSignal = 0;
+thread_local uint64_t pendingFaultAddress = 0;
 
 [[noreturn]] void leave(TrialEnd end, const char *detail) {
   sigjmp_buf *jump = activeJump;
@@ -52,6 +53,7 @@ void onSignal(int signal, siginfo_t *info, void *context) {
   if (signal == TimerSignal)
     leave(TrialEnd::TimedOut, "ran past the time limit");
   pendingSignal = signal;   // named once the trial has left the handler
+  pendingFaultAddress = reinterpret_cast<uint64_t>(info->si_addr);
   leave(TrialEnd::Faulted, "a signal");
 }
 
@@ -107,8 +109,11 @@ TrialOutcome TrialGuard::run(void (*body)(void *), void *argument) {
     if (pendingSignal) {
       const char *name = sigabbrev_np(pendingSignal);
       std::string signal = name ? std::string("SIG") + name : "a signal";
+      TrialOutcome outcome{pendingEnd, signal, std::nullopt};
+      if (pendingSignal == SIGSEGV || pendingSignal == SIGBUS)
+        outcome.faultAddress = pendingFaultAddress;
       pendingSignal = 0;
-      return {pendingEnd, signal};
+      return outcome;
     }
     return {pendingEnd, pendingDetail};
   }

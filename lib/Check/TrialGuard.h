@@ -4,6 +4,7 @@
 // unresolved call) leaves it the same way through abandonTrial.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace hoist::check {
@@ -19,6 +20,8 @@ enum class TrialEnd {
 struct TrialOutcome {
   TrialEnd end = TrialEnd::Returned;
   std::string detail; ///< the signal's name, or why the trial was abandoned
+  /// For SIGSEGV and SIGBUS, the host address the run could not reach.
+  std::optional<uint64_t> faultAddress;
 };
 
 /// Installs the handlers, the alternate signal stack and the timer for the calling thread while

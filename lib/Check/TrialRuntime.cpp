@@ -18,17 +18,16 @@ uint64_t mix(uint64_t hash, uint64_t value) {
   return hash * 0xff51afd7ed558ccd;
 }
 
-/// memcpy, memmove, memset and their _chk forms on host pointers; the destination back.
-uint64_t performOperation(const std::string &name, uint64_t destination, uint64_t source,
-                          uint64_t size) {
+/// memcpy, memmove, memset, mempcpy and their _chk forms on host pointers.
+void performOperation(const std::string &name, uint64_t destination, uint64_t source,
+                      uint64_t size) {
   auto *to = reinterpret_cast<void *>(destination);
   if (name == "memset" || name == "__memset_chk")
     std::memset(to, int(source), size);
-  else if (name == "memcpy" || name == "__memcpy_chk")
-    std::memcpy(to, reinterpret_cast<const void *>(source), size);
-  else
+  else if (name == "memmove" || name == "__memmove_chk")
     std::memmove(to, reinterpret_cast<const void *>(source), size);
-  return destination;
+  else
+    std::memcpy(to, reinterpret_cast<const void *>(source), size);
 }
 
 /// The host pointer a run's argument stands for.
@@ -46,7 +45,9 @@ uint64_t answer(RunContext &run, unsigned id, const uint64_t *integers, const ui
                           ? integers[1]
                           : hostPointer(run, integers[1]);
     performOperation(prototype.name, destination, source, integers[2]);
-    return integers[0];
+    // The destination back, or its end for mempcpy.
+    return prototype.name.find("mempcpy") != std::string::npos ? integers[0] + integers[2]
+                                                                : integers[0];
   }
   ImportCall call{id, {}};
   for (auto [i, bits] : llvm::enumerate(prototype.integerBits)) {

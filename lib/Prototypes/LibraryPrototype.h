@@ -134,6 +134,15 @@ const LibraryPrototype *findLibraryPrototype(llvm::StringRef name);
 /// Every entry, sorted by name.
 llvm::ArrayRef<LibraryPrototype> allLibraryPrototypes();
 
+/// Whether the import `name` saves its caller's registers to return a second time later
+/// (setjmp, _setjmp, __sigsetjmp, sigsetjmp, savectx, getcontext: the second return comes from
+/// longjmp or setcontext) or returns once in each of two processes sharing one stack (vfork).
+/// The headers do not say so; compilers know these names (clang's builtins, gcc's
+/// special_function_p). A symbol version is ignored.
+bool returnsTwice(llvm::StringRef name);
+/// The same for the functions whose second return comes from another call (not vfork).
+bool resumesFromSavedContext(llvm::StringRef name);
+
 /// The prototype of `name` as the DLL `dll` exports it (the DLL's name in any case:
 /// "KERNEL32.dll"), or null when the DLL does not export it or no header declares it.
 const LibraryPrototype *findWindowsPrototype(llvm::StringRef name, llvm::StringRef dll);
