@@ -46,18 +46,24 @@ LiftStatus liftBitTest(LiftContext &ctx, const Instr &instr) {
     return ctx.unsupported();
 
   llvm::Value *offset = ctx.readOperand(1, bits);
+  llvm::Value *index = ir.CreateAnd(offset, ctx.constant(bits, bits - 1));
+  llvm::Value *mask = ir.CreateShl(ctx.constant(bits, 1), index);
+  // A locked bts, btr or btc sets, clears or flips the bit in one atomicrmw.
+  bool locked = Op != BitOp::Test && ctx.updatesAtomically(0);
+  auto rmw = Op == BitOp::Set ? llvm::AtomicRMWInst::Or
+             : Op == BitOp::Reset ? llvm::AtomicRMWInst::And : llvm::AtomicRMWInst::Xor;
+  llvm::Value *rmwOperand = !locked ? nullptr : Op == BitOp::Reset ? ir.CreateNot(mask) : mask;
   llvm::Value *address = nullptr;
   llvm::Value *value;
   if (farMemory) {
     address = bitBaseAddress(ctx, target, offset, bits);
-    value = ctx.load(address, ctx.intType(bits));
+    value = locked ? ctx.atomicUpdate(address, rmw, rmwOperand)
+                   : ctx.load(address, ctx.intType(bits));
   } else {
-    value = ctx.readOperand(0);
+    value = locked ? ctx.readOperandForUpdate(0, rmw, rmwOperand) : ctx.readOperand(0);
   }
-  llvm::Value *index = ir.CreateAnd(offset, ctx.constant(bits, bits - 1));
   llvm::Value *bit = ir.CreateTrunc(ir.CreateLShr(value, index), ir.getInt1Ty());
-  if (Op != BitOp::Test) {
-    llvm::Value *mask = ir.CreateShl(ctx.constant(bits, 1), index);
+  if (Op != BitOp::Test && !(locked && address)) {
     llvm::Value *result = Op == BitOp::Set     ? ir.CreateOr(value, mask)
                           : Op == BitOp::Reset ? ir.CreateAnd(value, ir.CreateNot(mask))
                                                : ir.CreateXor(value, mask);

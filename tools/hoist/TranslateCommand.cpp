@@ -45,7 +45,8 @@ int runTranslate(const TranslateCommandOptions &options) {
                  << report->instructions << " instructions; " << report->patchableEntries
                  << " entries reachable from native code; " << report->redundantStoresRemoved
                  << " redundant State stores removed; " << report->nativeCarrylessMultiplies
-                 << " carry-less multiplies made native) into " << options.output << "\n";
+                 << " carry-less multiplies made native; " << report->orderedGuestAccesses
+                 << " guest loads and stores ordered as x86's) into " << options.output << "\n";
   return 0;
 }
 
