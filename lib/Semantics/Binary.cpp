@@ -8,17 +8,17 @@ namespace {
 template <bool IsSub, bool UsesCarry, bool WritesResult>
 LiftStatus liftAddSub(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
+  // A locked one reads its sources first, for the atomicrmw; the plain order stays as it was.
+  bool locked = WritesResult && ctx.updatesAtomically(0);
+  llvm::Value *lhs = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *rhs = ctx.readOperand(1, bits);
   llvm::Value *carry = UsesCarry ? ctx.readFlag(Var::CF) : nullptr;
-  llvm::Value *lhs;
-  if (WritesResult && ctx.updatesAtomically(0)) {
-    // Locked: adc and sbb add or subtract src + CF in one step, the same modulo 2^bits.
+  if (locked) {
+    // adc and sbb add or subtract src + CF in one step, the same modulo 2^bits.
     llvm::Value *applied =
         carry ? ctx.ir.CreateAdd(rhs, ctx.ir.CreateZExt(carry, ctx.intType(bits))) : rhs;
     lhs = ctx.readOperandForUpdate(0, IsSub ? llvm::AtomicRMWInst::Sub : llvm::AtomicRMWInst::Add,
                                    applied);
-  } else {
-    lhs = ctx.readOperand(0);
   }
   llvm::Value *result = IsSub ? ctx.ir.CreateSub(lhs, rhs) : ctx.ir.CreateAdd(lhs, rhs);
   if (carry) {

@@ -7,8 +7,11 @@ namespace {
 
 /// xadd: TEMP = SRC + DEST; SRC = DEST; DEST = TEMP (so with one register twice, DEST wins).
 LiftStatus liftXadd(LiftContext &ctx, const Instr &instr) {
+  bool locked = ctx.updatesAtomically(0);
+  llvm::Value *dst = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *src = ctx.readOperand(1);
-  llvm::Value *dst = ctx.readOperandForUpdate(0, llvm::AtomicRMWInst::Add, src);
+  if (locked)
+    dst = ctx.readOperandForUpdate(0, llvm::AtomicRMWInst::Add, src);
   llvm::Value *sum = ctx.ir.CreateAdd(dst, src);
   ctx.writeOperand(1, dst);
   ctx.writeOperand(0, sum);
@@ -29,15 +32,15 @@ void writeRegisterIf(LiftContext &ctx, llvm::Value *condition, ZydisRegister reg
 LiftStatus liftCmpxchg(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
   ZydisRegister acc = accumulatorRegister(bits);
+  bool locked = ctx.updatesAtomically(0);
+  llvm::Value *dst = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *src = ctx.readOperand(1);
   llvm::Value *accValue = ctx.readReg(acc);
-  bool locked = ctx.updatesAtomically(0);
-  llvm::Value *dst, *equal;
+  llvm::Value *equal;
   if (locked) {
     std::tie(dst, equal) =
         ctx.compareExchange(ctx.effectiveAddress(instr.op(0)), accValue, src);
   } else {
-    dst = ctx.readOperand(0);
     equal = ctx.ir.CreateICmpEQ(accValue, dst);
   }
   writeRegisterIf(ctx, ctx.ir.CreateNot(equal), acc, dst);
