@@ -81,11 +81,6 @@ struct LiftStats {
   /// Functions lifted twice because their semantics wrote a register the decoder did not
   /// list (lib/Arch/WrittenVars.h); a speed figure, not an error.
   uint64_t writesMispredicted = 0;
-  /// Instructions the machine runs atomically (a `lock` prefix, xchg with memory), which the
-  /// lift makes ordinary loads and stores: right for one thread, not for several
-  /// (translate refuses a threaded program with any). The lowest address, when any.
-  uint64_t atomicInstructions = 0;
-  uint64_t firstAtomicAt = ~uint64_t(0);
 };
 
 /// Adds `from`'s counts to `into` (statistics of lifts done apart: attempts, parallel chunks).

@@ -50,6 +50,9 @@ struct TranslateReport {
   uint64_t instructions = 0;
   uint64_t redundantStoresRemoved = 0;   ///< State writebacks of values already there
   uint64_t nativeCarrylessMultiplies = 0;   ///< generic pclmulqdq halves made the instruction
+  /// In a program that makes threads: guest loads and stores given x86's acquire and release
+  /// order (Translate/GuestMemoryOrder.h).
+  uint64_t orderedGuestAccesses = 0;
   uint64_t brightenCandidates = 0;          ///< with brighten: the lifted functions offered
   uint64_t brightened = 0;                  ///< with brighten: those running as native functions
   unsigned partitions = 1;   ///< objects the module was compiled as, one per thread (jobs)

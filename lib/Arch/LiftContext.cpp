@@ -12,6 +12,7 @@ LiftContext::LiftContext(llvm::LLVMContext &context, RegisterFile &registers,
 
 void LiftContext::startInstruction(RegisterFile::Block *block, const Instr *instr) {
   operandAddresses_ = {};
+  storedAtomically_ = {};
   setPosition(block, instr);
 }
 
@@ -128,13 +129,11 @@ llvm::Value *LiftContext::load(llvm::Value *address, llvm::Type *type) {
   if (memoryObserver_)
     if (llvm::Value *known = memoryObserver_->knownLoad(ir, address, type))
       return known;
-  llvm::Value *ptr = ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
-  return ir.CreateAlignedLoad(type, ptr, llvm::MaybeAlign(1));
+  return ir.CreateAlignedLoad(type, memoryPointer(address), llvm::MaybeAlign(1));
 }
 
 void LiftContext::store(llvm::Value *address, llvm::Value *value) {
-  llvm::Value *ptr = ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
-  ir.CreateAlignedStore(value, ptr, llvm::MaybeAlign(1));
+  ir.CreateAlignedStore(value, memoryPointer(address), llvm::MaybeAlign(1));
   if (memoryObserver_)
     memoryObserver_->stored(address, value);
 }
@@ -240,6 +239,8 @@ void LiftContext::writeOperand(unsigned index, llvm::Value *value) {
     return;
   }
   assert(operand.isMem() && "write to an operand that is neither register nor memory");
+  if (storedAtomically_[index])
+    return;
   store(operandAddress(index), value);
 }
 

@@ -58,6 +58,10 @@ public:
   /// a lifted instruction that only run-time values reveal (xsave of a state component Hoist
   /// does not model); used in one part of ifThenElse.
   virtual void unsupportedAtRunTime() = 0;
+  /// Runs `attempt` until the flag it returns is true, then goes on after the loop; values
+  /// `attempt` computes are usable after it. `attempt` emits IR only, no register reads or
+  /// writes: the compare-and-swap loop of a locked update no atomicrmw does (lock neg).
+  virtual void repeatUntil(llvm::function_ref<llvm::Value *()> attempt) = 0;
 };
 
 /// Sees the memory accesses semantics make through LiftContext::load and store. Concolic
@@ -137,6 +141,32 @@ public:
   void push(llvm::Value *value);
   llvm::Value *pop(unsigned bits);
 
+  // Locked updates (AtomicAccess.cpp). A lock-prefixed read-modify-write, or xchg with memory
+  // (locked without the prefix), is one seq_cst atomic operation: other threads see it whole,
+  // and it orders memory as x86's full barrier does. Exact results and flags as without lock.
+  /// Whether the machine updates memory operand `index` of this instruction atomically. Not
+  /// under a MemoryObserver: concolic lifting follows one thread's memory itself.
+  bool updatesAtomically(unsigned index) const;
+  /// Operand `index`'s value before the instruction. Where updatesAtomically, also stores
+  /// `old op operand` into it in the same seq_cst atomicrmw; the semantic's writeOperand of
+  /// its result then stores nothing more (the semantics harness checks the two agree).
+  llvm::Value *readOperandForUpdate(unsigned index, llvm::AtomicRMWInst::BinOp op,
+                                    llvm::Value *operand);
+  /// The same for an update no atomicrmw does: `next` computes the new value from the old
+  /// with IR only; a compare-and-swap loop retries until no other thread wrote in between.
+  llvm::Value *readOperandForUpdate(unsigned index,
+                                    llvm::function_ref<llvm::Value *(llvm::Value *)> next);
+  /// `old op operand` stored atomically at `address` (bt* with a register bit offset, whose
+  /// address is no operand's); returns old.
+  llvm::Value *atomicUpdate(llvm::Value *address, llvm::AtomicRMWInst::BinOp op,
+                            llvm::Value *operand);
+  /// A seq_cst compare-and-swap at `address`: returns the value memory held and whether it
+  /// equalled `expected` (then `replacement` was stored). x86's locked cmpxchg also writes the
+  /// old value back on failure, which no other thread can tell apart from no write.
+  std::pair<llvm::Value *, llvm::Value *> compareExchange(llvm::Value *address,
+                                                          llvm::Value *expected,
+                                                          llvm::Value *replacement);
+
   // Operands of the current instruction.
   llvm::Value *effectiveAddress(const Operand &operand);
   /// Operand `index` as an integer of `bits` (0: the operand's own size); immediates are
@@ -209,6 +239,11 @@ private:
   };
   std::array<OperandAddress, Instr::MaxOperands> operandAddresses_{};
   llvm::Value *operandAddress(unsigned index);
+  /// The memory operands of the current instruction a locked update already wrote.
+  std::array<bool, Instr::MaxOperands> storedAtomically_{};
+  llvm::Value *memoryPointer(llvm::Value *address) {
+    return ir.CreateGEP(ir.getInt8Ty(), memoryBase_, address);
+  }
 };
 
 } // namespace hoist

@@ -34,8 +34,12 @@ llvm::Error emitHostObject(llvm::Module &module, llvm::raw_pwrite_stream &out, b
   if (!target)
     return makeError("{0}: no code generator for the host {1}: {2}",
                      module.getModuleIdentifier(), triple, error);
-  std::string cpu = "generic", features;
+  // cmpxchg16b even for a generic CPU: lifted code has a 16-byte atomic only where the program
+  // ran `lock cmpxchg16b` (Arch/AtomicAccess.cpp), which a CPU without it could not run
+  // either; without the feature LLVM calls libatomic's __atomic_compare_exchange_16 instead.
+  std::string cpu = "generic", features = "+cx16";
   if (forThisCpu) {
+    features.clear();
     cpu = llvm::sys::getHostCPUName().str();
     for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
       features += (features.empty() ? "" : ",") + std::string(enabled ? "+" : "-") + name.str();

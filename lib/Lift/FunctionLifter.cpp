@@ -47,6 +47,7 @@ public:
   void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
                   llvm::function_ref<void()> otherwise) override;
   void unsupportedAtRunTime() override;
+  void repeatUntil(llvm::function_ref<llvm::Value *()> attempt) override;
 
 private:
   struct Slot {
@@ -91,7 +92,6 @@ private:
   /// Whether `target` is one of the current block's successors in this function.
   bool isSuccessor(uint64_t target);
   void fillExits(const std::vector<std::pair<RegisterFile::Block *, uint64_t>> &exits);
-  static bool isAtomicOnTheMachine(const Instr &instr);
   void tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after, uint64_t address);
   /// The module's declaration of `intrinsic`, looked up once per function (every call checks
   /// where it returned to with __hoist_jmp).
@@ -239,25 +239,10 @@ void FunctionLifter::liftInstruction(const Instr &instr) {
     leave(current_->tail, Intrinsic::Unsupported, ctx_.ir.getInt64(instr.address), true);
   }
   ++input_.stats.instructionsLifted;
-  if (isAtomicOnTheMachine(instr)) {
-    ++input_.stats.atomicInstructions;
-    input_.stats.firstAtomicAt = std::min(input_.stats.firstAtomicAt, instr.address);
-  }
   // A split leaves the instruction's IR in two blocks; both carry its address.
   tagWithAddress(bb, last, instr.address);
   if (current_->tailBB != bb)
     tagWithAddress(current_->tailBB, nullptr, instr.address);
-}
-
-bool FunctionLifter::isAtomicOnTheMachine(const Instr &instr) {
-  if (instr.hasLock())
-    return true;
-  if (instr.mnemonic != ZYDIS_MNEMONIC_XCHG)
-    return false;
-  for (unsigned i = 0; i < instr.operandCount; ++i)
-    if (instr.op(i).kind == Operand::Kind::Mem)
-      return true;
-  return false;
 }
 
 void FunctionLifter::tagWithAddress(llvm::BasicBlock *bb, llvm::Instruction *after,
@@ -656,6 +641,26 @@ void FunctionLifter::ifThenElse(llvm::Value *condition, llvm::function_ref<void(
 void FunctionLifter::unsupportedAtRunTime() {
   leave(current_->tail, Intrinsic::Unsupported, ctx_.ir.getInt64(ctx_.instr().address), true);
   ctx_.setPosition(current_->tail, &ctx_.instr());
+}
+
+void FunctionLifter::repeatUntil(llvm::function_ref<llvm::Value *()> attempt) {
+  const Instr &instr = ctx_.instr();
+  auto *loopBB =
+      llvm::BasicBlock::Create(context_, blockName("bb_", instr.address, ".retry"), &function_);
+  // The loop is a register block of its own, its own predecessor: `attempt` reads no
+  // register, so the register file never needs a phi there; the rest reads through it.
+  RegisterFile::Block *loop = registers_.createBlock(loopBB);
+  registers_.addPredecessor(loop, current_->tail);
+  registers_.addPredecessor(loop, loop);
+  registers_.seal(loop);
+  llvm::BranchInst::Create(loopBB, current_->tailBB);
+  current_->tail = loop;
+  current_->tailBB = loopBB;
+  ctx_.setPosition(loop, &instr);
+  llvm::Value *done = attempt();
+  tagWithAddress(loopBB, nullptr, instr.address);
+  continueUnless(ctx_.ir.CreateNot(done), loopBB);
+  ctx_.setPosition(current_->tail, &instr);
 }
 
 void FunctionLifter::branchIf(llvm::Value *condition, uint64_t target) {

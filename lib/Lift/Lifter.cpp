@@ -32,8 +32,6 @@ void addLiftStats(LiftStats &into, const LiftStats &from) {
   for (const auto &[mnemonic, count] : from.unsupported)
     into.unsupported[mnemonic] += count;
   into.writesMispredicted += from.writesMispredicted;
-  into.atomicInstructions += from.atomicInstructions;
-  into.firstAtomicAt = std::min(into.firstAtomicAt, from.firstAtomicAt);
 }
 
 struct Lifter::Impl {

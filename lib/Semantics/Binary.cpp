@@ -8,9 +8,18 @@ namespace {
 template <bool IsSub, bool UsesCarry, bool WritesResult>
 LiftStatus liftAddSub(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
-  llvm::Value *lhs = ctx.readOperand(0);
+  // A locked one reads its sources first, for the atomicrmw; the plain order stays as it was.
+  bool locked = WritesResult && ctx.updatesAtomically(0);
+  llvm::Value *lhs = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *rhs = ctx.readOperand(1, bits);
   llvm::Value *carry = UsesCarry ? ctx.readFlag(Var::CF) : nullptr;
+  if (locked) {
+    // adc and sbb add or subtract src + CF in one step, the same modulo 2^bits.
+    llvm::Value *applied =
+        carry ? ctx.ir.CreateAdd(rhs, ctx.ir.CreateZExt(carry, ctx.intType(bits))) : rhs;
+    lhs = ctx.readOperandForUpdate(0, IsSub ? llvm::AtomicRMWInst::Sub : llvm::AtomicRMWInst::Add,
+                                   applied);
+  }
   llvm::Value *result = IsSub ? ctx.ir.CreateSub(lhs, rhs) : ctx.ir.CreateAdd(lhs, rhs);
   if (carry) {
     // The carry joins the result only; flags see the original operands (see Flags.cpp).
@@ -26,8 +35,9 @@ LiftStatus liftAddSub(LiftContext &ctx, const Instr &instr) {
 template <bool IsDec>
 LiftStatus liftIncDec(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
-  llvm::Value *value = ctx.readOperand(0);
   llvm::Value *one = ctx.constant(bits, 1);
+  llvm::Value *value = ctx.readOperandForUpdate(
+      0, IsDec ? llvm::AtomicRMWInst::Sub : llvm::AtomicRMWInst::Add, one);
   llvm::Value *result = IsDec ? ctx.ir.CreateSub(value, one) : ctx.ir.CreateAdd(value, one);
   ctx.writeOperand(0, result);
   ctx.writeFlags(IsDec ? FlagOp::Dec : FlagOp::Inc, value, one, result);
@@ -36,8 +46,9 @@ LiftStatus liftIncDec(LiftContext &ctx, const Instr &instr) {
 
 LiftStatus liftNeg(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
-  llvm::Value *value = ctx.readOperand(0);
   llvm::Value *zero = ctx.constant(bits, 0);
+  llvm::Value *value = ctx.readOperandForUpdate(
+      0, [&](llvm::Value *old) { return ctx.ir.CreateSub(zero, old); });
   llvm::Value *result = ctx.ir.CreateSub(zero, value);
   ctx.writeOperand(0, result);
   ctx.writeFlags(FlagOp::Sub, zero, value, result);

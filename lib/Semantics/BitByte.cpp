@@ -46,17 +46,25 @@ LiftStatus liftBitTest(LiftContext &ctx, const Instr &instr) {
     return ctx.unsupported();
 
   llvm::Value *offset = ctx.readOperand(1, bits);
-  llvm::Value *address = nullptr;
-  llvm::Value *value;
-  if (farMemory) {
-    address = bitBaseAddress(ctx, target, offset, bits);
-    value = ctx.load(address, ctx.intType(bits));
-  } else {
-    value = ctx.readOperand(0);
-  }
+  // A locked bts, btr or btc sets, clears or flips the bit in one atomicrmw, whose mask comes
+  // first; the plain order stays as it was.
+  bool locked = Op != BitOp::Test && ctx.updatesAtomically(0);
+  llvm::Value *address = farMemory ? bitBaseAddress(ctx, target, offset, bits) : nullptr;
+  llvm::Value *value = nullptr;
+  if (!locked)
+    value = address ? ctx.load(address, ctx.intType(bits)) : ctx.readOperand(0);
   llvm::Value *index = ir.CreateAnd(offset, ctx.constant(bits, bits - 1));
+  if (locked) {
+    llvm::Value *mask = ir.CreateShl(ctx.constant(bits, 1), index);
+    auto rmw = Op == BitOp::Set     ? llvm::AtomicRMWInst::Or
+               : Op == BitOp::Reset ? llvm::AtomicRMWInst::And
+                                    : llvm::AtomicRMWInst::Xor;
+    llvm::Value *operand = Op == BitOp::Reset ? ir.CreateNot(mask) : mask;
+    value = address ? ctx.atomicUpdate(address, rmw, operand)
+                    : ctx.readOperandForUpdate(0, rmw, operand);
+  }
   llvm::Value *bit = ir.CreateTrunc(ir.CreateLShr(value, index), ir.getInt1Ty());
-  if (Op != BitOp::Test) {
+  if (Op != BitOp::Test && !(locked && address)) {
     llvm::Value *mask = ir.CreateShl(ctx.constant(bits, 1), index);
     llvm::Value *result = Op == BitOp::Set     ? ir.CreateOr(value, mask)
                           : Op == BitOp::Reset ? ir.CreateAnd(value, ir.CreateNot(mask))

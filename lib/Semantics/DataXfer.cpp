@@ -39,9 +39,16 @@ LiftStatus liftLea(LiftContext &ctx, const Instr &instr) {
   return LiftStatus::Lifted;
 }
 
+/// xchg: with a memory operand it is locked, lock prefix or not (SDM vol. 2, XCHG).
 LiftStatus liftXchg(LiftContext &ctx, const Instr &instr) {
-  llvm::Value *first = ctx.readOperand(0);
-  llvm::Value *second = ctx.readOperand(1);
+  llvm::Value *first, *second;
+  if (ctx.updatesAtomically(0)) {
+    second = ctx.readOperand(1);
+    first = ctx.readOperandForUpdate(0, llvm::AtomicRMWInst::Xchg, second);
+  } else {
+    first = ctx.readOperand(0);
+    second = ctx.readOperandForUpdate(1, llvm::AtomicRMWInst::Xchg, first);
+  }
   ctx.writeOperand(0, second);
   ctx.writeOperand(1, first);
   return LiftStatus::Lifted;

@@ -9,8 +9,15 @@ enum class LogicOp { And, Or, Xor };
 template <LogicOp Op, bool WritesResult>
 LiftStatus liftLogic(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
-  llvm::Value *lhs = ctx.readOperand(0);
+  // A locked one reads its source first, for the atomicrmw; the plain order stays as it was.
+  bool locked = WritesResult && ctx.updatesAtomically(0);
+  llvm::Value *lhs = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *rhs = ctx.readOperand(1, bits);
+  if (locked)
+    lhs = ctx.readOperandForUpdate(0, Op == LogicOp::And  ? llvm::AtomicRMWInst::And
+                                      : Op == LogicOp::Or ? llvm::AtomicRMWInst::Or
+                                                          : llvm::AtomicRMWInst::Xor,
+                                   rhs);
   llvm::Value *result = Op == LogicOp::And  ? ctx.ir.CreateAnd(lhs, rhs)
                         : Op == LogicOp::Or ? ctx.ir.CreateOr(lhs, rhs)
                                             : ctx.ir.CreateXor(lhs, rhs);
@@ -21,7 +28,9 @@ LiftStatus liftLogic(LiftContext &ctx, const Instr &instr) {
 }
 
 LiftStatus liftNot(LiftContext &ctx, const Instr &instr) {
-  ctx.writeOperand(0, ctx.ir.CreateNot(ctx.readOperand(0)));   // no flags change
+  llvm::Value *allOnes = llvm::ConstantInt::getAllOnesValue(ctx.intType(ctx.operandBits(0)));
+  llvm::Value *value = ctx.readOperandForUpdate(0, llvm::AtomicRMWInst::Xor, allOnes);
+  ctx.writeOperand(0, ctx.ir.CreateNot(value));   // no flags change
   return LiftStatus::Lifted;
 }
 

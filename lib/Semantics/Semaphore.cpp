@@ -1,5 +1,5 @@
 // Semantics of exchange-and-compare instructions (Zydis category SEMAPHORE): xadd, cmpxchg,
-// cmpxchg8b, cmpxchg16b. Hoist lifts a single thread, so `lock` changes nothing.
+// cmpxchg8b, cmpxchg16b. With `lock` each is one atomic operation (Arch/AtomicAccess.cpp).
 #include "Semantics/Semantics.h"
 
 namespace hoist {
@@ -7,8 +7,11 @@ namespace {
 
 /// xadd: TEMP = SRC + DEST; SRC = DEST; DEST = TEMP (so with one register twice, DEST wins).
 LiftStatus liftXadd(LiftContext &ctx, const Instr &instr) {
-  llvm::Value *dst = ctx.readOperand(0);
+  bool locked = ctx.updatesAtomically(0);
+  llvm::Value *dst = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *src = ctx.readOperand(1);
+  if (locked)
+    dst = ctx.readOperandForUpdate(0, llvm::AtomicRMWInst::Add, src);
   llvm::Value *sum = ctx.ir.CreateAdd(dst, src);
   ctx.writeOperand(1, dst);
   ctx.writeOperand(0, sum);
@@ -29,15 +32,22 @@ void writeRegisterIf(LiftContext &ctx, llvm::Value *condition, ZydisRegister reg
 LiftStatus liftCmpxchg(LiftContext &ctx, const Instr &instr) {
   unsigned bits = ctx.operandBits(0);
   ZydisRegister acc = accumulatorRegister(bits);
-  llvm::Value *dst = ctx.readOperand(0);
+  bool locked = ctx.updatesAtomically(0);
+  llvm::Value *dst = locked ? nullptr : ctx.readOperand(0);
   llvm::Value *src = ctx.readOperand(1);
   llvm::Value *accValue = ctx.readReg(acc);
-  llvm::Value *equal = ctx.ir.CreateICmpEQ(accValue, dst);
+  llvm::Value *equal;
+  if (locked) {
+    std::tie(dst, equal) =
+        ctx.compareExchange(ctx.effectiveAddress(instr.op(0)), accValue, src);
+  } else {
+    equal = ctx.ir.CreateICmpEQ(accValue, dst);
+  }
   writeRegisterIf(ctx, ctx.ir.CreateNot(equal), acc, dst);
-  if (instr.op(0).isMem())
-    ctx.writeOperand(0, ctx.ir.CreateSelect(equal, src, dst));
-  else
+  if (instr.op(0).isReg())
     writeRegisterIf(ctx, equal, instr.op(0).reg, src);
+  else if (!locked)   // a locked one's compare-and-swap wrote memory
+    ctx.writeOperand(0, ctx.ir.CreateSelect(equal, src, dst));
   ctx.writeFlags(FlagOp::Sub, accValue, dst, ctx.ir.CreateSub(accValue, dst));
   return LiftStatus::Lifted;
 }
@@ -61,11 +71,16 @@ LiftStatus liftCmpxchgDouble(LiftContext &ctx, const Instr &instr) {
   llvm::Value *address = ctx.effectiveAddress(instr.op(0));
   if (wide)
     ctx.trapIfMisaligned(address, 16);
-  llvm::Value *memory = ctx.load(address, pair);
   llvm::Value *expected = join(highAcc, lowAcc);
   llvm::Value *replacement = join(highNew, lowNew);
-  llvm::Value *equal = ir.CreateICmpEQ(memory, expected);
-  ctx.store(address, ir.CreateSelect(equal, replacement, memory));
+  llvm::Value *memory, *equal;
+  if (ctx.updatesAtomically(0)) {
+    std::tie(memory, equal) = ctx.compareExchange(address, expected, replacement);
+  } else {
+    memory = ctx.load(address, pair);
+    equal = ir.CreateICmpEQ(memory, expected);
+    ctx.store(address, ir.CreateSelect(equal, replacement, memory));
+  }
   llvm::Value *notEqual = ir.CreateNot(equal);
   llvm::IntegerType *half = ctx.intType(HalfBits);
   writeRegisterIf(ctx, notEqual, lowAcc, ir.CreateTrunc(memory, half));

@@ -139,8 +139,13 @@ private:
       // replace what was known, as any store does.
       return;
     }
+    // A locked instruction's atomic on guest memory (Arch/AtomicAccess.cpp) writes no field:
+    // State is no guest memory, and no other thread sees this one's State.
+    if (llvm::Value *pointer = atomicPointerOperand(instruction);
+        pointer && locateInState(pointer, state_, layout_).kind == StateLocation::None)
+      return;
     if (instruction.mayWriteToMemory())
-      facts.clear();   // atomics and the like; lifted code has none on State
+      facts.clear();   // atomics on State and the like; lifted code has none
   }
 
   /// The facts at the entry of `block`, from its predecessors' exits (those not yet visited

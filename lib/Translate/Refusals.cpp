@@ -74,19 +74,4 @@ std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &p
   return refusals;
 }
 
-std::vector<Refusal> unsupportedLiftedCode(const Image &image, const LiftStats &stats) {
-  std::vector<Refusal> refusals;
-  bool makesThreads = false;
-  for (const Import &import : image.imports())
-    makesThreads |= import.name == "pthread_create" || import.name == "thrd_create";
-  if (makesThreads && stats.atomicInstructions > 0)
-    refusals.push_back(
-        {"atomics", "atomic instructions (a lock prefix or xchg with memory; " +
-                        std::to_string(stats.atomicInstructions) + ", the first at " +
-                        formatAddress(stats.firstAtomicAt) +
-                        ") are lifted as plain loads and stores, which threads running at "
-                        "once can interleave"});
-  return refusals;
-}
-
 } // namespace hoist

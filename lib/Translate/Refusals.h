@@ -4,7 +4,6 @@
 
 #include "Translate/ElfProgram.h"
 #include "hoist/Image.h"
-#include "hoist/Lifter.h"
 
 #include <llvm/ADT/ArrayRef.h>
 
@@ -35,10 +34,5 @@ std::vector<Refusal> unusableInput(const Image &image, const ElfProgram &program
 /// switching, run-time code generation, thread-local variables, relocation
 /// types the runtime does not apply); `--allow-unsupported` translates anyway.
 std::vector<Refusal> unsupportedFeatures(const Image &image, const ElfProgram &program);
-
-/// What the lift found that translation cannot run: instructions the machine runs atomically
-/// (`stats` of the lift: a `lock` prefix, xchg with memory) in a program that makes threads,
-/// which the lift makes ordinary loads and stores.
-std::vector<Refusal> unsupportedLiftedCode(const Image &image, const LiftStats &stats);
 
 } // namespace hoist

@@ -3,6 +3,7 @@
 #include "Arch/StateLayout.h"
 
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
 namespace hoist {
@@ -22,6 +23,14 @@ StateLocation locateInState(llvm::Value *pointer, const llvm::Value *state,
     if (object == state)
       location.kind = StateLocation::Unknown;
   return location;
+}
+
+llvm::Value *atomicPointerOperand(llvm::Instruction &instruction) {
+  if (auto *update = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction))
+    return update->getPointerOperand();
+  if (auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction))
+    return exchange->getPointerOperand();
+  return nullptr;
 }
 
 bool callReachesState(llvm::CallBase &call, const llvm::Value *state,

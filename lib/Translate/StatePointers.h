@@ -22,6 +22,9 @@ struct StateLocation {
 StateLocation locateInState(llvm::Value *pointer, const llvm::Value *state,
                             const llvm::DataLayout &layout);
 
+/// The pointer an atomicrmw or cmpxchg updates; null for any other instruction.
+llvm::Value *atomicPointerOperand(llvm::Instruction &instruction);
+
 /// Whether `call` receives a pointer into `state` (and may then read or write all of it).
 bool callReachesState(llvm::CallBase &call, const llvm::Value *state,
                       const llvm::DataLayout &layout);

@@ -9,6 +9,7 @@
 #include "Translate/ClobberedStateStores.h"
 #include "Translate/ElfProgram.h"
 #include "Translate/GuestAddresses.h"
+#include "Translate/GuestMemoryOrder.h"
 #include "Translate/HostObject.h"
 #include "Translate/ImportCalls.h"
 #include "Translate/LiftedCallEffects.h"
@@ -208,10 +209,6 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   }
   beginPhase(progress, "lifting callees");
   lifter.liftCallees();
-  if (llvm::Error refused =
-          refuseUnlessAllowed(*image, unsupportedLiftedCode(*image, lifter.stats()),
-                              options.allowUnsupported, diagnostics))
-    return refused;
   std::unique_ptr<llvm::Module> module = lifter.takeModule();
 
   TranslateReport report;
@@ -244,6 +241,9 @@ llvm::Expected<TranslateReport> translateProgram(const TranslateOptions &options
   // addresses, which holds for the IR as lifted (the two steps above add globals and
   // attributes only).
   endUnexpectedReturns(*module, lifter);
+  // Only where other threads can look: the order costs the optimizer (docs/TRANSLATE.md).
+  if (makesThreads(*image))
+    report.orderedGuestAccesses = orderGuestAccessesAsX86(*module);
   if (hostHasCarrylessMultiply())
     report.nativeCarrylessMultiplies = useNativeCarrylessMultiply(*module);
   letAliasAnalysisFollowState();

@@ -46,9 +46,12 @@ int runTranslate(const TranslateCommandOptions &options) {
                  << report->instructions << " instructions; " << report->patchableEntries
                  << " entries reachable from native code; " << report->redundantStoresRemoved
                  << " redundant State stores removed; " << report->nativeCarrylessMultiplies
-                 << " carry-less multiplies made native) into " << options.output << "\n"
+                 << " carry-less multiplies made native; " << report->orderedGuestAccesses
+                 << " guest loads and stores ordered as x86's) into " << options.output << "
+"
                  << "hoist: compiled in " << report->partitions << " partition"
-                 << (report->partitions == 1 ? "" : "s") << "\n";
+                 << (report->partitions == 1 ? "" : "s") << "
+";
   return 0;
 }
 

@@ -111,6 +111,10 @@ public:
   void ifThenElse(llvm::Value *condition, llvm::function_ref<void()> then,
                   llvm::function_ref<void()> otherwise) override;
   void unsupportedAtRunTime() override;
+  /// Never called: under the MemoryObserver semantics update memory without atomics.
+  void repeatUntil(llvm::function_ref<llvm::Value *()>) override {
+    llvm_unreachable("concolic lifting makes no locked updates");
+  }
 
 private:
   void liftInstance(Instance &instance);
