@@ -135,26 +135,63 @@ std::optional<std::set<int64_t>> constantsWritten(const std::vector<const Instr 
   return std::nullopt;
 }
 
+/// The register that `instr` copies whole into `reg` (`mov r14, r11`), if it is such a copy.
+std::optional<ZydisRegister> copiedRegister(const Instr &instr, ZydisRegister reg) {
+  const Operand &dst = instr.op(0), &src = instr.op(1);
+  if (instr.mnemonic != ZYDIS_MNEMONIC_MOV || !dst.isReg() || dst.reg != reg || !src.isReg() ||
+      dst.bits != 64 ||
+      src.bits != 64 || ZydisRegisterGetClass(src.reg) != ZYDIS_REGCLASS_GPR64)
+    return std::nullopt;
+  return src.reg;
+}
+
+/// Register copies followed back from one query: each search may follow several.
+constexpr unsigned MaxCopySearches = 64;
+
 /// Every constant that the definitions of `reg` reaching instruction `position` of `block`
 /// write, if all of them write constants (see constantsWritten): the table base a loop keeps in
 /// r15 from a lea far before the jmp, or the states of a switch-driven state machine that is
-/// never bounds-checked.
+/// never bounds-checked. A copy from another register (`mov r11, r14`) holds what reaches that
+/// register at the copy, so copies are followed back: clang keeps a table base in a
+/// callee-saved register across a call in the loop (`mov r14, r11; call f; mov r11, r14`, sed's
+/// `lex` at clang-14 -O1), and the values around such a cycle of copies are exactly the
+/// constants that enter it from outside (a copy reached a second time adds no new value).
 std::optional<std::set<int64_t>> reachingConstants(const ExploredFunction &function,
                                                    const PredecessorMap &preds,
                                                    const MachineBlock &block, size_t position,
                                                    ZydisRegister reg, unsigned budget) {
-  ReachingDefinitions reaching =
-      reachingDefinitions(function, preds, block, position, reg, budget);
-  if (!reaching.complete() || reaching.definitions.empty())
-    return std::nullopt;
+  struct Query {
+    const MachineBlock *block;
+    size_t position;
+    ZydisRegister reg;
+  };
+  std::vector<Query> queries{{&block, position, reg}};
+  std::set<std::pair<const MachineBlock *, size_t>> copiesFollowed;
   std::set<int64_t> constants;
-  for (const Definition &definition : reaching.definitions) {
-    std::optional<std::set<int64_t>> written =
-        constantsWritten(definition.block->instrs, definition.index, reg);
-    if (!written)
+  for (unsigned searches = 0; !queries.empty(); ++searches) {
+    if (searches == MaxCopySearches)
       return std::nullopt;
-    constants.insert(written->begin(), written->end());
+    Query query = queries.back();
+    queries.pop_back();
+    ReachingDefinitions reaching = reachingDefinitions(function, preds, *query.block,
+                                                       query.position, query.reg, budget);
+    if (!reaching.complete() || reaching.definitions.empty())
+      return std::nullopt;
+    for (const Definition &definition : reaching.definitions) {
+      if (std::optional<ZydisRegister> source = copiedRegister(definition.instr(), query.reg)) {
+        if (copiesFollowed.insert({definition.block, definition.index}).second)
+          queries.push_back({definition.block, definition.index, *source});
+        continue;
+      }
+      std::optional<std::set<int64_t>> written =
+          constantsWritten(definition.block->instrs, definition.index, query.reg);
+      if (!written)
+        return std::nullopt;
+      constants.insert(written->begin(), written->end());
+    }
   }
+  if (constants.empty())
+    return std::nullopt;   // only copies of each other: no value enters them
   return constants;
 }
 

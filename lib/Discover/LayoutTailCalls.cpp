@@ -29,16 +29,31 @@ uint64_t endWithoutEdge(const ExploredFunction &function, uint64_t jmpBlock, uin
   return end;
 }
 
-} // namespace
-
-bool tailCallsNext(const Image &image, const DiscoveredFunction &function, const Instr &jmp,
-                   uint64_t target) {
-  if (target != jmp.next())
-    return false;
+/// Whether rsp is where it was at the entry of `function` at every jump of it to `target`
+/// (and there is one): the function's frame is gone where it leaves for `target`.
+bool frameGoneAtEveryJumpTo(const Image &image, const DiscoveredFunction &function,
+                            uint64_t target) {
   std::vector<std::optional<int64_t>> depths = stackDepthsAtJumpsTo(image, function, target);
   return !depths.empty() &&
          std::all_of(depths.begin(), depths.end(),
                      [](const std::optional<int64_t> &depth) { return depth && *depth == 0; });
+}
+
+} // namespace
+
+bool tailCallsNext(const Image &image, const DiscoveredFunction &function, const Instr &jmp,
+                   uint64_t target) {
+  return target == jmp.next() && frameGoneAtEveryJumpTo(image, function, target);
+}
+
+bool jumpedToOnlyFromAboveWithFrameGone(const Image &image, const DiscoveredFunction &function,
+                                        uint64_t target) {
+  for (const auto &[start, block] : function.explored.blocks)
+    if (block.endAddress > target &&
+        std::find(block.successors.begin(), block.successors.end(), target) !=
+            block.successors.end())
+      return false;
+  return frameGoneAtEveryJumpTo(image, function, target);
 }
 
 bool tailCallsPastOwnCode(const Image &image, const DiscoveredFunction &function, uint64_t jmpBlock,

@@ -22,6 +22,15 @@ namespace hoist {
 bool tailCallsNext(const Image &image, const DiscoveredFunction &function, const Instr &jmp,
                    uint64_t target);
 
+/// Whether every jump of `function` to `target` is made from code laid out before it, with the
+/// function's frame gone (rsp where it was at the entry). With a jmp over nothing but filler
+/// to it, several such jumps are tail calls to the function laid out next, as clang-19 -O3 ends
+/// sed's `read_pattern_space` (three `pop rbx; jmp last_file_with_data_p`, the last over
+/// padding; nothing else calls it). A loop head that a jmp over padding enters is reached from
+/// its body too, which lies after it.
+bool jumpedToOnlyFromAboveWithFrameGone(const Image &image, const DiscoveredFunction &function,
+                                        uint64_t target);
+
 /// Whether `jmp`, the only way to `target`, jumps forward over the function's last blocks to the
 /// address right after all the code the function reaches without it, right after tearing down
 /// a frame (a pop or `add rsp` in its block; rsp where it was at the entry on every way there):

@@ -878,7 +878,9 @@ private:
                               (unconditional && predecessors[target] == 1 &&
                                (jumpsOverFillerOnly(jmp, target) ||
                                 tailCallsNext(image_, function, jmp, target) ||
-                                tailCallsPastOwnCode(image_, function, start, jmp, target)));
+                                tailCallsPastOwnCode(image_, function, start, jmp, target))) ||
+                              (unconditional && jumpsOverFillerOnly(jmp, target) &&
+                               jumpedToOnlyFromAboveWithFrameGone(image_, function, target));
       if (leaves && !insideUnwindRange(unwindRanges_, target) &&
           image_.isExecutable(target) && !image_.importAtStub(target) &&
           !llvm::StringRef(image_.sectionAt(target)->name).starts_with(".plt")) {

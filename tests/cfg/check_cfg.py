@@ -273,7 +273,7 @@ INDEX_TABLE = os.path.join(HERE, "index_table.s")
 # ELF assembly whose truth is read like a compiler's (symbols and `.rela.rodata`).
 HAND_WRITTEN_ELF = [os.path.join(HERE, name)
                     for name in ("loop_head.s", "layout_tail_calls.s", "pointer_after_call.s",
-                                 "dead_after_exit_call.s")]
+                                 "dead_after_exit_call.s", "saved_base.s")]
 INDEX_BYTES = [0, 1, 0, 2, 1, 2]   # index_table.s's `indexed_bytes`
 
 

@@ -11,6 +11,8 @@ main:
   call width
   mov edi, 3
   call looper
+  mov edi, 5
+  call exits
   xor eax, eax
   pop rcx
   ret
@@ -47,6 +49,37 @@ looper:                         # a jmp over padding to a loop head its own bran
   add eax, edi
   dec edi
   jnz 1b
+  ret
+
+.p2align 4
+.type exits,@function
+exits:                          # read_pattern_space (sed, clang-19 -O3): three exits tail-call
+  push rbx                      # the next function, each with the frame gone, the last over
+  mov rbx, rdi                  # padding
+  test edi, edi
+  js 1f
+  cmp edi, 10
+  ja 2f
+  mov edi, 1
+  pop rbx
+  jmp shared_tail
+1:
+  neg edi
+  pop rbx
+  jmp shared_tail
+2:
+  mov rdi, rbx
+  xor esi, esi
+  pop rbx
+  jmp shared_tail
+
+.p2align 4
+.type shared_tail,@function
+shared_tail:                    # last_file_with_data_p: nothing calls it
+  push rbx
+  lea ebx, [rdi + rdi]
+  mov eax, ebx
+  pop rbx
   ret
 
 .section .rodata
