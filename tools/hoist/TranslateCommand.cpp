@@ -47,11 +47,9 @@ int runTranslate(const TranslateCommandOptions &options) {
                  << " entries reachable from native code; " << report->redundantStoresRemoved
                  << " redundant State stores removed; " << report->nativeCarrylessMultiplies
                  << " carry-less multiplies made native; " << report->orderedGuestAccesses
-                 << " guest loads and stores ordered as x86's) into " << options.output << "
-"
+                 << " guest loads and stores ordered as x86's) into " << options.output << "\n"
                  << "hoist: compiled in " << report->partitions << " partition"
-                 << (report->partitions == 1 ? "" : "s") << "
-";
+                 << (report->partitions == 1 ? "" : "s") << "\n";
   return 0;
 }
 
