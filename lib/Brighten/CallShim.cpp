@@ -474,8 +474,9 @@ std::variant<KnownCallee, std::string> libraryCallee(llvm::Module &module, llvm:
     // attribute lets the optimizer end the path at the call, as the compiler did.
     if (known.noReturn)
       declared->function->setDoesNotReturn();
-    // vfork's child runs on this frame until it execs or exits: no tail call, no frame reuse
-    // across the call.
+    // setjmp's second return comes from a longjmp, vfork's child runs on this frame until it
+    // execs or exits: the attribute keeps code generation from a tail call or from reusing
+    // the frame's slots across the call (PromoteStack keeps the frame itself in memory).
     if (library.empty() && returnsTwice(name))
       declared->function->addFnAttr(llvm::Attribute::ReturnsTwice);
   }

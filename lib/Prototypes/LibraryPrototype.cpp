@@ -15,14 +15,10 @@ llvm::ArrayRef<LibraryPrototype> allLibraryPrototypes() {
   return {GeneratedPrototypes, GeneratedPrototypeCount};
 }
 
-bool resumesFromSavedContext(llvm::StringRef name) {
+bool returnsTwice(llvm::StringRef name) {
   name = name.split('@').first;
   return name == "setjmp" || name == "_setjmp" || name == "__sigsetjmp" || name == "sigsetjmp" ||
-         name == "savectx" || name == "getcontext";
-}
-
-bool returnsTwice(llvm::StringRef name) {
-  return resumesFromSavedContext(name) || name.split('@').first == "vfork";
+         name == "savectx" || name == "getcontext" || name == "vfork";
 }
 
 const LibraryPrototype *findLibraryPrototype(llvm::StringRef name) {

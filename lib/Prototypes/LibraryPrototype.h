@@ -140,8 +140,6 @@ llvm::ArrayRef<LibraryPrototype> allLibraryPrototypes();
 /// The headers do not say so; compilers know these names (clang's builtins, gcc's
 /// special_function_p). A symbol version is ignored.
 bool returnsTwice(llvm::StringRef name);
-/// The same for the functions whose second return comes from another call (not vfork).
-bool resumesFromSavedContext(llvm::StringRef name);
 
 /// The prototype of `name` as the DLL `dll` exports it (the DLL's name in any case:
 /// "KERNEL32.dll"), or null when the DLL does not export it or no header declares it.
